@@ -1,0 +1,59 @@
+# Pyramid geometry (SPEC section 3) as bit operations on a 28-bit mask.
+# Position i is row-major from the top; (r, k) has index r*(r+1)/2 + k and is covered by
+# (r+1, k) = i + r + 1 and (r+1, k+1) = i + r + 2. So for the cards of row r, "left cover
+# present" is (mask >> (r+1)) and "right cover present" is (mask >> (r+2)), masked to row r.
+from libc.stdint cimport uint32_t
+
+cdef extern from "pyr_bitops.h" nogil:
+    int pyr_ctz32(uint32_t x)
+    int pyr_msb32(uint32_t x)
+    int pyr_popcount32(uint32_t x)
+
+cdef enum:
+    ROW0 = 0x0000001
+    ROW1 = 0x0000006
+    ROW2 = 0x0000038
+    ROW3 = 0x00003C0
+    ROW4 = 0x0007C00
+    ROW5 = 0x01F8000
+    ROW6 = 0xFE00000
+    PYRAMID_ALL = 0xFFFFFFF
+
+cdef inline uint32_t covered_mask(uint32_t p) noexcept nogil:
+    """Positions (present or not) with at least one covering card still present."""
+    return ((((p >> 1) | (p >> 2)) & ROW0) | (((p >> 2) | (p >> 3)) & ROW1)
+            | (((p >> 3) | (p >> 4)) & ROW2) | (((p >> 4) | (p >> 5)) & ROW3)
+            | (((p >> 5) | (p >> 6)) & ROW4) | (((p >> 6) | (p >> 7)) & ROW5))
+
+cdef inline uint32_t free_mask(uint32_t p) noexcept nogil:
+    """Present pyramid cards whose two covering cards are both gone."""
+    return p & ~covered_mask(p)
+
+cdef inline uint32_t half_covered_mask(uint32_t p) noexcept nogil:
+    """Present cards covered by exactly one present card (for pair_with_covering)."""
+    cdef uint32_t x = ((((p >> 1) ^ (p >> 2)) & ROW0) | (((p >> 2) ^ (p >> 3)) & ROW1)
+                       | (((p >> 3) ^ (p >> 4)) & ROW2) | (((p >> 4) ^ (p >> 5)) & ROW3)
+                       | (((p >> 5) ^ (p >> 6)) & ROW4) | (((p >> 6) ^ (p >> 7)) & ROW5))
+    return p & x
+
+cdef inline int row_of(int i) noexcept nogil:
+    if i < 1:
+        return 0
+    if i < 3:
+        return 1
+    if i < 6:
+        return 2
+    if i < 10:
+        return 3
+    if i < 15:
+        return 4
+    if i < 21:
+        return 5
+    return 6
+
+cdef inline int only_cover(uint32_t p, int i) noexcept nogil:
+    """The position of the single present card covering i (i must be half covered)."""
+    cdef int left = i + row_of(i) + 1
+    if (p >> left) & 1:
+        return left
+    return left + 1

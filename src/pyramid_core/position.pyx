@@ -1,0 +1,115 @@
+# cython: language_level=3
+"""The engine seen from Python: a `Table` (one deal under one rule set) whose methods take and
+return positions as plain ints (the 64-bit words of position.pxd). The Python layer
+(pyramid_solitaire.Game) builds on this; nothing here is meant for loops of millions."""
+from libc.stdint cimport uint8_t, uint64_t
+
+from pyramid_core.rules cimport REDEALS_UNLIMITED, REDEALS_MAX
+
+PLAYING = STATUS_PLAYING
+WON = STATUS_WON
+NO_MOVES = STATUS_NO_MOVES
+DRAW = MOVE_DRAW
+RECYCLE = MOVE_RECYCLE
+NONE = LOC_NONE
+TALON = LOC_TALON
+
+
+cdef class Table:
+    """One deal (52 card indices) under one rule set, ready to play."""
+
+    def __cinit__(self, deck, *, int waste_at_deal=1, int draw=1, int redeals=REDEALS_UNLIMITED,
+                  bint win_all=False, bint stock_top_playable=False,
+                  bint pair_waste_top_two=False, bint pair_with_covering=False):
+        cdef uint8_t cards[52]
+        cdef pyr_rules rules
+        cdef int i
+        deck = list(deck)
+        if len(deck) != 52 or sorted(deck) != list(range(52)):
+            raise ValueError("a deck is the 52 card indices 0..51, each once")
+        if waste_at_deal not in (0, 1) or draw not in (1, 3):
+            raise ValueError("waste_at_deal must be 0 or 1 and draw 1 or 3")
+        if not (0 <= redeals <= REDEALS_MAX or redeals == REDEALS_UNLIMITED):
+            raise ValueError(f"redeals must be 0..{REDEALS_MAX} or {REDEALS_UNLIMITED}")
+        if draw == 3 and (redeals != 0 or stock_top_playable or pair_waste_top_two):
+            raise ValueError("draw 3 needs redeals 0, no stock_top_playable, no pair_waste_top_two")
+        for i in range(52):
+            cards[i] = deck[i]
+        rules.waste_at_deal = waste_at_deal
+        rules.draw = draw
+        rules.redeals = redeals
+        rules.win_all = win_all
+        rules.stock_top_playable = stock_top_playable
+        rules.pair_waste_top_two = pair_waste_top_two
+        rules.pair_with_covering = pair_with_covering
+        table_init(&self.t, cards, &rules)
+
+    def start(self):
+        """The position at the deal."""
+        return pos_start(&self.t)
+
+    def moves(self, pyr_pos pos):
+        """The legal move codes of ``pos``, in the engine's order."""
+        cdef pyr_move buf[MAX_MOVES]
+        cdef int n = gen_moves(&self.t, pos, buf)
+        return [buf[i] for i in range(n)]
+
+    def apply(self, pyr_pos pos, pyr_move move):
+        """The position after ``move``; ValueError if it is not legal in ``pos``."""
+        cdef pyr_move buf[MAX_MOVES]
+        cdef int n = gen_moves(&self.t, pos, buf)
+        for i in range(n):
+            if buf[i] == move:
+                return pos_apply(&self.t, pos, move)
+        raise ValueError(f"move code {move} is not legal in this position")
+
+    def status(self, pyr_pos pos):
+        return pos_status(&self.t, pos)
+
+    def free(self, pyr_pos pos):
+        """Mask of the free pyramid positions."""
+        return free_mask(pos_pyr(pos))
+
+    def available(self, pyr_pos pos):
+        """Talon indices of the available talon cards, ascending."""
+        cdef int av[3]
+        cdef int n = talon_available(&self.t, pos, av)
+        return [av[i] for i in range(n)]
+
+    def waste_piles(self, pyr_pos pos):
+        """The waste as lists of talon indices, bottom to top: one list (draw 1) or three."""
+        cdef int cur = pos_cur(pos), k
+        cdef unsigned int talon = pos_talon(pos)
+        drawn = [i for i in range(cur) if (talon >> i) & 1]
+        if self.t.rules.draw == 1:
+            return [drawn]
+        return [[i for i in drawn if (self.t.pile[k] >> i) & 1] for k in range(3)]
+
+    def stock(self, pyr_pos pos):
+        """Talon indices still in the stock, the next card to draw first."""
+        cdef int cur = pos_cur(pos)
+        cdef unsigned int talon = pos_talon(pos)
+        return [i for i in range(cur, 24) if (talon >> i) & 1]
+
+    def card(self, int loc):
+        """Card index at location ``loc`` (0..27 pyramid, 28 + t talon card t)."""
+        return self.t.card[loc]
+
+    def loc(self, int card):
+        return self.t.loc[card]
+
+    @staticmethod
+    def pyramid_mask(pyr_pos pos):
+        return pos_pyr(pos)
+
+    @staticmethod
+    def talon_mask(pyr_pos pos):
+        return pos_talon(pos)
+
+    @staticmethod
+    def cursor(pyr_pos pos):
+        return pos_cur(pos)
+
+    @staticmethod
+    def recycles(pyr_pos pos):
+        return pos_recycles(pos)

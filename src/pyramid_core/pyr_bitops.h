@@ -1,0 +1,23 @@
+/* Portable bit tricks for the pyramid core: count trailing zeros, index of the highest set
+ * bit, population count. GCC/Clang builtins, MSVC intrinsics elsewhere. Arguments are never 0
+ * for the first two (callers check). */
+#ifndef PYR_BITOPS_H
+#define PYR_BITOPS_H
+#include <stdint.h>
+
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+static __inline int pyr_ctz32(uint32_t x) { unsigned long i; _BitScanForward(&i, x); return (int)i; }
+static __inline int pyr_msb32(uint32_t x) { unsigned long i; _BitScanReverse(&i, x); return (int)i; }
+static __inline int pyr_popcount32(uint32_t x) {
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+}
+#else
+static inline int pyr_ctz32(uint32_t x) { return __builtin_ctz(x); }
+static inline int pyr_msb32(uint32_t x) { return 31 - __builtin_clz(x); }
+static inline int pyr_popcount32(uint32_t x) { return __builtin_popcount(x); }
+#endif
+
+#endif
