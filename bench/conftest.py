@@ -1,0 +1,58 @@
+"""Shared helpers for the pytest-benchmark suite in bench/.
+
+Every benchmark times one call of a C-level loop from ``pyramid_core._bench`` that handles
+``n_items`` deals or positions, turns the timing into a rate (items per second) stored in
+``benchmark.extra_info`` (so it lands in ``--benchmark-json`` output too), and adds a line to a
+short summary printed at the end of the run.
+
+There are deliberately no assertions on speed: the numbers are for reading, not for gating.
+"""
+import pytest
+
+_RESULTS = []
+
+
+def _fmt_rate(rate):
+    for scale, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if rate >= scale:
+            return f"{rate / scale:8.2f} {suffix}"
+    return f"{rate:8.2f}  "
+
+
+@pytest.fixture
+def record_rate(benchmark):
+    """Return ``record(n_items, unit, **info)``; call it after ``benchmark.pedantic(...)``.
+
+    Uses the per-call time of the median and the fastest round. Does nothing useful when
+    benchmarks are disabled (pyproject's addopts has ``--benchmark-disable``): the target
+    then runs once, untimed, as a smoke test.
+    """
+
+    def record(n_items, unit, **info):
+        benchmark.extra_info.update(info)
+        benchmark.extra_info["items_per_call"] = n_items
+        benchmark.extra_info["unit"] = unit
+        if benchmark.disabled or benchmark.stats is None:
+            return None
+        stats = benchmark.stats.stats
+        median_rate = n_items / stats.median
+        best_rate = n_items / stats.min
+        benchmark.extra_info[f"{unit}_per_s_median"] = median_rate
+        benchmark.extra_info[f"{unit}_per_s_best"] = best_rate
+        _RESULTS.append((benchmark.name, unit, median_rate, best_rate, stats.rounds))
+        return median_rate
+
+    return record
+
+
+def pytest_terminal_summary(terminalreporter):
+    if not _RESULTS:
+        return
+    tr = terminalreporter
+    tr.section("pyramid_core rates (items per second)")
+    width = max(len(name) for name, *_ in _RESULTS)
+    tr.write_line(f"{'benchmark':<{width}}  {'median':>11}  {'best':>11}  unit         rounds")
+    for name, unit, median_rate, best_rate, rounds in _RESULTS:
+        tr.write_line(
+            f"{name:<{width}}  {_fmt_rate(median_rate)}  {_fmt_rate(best_rate)}  {unit + '/s':<12} {rounds}"
+        )
