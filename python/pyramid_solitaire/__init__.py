@@ -1,0 +1,16 @@
+"""pyramid-solitaire: a fast, exact Pyramid Solitaire engine.
+
+>>> from pyramid_solitaire import Game, Deal, Rules, Move
+>>> game = Game(Deal.from_code("PY1-N-AAAAAAS"))
+>>> game.play(game.legal_moves[0])
+"""
+from .cards import CARDS, Card, format_cards, parse_card, parse_cards
+from .deal import Deal
+from .game import Game, IllegalMoveError, Status
+from .move import Move
+from .rules import UNLIMITED, Rules
+
+__version__ = "0.1.0"
+
+__all__ = ["CARDS", "Card", "Deal", "Game", "IllegalMoveError", "Move", "Rules", "Status",
+           "UNLIMITED", "format_cards", "parse_card", "parse_cards", "__version__"]

@@ -1,0 +1,151 @@
+"""Cards and their text forms (SPEC section 2).
+
+A card is an int 0..51: rank ``c % 13 + 1`` (A=1 .. K=13), suit ``c // 13`` (clubs, diamonds,
+hearts, spades). :class:`Card` is an ``int`` with a readable face:
+
+>>> Card.parse("10♦")
+Card('Td')
+>>> Card("Kh").rank, Card("Kh").suit, str(Card(51)), Card(9).symbol
+(13, 2, 'Ks', '10♣')
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+RANKS = "A23456789TJQK"
+SUITS = "cdhs"
+SUIT_SYMBOLS = "♣♦♥♠"
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+_SUIT_INPUT = {"c": 0, "d": 1, "h": 2, "s": 3, "♣": 0, "♦": 1, "♥": 2, "♠": 3,
+               "♧": 0, "♢": 1, "♡": 2, "♤": 3}
+# One card token: a rank (10 or one char) then a suit; case-insensitive.
+_TOKEN = re.compile(r"(10|[A2-9TJQK])([CDHS♣♦♥♠♧♢♡♤])\ufe0f?", re.IGNORECASE)
+# What may separate tokens in a card list.
+_SEPARATORS = re.compile(r"[\s,;|/]+")
+_EXPECTED = "a rank from A23456789TJQK (or 10) then a suit from cdhs or ♣♦♥♠"
+
+
+class Card(int):
+    """A card: an int 0..51 that prints as its ASCII token (``Td``, ``Kh``)."""
+
+    __slots__ = ()
+
+    def __new__(cls, value: int | str) -> "Card":
+        if isinstance(value, str):
+            return parse_card(value)
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 52:
+            raise ValueError(f"a card index is an int 0..51, got {value!r}")
+        return super().__new__(cls, value)
+
+    @classmethod
+    def parse(cls, token: str) -> "Card":
+        return parse_card(token)
+
+    @property
+    def rank(self) -> int:
+        """1..13 (A=1, J=11, Q=12, K=13)."""
+        return int(self) % 13 + 1
+
+    @property
+    def suit(self) -> int:
+        """0..3: clubs, diamonds, hearts, spades."""
+        return int(self) // 13
+
+    @property
+    def token(self) -> str:
+        """The ASCII token, for machines: ``Td``."""
+        return RANKS[int(self) % 13] + SUITS[int(self) // 13]
+
+    @property
+    def symbol(self) -> str:
+        """The form for people: ``10♦``."""
+        r = RANKS[int(self) % 13]
+        return ("10" if r == "T" else r) + SUIT_SYMBOLS[int(self) // 13]
+
+    @property
+    def is_red(self) -> bool:
+        return self.suit in (1, 2)
+
+    def __str__(self) -> str:
+        return self.token
+
+    def __repr__(self) -> str:
+        return f"Card({self.token!r})"
+
+    def __reduce__(self):
+        return (Card, (int(self),))
+
+
+CARDS: tuple[Card, ...] = tuple(int.__new__(Card, c) for c in range(52))
+
+
+def parse_card(token: str) -> Card:
+    """Parse one card token: ``Td``, ``10d``, ``TD``, ``10♦``; ValueError naming the token."""
+    if not isinstance(token, str):
+        raise ValueError(f"a card token is a string, got {token!r}")
+    m = _TOKEN.fullmatch(token.strip())
+    if not m:
+        raise ValueError(f"{token!r} is not a card: expected {_EXPECTED}")
+    return _card_of(m)
+
+
+def _card_of(m: re.Match) -> Card:
+    rank = m.group(1).upper()
+    r = 9 if rank == "10" else RANKS.index(rank)
+    return CARDS[_SUIT_INPUT[m.group(2).lower()] * 13 + r]
+
+
+def parse_cards(text: str | Iterable, count: int | None = 52) -> list[Card]:
+    """Parse a card list: tokens separated by anything (spaces, commas, new lines...).
+
+    Checks the count (when ``count`` is given) and that no card appears twice; every error
+    names the token, its position (1-based) and what was expected.
+    """
+    if isinstance(text, str):
+        tokens = _tokens(text)
+    else:
+        tokens = [(i + 1, x if isinstance(x, str) else Card(x)) for i, x in enumerate(text)]
+    cards: list[Card] = []
+    seen: dict[int, int] = {}
+    for pos, tok in tokens:
+        if isinstance(tok, Card):
+            card = tok
+        else:
+            m = _TOKEN.fullmatch(tok)
+            if not m:
+                raise ValueError(f"token {pos} {tok!r} is not a card: expected {_EXPECTED}")
+            card = _card_of(m)
+        if card in seen:
+            raise ValueError(f"card {card.token} appears twice (tokens {seen[card]} and {pos}); "
+                             "each of the 52 cards must appear once")
+        seen[card] = pos
+        cards.append(card)
+    if count is not None and len(cards) != count:
+        missing = [c.token for c in CARDS if c not in seen]
+        hint = f" (missing: {' '.join(missing)})" if 0 < len(missing) <= 8 and len(cards) < count else ""
+        raise ValueError(f"expected {count} cards, got {len(cards)}{hint}")
+    return cards
+
+
+def _tokens(text: str) -> list[tuple[int, str]]:
+    """Split a card list into tokens; a chunk without separators may hold several cards
+    (``Jd6c``)."""
+    out: list[tuple[int, str]] = []
+    for chunk in _SEPARATORS.split(text.strip()):
+        if not chunk:
+            continue
+        i = 0
+        while i < len(chunk):
+            m = _TOKEN.match(chunk, i)
+            if not m:
+                out.append((len(out) + 1, chunk[i:] if i else chunk))
+                break
+            out.append((len(out) + 1, m.group(0)))
+            i = m.end()
+    return out
+
+
+def format_cards(cards: Iterable[int], symbols: bool = False) -> str:
+    """Space-separated tokens (ASCII by default, ``10♦`` forms with ``symbols=True``)."""
+    return " ".join(CARDS[c].symbol if symbols else CARDS[c].token for c in cards)

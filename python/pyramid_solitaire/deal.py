@@ -1,0 +1,199 @@
+"""Deals and deal codes (SPEC section 6, version 1, frozen).
+
+>>> d = Deal.from_code("PY1-N-AAAAAAS")
+>>> d.number, d.code, d.rules
+(18, 'PY1-N-AAAAAAS', Rules.preset('pyramide'))
+>>> d.to_cards()[:23]
+'Ad 3c 7d 6c 5c 8d 2h 4c'
+>>> Deal.from_number(18, rules="msc").code
+'PY1-M-AAAAAAS'
+"""
+from __future__ import annotations
+
+import random as _random
+from typing import Any, Iterable
+
+from pyramid_core.shuffle import MAX_DEAL_NUMBER, deal_cards
+
+from .cards import CARDS, Card, format_cards, parse_cards
+from .rules import CUSTOM_LETTER, Rules
+
+CODE_VERSION = "PY1"
+_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_FORMAT = "PY1-<rules letter>-<7 letters A-Z>, e.g. PY1-N-AAAAAAS"
+
+
+def number_to_letters(number: int) -> str:
+    """The 7-letter base-26 form of a deal number (A = 0, most significant first)."""
+    if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= MAX_DEAL_NUMBER:
+        raise ValueError(f"a deal number is a whole number 0..{MAX_DEAL_NUMBER:,}, got {number!r}")
+    out = []
+    for _ in range(7):
+        number, digit = divmod(number, 26)
+        out.append(_ALPHABET[digit])
+    return "".join(reversed(out))
+
+
+def parse_code(code: str) -> tuple[int, str]:
+    """``PY1-N-AAAAAAS`` -> (deal number, rules letter); ValueError naming the bad part."""
+    if not isinstance(code, str):
+        raise ValueError(f"a deal code is a string like {_FORMAT}, got {code!r}")
+    parts = code.strip().upper().split("-")
+    if len(parts) != 3:
+        raise ValueError(f"deal code {code!r} is malformed: expected {_FORMAT}")
+    version, letter, digits = parts
+    if version != CODE_VERSION:
+        raise ValueError(f"deal code {code!r}: unknown version {version!r} (expected {CODE_VERSION})")
+    if len(letter) != 1:
+        raise ValueError(f"deal code {code!r}: the rules part {letter!r} must be one letter")
+    Rules.from_letter(letter)  # an unknown letter raises, naming the letters there are
+    if len(digits) != 7:
+        raise ValueError(f"deal code {code!r}: the deal number {digits!r} must be 7 letters A-Z, "
+                         f"got {len(digits)}")
+    number = 0
+    for i, ch in enumerate(digits):
+        if ch not in _ALPHABET:
+            raise ValueError(f"deal code {code!r}: character {i + 1} of the deal number, {ch!r}, "
+                             "is not a letter A-Z")
+        number = number * 26 + _ALPHABET.index(ch)
+    return number, letter
+
+
+class Deal:
+    """A layout: 28 pyramid cards (row-major from the top) and 24 talon cards in draw order.
+
+    Numbered deals come from the version-1 shuffle and have a code; any layout can be given as
+    a card list. ``rules`` is the rule set the deal was named with (from its code's letter), or
+    None when unknown.
+    """
+
+    __slots__ = ("_cards", "_number", "_rules")
+
+    def __init__(self, cards: Iterable[int] | str, *, number: int | None = None,
+                 rules: Rules | str | None = None) -> None:
+        self._cards: tuple[Card, ...] = tuple(parse_cards(cards))
+        self._number = number
+        self._rules = None if rules is None else Rules.preset(rules)
+
+    # ---- constructors -----------------------------------------------------------------------
+    @classmethod
+    def from_number(cls, number: int, rules: Rules | str | None = "pyramide") -> "Deal":
+        """Deal ``number`` (0 .. 26**7 - 1) of the version-1 shuffle."""
+        number_to_letters(number)  # validates
+        return cls(deal_cards(number), number=number, rules=rules)
+
+    @classmethod
+    def from_code(cls, code: str) -> "Deal":
+        """A deal from its code, ``PY1-N-AAAAAAS``; ``X`` codes leave ``rules`` None."""
+        number, letter = parse_code(code)
+        return cls(deal_cards(number), number=number, rules=Rules.from_letter(letter))
+
+    @classmethod
+    def from_cards(cls, cards: str | Iterable[int], rules: Rules | str | None = None) -> "Deal":
+        """A deal from 52 card tokens: the pyramid row by row, then the talon in draw order."""
+        return cls(cards, rules=rules)
+
+    @classmethod
+    def parse(cls, text: str, rules: Rules | str | None = None) -> "Deal":
+        """A deal code or a card list, whichever ``text`` is."""
+        stripped = text.strip()
+        if stripped.upper().startswith("PY") and len(stripped.split()) == 1:
+            deal = cls.from_code(stripped)
+            return deal if rules is None else deal.with_rules(rules)
+        return cls.from_cards(stripped, rules=rules)
+
+    @classmethod
+    def random(cls, rng: Any = None, rules: Rules | str | None = "pyramide") -> "Deal":
+        """A random numbered deal (so it has a code to share). ``rng``: None, a seed, a
+        ``random.Random`` or a ``numpy.random.Generator``."""
+        if rng is None or isinstance(rng, int):
+            number = _random.Random(rng).randrange(MAX_DEAL_NUMBER + 1)
+        elif hasattr(rng, "integers"):
+            number = int(rng.integers(0, MAX_DEAL_NUMBER + 1))
+        elif hasattr(rng, "randrange"):
+            number = rng.randrange(MAX_DEAL_NUMBER + 1)
+        else:
+            raise ValueError(f"rng must be None, an int seed, random.Random or "
+                             f"numpy.random.Generator, got {type(rng).__name__}")
+        return cls.from_number(number, rules=rules)
+
+    def with_rules(self, rules: Rules | str | None) -> "Deal":
+        """The same layout named under other rules."""
+        return Deal(self._cards, number=self._number, rules=rules)
+
+    # ---- views ------------------------------------------------------------------------------
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The 52 cards: pyramid row-major from the top, then the talon in draw order."""
+        return self._cards
+
+    @property
+    def pyramid(self) -> tuple[Card, ...]:
+        return self._cards[:28]
+
+    @property
+    def talon(self) -> tuple[Card, ...]:
+        return self._cards[28:]
+
+    @property
+    def rows(self) -> list[tuple[Card, ...]]:
+        """The pyramid's 7 rows, top first."""
+        return [self._cards[r * (r + 1) // 2: (r + 1) * (r + 2) // 2] for r in range(7)]
+
+    @property
+    def number(self) -> int | None:
+        return self._number
+
+    @property
+    def rules(self) -> Rules | None:
+        return self._rules
+
+    @property
+    def code(self) -> str | None:
+        """``PY1-<letter>-<number>``; None for a deal given only as a card list."""
+        if self._number is None:
+            return None
+        letter = self._rules.letter if self._rules is not None else CUSTOM_LETTER
+        return f"{CODE_VERSION}-{letter}-{number_to_letters(self._number)}"
+
+    def to_cards(self, symbols: bool = False) -> str:
+        """The 52 tokens in spec order, space-separated (``10♦`` forms with ``symbols``)."""
+        return format_cards(self._cards, symbols=symbols)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The layout as JSON-ready data."""
+        return {"code": self.code, "number": self._number,
+                "rules": None if self._rules is None else self._rules.name,
+                "pyramid": [[c.token for c in row] for row in self.rows],
+                "talon": [c.token for c in self.talon],
+                "cards": self.to_cards()}
+
+    # ---- value semantics --------------------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Deal):
+            return NotImplemented
+        return (self._cards, self._number, self._rules) == (other._cards, other._number, other._rules)
+
+    def __hash__(self) -> int:
+        return hash((self._cards, self._number, self._rules))
+
+    def __reduce__(self):
+        return (_deal, (tuple(map(int, self._cards)), self._number, self._rules))
+
+    def __repr__(self) -> str:
+        if self._number is not None and self._rules is not None:
+            return f"Deal.from_code({self.code!r})"
+        if self._number is not None:
+            return f"Deal.from_number({self._number}, rules=None)"
+        return f"Deal.from_cards({self.to_cards()!r})"
+
+    def __str__(self) -> str:
+        return self.code or self.to_cards()
+
+
+def _deal(cards: tuple[int, ...], number: int | None, rules: Rules | None) -> Deal:
+    d = Deal.__new__(Deal)
+    d._cards = tuple(CARDS[c] for c in cards)
+    d._number = number
+    d._rules = rules
+    return d

@@ -1,0 +1,355 @@
+"""A game in progress: legal moves, play, undo, status and views of the table.
+
+>>> game = Game("PY1-N-AAAAAAS")
+>>> " ".join(map(str, game.free_cards)), str(game.waste[-1])
+('5d Kc 2s Jh 3d Th As', 'Tc')
+>>> game.play("Kc"); game.play("3d+Tc"); game.status
+<Status.PLAYING: 'playing'>
+>>> game.play("Th+3s")
+Traceback (most recent call last):
+...
+pyramid_solitaire.game.IllegalMoveError: Th+3s: 3s is in the stock (the next card to draw is 3s); the stock's top card is not playable under these rules
+>>> game.undo()
+Move('3d+Tc')
+"""
+from __future__ import annotations
+
+from enum import Enum
+from typing import Iterable
+
+from pyramid_core import geometry
+from pyramid_core.position import DRAW, NONE, RECYCLE, TALON, Table
+
+from .cards import Card
+from .deal import Deal
+from .move import Move
+from .rules import Rules
+
+
+class Status(str, Enum):
+    """Where a game stands (SPEC section 5)."""
+
+    PLAYING = "playing"
+    WON = "won"
+    NO_MOVES = "no moves"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+_STATUS = {0: Status.PLAYING, 1: Status.WON, 2: Status.NO_MOVES}
+
+
+class IllegalMoveError(ValueError):
+    """A move that is not legal in the current position; the message says why."""
+
+
+def resolve_rules(deal: Deal, rules: Rules | str | None) -> Rules:
+    """The rules a game of ``deal`` is played under: ``rules`` if given, else the deal's."""
+    if rules is not None:
+        return Rules.preset(rules)
+    if deal.rules is not None:
+        return deal.rules
+    if deal.number is not None:
+        raise ValueError(f"deal {deal.code} was named under custom rules (letter X): "
+                         "pass rules=Rules(...) to play it")
+    return Rules()
+
+
+class Game:
+    """One game of a deal under a rule set.
+
+    ``deal`` is a :class:`Deal`, a deal code or a card list (None: a random deal); ``rules``
+    a :class:`Rules` or preset name (default: the deal's rules, else ``pyramide``).
+    """
+
+    def __init__(self, deal: Deal | str | None = None, rules: Rules | str | None = None) -> None:
+        if deal is None:
+            deal = Deal.random(rules=rules or "pyramide")
+        elif isinstance(deal, str):
+            deal = Deal.parse(deal)
+        elif not isinstance(deal, Deal):
+            raise ValueError(f"deal must be a Deal, a deal code or a card list, got {type(deal).__name__}")
+        self._rules = resolve_rules(deal, rules)
+        self._deal = deal if deal.rules == self._rules else deal.with_rules(self._rules)
+        self._table = Table([int(c) for c in deal.cards], **self._rules.core_options())
+        self._loc = {card: loc for loc, card in enumerate(deal.cards)}
+        self._pos: int = self._table.start()
+        self._history: list[tuple[int, Move]] = []   # (position before, move)
+        self._codes: list[int] | None = None
+
+    # ---- identity ---------------------------------------------------------------------------
+    @property
+    def deal(self) -> Deal:
+        return self._deal
+
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @property
+    def code(self) -> str | None:
+        """The deal code (None for a deal given as a card list)."""
+        return self._deal.code
+
+    @property
+    def position(self) -> int:
+        """The engine's position word (see pyramid_core/position.pxd)."""
+        return self._pos
+
+    # ---- moves ------------------------------------------------------------------------------
+    def _legal_codes(self) -> list[int]:
+        if self._codes is None:
+            self._codes = self._table.moves(self._pos)
+        return self._codes
+
+    def _to_move(self, code: int) -> Move:
+        a, b = code & 63, code >> 6
+        if a == NONE:
+            return Move.DRAW if code == DRAW else Move.RECYCLE
+        cards = self._deal.cards
+        return Move.king(cards[a]) if b == NONE else Move.pair(cards[a], cards[b])
+
+    def _to_code(self, move: Move) -> int:
+        if move.kind == "draw":
+            return DRAW
+        if move.kind == "recycle":
+            return RECYCLE
+        locs = sorted(self._loc[c] for c in move.cards)
+        return locs[0] | ((locs[1] if len(locs) == 2 else NONE) << 6)
+
+    @property
+    def legal_moves(self) -> list[Move]:
+        """Every legal move: Kings, pyramid pairs, pairs with talon cards, draw or recycle."""
+        return [self._to_move(c) for c in self._legal_codes()]
+
+    def is_legal(self, move: Move | str) -> bool:
+        try:
+            move = Move.parse(move)
+        except ValueError:
+            return False
+        return self._to_code(move) in self._legal_codes()
+
+    def play(self, move: Move | str) -> None:
+        """Play ``move`` (a :class:`Move` or its text); IllegalMoveError says why not."""
+        move = Move.parse(move)
+        code = self._to_code(move)
+        if code not in self._legal_codes():
+            raise IllegalMoveError(f"{move}: {self._why_illegal(move)}")
+        self._history.append((self._pos, move))
+        self._pos = self._table.apply(self._pos, code)
+        self._codes = None
+
+    def play_all(self, moves: Iterable[Move | str]) -> None:
+        """Play several moves; on an illegal one, nothing after it is played."""
+        for i, m in enumerate(moves):
+            try:
+                self.play(m)
+            except IllegalMoveError as e:
+                raise IllegalMoveError(f"move {i + 1}: {e}") from None
+
+    def undo(self) -> Move:
+        """Take back the last move and return it; IndexError when there is none."""
+        if not self._history:
+            raise IndexError("no move to undo")
+        self._pos, move = self._history.pop()
+        self._codes = None
+        return move
+
+    @property
+    def moves(self) -> list[Move]:
+        """The moves played so far, first first."""
+        return [m for _, m in self._history]
+
+    # ---- status -----------------------------------------------------------------------------
+    @property
+    def status(self) -> Status:
+        if self._table.status(self._pos) == 1:
+            return Status.WON
+        return Status.PLAYING if self._legal_codes() else Status.NO_MOVES
+
+    @property
+    def is_over(self) -> bool:
+        return self.status is not Status.PLAYING
+
+    @property
+    def is_won(self) -> bool:
+        return self.status is Status.WON
+
+    # ---- views ------------------------------------------------------------------------------
+    def _pyr_mask(self) -> int:
+        return Table.pyramid_mask(self._pos)
+
+    @property
+    def pyramid(self) -> list[Card | None]:
+        """The 28 pyramid places (row-major from the top): the card, or None once removed."""
+        mask = self._pyr_mask()
+        return [c if (mask >> i) & 1 else None for i, c in enumerate(self._deal.pyramid)]
+
+    @property
+    def free_mask(self) -> int:
+        return self._table.free(self._pos)
+
+    @property
+    def free_cards(self) -> list[Card]:
+        """Pyramid cards with both covering cards gone, in place order."""
+        free = self.free_mask
+        return [c for i, c in enumerate(self._deal.pyramid) if (free >> i) & 1]
+
+    def _talon_cards(self, idx: Iterable[int]) -> list[Card]:
+        return [self._deal.cards[TALON + t] for t in idx]
+
+    @property
+    def stock(self) -> list[Card]:
+        """Cards in the stock, the next to draw first."""
+        return self._talon_cards(self._table.stock(self._pos))
+
+    @property
+    def waste_piles(self) -> list[list[Card]]:
+        """The waste, bottom to top: one pile (draw 1) or three (draw 3)."""
+        return [self._talon_cards(p) for p in self._table.waste_piles(self._pos)]
+
+    @property
+    def waste(self) -> list[Card]:
+        """All waste cards in the order they were drawn (the last is the top under draw 1)."""
+        cur, talon = Table.cursor(self._pos), Table.talon_mask(self._pos)
+        return self._talon_cards(t for t in range(cur) if (talon >> t) & 1)
+
+    @property
+    def available(self) -> list[Card]:
+        """Talon cards that may be played now: the waste top(s), and the stock top when
+        ``stock_top_playable``."""
+        return self._talon_cards(self._table.available(self._pos))
+
+    @property
+    def playable_cards(self) -> list[Card]:
+        """Free pyramid cards and available talon cards."""
+        return self.free_cards + self.available
+
+    @property
+    def removed(self) -> list[Card]:
+        """Removed cards, in the order they went."""
+        return [c for _, m in self._history for c in m.cards
+                if self._still_removed(c)]
+
+    def _still_removed(self, card: Card) -> bool:
+        loc = self._loc[card]
+        if loc < TALON:
+            return not (self._pyr_mask() >> loc) & 1
+        return not (Table.talon_mask(self._pos) >> (loc - TALON)) & 1
+
+    @property
+    def pyramid_left(self) -> int:
+        return bin(self._pyr_mask()).count("1")
+
+    @property
+    def pyramid_removed(self) -> int:
+        return 28 - self.pyramid_left
+
+    @property
+    def recycles_used(self) -> int:
+        """Recycles done so far (counted only under a finite redeal limit)."""
+        if self._rules.redeals == "unlimited":
+            return sum(1 for _, m in self._history if m.kind == "recycle")
+        return Table.recycles(self._pos)
+
+    @property
+    def recycles_left(self) -> int | None:
+        """Recycles still allowed; None under unlimited redeals."""
+        if self._rules.redeals == "unlimited":
+            return None
+        return int(self._rules.redeals) - Table.recycles(self._pos)
+
+    # ---- explaining ------------------------------------------------------------------------
+    def where(self, card: Card | str) -> str:
+        """``"pyramid"``, ``"waste"``, ``"stock"`` or ``"removed"``."""
+        card = Card(card)
+        loc = self._loc[card]
+        if self._still_removed(card):
+            return "removed"
+        if loc < TALON:
+            return "pyramid"
+        return "waste" if loc - TALON < Table.cursor(self._pos) else "stock"
+
+    def _why_illegal(self, move: Move) -> str:
+        status = self.status
+        if status is not Status.PLAYING:
+            return f"the game is over ({status})"
+        if move.kind == "draw":
+            if self._legal_codes()[-1] == RECYCLE:
+                return "the stock is empty: recycle the waste"
+            return "the stock is empty and " + ("the waste is empty" if not self.waste
+                                                 else "no recycles are left")
+        if move.kind == "recycle":
+            if self.stock:
+                return "the stock is not empty yet: draw"
+            if not self.waste:
+                return "the waste is empty"
+            return f"no recycles are left (redeals={self._rules.redeals})"
+        for card in move.cards:
+            where = self.where(card)
+            if where == "removed":
+                return f"{card} was already removed"
+            if where == "pyramid":
+                if card not in self.free_cards:
+                    loc = self._loc[card]
+                    covers = [self._deal.cards[i] for i in geometry.covers(loc)
+                              if (self._pyr_mask() >> i) & 1]
+                    other = [c for c in move.cards if c != card]
+                    if covers == other and not self._rules.pair_with_covering:
+                        return (f"{card} is covered by {other[0]} (pairing a card with the card "
+                                "covering it needs pair_with_covering)")
+                    return f"{card} is blocked by {' and '.join(map(str, covers))}"
+            elif card not in self.available:
+                if where == "stock":
+                    nxt = self.stock[0]
+                    return (f"{card} is in the stock (the next card to draw is {nxt})"
+                            + ("" if self._rules.stock_top_playable or card != nxt
+                               else "; the stock's top card is not playable under these rules"))
+                piles = [p for p in self.waste_piles if card in p]
+                top = piles[0][-1] if piles else None
+                if (self._rules.draw == 1 and len(move.cards) == 2 and set(move.cards) <= set(self.waste[-2:])):
+                    return (f"{card} lies under {top} on the waste (pairing the top two waste "
+                            "cards needs pair_waste_top_two)")
+                return f"{card} is in the waste under {top}: only the top card is available"
+        return "not a legal move here"
+
+    # ---- copying, pickling, display ---------------------------------------------------------
+    def copy(self) -> "Game":
+        g = Game.__new__(Game)
+        g.__dict__.update(self.__dict__)
+        g._history = list(self._history)
+        return g
+
+    def __copy__(self) -> "Game":
+        return self.copy()
+
+    def __reduce__(self):
+        return (_restore, (self._deal, self._rules, [str(m) for m in self.moves]))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return (self._deal.cards, self._rules, self._pos, self.moves) == \
+            (other._deal.cards, other._rules, other._pos, other.moves)
+
+    __hash__ = None  # type: ignore[assignment]  # games change as they are played
+
+    def __repr__(self) -> str:
+        name = self.code or "card list"
+        return (f"<Game {name} {self._rules.name}: {self.status}, {len(self._history)} moves, "
+                f"{self.pyramid_left} pyramid cards left>")
+
+    def __str__(self) -> str:
+        from .render import table_text
+        return table_text(self)
+
+    def _repr_svg_(self) -> str:
+        from .render import table_svg
+        return table_svg(self)
+
+
+def _restore(deal: Deal, rules: Rules, moves: list[str]) -> Game:
+    g = Game(deal, rules)
+    g.play_all(moves)
+    return g

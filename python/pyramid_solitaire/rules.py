@@ -1,0 +1,237 @@
+"""Rule sets: the options of SPEC section 4 and the named presets.
+
+>>> Rules.preset("msc")
+Rules.preset('msc')
+>>> Rules.preset("msc").letter, Rules().name
+('M', 'pyramide')
+>>> Rules(waste_at_deal=0, redeals=1)
+Rules(waste_at_deal=0, redeals=1)
+>>> Rules(draw=3)
+Traceback (most recent call last):
+...
+ValueError: draw=3 needs redeals=0 (three waste piles cannot be recycled), got redeals='unlimited'
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Literal, Union
+
+from pyramid_core.rules import MAX_REDEALS, UNLIMITED as _CORE_UNLIMITED
+
+UNLIMITED = "unlimited"
+Redeals = Union[int, Literal["unlimited"]]
+
+_FIELDS = ("waste_at_deal", "draw", "redeals", "win", "stock_top_playable",
+           "pair_waste_top_two", "pair_with_covering")
+_DEFAULTS: dict[str, Any] = dict(waste_at_deal=1, draw=1, redeals=UNLIMITED, win="pyramid",
+                                 stock_top_playable=False, pair_waste_top_two=False,
+                                 pair_with_covering=False)
+
+# name -> (letter, options differing from the defaults, source)
+_PRESETS: dict[str, tuple[str, dict[str, Any], str]] = {
+    "pyramide": ("N", {}, "seed 000 (the default)"),
+    "three-pass": ("T", dict(waste_at_deal=0, redeals=2), "seed 002"),
+    "unlimited": ("U", dict(waste_at_deal=0), "seed 003"),
+    "classic": ("C", dict(waste_at_deal=0, redeals=0), "seed 004"),
+    "classic-draw3": ("D", dict(waste_at_deal=0, draw=3, redeals=0), "seed 004, draw three"),
+    "msc": ("M", dict(waste_at_deal=0, redeals=2, stock_top_playable=True),
+            "Microsoft Solitaire Collection"),
+}
+CUSTOM_LETTER = "X"
+
+
+class Rules:
+    """An immutable, validated rule set. Keyword arguments override the ``pyramide`` defaults.
+
+    - ``waste_at_deal``: 0 or 1 talon cards turned onto the waste at the deal
+    - ``draw``: 1, or 3 (three waste piles; only with ``redeals=0``)
+    - ``redeals``: 0..63 recycles of the waste, or ``"unlimited"``
+    - ``win``: ``"pyramid"`` (clear the 28 pyramid cards) or ``"all"`` (all 52 cards)
+    - ``stock_top_playable``: the stock's top card is available (Microsoft rules)
+    - ``pair_waste_top_two``: the top two waste cards may pair with each other
+    - ``pair_with_covering``: a card may pair with the only card still covering it
+    """
+
+    __slots__ = _FIELDS
+    waste_at_deal: int
+    draw: int
+    redeals: Redeals
+    win: str
+    stock_top_playable: bool
+    pair_waste_top_two: bool
+    pair_with_covering: bool
+
+    def __init__(self, *, waste_at_deal: int = 1, draw: int = 1, redeals: Redeals | None = UNLIMITED,
+                 win: str = "pyramid", stock_top_playable: bool = False,
+                 pair_waste_top_two: bool = False, pair_with_covering: bool = False) -> None:
+        values = dict(waste_at_deal=_choice("waste_at_deal", waste_at_deal, (0, 1)),
+                      draw=_choice("draw", draw, (1, 3)),
+                      redeals=_redeals(redeals),
+                      win=_choice("win", win, ("pyramid", "all")),
+                      stock_top_playable=_flag("stock_top_playable", stock_top_playable),
+                      pair_waste_top_two=_flag("pair_waste_top_two", pair_waste_top_two),
+                      pair_with_covering=_flag("pair_with_covering", pair_with_covering))
+        if values["draw"] == 3:
+            if values["redeals"] != 0:
+                raise ValueError("draw=3 needs redeals=0 (three waste piles cannot be recycled), "
+                                 f"got redeals={values['redeals']!r}")
+            for opt in ("stock_top_playable", "pair_waste_top_two"):
+                if values[opt]:
+                    raise ValueError(f"draw=3 does not go with {opt} (only the top card of "
+                                     "each of the three waste piles is available)")
+        for k, v in values.items():
+            object.__setattr__(self, k, v)
+
+    # ---- presets ----------------------------------------------------------------------------
+    @classmethod
+    def preset(cls, name: str) -> "Rules":
+        """A preset by name (``pyramide``, ``three-pass``, ``unlimited``, ``classic``,
+        ``classic-draw3``, ``msc``) or by its one-letter code (``N``, ``T``, ...)."""
+        if isinstance(name, Rules):
+            return name
+        if not isinstance(name, str):
+            raise ValueError(f"a preset name is a string, got {name!r}")
+        key = name.strip().lower().replace("_", "-")
+        for preset, (letter, opts, _src) in _PRESETS.items():
+            if key == preset or name.strip().upper() == letter:
+                return cls(**opts)
+        raise ValueError(f"unknown rules preset {name!r}: expected one of "
+                         + ", ".join(f"{n} ({v[0]})" for n, v in _PRESETS.items()))
+
+    @classmethod
+    def from_letter(cls, letter: str) -> "Rules | None":
+        """The preset of a deal code's letter; None for ``X`` (custom rules)."""
+        if letter.upper() == CUSTOM_LETTER:
+            return None
+        if letter.upper() not in {v[0] for v in _PRESETS.values()}:
+            raise ValueError(f"unknown rules letter {letter!r}: expected one of "
+                             + " ".join(v[0] for v in _PRESETS.values()) + f" or {CUSTOM_LETTER}")
+        return cls.preset(letter.upper())
+
+    @staticmethod
+    def preset_names() -> list[str]:
+        return list(_PRESETS)
+
+    @property
+    def name(self) -> str:
+        """The preset's name, or ``"custom"``."""
+        mine = self._options()
+        for name, (_letter, opts, _src) in _PRESETS.items():
+            if opts == mine:
+                return name
+        return "custom"
+
+    @property
+    def letter(self) -> str:
+        """The one-letter code used in deal codes (``X`` for custom rules)."""
+        name = self.name
+        return _PRESETS[name][0] if name in _PRESETS else CUSTOM_LETTER
+
+    @property
+    def passes(self) -> int | None:
+        """How many times the talon can be gone through (None: unlimited)."""
+        return None if self.redeals == UNLIMITED else int(self.redeals) + 1
+
+    def replace(self, **changes: Any) -> "Rules":
+        """A copy with some options changed."""
+        unknown = set(changes) - set(_FIELDS)
+        if unknown:
+            raise ValueError(f"unknown rule option(s) {sorted(unknown)}: expected {list(_FIELDS)}")
+        return Rules(**{**self.to_dict(), **changes})
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in _FIELDS}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Rules":
+        if "preset" in d and set(d) <= {"preset", "name", "letter"}:
+            return cls.preset(d["preset"])
+        unknown = set(d) - set(_FIELDS) - {"name", "letter"}
+        if unknown:
+            raise ValueError(f"unknown rule option(s) {sorted(unknown)}: expected {list(_FIELDS)}")
+        return cls(**{k: v for k, v in d.items() if k in _FIELDS})
+
+    def core_options(self) -> dict[str, Any]:
+        """Keyword arguments for ``pyramid_core.position.Table``."""
+        return dict(waste_at_deal=self.waste_at_deal, draw=self.draw,
+                    redeals=_CORE_UNLIMITED if self.redeals == UNLIMITED else self.redeals,
+                    win_all=self.win == "all", stock_top_playable=self.stock_top_playable,
+                    pair_waste_top_two=self.pair_waste_top_two,
+                    pair_with_covering=self.pair_with_covering)
+
+    def describe(self) -> str:
+        """One line for people: ``msc (M): draw 1, 3 passes, stock top playable, win pyramid``."""
+        parts = [f"draw {self.draw}",
+                 "unlimited passes" if self.passes is None else
+                 f"{self.passes} pass{'es' if self.passes > 1 else ''}",
+                 f"{self.waste_at_deal} card on the waste at the deal" if self.waste_at_deal else None,
+                 "stock top playable" if self.stock_top_playable else None,
+                 "pair the top two waste cards" if self.pair_waste_top_two else None,
+                 "pair with the covering card" if self.pair_with_covering else None,
+                 f"win: {'clear the pyramid' if self.win == 'pyramid' else 'remove all 52 cards'}"]
+        return f"{self.name} ({self.letter}): " + ", ".join(p for p in parts if p)
+
+    # ---- value semantics --------------------------------------------------------------------
+    def _options(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in _FIELDS if getattr(self, k) != _DEFAULTS[k]}
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        raise AttributeError("Rules are immutable; use rules.replace(...)")
+
+    def __delattr__(self, key: str) -> None:
+        raise AttributeError("Rules are immutable")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Rules):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.to_dict().values()))
+
+    def __reduce__(self):
+        return (_rules_from_options, (self.to_dict(),))
+
+    def __repr__(self) -> str:
+        name = self.name
+        if name != "custom":
+            return f"Rules.preset({name!r})"
+        return "Rules(" + ", ".join(f"{k}={v!r}" for k, v in self._options().items()) + ")"
+
+
+def _rules_from_options(d: dict[str, Any]) -> Rules:
+    return Rules(**d)
+
+
+def _choice(name: str, value: Any, allowed: tuple) -> Any:
+    if isinstance(value, bool) and not isinstance(allowed[0], bool) and name != "waste_at_deal":
+        raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
+    if isinstance(value, str) and isinstance(allowed[0], str):
+        value = value.strip().lower()
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
+    return int(value) if isinstance(allowed[0], int) else value
+
+
+def _flag(name: str, value: Any) -> bool:
+    if value in (True, False, 0, 1):
+        return bool(value)
+    raise ValueError(f"{name} is on or off (True/False), got {value!r}")
+
+
+def _redeals(value: Any) -> Redeals:
+    if value is None or (isinstance(value, float) and math.isinf(value) and value > 0):
+        return UNLIMITED
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text in ("unlimited", "inf", "infinite", "none"):
+            return UNLIMITED
+        if text.isdigit():
+            value = int(text)
+        else:
+            raise ValueError(f"redeals must be a whole number 0..{MAX_REDEALS} or 'unlimited', "
+                             f"got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_REDEALS:
+        raise ValueError(f"redeals must be a whole number 0..{MAX_REDEALS} or 'unlimited', "
+                         f"got {value!r}")
+    return int(value)
