@@ -59,7 +59,8 @@ def resolve_rules(deal: Deal, rules: Rules | str | None) -> Rules:
 class Game:
     """One game of a deal under a rule set.
 
-    ``deal`` is a :class:`Deal`, a deal code or a card list (None: a random deal); ``rules``
+    ``deal`` is a :class:`Deal`, a deal code, a card list (text, or a list of tokens or card
+    indices) or None for a random deal; ``rules``
     a :class:`Rules` or preset name (default: the deal's rules, else ``pyramide``).
     """
 
@@ -68,6 +69,8 @@ class Game:
             deal = Deal.random(rules=rules or "pyramide")
         elif isinstance(deal, str):
             deal = Deal.parse(deal)
+        elif isinstance(deal, (list, tuple)):
+            deal = Deal.from_cards(deal)
         elif not isinstance(deal, Deal):
             raise ValueError(f"deal must be a Deal, a deal code or a card list, got {type(deal).__name__}")
         self._rules = resolve_rules(deal, rules)

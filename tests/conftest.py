@@ -1,0 +1,34 @@
+"""Shared helpers for the tests: hand-built deals."""
+from __future__ import annotations
+
+from pyramid_solitaire import CARDS, Card, Deal
+
+# Seed 000's example layout: its pyramid, 7d on the waste at the deal, then the other cards.
+SEED000_PYRAMID = ("Jd 6c 7h As 4d Qs 5h 3d 6h 8s Kh Kc Ad Ks 9c Qc 2c 8d Td Ts Js 7c Tc 3h 4h "
+                   "3s Kd 7s").split()
+
+# A deal whose pyramid clears row by row with Kings and pyramid pairs, and whose talon is the
+# hearts and spades A..Q with each pair summing to 13 drawn one after the other.
+EASY_ROWS = ["Kc", "6c 7c", "5c 8c Kd", "3c Tc 4c 9c", "Ac Qc 2c Jc Kh", "4d 9d 5d 8d 6d 7d",
+             "Ad Qd 2d Jd 3d Td Ks"]
+EASY_TALON = "Ah Qh As Qs 2h Jh 2s Js 3h Th 3s Ts 4h 9h 4s 9s 5h 8h 5s 8s 6h 7h 6s 7s".split()
+EASY_CLEAR = ["Ks", "Ad+Qd", "2d+Jd", "3d+Td", "4d+9d", "5d+8d", "6d+7d", "Kh", "Ac+Qc",
+              "2c+Jc", "3c+Tc", "4c+9c", "Kd", "5c+8c", "6c+7c", "Kc"]
+
+
+def complete(pyramid: dict[int, str] | list[str], talon: list[str] = ()) -> list[str]:
+    """52 tokens: the given pyramid places and talon prefix, the rest filled in card order."""
+    places = dict(enumerate(pyramid)) if isinstance(pyramid, list) else dict(pyramid)
+    used = {Card(t) for t in list(places.values()) + list(talon)}
+    assert len(used) == len(places) + len(talon), "a card is used twice"
+    rest = iter(c.token for c in CARDS if c not in used)
+    pyr = [places.get(i) or next(rest) for i in range(28)]
+    return pyr + list(talon) + list(rest)
+
+
+def easy_deal() -> Deal:
+    return Deal.from_cards(" ".join(" ".join(EASY_ROWS).split() + EASY_TALON))
+
+
+def seed000_deal() -> Deal:
+    return Deal.from_cards(" ".join(complete(SEED000_PYRAMID, ["7d"])))
