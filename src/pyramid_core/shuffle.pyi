@@ -1,0 +1,6 @@
+"""Type stubs for the compiled pyramid_core.shuffle module."""
+
+MAX_DEAL_NUMBER: int
+
+def deal_cards(number: int) -> list[int]: ...
+def splitmix64(state: int, count: int) -> list[int]: ...
