@@ -1,4 +1,5 @@
 """Build the Cython core (src/pyramid_core) as C extension modules."""
+import glob
 import os
 import sys
 
@@ -6,7 +7,8 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 CORE = os.path.join("src", "pyramid_core")
-MODULES = ["cards", "rules", "geometry", "position", "shuffle", "_bench"]
+# Every .pyx in the core is one extension module.
+MODULES = sorted(os.path.splitext(os.path.basename(p))[0] for p in glob.glob(os.path.join(CORE, "*.pyx")))
 
 if sys.platform == "win32":
     compile_args = ["/O2"]

@@ -7,16 +7,18 @@ Bad input prints one line, ``pyramid-solitaire: error: ...``, and exits with sta
 from __future__ import annotations
 
 import argparse
-import json
+import importlib
 import sys
 from typing import Sequence
 
 from . import __version__
 from .deal import Deal
-from .game import Game, resolve_rules
+from .game import resolve_rules
 from .rules import Rules
 
 PROG = "pyramid-solitaire"
+# Subcommands, one module each in pyramid_solitaire/commands/ with register(subparsers, rules).
+COMMANDS = ["deal"]
 
 
 class UsageError(ValueError):
@@ -62,32 +64,14 @@ def rules_from_args(args: argparse.Namespace, deal: Deal | None = None) -> Rules
     return base.replace(**changes) if changes else base
 
 
-def _cmd_deal(args: argparse.Namespace) -> int:
-    deal = Deal.parse(args.deal)
-    rules = rules_from_args(args, deal)
-    game = Game(deal, rules)
-    if args.format == "cards":
-        print(deal.to_cards())
-    elif args.format == "json":
-        data = game.deal.to_dict()
-        data["rules"] = {"name": rules.name, "letter": rules.letter, **rules.to_dict()}
-        print(json.dumps(data))
-    else:
-        print(game)
-    return 0
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description="Pyramid Solitaire engine: deals, rules, solver, simulator.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     rules = rule_flags()
-    p = sub.add_parser("deal", parents=[rules], help="show a deal's layout",
-                       description="Show the layout of a deal code (PY1-N-AAAAAAS) or a card list.")
-    p.add_argument("deal", metavar="CODE", help="a deal code, or a quoted list of 52 card tokens")
-    p.add_argument("--format", choices=("text", "cards", "json"), default="text",
-                   help="text: draw the table; cards: the 52 ASCII tokens; json: the layout")
-    p.set_defaults(func=_cmd_deal)
+    for name in COMMANDS:
+        module = importlib.import_module(f".commands.{name}", __package__)
+        module.register(sub, rules)
     return parser
 
 
