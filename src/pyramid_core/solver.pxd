@@ -1,0 +1,32 @@
+# The exact solver's C-level API (SPEC section 8). One call decides one position:
+# solve_position fills a solve_out; budgets stop it with winnable = -1 and say which ran out.
+from libc.stdint cimport int64_t, uint64_t
+from pyramid_core.position cimport pyr_table, pyr_pos, pyr_move
+
+cdef enum:
+    OBJ_ANY = 0           # is there a win? (and one winning line)
+    OBJ_MIN_MOVES = 1     # the shortest winning line (every action counts one move)
+    OBJ_MAX_REMOVED = 2   # the most pyramid cards any line removes (and such a line)
+    STOP_NONE = 0
+    STOP_NODES = 1
+    STOP_TIME = 2
+    STOP_MEMORY = 3
+    MAX_LINE = 8192       # room for a returned line of moves
+
+ctypedef struct solve_limits:
+    int64_t max_nodes     # positions expanded; <= 0: no limit
+    double max_seconds    # wall-clock seconds; <= 0: no limit
+    int64_t max_memory    # bytes for the search's tables; <= 0: the default (1 GiB)
+
+ctypedef struct solve_out:
+    int winnable          # 1 won, 0 cannot be won, -1 unknown (a budget ran out)
+    int stop              # STOP_*: which budget ran out
+    int n_moves           # length of `line` (a winning line, or the best line for
+                          # OBJ_MAX_REMOVED); -1 when there is none
+    int max_removed       # pyramid cards removed by `line` (OBJ_MAX_REMOVED: the most possible)
+    int64_t nodes         # positions expanded
+    double seconds
+    pyr_move line[MAX_LINE]
+
+cdef int solve_position(const pyr_table* t, pyr_pos start, int objective,
+                        const solve_limits* lim, solve_out* out) noexcept nogil

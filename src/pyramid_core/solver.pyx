@@ -1,0 +1,807 @@
+# cython: language_level=3
+"""The exact solver (SPEC section 8).
+
+Two searches, both depth-first with a transposition table of positions already searched:
+
+* the *free talon* search, for draw 1 with unlimited redeals and neither
+  stock_top_playable nor pair_waste_top_two (pyramide, unlimited and their variants): there,
+  any talon card can be brought to the top of the waste by drawing and recycling, so the
+  cursor and the recycle count are irrelevant and a position is just the pyramid mask plus how
+  many talon cards of each rank are left (one 64-bit key). The line found is turned into real
+  moves (draws and recycles included) at the end;
+* the *general* search over real positions (one 64-bit word each) for every other rule set,
+  with an explicit stack. A position already searched with no more recycles used dominates.
+
+Both remove a free King at once (it never hurts: no card pairs with a King) and prune
+positions where a rank class cannot be paired off: the pyramid cards of ranks r and 13 - r
+need partners, and a pyramid pair needs two cards neither of which covers the other.
+Shortest lines (OBJ_MIN_MOVES) come from an A* search over real positions.
+"""
+from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t, int64_t
+from libc.stdlib cimport malloc, calloc, realloc, free
+from libc.string cimport memset, memcpy
+
+from pyramid_core.cards cimport KING, N_TALON
+from pyramid_core.rules cimport REDEALS_UNLIMITED, pyr_rules
+from pyramid_core.geometry cimport (free_mask, pyr_ctz32, pyr_msb32, pyr_popcount32,
+                                    PYRAMID_ALL)
+from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, Table, MAX_MOVES, LOC_TALON,
+                                    LOC_NONE, MOVE_DRAW, MOVE_RECYCLE, TALON_ALL, gen_moves,
+                                    pos_apply, pos_won, pos_pyr, pos_talon, pos_cur,
+                                    pos_recycles, waste_top, stock_top, can_recycle, move_king,
+                                    table_init, pos_start,
+                                    move_pair, move_a, move_b, below)
+
+cdef extern from "pyr_clock.h" nogil:
+    double pyr_now()
+
+cdef enum:
+    TALON_RANK = 1 << 12     # abstract move of the free-talon search: pyramid a + a talon card
+    DEFAULT_MEMORY = 1 << 30
+    REC_MASK_SHIFT = 57
+
+# ---- geometry: which pyramid places can never pair -------------------------------------------
+# REL[i]: places transitively covering i or covered by i (a pair needs both cards free at once,
+# so such two never pair). COVERS[i]: the two places directly covering i.
+cdef uint32_t REL[28]
+cdef uint32_t COVERS[28]
+
+
+def _init_geometry():
+    cdef int i, r, k
+    cover = {}
+    for r in range(7):
+        for k in range(r + 1):
+            i = r * (r + 1) // 2 + k
+            cover[i] = [i + r + 1, i + r + 2] if r < 6 else []
+    desc = {}
+    for i in range(27, -1, -1):
+        d = set(cover[i])
+        for c in cover[i]:
+            d |= desc[c]
+        desc[i] = d
+    for i in range(28):
+        m = 0
+        for j in desc[i]:
+            m |= 1 << j
+        for j in range(28):
+            if i in desc[j]:
+                m |= 1 << j
+        REL[i] = m
+        COVERS[i] = sum(1 << c for c in cover[i])
+
+
+_init_geometry()
+
+# ---- a growable hash set of 64-bit keys with a small value ------------------------------------
+
+ctypedef struct hset:
+    uint64_t* keys        # 0 = empty slot (no key we store is 0)
+    uint32_t* vals
+    uint64_t mask
+    int64_t count
+    int64_t max_entries
+
+
+cdef inline uint64_t hmix(uint64_t k) noexcept nogil:
+    k ^= k >> 33
+    k *= <uint64_t>0xFF51AFD7ED558CCDULL
+    k ^= k >> 33
+    k *= <uint64_t>0xC4CEB9FE1A85EC53ULL
+    k ^= k >> 33
+    return k
+
+
+cdef int hset_init(hset* h, int64_t capacity, int64_t max_bytes) noexcept nogil:
+    h.mask = <uint64_t>(capacity - 1)
+    h.count = 0
+    h.max_entries = max_bytes // 12 // 2     # 8 + 4 bytes an entry, at most half full
+    h.keys = <uint64_t*>calloc(capacity, sizeof(uint64_t))
+    h.vals = <uint32_t*>malloc(capacity * sizeof(uint32_t))
+    return 0 if h.keys and h.vals else -1
+
+
+cdef void hset_free(hset* h) noexcept nogil:
+    free(h.keys)
+    free(h.vals)
+    h.keys = NULL
+    h.vals = NULL
+
+
+cdef inline uint64_t hset_slot(const hset* h, uint64_t key) noexcept nogil:
+    cdef uint64_t i = hmix(key) & h.mask
+    while h.keys[i] != 0 and h.keys[i] != key:
+        i = (i + 1) & h.mask
+    return i
+
+
+cdef int hset_grow(hset* h) noexcept nogil:
+    cdef uint64_t old_cap = h.mask + 1, new_cap = old_cap * 2, i, j
+    cdef uint64_t* keys
+    cdef uint32_t* vals
+    if <int64_t>new_cap // 2 > h.max_entries:
+        return -1
+    keys = <uint64_t*>calloc(new_cap, sizeof(uint64_t))
+    vals = <uint32_t*>malloc(new_cap * sizeof(uint32_t))
+    if not keys or not vals:
+        free(keys)
+        free(vals)
+        return -1
+    for i in range(old_cap):
+        if h.keys[i]:
+            j = hmix(h.keys[i]) & (new_cap - 1)
+            while keys[j]:
+                j = (j + 1) & (new_cap - 1)
+            keys[j] = h.keys[i]
+            vals[j] = h.vals[i]
+    free(h.keys)
+    free(h.vals)
+    h.keys = keys
+    h.vals = vals
+    h.mask = new_cap - 1
+    return 0
+
+
+cdef inline int hset_put(hset* h, uint64_t key, uint32_t val) noexcept nogil:
+    """Insert or overwrite; -1 when the memory budget is spent."""
+    cdef uint64_t i
+    if (h.count + 1) * 2 > <int64_t>(h.mask + 1):
+        if hset_grow(h) < 0:
+            return -1
+    i = hset_slot(h, key)
+    if h.keys[i] == 0:
+        h.keys[i] = key
+        h.count += 1
+    h.vals[i] = val
+    return 0
+
+# ---- the search context ---------------------------------------------------------------------
+
+ctypedef struct search:
+    const pyr_table* t
+    int objective
+    int win_all
+    int stop
+    int64_t nodes
+    int64_t max_nodes
+    double deadline
+    hset seen
+    uint32_t rel[28]          # places a pyramid card can never pair with
+    uint32_t talon_rank[14]   # talon bits by rank
+    int best_removed          # OBJ_MAX_REMOVED: best so far, its line in `best`
+    int best_len
+    pyr_move* best
+    pyr_move* path
+    int path_len
+
+
+cdef inline bint spent(search* s) noexcept nogil:
+    """Count one expanded position; True when a budget has run out."""
+    s.nodes += 1
+    if s.max_nodes > 0 and s.nodes > s.max_nodes:
+        s.stop = STOP_NODES
+        return True
+    if s.deadline > 0 and (s.nodes & 1023) == 0 and pyr_now() > s.deadline:
+        s.stop = STOP_TIME
+        return True
+    return False
+
+
+cdef bint kuhn(const search* s, int a_i, const int* A, const int* B, int nb,
+               int* match_b, int* seen_b) noexcept nogil:
+    cdef int j
+    for j in range(nb):
+        if not seen_b[j] and not (s.rel[A[a_i]] >> B[j]) & 1:
+            seen_b[j] = 1
+            if match_b[j] < 0 or kuhn(s, match_b[j], A, B, nb, match_b, seen_b):
+                match_b[j] = a_i
+                return True
+    return False
+
+
+cdef int pyramid_matching(const search* s, uint32_t am, uint32_t bm) noexcept nogil:
+    """How many disjoint pairs (a, b) of places in am x bm can pair (neither covers the other)."""
+    cdef int A[4]
+    cdef int B[4]
+    cdef int match_b[4]
+    cdef int seen_b[4]
+    cdef int na = 0, nb = 0, i, j, m = 0
+    while am and na < 4:
+        A[na] = pyr_ctz32(am)
+        na += 1
+        am &= am - 1
+    while bm and nb < 4:
+        B[nb] = pyr_ctz32(bm)
+        match_b[nb] = -1
+        nb += 1
+        bm &= bm - 1
+    for i in range(na):
+        for j in range(nb):
+            seen_b[j] = 0
+        if kuhn(s, i, A, B, nb, match_b, seen_b):
+            m += 1
+    return m
+
+
+cdef bint classes_ok(const search* s, uint32_t pyr, const int* tc, bint strict) noexcept nogil:
+    """Can every rank class still be paired off? tc[r]: talon cards of rank r still there.
+    strict (win all, free talon): every talon card must pair with a pyramid card too."""
+    cdef int r, q, a, b, need
+    cdef uint32_t am, bm
+    for r in range(1, 7):
+        q = 13 - r
+        am = pyr & s.t.pyr_rank[r]
+        bm = pyr & s.t.pyr_rank[q]
+        a = pyr_popcount32(am)
+        b = pyr_popcount32(bm)
+        if strict:
+            need = a - tc[q]
+            if need < 0 or need != b - tc[r]:
+                return False
+        else:
+            need = a - tc[q]
+            if b - tc[r] > need:
+                need = b - tc[r]
+        if need > 0 and (need > a or need > b or pyramid_matching(s, am, bm) < need):
+            return False
+    return True
+
+
+cdef void search_init(search* s, const pyr_table* t, int objective, const solve_limits* lim,
+                      pyr_move* path, pyr_move* best) noexcept nogil:
+    cdef int i, r
+    memset(s, 0, sizeof(search))
+    s.t = t
+    s.objective = objective
+    s.win_all = t.rules.win_all
+    s.max_nodes = lim.max_nodes
+    s.deadline = pyr_now() + lim.max_seconds if lim.max_seconds > 0 else 0
+    s.path = path
+    s.best = best
+    s.best_removed = -1
+    for i in range(28):
+        s.rel[i] = REL[i]
+        if t.rules.pair_with_covering:
+            s.rel[i] &= ~COVERS[i]         # a card may pair with a direct cover...
+            for r in range(28):            # ...and a cover with the card it covers
+                if (COVERS[r] >> i) & 1:
+                    s.rel[i] &= ~((<uint32_t>1) << r)
+    for i in range(N_TALON):
+        s.talon_rank[t.rank[LOC_TALON + i]] |= (<uint32_t>1) << i
+
+
+cdef inline void note_best(search* s, uint32_t pyr, int depth) noexcept nogil:
+    cdef int removed = 28 - pyr_popcount32(pyr)
+    if removed > s.best_removed:
+        s.best_removed = removed
+        s.best_len = depth
+        memcpy(s.best, s.path, depth * sizeof(pyr_move))
+
+# ---- the free-talon search ------------------------------------------------------------------
+
+cdef inline int cnt_get(uint64_t cnt, int r) noexcept nogil:
+    return <int>((cnt >> (3 * (r - 1))) & 7)
+
+
+cdef int free_dfs(search* s, uint32_t pyr, uint64_t cnt, int depth) noexcept nogil:
+    """1: a win below (line in s.path[:s.path_len]); 0: none; -1: a budget ran out."""
+    cdef const pyr_table* t = s.t
+    cdef uint32_t f, k, x, y
+    cdef uint64_t key
+    cdef int tc[14]
+    cdef int r, q, a, b, res, n = 0, i
+    cdef pyr_move mv[64]
+    # Free Kings go at once.
+    f = free_mask(pyr)
+    k = f & t.pyr_rank[KING]
+    while k:
+        while k:
+            a = pyr_ctz32(k)
+            s.path[depth] = move_king(a)
+            depth += 1
+            pyr &= ~((<uint32_t>1) << a)
+            k &= k - 1
+        f = free_mask(pyr)
+        k = f & t.pyr_rank[KING]
+    if s.objective == OBJ_MAX_REMOVED:
+        note_best(s, pyr, depth)
+        if pyr == 0:
+            return 1
+    if pyr == 0 and (not s.win_all or cnt == 0):
+        s.path_len = depth
+        return 1
+    key = <uint64_t>pyr | (cnt << 28)
+    if s.seen.keys[hset_slot(&s.seen, key)] == key:
+        return 0
+    if hset_put(&s.seen, key, 0) < 0:
+        s.stop = STOP_MEMORY
+        return -1
+    if spent(s):
+        return -1
+    for r in range(1, 13):
+        tc[r] = cnt_get(cnt, r)
+    if s.objective == OBJ_ANY and not classes_ok(s, pyr, tc, s.win_all):
+        return 0
+    # Moves: pairs of free pyramid cards first (they spare the talon), then a free card with
+    # a talon card, the scarcer partner rank first.
+    for r in range(1, 7):
+        x = f & t.pyr_rank[r]
+        y = f & t.pyr_rank[13 - r]
+        while x:
+            a = pyr_ctz32(x)
+            k = y & ~s.rel[a]
+            while k:
+                mv[n] = move_pair(a, pyr_ctz32(k))
+                n += 1
+                k &= k - 1
+            x &= x - 1
+    x = f & ~t.pyr_rank[KING]
+    while x:
+        a = pyr_ctz32(x)
+        q = 13 - t.rank[a]
+        if tc[q]:
+            mv[n] = <pyr_move>(TALON_RANK | a | (q << 6))
+            n += 1
+        x &= x - 1
+    for i in range(n):
+        s.path[depth] = mv[i]
+        if mv[i] & TALON_RANK:
+            q = (mv[i] >> 6) & 15
+            a = mv[i] & 63
+            res = free_dfs(s, pyr & ~((<uint32_t>1) << a), cnt - ((<uint64_t>1) << (3 * (q - 1))),
+                           depth + 1)
+        else:
+            res = free_dfs(s, pyr & ~(((<uint32_t>1) << move_a(mv[i])) | ((<uint32_t>1) << move_b(mv[i]))),
+                           cnt, depth + 1)
+        if res != 0:
+            return res
+    return 0
+
+
+cdef int bring_to_waste(const pyr_table* t, pyr_pos* p, int rank, pyr_move* line, int* n) noexcept nogil:
+    """Draw (and recycle) until the waste top has `rank`; 0 ok, -1 impossible."""
+    cdef int steps, w
+    for steps in range(3 * (N_TALON + 1)):
+        w = waste_top(p[0])
+        if w >= 0 and t.rank[LOC_TALON + w] == rank:
+            return 0
+        if n[0] >= MAX_LINE - 1:
+            return -1
+        if pos_talon(p[0]) & ~below(pos_cur(p[0])):
+            line[n[0]] = MOVE_DRAW
+        elif can_recycle(t, p[0]):
+            line[n[0]] = MOVE_RECYCLE
+        else:
+            return -1
+        p[0] = pos_apply(t, p[0], line[n[0]])
+        n[0] += 1
+    return -1
+
+
+cdef int realize(const pyr_table* t, pyr_pos p, const pyr_move* abstract, int count,
+                 bint finish_talon, pyr_move* line) noexcept nogil:
+    """Turn a free-talon line into real moves from p; returns the count (-1 on failure)."""
+    cdef int n = 0, i, a, w
+    cdef pyr_move m
+    for i in range(count):
+        m = abstract[i]
+        if m & TALON_RANK:
+            a = m & 63
+            if bring_to_waste(t, &p, (m >> 6) & 15, line, &n) < 0:
+                return -1
+            m = move_pair(a, LOC_TALON + waste_top(p))
+        if n >= MAX_LINE:
+            return -1
+        line[n] = m
+        n += 1
+        p = pos_apply(t, p, m)
+    # Win all: the talon Kings are left; take each one to the waste top and remove it.
+    while finish_talon and not pos_won(t, p):
+        if bring_to_waste(t, &p, KING, line, &n) < 0 or n >= MAX_LINE:
+            return -1
+        line[n] = move_king(LOC_TALON + waste_top(p))
+        p = pos_apply(t, p, line[n])
+        n += 1
+    return n
+
+# ---- the general search ---------------------------------------------------------------------
+
+ctypedef struct frame:
+    pyr_pos pos
+    int n
+    int i
+    pyr_move mv[MAX_MOVES]
+
+
+cdef int order_moves(search* s, pyr_pos p, pyr_move* mv) noexcept nogil:
+    """The moves of p worth trying, best first: a King alone if there is one (pyramid Kings
+    always; talon Kings unless the line must be shortest)."""
+    cdef int n = gen_moves(s.t, p, mv), i
+    for i in range(n):
+        if move_b(mv[i]) == LOC_NONE and move_a(mv[i]) != LOC_NONE:
+            if move_a(mv[i]) < LOC_TALON or s.objective != OBJ_MIN_MOVES:
+                mv[0] = mv[i]
+                return 1
+        else:
+            break
+    return n
+
+
+cdef bint position_ok(search* s, pyr_pos p) noexcept nogil:
+    cdef int tc[14]
+    cdef int r
+    cdef uint32_t talon = pos_talon(p)
+    for r in range(1, 13):
+        tc[r] = pyr_popcount32(talon & s.talon_rank[r])
+    return classes_ok(s, pos_pyr(p), tc, False)
+
+
+cdef inline uint64_t general_key(pyr_pos p) noexcept nogil:
+    return p & (((<uint64_t>1) << REC_MASK_SHIFT) - 1)
+
+
+cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
+    """1: a win (line in s.path[:s.path_len]); 0: none; -1: a budget ran out."""
+    cdef int cap = 256, depth = 0, i
+    cdef frame* st = <frame*>malloc(cap * sizeof(frame))
+    cdef frame* tmp
+    cdef frame* F
+    cdef pyr_pos c
+    cdef uint64_t key, slot
+    cdef int result = 0
+    cdef bint prune = s.objective == OBJ_ANY
+    if not st:
+        s.stop = STOP_MEMORY
+        return -1
+    st[0].pos = start
+    st[0].n = order_moves(s, start, st[0].mv)
+    st[0].i = 0
+    depth = 1
+    if hset_put(&s.seen, general_key(start), pos_recycles(start)) < 0:
+        s.stop = STOP_MEMORY
+        free(st)
+        return -1
+    while depth > 0:
+        F = &st[depth - 1]
+        if F.i == F.n:
+            depth -= 1
+            continue
+        c = pos_apply(s.t, F.pos, F.mv[F.i])
+        F.i += 1
+        if s.objective == OBJ_MAX_REMOVED or pos_won(s.t, c):
+            for i in range(depth):
+                s.path[i] = st[i].mv[st[i].i - 1]
+            if s.objective == OBJ_MAX_REMOVED:
+                note_best(s, pos_pyr(c), depth)
+            if pos_won(s.t, c):
+                s.path_len = depth
+                result = 1
+                break
+        key = general_key(c)
+        slot = hset_slot(&s.seen, key)
+        if s.seen.keys[slot] == key and s.seen.vals[slot] <= pos_recycles(c):
+            continue           # searched already, with no more recycles used
+        if hset_put(&s.seen, key, pos_recycles(c)) < 0:
+            s.stop = STOP_MEMORY
+            result = -1
+            break
+        if spent(s):
+            result = -1
+            break
+        if prune and not position_ok(s, c):
+            continue
+        if depth >= MAX_LINE - 1:
+            s.stop = STOP_MEMORY
+            result = -1
+            break
+        if depth == cap:
+            tmp = <frame*>realloc(st, 2 * cap * sizeof(frame))
+            if not tmp:
+                s.stop = STOP_MEMORY
+                result = -1
+                break
+            st = tmp
+            cap *= 2
+        st[depth].pos = c
+        st[depth].n = order_moves(s, c, st[depth].mv)
+        st[depth].i = 0
+        depth += 1
+    free(st)
+    return result
+
+# ---- shortest lines: A* ---------------------------------------------------------------------
+
+cdef int lower_bound(search* s, pyr_pos p) noexcept nogil:
+    """Moves still needed at least: each pyramid King alone, and per rank class the pyramid
+    cards that cannot all go in pyramid pairs (one move removes at most one pair)."""
+    cdef uint32_t pyr = pos_pyr(p), am, bm
+    cdef int h = pyr_popcount32(pyr & s.t.pyr_rank[KING]), r, a, b
+    for r in range(1, 7):
+        am = pyr & s.t.pyr_rank[r]
+        bm = pyr & s.t.pyr_rank[13 - r]
+        a = pyr_popcount32(am)
+        b = pyr_popcount32(bm)
+        h += a + b
+        if a and b:
+            h -= pyramid_matching(s, am, bm)
+    return h
+
+
+ctypedef struct anode:
+    pyr_pos pos
+    uint32_t parent
+    uint16_t g
+    pyr_move move
+
+
+cdef int heap_push(uint64_t** heap, int64_t* n, int64_t* cap, uint64_t item) noexcept nogil:
+    cdef int64_t i = n[0], j
+    cdef uint64_t* tmp
+    if i == cap[0]:
+        tmp = <uint64_t*>realloc(heap[0], 2 * cap[0] * sizeof(uint64_t))
+        if not tmp:
+            return -1
+        heap[0] = tmp
+        cap[0] *= 2
+    while i > 0:
+        j = (i - 1) >> 1
+        if heap[0][j] <= item:
+            break
+        heap[0][i] = heap[0][j]
+        i = j
+    heap[0][i] = item
+    n[0] += 1
+    return 0
+
+
+cdef uint64_t heap_pop(uint64_t* heap, int64_t* n) noexcept nogil:
+    cdef uint64_t top = heap[0], last
+    cdef int64_t i = 0, c
+    n[0] -= 1
+    last = heap[n[0]]
+    while True:
+        c = 2 * i + 1
+        if c >= n[0]:
+            break
+        if c + 1 < n[0] and heap[c + 1] < heap[c]:
+            c += 1
+        if heap[c] >= last:
+            break
+        heap[i] = heap[c]
+        i = c
+    heap[i] = last
+    return top
+
+
+cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
+    """The shortest winning line: A* on f = g + h with the admissible lower_bound; among equal
+    f, deeper first. s.seen maps each position (full word) to its node."""
+    cdef int64_t ncap = 1 << 12, nn = 1, hn = 0, hcap = 1 << 12
+    cdef anode* nodes = <anode*>malloc(ncap * sizeof(anode))
+    cdef anode* tmpn
+    cdef uint64_t* heap = <uint64_t*>malloc(hcap * sizeof(uint64_t))
+    cdef pyr_move mv[MAX_MOVES]
+    cdef int n, i, g, h, result = 0
+    cdef uint32_t cur, idx
+    cdef uint64_t item, slot
+    cdef pyr_pos p, c
+    if not nodes or not heap:
+        free(nodes)
+        free(heap)
+        s.stop = STOP_MEMORY
+        return -1
+    nodes[0].pos = start
+    nodes[0].parent = 0xFFFFFFFFU
+    nodes[0].g = 0
+    nodes[0].move = 0
+    hset_put(&s.seen, start, 0)
+    heap_push(&heap, &hn, &hcap, (<uint64_t>lower_bound(s, start) << 48) | ((<uint64_t>0xFFFF) << 32))
+    while hn > 0:
+        item = heap_pop(heap, &hn)
+        cur = <uint32_t>(item & 0xFFFFFFFFU)
+        p = nodes[cur].pos
+        g = nodes[cur].g
+        if 0xFFFF - <int>((item >> 32) & 0xFFFF) != g:
+            continue                       # a shorter line reached this position since
+        if pos_won(s.t, p):
+            s.path_len = g
+            idx = cur
+            while nodes[idx].parent != 0xFFFFFFFFU:
+                g -= 1
+                s.path[g] = nodes[idx].move
+                idx = nodes[idx].parent
+            result = 1
+            break
+        if spent(s):
+            result = -1
+            break
+        n = order_moves(s, p, mv)
+        for i in range(n):
+            c = pos_apply(s.t, p, mv[i])
+            slot = hset_slot(&s.seen, c)
+            if s.seen.keys[slot] == c and nodes[s.seen.vals[slot]].g <= g + 1:
+                continue
+            if pos_won(s.t, c):
+                h = 0
+            elif not position_ok(s, c):
+                continue
+            else:
+                h = lower_bound(s, c)
+            if g + 1 + h >= MAX_LINE:
+                continue
+            if nn == ncap:
+                if (2 * ncap * <int64_t>sizeof(anode) + hcap * 8 > max_bytes // 2
+                        or nn >= 0xFFFFFFF0U):
+                    s.stop = STOP_MEMORY
+                    result = -1
+                    break
+                tmpn = <anode*>realloc(nodes, 2 * ncap * sizeof(anode))
+                if not tmpn:
+                    s.stop = STOP_MEMORY
+                    result = -1
+                    break
+                nodes = tmpn
+                ncap *= 2
+            nodes[nn].pos = c
+            nodes[nn].parent = cur
+            nodes[nn].g = g + 1
+            nodes[nn].move = mv[i]
+            if hset_put(&s.seen, c, <uint32_t>nn) < 0 or heap_push(
+                    &heap, &hn, &hcap, (<uint64_t>(g + 1 + h) << 48)
+                    | ((<uint64_t>(0xFFFF - g - 1)) << 32) | <uint64_t>nn) < 0:
+                s.stop = STOP_MEMORY
+                result = -1
+                break
+            nn += 1
+        if result != 0:
+            break
+    free(nodes)
+    free(heap)
+    return result
+
+# ---- the entry point ------------------------------------------------------------------------
+
+cdef bint free_talon_rules(const pyr_table* t) noexcept nogil:
+    return (t.rules.draw == 1 and t.rules.redeals == REDEALS_UNLIMITED
+            and not t.rules.stock_top_playable and not t.rules.pair_waste_top_two)
+
+
+cdef int solve_position(const pyr_table* t, pyr_pos start, int objective,
+                        const solve_limits* lim, solve_out* out) noexcept nogil:
+    cdef search s
+    cdef pyr_move* path = <pyr_move*>malloc(MAX_LINE * sizeof(pyr_move))
+    cdef pyr_move* best = <pyr_move*>malloc(MAX_LINE * sizeof(pyr_move))
+    cdef double t0 = pyr_now()
+    cdef int64_t mem = lim.max_memory if lim.max_memory > 0 else DEFAULT_MEMORY
+    cdef int res, i
+    cdef uint64_t cnt = 0
+    cdef uint32_t talon
+    cdef bint free_talon = free_talon_rules(t) and objective != OBJ_MIN_MOVES
+    out.winnable = -1
+    out.stop = STOP_NONE
+    out.n_moves = -1
+    out.max_removed = -1
+    out.nodes = 0
+    if not path or not best:
+        free(path)
+        free(best)
+        out.stop = STOP_MEMORY
+        return -1
+    search_init(&s, t, objective, lim, path, best)
+    if hset_init(&s.seen, 1 << 10, mem) < 0:
+        free(path)
+        free(best)
+        out.stop = STOP_MEMORY
+        return -1
+    if pos_won(t, start):
+        res = 1
+        s.path_len = 0
+        s.best_removed = 28 - pyr_popcount32(pos_pyr(start))
+        s.best_len = 0
+    elif free_talon:
+        talon = pos_talon(start)
+        for i in range(N_TALON):
+            if (talon >> i) & 1 and t.rank[LOC_TALON + i] != KING:
+                cnt += (<uint64_t>1) << (3 * (t.rank[LOC_TALON + i] - 1))
+        res = free_dfs(&s, pos_pyr(start), cnt, 0)
+    elif objective == OBJ_MIN_MOVES:
+        res = astar(&s, start, mem)
+    else:
+        s.best_removed = 28 - pyr_popcount32(pos_pyr(start))
+        s.best_len = 0
+        res = general_dfs(&s, start)
+    out.stop = s.stop
+    out.nodes = s.nodes
+    if objective == OBJ_MAX_REMOVED:
+        # Searched everything (or found 28): the best line is the answer.
+        if res >= 0 or s.best_removed == 28:
+            out.max_removed = s.best_removed
+            out.winnable = 1 if s.best_removed == 28 else 0
+            if s.best_removed == 28:
+                out.stop = STOP_NONE
+            out.n_moves = (realize(t, start, s.best, s.best_len, False, out.line) if free_talon
+                           else _copy_line(out.line, s.best, s.best_len))
+        else:
+            out.max_removed = s.best_removed  # a lower bound only
+    elif res == 1:
+        out.winnable = 1
+        out.n_moves = (realize(t, start, s.path, s.path_len, s.win_all, out.line) if free_talon
+                       else _copy_line(out.line, s.path, s.path_len))
+        out.max_removed = 28
+    elif res == 0:
+        out.winnable = 0
+    hset_free(&s.seen)
+    free(path)
+    free(best)
+    out.seconds = pyr_now() - t0
+    return 0
+
+
+cdef int _copy_line(pyr_move* dst, const pyr_move* src, int n) noexcept nogil:
+    memcpy(dst, src, n * sizeof(pyr_move))
+    return n
+
+# ---- Python entry points --------------------------------------------------------------------
+
+OBJECTIVES = {"any": OBJ_ANY, "min_moves": OBJ_MIN_MOVES, "max_removed": OBJ_MAX_REMOVED}
+STOPS = {STOP_NONE: None, STOP_NODES: "nodes", STOP_TIME: "time", STOP_MEMORY: "memory"}
+
+
+cdef void _limits(solve_limits* lim, max_nodes, max_seconds, max_memory):
+    lim.max_nodes = 0 if max_nodes is None else max_nodes
+    lim.max_seconds = 0 if max_seconds is None else max_seconds
+    lim.max_memory = 0 if max_memory is None else max_memory
+
+
+def solve_table(Table table, pyr_pos pos, int objective=OBJ_ANY, max_nodes=None,
+                max_seconds=None, max_memory=None):
+    """Solve one position; a dict with winnable (1/0/-1), stop, line (move codes),
+    max_removed, nodes, seconds."""
+    cdef solve_limits lim
+    cdef solve_out* out = <solve_out*>malloc(sizeof(solve_out))
+    if not out:
+        raise MemoryError()
+    _limits(&lim, max_nodes, max_seconds, max_memory)
+    try:
+        with nogil:
+            solve_position(&table.t, pos, objective, &lim, out)
+        return {"winnable": out.winnable, "stop": STOPS[out.stop],
+                "line": [out.line[i] for i in range(max(out.n_moves, 0))],
+                "max_removed": out.max_removed, "nodes": out.nodes, "seconds": out.seconds}
+    finally:
+        free(out)
+
+
+def solve_decks(const uint8_t[:, ::1] decks, dict rules, int objective, max_nodes, max_seconds,
+                max_memory, int64_t lo, int64_t hi, int8_t[::1] winnable, int32_t[::1] n_moves,
+                int32_t[::1] max_removed, int64_t[::1] nodes, double[::1] seconds,
+                int8_t[::1] stop):
+    """Solve decks[lo:hi] at their deals' start without the GIL, writing rows lo..hi-1."""
+    cdef solve_limits lim
+    cdef pyr_rules r
+    cdef pyr_table t
+    cdef int64_t i
+    cdef solve_out* out = <solve_out*>malloc(sizeof(solve_out))
+    if not out:
+        raise MemoryError()
+    _limits(&lim, max_nodes, max_seconds, max_memory)
+    r.waste_at_deal = rules["waste_at_deal"]
+    r.draw = rules["draw"]
+    r.redeals = rules["redeals"]
+    r.win_all = rules["win_all"]
+    r.stock_top_playable = rules["stock_top_playable"]
+    r.pair_waste_top_two = rules["pair_waste_top_two"]
+    r.pair_with_covering = rules["pair_with_covering"]
+    try:
+        with nogil:
+            for i in range(lo, hi):
+                table_init(&t, &decks[i, 0], &r)
+                solve_position(&t, pos_start(&t), objective, &lim, out)
+                winnable[i] = out.winnable
+                n_moves[i] = out.n_moves
+                max_removed[i] = out.max_removed
+                nodes[i] = out.nodes
+                seconds[i] = out.seconds
+                stop[i] = out.stop
+    finally:
+        free(out)
