@@ -23,8 +23,8 @@ from libc.string cimport memset, memcpy
 
 from pyramid_core.cards cimport KING, N_TALON
 from pyramid_core.rules cimport REDEALS_UNLIMITED, pyr_rules
-from pyramid_core.geometry cimport (free_mask, pyr_ctz32, pyr_msb32, pyr_popcount32,
-                                    PYRAMID_ALL)
+from pyramid_core.geometry cimport (free_mask, half_covered_mask, only_cover, pyr_ctz32,
+                                    pyr_msb32, pyr_popcount32, PYRAMID_ALL)
 from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, Table, MAX_MOVES, LOC_TALON,
                                     LOC_NONE, MOVE_DRAW, MOVE_RECYCLE, TALON_ALL, gen_moves,
                                     pos_apply, pos_won, pos_pyr, pos_talon, pos_cur,
@@ -76,7 +76,7 @@ _init_geometry()
 # ---- a growable hash set of 64-bit keys with a small value ------------------------------------
 
 ctypedef struct hset:
-    uint64_t* keys        # 0 = empty slot (no key we store is 0)
+    uint64_t* keys        # key + 1, so that 0 marks an empty slot (every key is < 2**64 - 1)
     uint32_t* vals
     uint64_t mask
     int64_t count
@@ -109,10 +109,18 @@ cdef void hset_free(hset* h) noexcept nogil:
 
 
 cdef inline uint64_t hset_slot(const hset* h, uint64_t key) noexcept nogil:
-    cdef uint64_t i = hmix(key) & h.mask
+    """The slot holding key, or the empty slot where it would go."""
+    cdef uint64_t i
+    key += 1
+    i = hmix(key) & h.mask
     while h.keys[i] != 0 and h.keys[i] != key:
         i = (i + 1) & h.mask
     return i
+
+
+cdef inline bint hset_at(const hset* h, uint64_t slot, uint64_t key) noexcept nogil:
+    """Does `slot` (from hset_slot) hold key?"""
+    return h.keys[slot] == key + 1
 
 
 cdef int hset_grow(hset* h) noexcept nogil:
@@ -150,7 +158,7 @@ cdef inline int hset_put(hset* h, uint64_t key, uint32_t val) noexcept nogil:
             return -1
     i = hset_slot(h, key)
     if h.keys[i] == 0:
-        h.keys[i] = key
+        h.keys[i] = key + 1
         h.count += 1
     h.vals[i] = val
     return 0
@@ -311,7 +319,7 @@ cdef int free_dfs(search* s, uint32_t pyr, uint64_t cnt, int depth) noexcept nog
         s.path_len = depth
         return 1
     key = <uint64_t>pyr | (cnt << 28)
-    if s.seen.keys[hset_slot(&s.seen, key)] == key:
+    if hset_at(&s.seen, hset_slot(&s.seen, key), key):
         return 0
     if hset_put(&s.seen, key, 0) < 0:
         s.stop = STOP_MEMORY
@@ -334,6 +342,15 @@ cdef int free_dfs(search* s, uint32_t pyr, uint64_t cnt, int depth) noexcept nog
                 mv[n] = move_pair(a, pyr_ctz32(k))
                 n += 1
                 k &= k - 1
+            x &= x - 1
+    if t.rules.pair_with_covering:
+        x = half_covered_mask(pyr)
+        while x:
+            a = pyr_ctz32(x)
+            b = only_cover(pyr, a)
+            if (f >> b) & 1 and t.rank[a] + t.rank[b] == 13:
+                mv[n] = move_pair(a, b)
+                n += 1
             x &= x - 1
     x = f & ~t.pyr_rank[KING]
     while x:
@@ -479,7 +496,7 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
                 break
         key = general_key(c)
         slot = hset_slot(&s.seen, key)
-        if s.seen.keys[slot] == key and s.seen.vals[slot] <= pos_recycles(c):
+        if hset_at(&s.seen, slot, key) and s.seen.vals[slot] <= pos_recycles(c):
             continue           # searched already, with no more recycles used
         if hset_put(&s.seen, key, pos_recycles(c)) < 0:
             s.stop = STOP_MEMORY
@@ -619,7 +636,7 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
         for i in range(n):
             c = pos_apply(s.t, p, mv[i])
             slot = hset_slot(&s.seen, c)
-            if s.seen.keys[slot] == c and nodes[s.seen.vals[slot]].g <= g + 1:
+            if hset_at(&s.seen, slot, c) and nodes[s.seen.vals[slot]].g <= g + 1:
                 continue
             if pos_won(s.t, c):
                 h = 0

@@ -1,0 +1,122 @@
+"""The solver against plain exhaustive search on positions small enough to enumerate.
+
+Late positions (few pyramid cards left) are reached by random play on the engine and mirrored
+move by move on the pure-Python reference model (tests/reference.py). A breadth-first search
+over the reference's states then gives the exact answers: can it be won, in how few moves, and
+how many pyramid cards at most can be removed.
+"""
+import os
+import random
+import sys
+from collections import deque
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+import reference as ref  # noqa: E402
+
+from pyramid_solitaire import Game, Rules  # noqa: E402
+from pyramid_solitaire.solver import max_removable, solve  # noqa: E402
+
+RULE_SETS = {
+    **{name: Rules.preset(name) for name in Rules.preset_names()},
+    "win-all": Rules(waste_at_deal=0, redeals=1, win="all", stock_top_playable=True),
+    "win-all-unlimited": Rules(waste_at_deal=0, win="all"),
+    "pair-waste-top-two": Rules(waste_at_deal=0, redeals=1, pair_waste_top_two=True),
+    "pair-with-covering": Rules(pair_with_covering=True),
+    "covering-finite": Rules(waste_at_deal=0, redeals=1, pair_with_covering=True),
+    "stock-top-unlimited": Rules(waste_at_deal=0, stock_top_playable=True),
+    "draw3-waste": Rules(waste_at_deal=1, draw=3, redeals=0),
+}
+CAP = 30_000  # reference states; positions with more are skipped
+
+
+def ref_rules(rules: Rules) -> ref.Rules:
+    o = rules.core_options()
+    return ref.Rules(**{k: (bool(v) if isinstance(v, bool) else v) for k, v in o.items()})
+
+
+def ref_move(m):
+    if m.kind == "draw":
+        return ref.DRAW
+    if m.kind == "recycle":
+        return ref.RECYCLE
+    if m.kind == "king":
+        return ("king", int(m.cards[0]))
+    return ("pair", frozenset(int(c) for c in m.cards))
+
+
+def late_position(rules: Rules, rng: random.Random):
+    """Play until at most 8 pyramid cards are left: half the time along a winning line the
+    solver found (so that winnable positions come up too), else at random with removals
+    preferred."""
+    game = Game([int(c) for c in rng.sample(range(52), 52)], rules)
+    state = ref.deal([int(c) for c in game.deal.cards], ref_rules(rules))
+    line = (solve(game, max_nodes=200_000).moves or []) if rng.random() < 0.5 else []
+    for step in range(400):
+        if game.is_over or game.pyramid_left <= 8:
+            break
+        moves = game.legal_moves
+        removals = [m for m in moves if m.kind in ("king", "pair")]
+        if step < len(line):
+            m = line[step]
+        else:
+            m = rng.choice(removals if removals and rng.random() < 0.85 else moves)
+        game.play(m)
+        state = ref.apply(state, ref_move(m))
+    return game, state
+
+
+def exhaustive(state):
+    """(winnable, fewest moves to a win or None, most pyramid cards removed) or None if the
+    position has more than CAP states."""
+    start_left = len(state.pyramid)
+    seen = {state.key(): 0}
+    queue = deque([state])
+    best_removed, win_depth = 28 - start_left, None
+    while queue:
+        s = queue.popleft()
+        d = seen[s.key()]
+        best_removed = max(best_removed, 28 - len(s.pyramid))
+        if ref.won(s):
+            win_depth = d if win_depth is None else min(win_depth, d)
+            continue
+        for m in ref.legal_moves(s):
+            t = ref.apply(s, m)
+            k = t.key()
+            if k not in seen:
+                seen[k] = d + 1
+                if len(seen) > CAP:
+                    return None
+                queue.append(t)
+    return win_depth is not None, win_depth, best_removed
+
+
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+def test_solver_matches_exhaustive_search(name):
+    rules = RULE_SETS[name]
+    rng = random.Random(f"brute-{name}")
+    checked = wins = losses = 0
+    for _ in range(150):
+        game, state = late_position(rules, rng)
+        if game.is_over:
+            continue
+        truth = exhaustive(state)
+        if truth is None:
+            continue
+        winnable, depth, most = truth
+        s = solve(game)
+        assert s.winnable is winnable, (name, game.moves)
+        if winnable:
+            assert s.replay().is_won
+            shortest = solve(game, objective="min_moves")
+            assert shortest.n_moves == depth, (name, game.moves)
+            assert shortest.replay().is_won
+        assert max_removable(game) == most, (name, game.moves)
+        checked += 1
+        wins += winnable
+        losses += not winnable
+        if checked >= 12 and wins >= 2 and losses >= 2:
+            break
+    assert checked >= 6, f"only {checked} positions were small enough"
+    assert wins and losses, (wins, losses)
