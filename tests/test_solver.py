@@ -1,0 +1,223 @@
+"""The solver: agreement with the public msc data, every rule set, budgets, hints, batches."""
+import json
+import pathlib
+
+import numpy as np
+import pytest
+
+from pyramid_solitaire import Deal, Game, Rules
+from pyramid_solitaire.cli import main
+from pyramid_solitaire.solver import (SearchBudgetExceeded, can_still_win, hint, max_removable,
+                                      solve, solve_many)
+
+DATA = pathlib.Path(__file__).resolve().parent.parent / "data"
+MSC_DEALS = (DATA / "msc-1500-deals.txt").read_text().splitlines()
+MSC_OPTIMAL = [int(x) for x in (DATA / "msc-1500-optimal-lengths.txt").read_text().split()]
+MSC = Rules.preset("msc")
+
+
+def test_data_files_line_up():
+    assert len(MSC_DEALS) == len(MSC_OPTIMAL) == 1500
+    assert sum(1 for x in MSC_OPTIMAL if x) == 998
+
+
+@pytest.mark.parametrize("i", range(0, 1500, 10))
+def test_msc_sample_agrees_with_the_public_data(i):
+    s = solve(MSC_DEALS[i], MSC)
+    assert s.winnable is bool(MSC_OPTIMAL[i])
+    if s.winnable:
+        assert s.replay().is_won
+
+
+@pytest.mark.parametrize("i", [i for i in range(0, 1500, 97) if MSC_OPTIMAL[i]][:10])
+def test_msc_sample_shortest_lines(i):
+    s = solve(MSC_DEALS[i], MSC, objective="min_moves")
+    assert s.n_moves == MSC_OPTIMAL[i]
+    assert s.replay().is_won
+
+
+@pytest.mark.slow
+def test_msc_all_1500_decided_and_shortest():
+    result = solve_many([Deal.from_cards(d) for d in MSC_DEALS], MSC, objective="min_moves")
+    assert (result.winnable == np.array([1 if x else 0 for x in MSC_OPTIMAL])).all()
+    assert (result.n_moves[result.winnable == 1] == np.array([x for x in MSC_OPTIMAL if x])).all()
+
+
+RULE_SETS = [Rules.preset(n) for n in Rules.preset_names()] + [
+    Rules(win="all"), Rules(waste_at_deal=0, redeals=1, win="all", stock_top_playable=True),
+    Rules(pair_with_covering=True), Rules(waste_at_deal=0, redeals=0, pair_with_covering=True),
+    Rules(waste_at_deal=0, redeals=1, pair_waste_top_two=True),
+    Rules(waste_at_deal=0, stock_top_playable=True), Rules(draw=3, redeals=0, waste_at_deal=1)]
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=repr)
+def test_every_rule_set_lines_replay_to_a_win(rules):
+    answers = []
+    for n in range(12):
+        s = solve(Deal.from_number(n), rules, max_seconds=20)
+        assert s.winnable is not None
+        answers.append(s.winnable)
+        if s.winnable:
+            game = s.replay()
+            assert game.is_won and game.rules == rules
+    if rules.name in ("pyramide", "unlimited", "msc", "three-pass"):
+        assert any(answers)
+
+
+def test_free_talon_search_agrees_with_the_general_search():
+    # With 28+ recycles every removal can wait for its talon card, so unlimited redeals and
+    # 63 redeals win the same deals; the first uses the free-talon search, the second not.
+    for n in range(40):
+        a = solve(Deal.from_number(n), Rules(waste_at_deal=0)).winnable
+        b = solve(Deal.from_number(n), Rules(waste_at_deal=0, redeals=63)).winnable
+        assert a is b, n
+
+
+def test_shortest_line_is_no_longer_than_any_line():
+    for n in range(6):
+        any_line = solve(Deal.from_number(n), "msc")
+        if any_line.winnable:
+            assert solve(Deal.from_number(n), "msc", objective="min_moves").n_moves <= any_line.n_moves
+
+
+# ---- budgets ---------------------------------------------------------------------------------
+
+
+
+def test_node_budget_gives_unknown():
+    s = solve(MSC_DEALS[0], MSC, max_nodes=5)
+    assert s.winnable is None and s.stopped_by == "nodes" and s.moves is None
+    with pytest.raises(ValueError, match="budget ran out"):
+        s.replay()
+
+
+def test_memory_budget_gives_unknown():
+    s = solve(MSC_DEALS[0], MSC, objective="min_moves", max_memory="64KiB")
+    assert s.winnable is None and s.stopped_by == "memory"
+
+
+def test_time_budget_gives_unknown():
+    s = solve(MSC_DEALS[0], MSC, objective="min_moves", max_seconds=1e-4)
+    assert s.winnable is None and s.stopped_by == "time"
+
+
+@pytest.mark.parametrize("kw", [dict(max_nodes=0), dict(max_nodes=1.5), dict(max_seconds=-1),
+                                dict(max_seconds=float("nan")), dict(max_memory=10),
+                                dict(max_memory="lots"), dict(objective="fastest")])
+def test_bad_budgets_and_objectives(kw):
+    with pytest.raises(ValueError):
+        solve("PY1-N-AAAAAAA", **kw)
+
+
+# ---- positions in a game ----------------------------------------------------------------------
+
+def test_hints_follow_a_winning_line():
+    game = Game(MSC_DEALS[0], MSC)
+    assert MSC_OPTIMAL[0] and can_still_win(game) is True
+    while not game.is_over:
+        game.play(hint(game))
+    assert game.is_won and hint(game) is None
+
+
+def test_hints_on_a_lost_game_reach_the_most_cards():
+    lost = next(i for i in range(1500) if not MSC_OPTIMAL[i])
+    game = Game(MSC_DEALS[lost], MSC)
+    best = max_removable(game)
+    assert best < 28 and can_still_win(game) is False
+    for _ in range(300):
+        h = hint(game)
+        if h is None:
+            break
+        game.play(h)
+    assert game.pyramid_removed == best
+
+
+def test_can_still_win_notices_a_losing_move():
+    found = False
+    for i in range(0, 60):
+        if not MSC_OPTIMAL[i]:
+            continue
+        game = Game(MSC_DEALS[i], MSC)
+        for m in game.legal_moves:
+            g = game.copy()
+            g.play(m)
+            if can_still_win(g) is False:
+                assert solve(g).winnable is False and max_removable(g) < 28
+                found = True
+                break
+        if found:
+            break
+    assert found
+
+
+def test_solve_a_game_in_progress():
+    game = Game("PY1-N-AAAAAAS")
+    game.play("Kc")
+    s = solve(game)
+    assert s.winnable and s.replay().is_won and s.replay().moves[0] == game.moves[0]
+    with pytest.raises(ValueError, match="own rules"):
+        solve(game, "msc")
+
+
+def test_max_removable_budget():
+    lost = next(i for i in range(1500) if not MSC_OPTIMAL[i])
+    with pytest.raises(SearchBudgetExceeded, match="nodes budget"):
+        max_removable(MSC_DEALS[lost], MSC, max_nodes=3)
+
+
+# ---- many deals ----------------------------------------------------------------------------
+
+def test_solve_many_matches_solve_and_thread_counts():
+    numbers = np.arange(40)
+    one = solve_many(numbers, "three-pass", threads=1, chunk=7, max_removed=True)
+    two = solve_many(numbers, "three-pass", threads=2, chunk=5, max_removed=True)
+    for name in ("winnable", "n_moves", "max_removed", "nodes"):
+        assert (getattr(one, name) == getattr(two, name)).all(), name
+    for n in range(0, 40, 5):
+        s = solve(Deal.from_number(n), "three-pass")
+        assert one.winnable[n] == s.winnable and one.n_moves[n] == (s.n_moves or -1)
+        assert one.max_removed[n] == max_removable(Deal.from_number(n), "three-pass")
+    assert 0 < one.win_rate < 1 and one.to_dict()["deals"] == 40
+
+
+def test_solve_many_inputs():
+    codes = ["PY1-N-AAAAAAA", Deal.from_number(1), 2, MSC_DEALS[0]]
+    r = solve_many(codes, "msc")
+    assert len(r) == 4 and r.winnable[3] == 1
+    with pytest.raises(ValueError, match="deal 2"):
+        solve_many(["PY1-N-AAAAAAA", "PY9-N-AAAAAAA"], "msc")
+    with pytest.raises(ValueError):
+        solve_many(np.array([-1, 3]), "msc")
+
+
+# ---- command line ----------------------------------------------------------------------------
+
+def test_cli_solve_json(capsys):
+    assert main(["solve", "PY1-M-AAAAAAS", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert {"deal", "rules", "winnable", "n_moves", "moves", "seconds"} <= set(d)
+    game = Game("PY1-M-AAAAAAS")
+    game.play_all(d["moves"])
+    assert game.is_won and d["n_moves"] == len(d["moves"]) and d["rules"] == "msc"
+
+
+def test_cli_solve_text_and_cards(capsys):
+    assert main(["solve", "--cards", MSC_DEALS[0], "--rules", "msc", "--min-moves"]) == 0
+    out = capsys.readouterr().out
+    assert f"shortest winning line of {MSC_OPTIMAL[0]} moves" in out
+
+
+def test_cli_solve_file(tmp_path, capsys):
+    f = tmp_path / "deals.txt"
+    f.write_text("# three deals\nPY1-M-AAAAAAA\n\n" + MSC_DEALS[0] + "\nPY1-M-AAAAAAB\n")
+    assert main(["solve", "--file", str(f), "--json", "--rules", "msc"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert len(lines) == 3 and all(x["rules"] == "msc" for x in lines)
+    f.write_text("PY1-M-AAAAAAA\nnot a deal\n")
+    assert main(["solve", "--file", str(f)]) == 2
+    assert "line 2" in capsys.readouterr().err
+
+
+def test_cli_solve_budget_unknown(capsys):
+    assert main(["solve", "--cards", MSC_DEALS[0], "--rules", "msc", "--max-nodes", "3"]) == 0
+    assert "unknown: the nodes budget ran out" in capsys.readouterr().out
