@@ -26,7 +26,8 @@ from pyramid_core.rules cimport REDEALS_UNLIMITED, pyr_rules
 from pyramid_core.geometry cimport (free_mask, half_covered_mask, only_cover, pyr_ctz32,
                                     pyr_msb32, pyr_popcount32, PYRAMID_ALL)
 from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, Table, MAX_MOVES, LOC_TALON,
-                                    LOC_NONE, MOVE_DRAW, MOVE_RECYCLE, TALON_ALL, gen_moves,
+                                    LOC_NONE, MOVE_DRAW, MOVE_RECYCLE, TALON_ALL, CUR_SHIFT,
+                                    gen_moves,
                                     pos_apply, pos_won, pos_pyr, pos_talon, pos_cur,
                                     pos_recycles, waste_top, stock_top, can_recycle, move_king,
                                     table_init, pos_start,
@@ -45,6 +46,7 @@ cdef enum:
 # so such two never pair). COVERS[i]: the two places directly covering i.
 cdef uint32_t REL[28]
 cdef uint32_t COVERS[28]
+cdef uint32_t ABOVE[28]      # places i covers, directly or not (they wait for i to go)
 
 
 def _init_geometry():
@@ -69,6 +71,7 @@ def _init_geometry():
                 m |= 1 << j
         REL[i] = m
         COVERS[i] = sum(1 << c for c in cover[i])
+        ABOVE[i] = sum(1 << j for j in range(28) if i in desc[j])
 
 
 _init_geometry()
@@ -173,7 +176,8 @@ ctypedef struct search:
     int64_t nodes
     int64_t max_nodes
     double deadline
-    hset seen
+    hset seen                 # positions searched (meaning depends on the search)
+    hset visit                # general search under unlimited redeals: positions entered
     uint32_t rel[28]          # places a pyramid card can never pair with
     uint32_t talon_rank[14]   # talon bits by rank
     int best_removed          # OBJ_MAX_REMOVED: best so far, its line in `best`
@@ -285,6 +289,27 @@ cdef inline void note_best(search* s, uint32_t pyr, int depth) noexcept nogil:
         s.best_len = depth
         memcpy(s.best, s.path, depth * sizeof(pyr_move))
 
+cdef int removal_bound(const search* s, uint32_t pyr, const int* tc) noexcept nogil:
+    """At most how many pyramid cards can be gone in the end: a card with no partner left
+    (no card of the complementary rank in the talon, none in the pyramid it could ever meet)
+    stays, and so does every card it covers."""
+    cdef uint32_t x = pyr & ~s.t.pyr_rank[KING], stuck = 0
+    cdef int a, q
+    while x:
+        a = pyr_ctz32(x)
+        q = 13 - s.t.rank[a]
+        if tc[q] == 0 and (pyr & s.t.pyr_rank[q] & ~s.rel[a]) == 0:
+            stuck |= ((<uint32_t>1) << a) | ABOVE[a]
+        x &= x - 1
+    return 28 - pyr_popcount32(stuck & pyr)
+
+
+cdef inline void talon_counts(const search* s, uint32_t talon, int* tc) noexcept nogil:
+    cdef int r
+    for r in range(1, 14):
+        tc[r] = pyr_popcount32(talon & s.talon_rank[r])
+
+
 # ---- the free-talon search ------------------------------------------------------------------
 
 cdef inline int cnt_get(uint64_t cnt, int r) noexcept nogil:
@@ -329,6 +354,8 @@ cdef int free_dfs(search* s, uint32_t pyr, uint64_t cnt, int depth) noexcept nog
     for r in range(1, 13):
         tc[r] = cnt_get(cnt, r)
     if s.objective == OBJ_ANY and not classes_ok(s, pyr, tc, s.win_all):
+        return 0
+    if s.objective == OBJ_MAX_REMOVED and removal_bound(s, pyr, tc) <= s.best_removed:
         return 0
     # Moves: pairs of free pyramid cards first (they spare the talon), then a free card with
     # a talon card, the scarcer partner rank first.
@@ -446,27 +473,47 @@ cdef int order_moves(search* s, pyr_pos p, pyr_move* mv) noexcept nogil:
 
 cdef bint position_ok(search* s, pyr_pos p) noexcept nogil:
     cdef int tc[14]
-    cdef int r
-    cdef uint32_t talon = pos_talon(p)
-    for r in range(1, 13):
-        tc[r] = pyr_popcount32(talon & s.talon_rank[r])
+    talon_counts(s, pos_talon(p), tc)
     return classes_ok(s, pos_pyr(p), tc, False)
 
 
-cdef inline uint64_t general_key(pyr_pos p) noexcept nogil:
+cdef inline uint64_t general_key(const search* s, pyr_pos p) noexcept nogil:
+    """What must match for one position to stand for another: the cards left (draw 1), plus
+    the cursor (draw 3, whose draws skip cursors)."""
+    if s.t.rules.draw == 1:
+        return p & (((<uint64_t>1) << CUR_SHIFT) - 1)
     return p & (((<uint64_t>1) << REC_MASK_SHIFT) - 1)
 
 
+cdef inline uint32_t general_progress(const search* s, pyr_pos p) noexcept nogil:
+    """How far through the talon passes p is. Under draw 1, a position with the same cards
+    and less progress reaches p by drawing (and recycling), so it stands for p: p can be
+    skipped when such a position was searched."""
+    if s.t.rules.draw == 1:
+        return <uint32_t>(pos_recycles(p) * 32 + pos_cur(p))
+    return <uint32_t>pos_recycles(p)
+
+
 cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
-    """1: a win (line in s.path[:s.path_len]); 0: none; -1: a budget ran out."""
+    """1: a win (line in s.path[:s.path_len]); 0: none; -1: a budget ran out.
+
+    s.seen holds the positions searched to the end with no win (their cards as key, the least
+    progress as value: see general_progress). Under unlimited redeals draws and recycles make
+    cycles, so positions on the way are also marked in s.visit (exact words) and not entered
+    twice; marking them before they are finished is sound for "is there a win", as the search
+    stops at the first one.
+    """
     cdef int cap = 256, depth = 0, i
     cdef frame* st = <frame*>malloc(cap * sizeof(frame))
     cdef frame* tmp
     cdef frame* F
     cdef pyr_pos c
     cdef uint64_t key, slot
+    cdef uint32_t progress
     cdef int result = 0
     cdef bint prune = s.objective == OBJ_ANY
+    cdef bint cyclic = s.t.rules.redeals == REDEALS_UNLIMITED
+    cdef int tc[14]
     if not st:
         s.stop = STOP_MEMORY
         return -1
@@ -474,13 +521,22 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
     st[0].n = order_moves(s, start, st[0].mv)
     st[0].i = 0
     depth = 1
-    if hset_put(&s.seen, general_key(start), pos_recycles(start)) < 0:
+    if cyclic and hset_put(&s.visit, start, 0) < 0:
         s.stop = STOP_MEMORY
         free(st)
         return -1
     while depth > 0:
         F = &st[depth - 1]
         if F.i == F.n:
+            # Searched to the end: remember it (the least progress wins).
+            key = general_key(s, F.pos)
+            progress = general_progress(s, F.pos)
+            slot = hset_slot(&s.seen, key)
+            if not hset_at(&s.seen, slot, key) or s.seen.vals[slot] > progress:
+                if hset_put(&s.seen, key, progress) < 0:
+                    s.stop = STOP_MEMORY
+                    result = -1
+                    break
             depth -= 1
             continue
         c = pos_apply(s.t, F.pos, F.mv[F.i])
@@ -494,19 +550,27 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
                 s.path_len = depth
                 result = 1
                 break
-        key = general_key(c)
+        key = general_key(s, c)
         slot = hset_slot(&s.seen, key)
-        if hset_at(&s.seen, slot, key) and s.seen.vals[slot] <= pos_recycles(c):
-            continue           # searched already, with no more recycles used
-        if hset_put(&s.seen, key, pos_recycles(c)) < 0:
-            s.stop = STOP_MEMORY
-            result = -1
-            break
+        if hset_at(&s.seen, slot, key) and s.seen.vals[slot] <= general_progress(s, c):
+            continue           # a position standing for this one was searched to the end
+        if cyclic:
+            slot = hset_slot(&s.visit, c)
+            if hset_at(&s.visit, slot, c):
+                continue
+            if hset_put(&s.visit, c, 0) < 0:
+                s.stop = STOP_MEMORY
+                result = -1
+                break
         if spent(s):
             result = -1
             break
-        if prune and not position_ok(s, c):
-            continue
+        if prune and move_a(F.mv[F.i - 1]) != LOC_NONE and not position_ok(s, c):
+            continue           # (drawing and recycling change no card: checked already)
+        if s.objective == OBJ_MAX_REMOVED:
+            talon_counts(s, pos_talon(c), tc)
+            if removal_bound(s, pos_pyr(c), tc) <= s.best_removed:
+                continue
         if depth >= MAX_LINE - 1:
             s.stop = STOP_MEMORY
             result = -1
@@ -690,6 +754,7 @@ cdef int solve_position(const pyr_table* t, pyr_pos start, int objective,
     cdef pyr_move* best = <pyr_move*>malloc(MAX_LINE * sizeof(pyr_move))
     cdef double t0 = pyr_now()
     cdef int64_t mem = lim.max_memory if lim.max_memory > 0 else DEFAULT_MEMORY
+    cdef int64_t visit_mem
     cdef int res, i
     cdef uint64_t cnt = 0
     cdef uint32_t talon
@@ -705,7 +770,11 @@ cdef int solve_position(const pyr_table* t, pyr_pos start, int objective,
         out.stop = STOP_MEMORY
         return -1
     search_init(&s, t, objective, lim, path, best)
-    if hset_init(&s.seen, 1 << 10, mem) < 0:
+    # Unlimited redeals also need the set of positions entered (general search): a quarter.
+    visit_mem = mem // 4 if t.rules.redeals == REDEALS_UNLIMITED else 1 << 10
+    if hset_init(&s.seen, 1 << 10, mem - visit_mem) < 0 or hset_init(&s.visit, 1 << 4, visit_mem) < 0:
+        hset_free(&s.seen)
+        hset_free(&s.visit)
         free(path)
         free(best)
         out.stop = STOP_MEMORY
@@ -716,13 +785,19 @@ cdef int solve_position(const pyr_table* t, pyr_pos start, int objective,
         s.best_removed = 28 - pyr_popcount32(pos_pyr(start))
         s.best_len = 0
     elif free_talon:
-        talon = pos_talon(start)
-        for i in range(N_TALON):
-            if (talon >> i) & 1 and t.rank[LOC_TALON + i] != KING:
-                cnt += (<uint64_t>1) << (3 * (t.rank[LOC_TALON + i] - 1))
-        res = free_dfs(&s, pos_pyr(start), cnt, 0)
+        res = free_dfs(&s, pos_pyr(start), _talon_cnt(t, start), 0)
     elif objective == OBJ_MIN_MOVES:
-        res = astar(&s, start, mem)
+        # Decide first (much cheaper); only a winnable position needs the shortest line.
+        s.objective = OBJ_ANY
+        res = general_dfs(&s, start) if not free_talon_rules(t) else free_dfs(&s, pos_pyr(start), _talon_cnt(t, start), 0)
+        if res == 1:
+            s.objective = OBJ_MIN_MOVES
+            hset_free(&s.seen)
+            if hset_init(&s.seen, 1 << 10, mem) < 0:
+                s.stop = STOP_MEMORY
+                res = -1
+            else:
+                res = astar(&s, start, mem)
     else:
         s.best_removed = 28 - pyr_popcount32(pos_pyr(start))
         s.best_len = 0
@@ -748,10 +823,22 @@ cdef int solve_position(const pyr_table* t, pyr_pos start, int objective,
     elif res == 0:
         out.winnable = 0
     hset_free(&s.seen)
+    hset_free(&s.visit)
     free(path)
     free(best)
     out.seconds = pyr_now() - t0
     return 0
+
+
+cdef uint64_t _talon_cnt(const pyr_table* t, pyr_pos p) noexcept nogil:
+    """The free-talon search's count of non-King talon cards by rank (3 bits a rank)."""
+    cdef uint64_t cnt = 0
+    cdef uint32_t talon = pos_talon(p)
+    cdef int i
+    for i in range(N_TALON):
+        if (talon >> i) & 1 and t.rank[LOC_TALON + i] != KING:
+            cnt += (<uint64_t>1) << (3 * (t.rank[LOC_TALON + i] - 1))
+    return cnt
 
 
 cdef int _copy_line(pyr_move* dst, const pyr_move* src, int n) noexcept nogil:
