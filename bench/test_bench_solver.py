@@ -1,0 +1,70 @@
+"""Benchmarks of the exact solver (issue 3's targets; figures go in the README).
+
+- msc: the 1,500 public deals decided one after another on one thread: total seconds, the
+  slowest deal, and the process's peak memory.
+- pyramide / unlimited: deals decided per second on one thread.
+- classic and msc: mean seconds per deal.
+- msc shortest lines (min_moves) on a sample.
+Run with ``python -m pytest bench/test_bench_solver.py --benchmark-enable``.
+"""
+import pathlib
+import sys
+
+import numpy as np
+import pytest
+
+from pyramid_solitaire import Deal
+from pyramid_solitaire.solver import solve_many
+
+DATA = pathlib.Path(__file__).resolve().parent.parent / "data"
+MSC = [Deal.from_cards(x) for x in (DATA / "msc-1500-deals.txt").read_text().splitlines()]
+OPTIMAL = np.array([int(x) for x in (DATA / "msc-1500-optimal-lengths.txt").read_text().split()])
+
+
+def peak_rss_mib():
+    if sys.platform == "win32":
+        return float("nan")
+    import resource
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1 << 20) if sys.platform == "darwin" else peak / 1024
+
+
+def test_msc_1500_decided(benchmark, record_rate):
+    benchmark.group = "solver"
+    result = benchmark.pedantic(solve_many, args=(MSC, "msc"), kwargs=dict(threads=1),
+                                rounds=1, iterations=1)
+    assert (result.winnable == (OPTIMAL > 0)).all()
+    benchmark.extra_info.update(total_seconds=float(result.seconds.sum()),
+                                max_seconds=float(result.seconds.max()),
+                                mean_seconds=float(result.seconds.mean()),
+                                peak_rss_mib=peak_rss_mib())
+    print(f"\nmsc: 1500 deals in {result.seconds.sum():.2f} s, slowest {result.seconds.max():.3f} s, "
+          f"peak RSS {peak_rss_mib():.0f} MiB")
+    record_rate(len(MSC), "deals")
+
+
+@pytest.mark.parametrize("rules, n", [("pyramide", 100_000), ("unlimited", 100_000),
+                                      ("classic", 2_000), ("three-pass", 300)])
+def test_deals_per_second(benchmark, record_rate, rules, n):
+    benchmark.group = "solver"
+    numbers = np.arange(n)
+    result = benchmark.pedantic(solve_many, args=(numbers, rules), kwargs=dict(threads=1),
+                                rounds=1, iterations=1)
+    assert (result.winnable >= 0).all()
+    benchmark.extra_info.update(win_rate=result.win_rate, mean_seconds=float(result.seconds.mean()),
+                                max_seconds=float(result.seconds.max()))
+    print(f"\n{rules}: win rate {result.win_rate:.4f}, mean {result.seconds.mean() * 1e3:.3f} ms, "
+          f"slowest {result.seconds.max():.3f} s")
+    record_rate(n, "deals")
+
+
+def test_msc_shortest_lines_sample(benchmark, record_rate):
+    benchmark.group = "solver"
+    sample = list(range(0, 1500, 15))
+    result = benchmark.pedantic(solve_many, args=([MSC[i] for i in sample], "msc"),
+                                kwargs=dict(threads=1, objective="min_moves"), rounds=1, iterations=1)
+    won = OPTIMAL[sample] > 0
+    assert (result.n_moves[won] == OPTIMAL[sample][won]).all()
+    print(f"\nmsc shortest lines: {len(sample)} deals, mean {result.seconds.mean():.3f} s, "
+          f"slowest {result.seconds.max():.3f} s")
+    record_rate(len(sample), "deals")
