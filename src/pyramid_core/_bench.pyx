@@ -5,7 +5,7 @@ from libc.stdlib cimport malloc, free
 
 from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, MAX_MOVES, table_init,
                                     pos_start, gen_moves, pos_apply)
-from pyramid_core.rules cimport pyr_rules
+from pyramid_core.rules cimport pyr_rules, rules_from_options
 from pyramid_core.shuffle cimport deal_shuffle, splitmix64_next
 
 
@@ -18,16 +18,6 @@ def shuffle_many(unsigned long long start, long long count):
             deal_shuffle(n, deck)
             acc += deck[0] + deck[27] * 7 + deck[51] * 13
     return acc
-
-
-cdef void _rules_from(pyr_rules* r, dict d):
-    r.waste_at_deal = d.get("waste_at_deal", 1)
-    r.draw = d.get("draw", 1)
-    r.redeals = d.get("redeals", 255)
-    r.win_all = d.get("win_all", 0)
-    r.stock_top_playable = d.get("stock_top_playable", 0)
-    r.pair_waste_top_two = d.get("pair_waste_top_two", 0)
-    r.pair_with_covering = d.get("pair_with_covering", 0)
 
 
 cdef class RandomPositions:
@@ -46,7 +36,7 @@ cdef class RandomPositions:
         cdef long long i
         cdef int d, n, steps, s
         cdef pyr_pos p
-        _rules_from(&r, rules or {})
+        rules_from_options(&r, rules or {})
         self.count = count
         self.n_deals = n_deals
         self.tables = <pyr_table*>malloc(n_deals * sizeof(pyr_table))

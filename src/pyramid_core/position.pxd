@@ -164,6 +164,21 @@ cdef inline int move_a(pyr_move m) noexcept nogil:
 cdef inline int move_b(pyr_move m) noexcept nogil:
     return m >> 6
 
+cdef inline int gen_covering_pairs(const pyr_table* t, uint32_t pyr, uint32_t f,
+                                   pyr_move* out) noexcept nogil:
+    """pair_with_covering: each card covered by one card only, paired with that (free) card
+    when they sum to 13. Writes them to out; returns how many."""
+    cdef int n = 0, a, b
+    cdef uint32_t x = half_covered_mask(pyr)
+    while x:
+        a = pyr_ctz32(x)
+        b = only_cover(pyr, a)
+        if (f >> b) & 1 and t.rank[a] + t.rank[b] == 13:
+            out[n] = move_pair(a, b)
+            n += 1
+        x &= x - 1
+    return n
+
 cdef inline int gen_moves(const pyr_table* t, pyr_pos p, pyr_move* out) noexcept nogil:
     """Write every legal move of p to out (room for MAX_MOVES); return the count. A won
     position has none. Order: Kings, pyramid pairs, pairs with talon cards, talon pairs,
@@ -223,14 +238,7 @@ cdef inline int gen_moves(const pyr_table* t, pyr_pos p, pyr_move* out) noexcept
                     out[n] = move_pair(LOC_TALON + j, LOC_TALON + i)
                     n += 1
     if t.rules.pair_with_covering:
-        x = half_covered_mask(pyr)
-        while x:
-            a = pyr_ctz32(x)
-            b = only_cover(pyr, a)
-            if (f >> b) & 1 and t.rank[a] + t.rank[b] == 13:
-                out[n] = move_pair(a, b)
-                n += 1
-            x &= x - 1
+        n += gen_covering_pairs(t, pyr, f, out + n)
     if pos_talon(p) & ~below(pos_cur(p)):
         out[n] = MOVE_DRAW
         n += 1

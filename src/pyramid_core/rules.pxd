@@ -14,3 +14,15 @@ ctypedef struct pyr_rules:
     uint8_t stock_top_playable   # the stock's top card is available (Microsoft rules)
     uint8_t pair_waste_top_two   # the top two waste cards may pair with each other
     uint8_t pair_with_covering   # a card may pair with the only card still covering it
+
+
+cdef inline int rules_from_options(pyr_rules* r, dict d) except -1:
+    """Fill r from Rules.core_options()-style keywords (missing ones: the pyramide preset)."""
+    r.waste_at_deal = d.get("waste_at_deal", 1)
+    r.draw = d.get("draw", 1)
+    r.redeals = d.get("redeals", REDEALS_UNLIMITED)
+    r.win_all = d.get("win_all", 0)
+    r.stock_top_playable = d.get("stock_top_playable", 0)
+    r.pair_waste_top_two = d.get("pair_waste_top_two", 0)
+    r.pair_with_covering = d.get("pair_with_covering", 0)
+    return 0

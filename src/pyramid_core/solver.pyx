@@ -22,15 +22,14 @@ from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memset, memcpy
 
 from pyramid_core.cards cimport KING, N_TALON
-from pyramid_core.rules cimport REDEALS_UNLIMITED, pyr_rules
-from pyramid_core.geometry cimport (free_mask, half_covered_mask, only_cover, pyr_ctz32,
-                                    pyr_msb32, pyr_popcount32, PYRAMID_ALL)
+from pyramid_core.rules cimport REDEALS_UNLIMITED, pyr_rules, rules_from_options
+from pyramid_core.geometry cimport free_mask, pyr_ctz32, pyr_msb32, pyr_popcount32, PYRAMID_ALL
 from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, Table, MAX_MOVES, LOC_TALON,
                                     LOC_NONE, MOVE_DRAW, MOVE_RECYCLE, TALON_ALL, CUR_SHIFT,
                                     gen_moves,
                                     pos_apply, pos_won, pos_pyr, pos_talon, pos_cur,
                                     pos_recycles, waste_top, stock_top, can_recycle, move_king,
-                                    table_init, pos_start,
+                                    table_init, pos_start, gen_covering_pairs,
                                     move_pair, move_a, move_b, below)
 
 cdef extern from "pyr_clock.h" nogil:
@@ -371,14 +370,7 @@ cdef int free_dfs(search* s, uint32_t pyr, uint64_t cnt, int depth) noexcept nog
                 k &= k - 1
             x &= x - 1
     if t.rules.pair_with_covering:
-        x = half_covered_mask(pyr)
-        while x:
-            a = pyr_ctz32(x)
-            b = only_cover(pyr, a)
-            if (f >> b) & 1 and t.rank[a] + t.rank[b] == 13:
-                mv[n] = move_pair(a, b)
-                n += 1
-            x &= x - 1
+        n += gen_covering_pairs(t, pyr, f, mv + n)
     x = f & ~t.pyr_rank[KING]
     while x:
         a = pyr_ctz32(x)
@@ -889,13 +881,7 @@ def solve_decks(const uint8_t[:, ::1] decks, dict rules, int objective, max_node
     if not out:
         raise MemoryError()
     _limits(&lim, max_nodes, max_seconds, max_memory)
-    r.waste_at_deal = rules["waste_at_deal"]
-    r.draw = rules["draw"]
-    r.redeals = rules["redeals"]
-    r.win_all = rules["win_all"]
-    r.stock_top_playable = rules["stock_top_playable"]
-    r.pair_waste_top_two = rules["pair_waste_top_two"]
-    r.pair_with_covering = rules["pair_with_covering"]
+    rules_from_options(&r, rules)
     try:
         with nogil:
             for i in range(lo, hi):
