@@ -1,0 +1,95 @@
+# Monte Carlo playouts (SPEC section 9): built-in policies play whole games on plain C types,
+# without the GIL and without allocating, and a batch loop fills caller-owned arrays.
+#
+# The playouts keep their own small game state (sim_state) rather than the one-word pyr_pos:
+# the free mask is updated incrementally, and facts the policies ask for at every step (is
+# there a pyramid pair? a free King? which talon cards have a free partner?) are refreshed
+# only when the pyramid changes. Their move generator sim_gen lists exactly the moves of
+# position.pxd's gen_moves, in the same order, and their apply agrees with pos_apply: the
+# engine is the reference (tests/test_simulate.py compares both on random positions and whole
+# games, and replays recorded games on pyramid_solitaire.Game).
+#
+# A game ends when it is won, when no legal move remains, or (unlimited redeals only) when a
+# whole pass through the talon has removed nothing: the policy is about to recycle and no card
+# was removed since the previous recycle (or the deal). That recycle is not played.
+#
+# Adding a policy (the solver, later): one more sim_policy value below, one more case in
+# sim_play (simulate.pyx), and its name in simulate.pyx's POLICIES.
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
+from pyramid_core.rules cimport pyr_rules
+from pyramid_core.position cimport pyr_move
+
+cdef extern from "pyr_sim_shuffle.h" nogil:
+    void pyr_sim_shuffle(uint64_t number, uint8_t* deck)
+
+cpdef enum sim_policy:
+    POLICY_RANDOM = 0       # uniform over the legal moves (seeded per game)
+    POLICY_GREEDY = 1       # the one-step heuristic documented in docs/simulation.md
+    N_POLICIES = 2          # keep last: the solver policy goes before it
+
+cdef enum:
+    SIM_MAX_RECORD = 2048   # more moves than any simulated game plays (see sim_play)
+    SIM_OK = 0
+    SIM_BAD_POLICY = -1
+    SIM_RECORD_FULL = -2
+
+ctypedef struct sim_deal:
+    # A deal under a rule set, as the playouts need it (constant during a game).
+    pyr_rules rules
+    uint8_t card[52]        # location -> card index (only filled when a game is recorded)
+    uint8_t rank[52]        # location -> rank 1..13 (0..27 pyramid, 28 + t talon card t)
+    uint32_t prank[14]      # pyramid positions holding each rank (prank[0] = 0)
+    uint32_t trank[14]      # talon cards (bit t) of each rank (trank[0] = 0)
+    uint32_t pile[3]        # draw 3: talon bits of waste piles 1, 2, 3
+
+ctypedef struct sim_state:
+    uint32_t pyr            # pyramid positions still present
+    uint32_t free           # present pyramid positions with both covering cards gone
+    uint32_t talon          # talon cards (bit t) still in stock or waste
+    uint32_t useful         # talon cards that are Kings or pair with a free pyramid card
+    uint32_t flags          # SF_* below: pyramid-only moves that exist
+    int cur                 # talon cards t < cur were drawn (as pyr_pos's cursor; canonical
+                            # in draw 1: waste top + 1, or 0)
+    int rec                 # recycles used (0 under unlimited redeals, as in pyr_pos)
+    int moves               # draws, recycles, Kings and pairs played
+    int pass_removed        # removal moves since the last recycle (or the deal)
+    uint8_t pc[14]          # present pyramid cards of each rank
+    uint8_t tc[14]          # present talon cards of each rank
+
+cdef enum:
+    SF_KING = 1             # a free pyramid King
+    SF_PAIR = 2             # two free pyramid cards summing to 13
+    SF_COVER = 4            # pair_with_covering: a card and its only covering card sum to 13
+
+ctypedef struct sim_result:
+    uint8_t won
+    uint8_t removed         # pyramid cards removed (0..28)
+    uint16_t moves          # each draw, recycle, King and pair counts one
+    uint16_t score          # seed 000's scheme: 10 per pyramid card removed
+
+# ---- per-game set-up ------------------------------------------------------------------------
+cdef void sim_deal_from_number(sim_deal* d, uint64_t number, const pyr_rules* rules,
+                               bint with_cards) noexcept nogil
+cdef void sim_deal_from_deck(sim_deal* d, const uint8_t* deck, const pyr_rules* rules) noexcept nogil
+cdef uint64_t sim_game_seed(uint64_t seed, uint64_t number) noexcept nogil
+
+# ---- the engine on sim_state (agrees with position.pxd) ----------------------------------
+cdef void sim_start(const sim_deal* d, sim_state* s) noexcept nogil
+cdef uint64_t sim_pos(const sim_state* s) noexcept nogil      # the pyr_pos word of s
+cdef void sim_from_pos(const sim_deal* d, uint64_t p, sim_state* s) noexcept nogil
+cdef int sim_gen(const sim_deal* d, const sim_state* s, pyr_move* out) noexcept nogil
+cdef void sim_apply(const sim_deal* d, sim_state* s, pyr_move m) noexcept nogil
+
+# ---- playouts: fill res; record the moves into rec (room for SIM_MAX_RECORD) unless NULL ----
+# Return SIM_OK, or SIM_BAD_POLICY / SIM_RECORD_FULL.
+cdef int sim_play_random(const sim_deal* d, uint64_t rng, sim_result* res,
+                         pyr_move* rec) noexcept nogil
+cdef int sim_play_greedy(const sim_deal* d, sim_result* res, pyr_move* rec) noexcept nogil
+cdef int sim_play(int policy, const sim_deal* d, uint64_t rng, sim_result* res,
+                  pyr_move* rec) noexcept nogil
+
+# ---- batch: games lo .. hi-1 of a batch (deal number start + i, or deals[i] when deals is not
+# NULL); writes won/removed/moves/score[i]. Returns SIM_OK or an error code.
+cdef int sim_batch(int policy, const pyr_rules* rules, uint64_t seed, uint64_t start,
+                   const uint64_t* deals, Py_ssize_t lo, Py_ssize_t hi, uint8_t* won,
+                   uint8_t* removed, uint16_t* moves, uint16_t* score) noexcept nogil

@@ -1,0 +1,934 @@
+# cython: language_level=3
+"""Monte Carlo playouts: the random and greedy policies in C, and the batch loop.
+
+See simulate.pxd for the design and docs/simulation.md for what the policies do. The Python
+layer (pyramid_solitaire.simulate) calls `run` on chunks of a batch from a thread pool; `play`
+records one game's moves; `reference`, `check_engine` and `shuffle_ranks` are for the tests.
+"""
+from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.string cimport memcpy, memset
+
+from pyramid_core.cards cimport card_rank, N_CARDS, N_PYRAMID, N_TALON, KING
+from pyramid_core.rules cimport pyr_rules, REDEALS_UNLIMITED, REDEALS_MAX
+from pyramid_core.geometry cimport (free_mask, half_covered_mask, only_cover, pyr_ctz32,
+                                    pyr_msb32, PYRAMID_ALL, ROW6)
+from pyramid_core.position cimport (pyr_table, pyr_pos, MAX_MOVES, LOC_TALON, LOC_NONE,
+                                    MOVE_DRAW, MOVE_RECYCLE, TALON_ALL, CUR_SHIFT, REC_SHIFT,
+                                    table_init, pos_start, gen_moves, pos_apply, pos_won,
+                                    pos_pyr, pos_talon, pos_cur, pos_recycles, move_pair,
+                                    move_king, below)
+from pyramid_core.shuffle cimport deal_shuffle, splitmix64_next
+
+POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY}
+MAX_RECORD = SIM_MAX_RECORD
+
+# ---- constant tables ------------------------------------------------------------------------
+
+cdef uint32_t PAR[28]       # the (up to two) positions position i covers, in the row above
+cdef uint32_t COV[28]       # the two positions covering position i (0 for the bottom row)
+cdef uint8_t SUPPORT[28]    # how many positions i covers, directly or not
+cdef uint32_t REL[28]       # positions i covers or is covered by, directly or not: the
+                            # cards i can never pair with (bar pair_with_covering)
+cdef uint32_t DIRECT[28]    # positions i covers or is covered by directly
+cdef uint8_t RANK_OF[52]    # card index -> rank
+
+
+cdef void _init_tables():
+    cdef int r, k, i, j
+    cdef uint32_t above
+    i = 0
+    for r in range(7):
+        for k in range(r + 1):
+            PAR[i] = 0
+            COV[i] = 0
+            if r > 0:
+                if k > 0:
+                    PAR[i] |= (<uint32_t>1) << (i - r - 1)
+                if k < r:
+                    PAR[i] |= (<uint32_t>1) << (i - r)
+            if r < 6:
+                COV[i] = ((<uint32_t>1) << (i + r + 1)) | ((<uint32_t>1) << (i + r + 2))
+            i += 1
+    for i in range(28):
+        REL[i] = 0
+    for i in range(28):
+        above = PAR[i]
+        j = 0
+        while j < 7:
+            above |= _par_of(above)
+            j += 1
+        SUPPORT[i] = <uint8_t>_popcount32(above)
+        REL[i] |= above
+        for j in range(28):
+            if (above >> j) & 1:
+                REL[j] |= (<uint32_t>1) << i
+        DIRECT[i] = PAR[i] | COV[i]
+    for i in range(52):
+        RANK_OF[i] = <uint8_t>card_rank(i)
+
+
+cdef uint32_t _par_of(uint32_t m) noexcept nogil:
+    cdef uint32_t out = 0
+    while m:
+        out |= PAR[pyr_ctz32(m)]
+        m &= m - 1
+    return out
+
+
+_init_tables()
+
+# ---- small helpers --------------------------------------------------------------------------
+
+cdef inline int _popcount32(uint32_t x) noexcept nogil:
+    # Portable and branch-free: the build has no -mpopcnt, so __builtin_popcount would be a
+    # library call.
+    x = x - ((x >> 1) & 0x55555555u)
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u)
+    return <int>((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24)
+
+
+cdef inline uint32_t _rand_below(uint64_t* st, uint32_t n) noexcept nogil:
+    """Uniform in 0..n-1 (Lemire's multiply-shift with rejection: exactly uniform)."""
+    cdef uint64_t m = (splitmix64_next(st) >> 32) * n
+    cdef uint32_t t
+    if <uint32_t>m < n:
+        t = (<uint32_t>0 - n) % n
+        while <uint32_t>m < t:
+            m = (splitmix64_next(st) >> 32) * n
+    return <uint32_t>(m >> 32)
+
+
+cdef uint64_t sim_game_seed(uint64_t seed, uint64_t number) noexcept nogil:
+    """The state of game `number`'s generator: a function of (seed, number) only."""
+    cdef uint64_t s = seed ^ <uint64_t>0x6A09E667F3BCC909ULL
+    s = splitmix64_next(&s) ^ number
+    return splitmix64_next(&s)
+
+# ---- the deal -------------------------------------------------------------------------------
+
+cdef inline void _deal_masks(sim_deal* d, const pyr_rules* rules) noexcept nogil:
+    cdef int i, w
+    d.rules = rules[0]
+    memset(d.prank, 0, sizeof(d.prank))
+    memset(d.trank, 0, sizeof(d.trank))
+    for i in range(N_PYRAMID):
+        d.prank[d.rank[i]] |= (<uint32_t>1) << i
+    for i in range(N_TALON):
+        d.trank[d.rank[LOC_TALON + i]] |= (<uint32_t>1) << i
+    d.pile[0] = d.pile[1] = d.pile[2] = 0
+    if rules.draw == 3:
+        w = rules.waste_at_deal
+        for i in range(N_TALON):
+            d.pile[0 if i < w else (i - w) % 3] |= (<uint32_t>1) << i
+
+
+cdef void sim_deal_from_number(sim_deal* d, uint64_t number, const pyr_rules* rules,
+                               bint with_cards) noexcept nogil:
+    """Deal `number` of the version-1 shuffle. Without cards only the ranks are shuffled
+    (a Fisher-Yates shuffle moves places, so they are the ranks of the shuffled cards)."""
+    cdef int i
+    if with_cards:
+        deal_shuffle(number, d.card)
+        for i in range(N_CARDS):
+            d.rank[i] = RANK_OF[d.card[i]]
+    else:
+        memcpy(d.rank, RANK_OF, 52)
+        pyr_sim_shuffle(number, d.rank)
+    _deal_masks(d, rules)
+
+
+cdef void sim_deal_from_deck(sim_deal* d, const uint8_t* deck, const pyr_rules* rules) noexcept nogil:
+    cdef int i
+    for i in range(N_CARDS):
+        d.card[i] = deck[i]
+        d.rank[i] = RANK_OF[deck[i]]
+    _deal_masks(d, rules)
+
+# ---- the engine on sim_state ----------------------------------------------------------------
+
+cdef inline bint _won(const sim_deal* d, const sim_state* s) noexcept nogil:
+    if d.rules.win_all:
+        return s.pyr == 0 and s.talon == 0
+    return s.pyr == 0
+
+
+cdef inline void _refresh(const sim_deal* d, sim_state* s) noexcept nogil:
+    """Recompute useful and flags from the free mask (after the pyramid changed)."""
+    cdef uint32_t x = s.free, fr = 0, frr = 0, u = d.trank[KING], flags = 0
+    cdef int i, r, b
+    while x:
+        i = pyr_ctz32(x)
+        r = d.rank[i]
+        fr |= (<uint32_t>1) << r
+        frr |= (<uint32_t>1) << (13 - r)
+        u |= d.trank[13 - r]
+        x &= x - 1
+    if fr >> KING:
+        flags = SF_KING
+    if fr & frr:
+        flags |= SF_PAIR
+    if d.rules.pair_with_covering:
+        x = half_covered_mask(s.pyr)
+        while x:
+            i = pyr_ctz32(x)
+            b = only_cover(s.pyr, i)
+            if (s.free >> b) & 1 and d.rank[i] + d.rank[b] == 13:
+                flags |= SF_COVER
+                break
+            x &= x - 1
+    s.useful = u
+    s.flags = flags
+
+
+cdef inline void _counts(const sim_deal* d, sim_state* s) noexcept nogil:
+    cdef int r
+    for r in range(14):
+        s.pc[r] = <uint8_t>_popcount32(s.pyr & d.prank[r])
+        s.tc[r] = <uint8_t>_popcount32(s.talon & d.trank[r])
+
+
+cdef void sim_start(const sim_deal* d, sim_state* s) noexcept nogil:
+    cdef int r
+    s.pyr = PYRAMID_ALL
+    s.free = ROW6
+    s.talon = TALON_ALL
+    s.cur = d.rules.waste_at_deal
+    s.rec = 0
+    s.moves = 0
+    s.pass_removed = 0
+    memset(s.pc, 0, sizeof(s.pc))
+    memset(s.tc, 0, sizeof(s.tc))
+    for r in range(N_PYRAMID):
+        s.pc[d.rank[r]] += 1
+    for r in range(N_TALON):
+        s.tc[d.rank[LOC_TALON + r]] += 1
+    _refresh(d, s)
+
+
+cdef uint64_t sim_pos(const sim_state* s) noexcept nogil:
+    return (<uint64_t>s.pyr) | ((<uint64_t>s.talon) << LOC_TALON) \
+        | ((<uint64_t>s.cur) << CUR_SHIFT) | ((<uint64_t>s.rec) << REC_SHIFT)
+
+
+cdef void sim_from_pos(const sim_deal* d, uint64_t p, sim_state* s) noexcept nogil:
+    s.pyr = pos_pyr(p)
+    s.free = free_mask(s.pyr)
+    s.talon = pos_talon(p)
+    s.cur = pos_cur(p)
+    s.rec = pos_recycles(p)
+    s.moves = 0
+    s.pass_removed = 0
+    _counts(d, s)
+    _refresh(d, s)
+
+
+cdef inline int _avail(const sim_deal* d, const sim_state* s, int* av) noexcept nogil:
+    """Talon indices of the available talon cards, ascending (as talon_available)."""
+    cdef int n = 0, k
+    cdef uint32_t w
+    if d.rules.draw == 3:
+        for k in range(3):
+            w = s.talon & below(s.cur) & d.pile[k]
+            if w:
+                av[n] = pyr_msb32(w)
+                n += 1
+        if n >= 2 and av[0] > av[1]:
+            av[0], av[1] = av[1], av[0]
+        if n == 3:
+            if av[1] > av[2]:
+                av[1], av[2] = av[2], av[1]
+            if av[0] > av[1]:
+                av[0], av[1] = av[1], av[0]
+        return n
+    if s.cur > 0:           # canonical cursor: the waste top is cur - 1
+        av[0] = s.cur - 1
+        n = 1
+    if d.rules.stock_top_playable:
+        w = s.talon & ~below(s.cur)
+        if w:
+            av[n] = pyr_ctz32(w)
+            n += 1
+    return n
+
+
+cdef inline bint _pure_draw1(const sim_deal* d) noexcept nogil:
+    return d.rules.draw == 1 and not d.rules.stock_top_playable and not d.rules.pair_waste_top_two
+
+
+cdef inline bint _talon_moves(const sim_deal* d, const sim_state* s) noexcept nogil:
+    """Is a move with a talon card legal (a talon King, or a pair with a talon card)?"""
+    cdef int av[3]
+    cdef int n, i, j, w
+    cdef uint32_t t
+    if _pure_draw1(d):
+        return s.cur > 0 and (s.useful >> (s.cur - 1)) & 1
+    n = _avail(d, s, av)
+    for i in range(n):
+        if (s.useful >> av[i]) & 1:
+            return True
+        for j in range(i + 1, n):
+            if d.rank[LOC_TALON + av[i]] + d.rank[LOC_TALON + av[j]] == 13:
+                return True
+    if d.rules.pair_waste_top_two and d.rules.draw == 1 and s.cur > 1:
+        w = s.cur - 1
+        t = s.talon & below(w)
+        if t and d.rank[LOC_TALON + w] + d.rank[LOC_TALON + pyr_msb32(t)] == 13:
+            return True
+    return False
+
+
+cdef inline bint _can_recycle(const sim_deal* d, const sim_state* s) noexcept nogil:
+    return ((s.talon & below(s.cur)) != 0 and
+            (d.rules.redeals == REDEALS_UNLIMITED or s.rec < d.rules.redeals))
+
+
+cdef inline int _gen(const sim_deal* d, const sim_state* s, pyr_move* out) noexcept nogil:
+    cdef int n = 0, n_av, i, j, a, b, r, w
+    cdef int av[3]
+    cdef uint32_t f = s.free, x, y, h, t
+    if _won(d, s):
+        return 0
+    n_av = _avail(d, s, av)
+    x = f & d.prank[KING]
+    while x:
+        out[n] = move_king(pyr_ctz32(x))
+        n += 1
+        x &= x - 1
+    for i in range(n_av):
+        if d.rank[LOC_TALON + av[i]] == KING:
+            out[n] = move_king(LOC_TALON + av[i])
+            n += 1
+    if s.flags & SF_PAIR:
+        for r in range(1, 7):
+            x = f & d.prank[r]
+            if x:
+                y = f & d.prank[13 - r]
+                while x:
+                    a = pyr_ctz32(x)
+                    h = y
+                    while h:
+                        out[n] = move_pair(a, pyr_ctz32(h))
+                        n += 1
+                        h &= h - 1
+                    x &= x - 1
+    for i in range(n_av):
+        a = LOC_TALON + av[i]
+        r = d.rank[a]
+        if r == KING:
+            continue
+        y = f & d.prank[13 - r]
+        while y:
+            out[n] = move_pair(pyr_ctz32(y), a)
+            n += 1
+            y &= y - 1
+        for j in range(i + 1, n_av):
+            if r + d.rank[LOC_TALON + av[j]] == 13:
+                out[n] = move_pair(a, LOC_TALON + av[j])
+                n += 1
+    if d.rules.pair_waste_top_two and d.rules.draw == 1 and s.cur > 1:
+        w = s.cur - 1
+        t = s.talon & below(w)
+        if t:
+            j = pyr_msb32(t)
+            if d.rank[LOC_TALON + w] + d.rank[LOC_TALON + j] == 13:
+                out[n] = move_pair(LOC_TALON + j, LOC_TALON + w)
+                n += 1
+    if s.flags & SF_COVER:
+        x = half_covered_mask(s.pyr)
+        while x:
+            a = pyr_ctz32(x)
+            b = only_cover(s.pyr, a)
+            if (f >> b) & 1 and d.rank[a] + d.rank[b] == 13:
+                out[n] = move_pair(a, b)
+                n += 1
+            x &= x - 1
+    if s.talon & ~below(s.cur):
+        out[n] = MOVE_DRAW
+        n += 1
+    elif _can_recycle(d, s):
+        out[n] = MOVE_RECYCLE
+        n += 1
+    return n
+
+
+cdef int sim_gen(const sim_deal* d, const sim_state* s, pyr_move* out) noexcept nogil:
+    """Every legal move of s, exactly as gen_moves lists them for the same position."""
+    return _gen(d, s, out)
+
+
+cdef inline void _remove_pyr(const sim_deal* d, sim_state* s, uint32_t gone) noexcept nogil:
+    """Take the pyramid positions `gone` away; update free, useful and flags."""
+    cdef uint32_t cand = 0, x = gone
+    cdef int p
+    while x:
+        p = pyr_ctz32(x)
+        cand |= PAR[p]
+        s.pc[d.rank[p]] -= 1
+        x &= x - 1
+    s.pyr &= ~gone
+    s.free &= ~gone
+    cand &= s.pyr
+    while cand:
+        p = pyr_ctz32(cand)
+        if (COV[p] & s.pyr) == 0:
+            s.free |= (<uint32_t>1) << p
+        cand &= cand - 1
+    _refresh(d, s)
+
+
+cdef inline void _apply(const sim_deal* d, sim_state* s, pyr_move m) noexcept nogil:
+    cdef int a = m & 63, b = m >> 6
+    cdef uint32_t gone = 0, w
+    cdef bint from_talon = False
+    s.moves += 1
+    if a == LOC_NONE:
+        if m == MOVE_DRAW:
+            if d.rules.draw == 1:
+                s.cur = pyr_ctz32(s.talon & ~below(s.cur)) + 1
+            else:
+                s.cur = s.cur + 3 if s.cur + 3 < N_TALON else N_TALON
+        else:
+            s.cur = 0
+            if d.rules.redeals != REDEALS_UNLIMITED:
+                s.rec += 1
+            s.pass_removed = 0
+        return
+    s.pass_removed += 1
+    if a < N_PYRAMID:
+        gone = (<uint32_t>1) << a
+    else:
+        s.talon &= ~((<uint32_t>1) << (a - LOC_TALON))
+        s.tc[d.rank[a]] -= 1
+        from_talon = True
+    if b < N_PYRAMID:
+        gone |= (<uint32_t>1) << b
+    elif b != LOC_NONE:
+        s.talon &= ~((<uint32_t>1) << (b - LOC_TALON))
+        s.tc[d.rank[b]] -= 1
+        from_talon = True
+    if gone:
+        _remove_pyr(d, s, gone)
+    if from_talon and d.rules.draw == 1:
+        w = s.talon & below(s.cur)
+        s.cur = pyr_msb32(w) + 1 if w else 0
+
+
+cdef void sim_apply(const sim_deal* d, sim_state* s, pyr_move m) noexcept nogil:
+    """Play legal move m (as pos_apply)."""
+    _apply(d, s, m)
+
+# ---- playouts -------------------------------------------------------------------------------
+
+cdef inline int _record(pyr_move* rec, int* n_rec, pyr_move m, int times) noexcept nogil:
+    cdef int i
+    if n_rec[0] + times > SIM_MAX_RECORD:
+        return SIM_RECORD_FULL
+    for i in range(times):
+        rec[n_rec[0] + i] = m
+    n_rec[0] += times
+    return SIM_OK
+
+
+cdef inline int _draw_forced(const sim_deal* d, sim_state* s, pyr_move* rec, int* n_rec) noexcept nogil:
+    """Draw once (the policy's choice), then keep drawing while drawing stays the policy's
+    only choice: stop on a state with a talon move, or with the stock empty. The pyramid does
+    not change meanwhile, so neither do free, useful and flags."""
+    cdef uint32_t st, m
+    cdef int j, cnt
+    if _pure_draw1(d):
+        st = s.talon & ~below(s.cur)
+        m = st & s.useful
+        j = pyr_ctz32(m) if m else pyr_msb32(st)
+        cnt = _popcount32(st & below(j + 1))
+        s.cur = j + 1
+        s.moves += cnt
+        if rec != NULL:
+            return _record(rec, n_rec, MOVE_DRAW, cnt)
+        return SIM_OK
+    while True:
+        _apply(d, s, MOVE_DRAW)
+        if rec != NULL and _record(rec, n_rec, MOVE_DRAW, 1) != SIM_OK:
+            return SIM_RECORD_FULL
+        if not (s.talon & ~below(s.cur)) or _talon_moves(d, s):
+            return SIM_OK
+
+
+cdef inline void _result(const sim_deal* d, const sim_state* s, sim_result* res) noexcept nogil:
+    res.won = _won(d, s)
+    res.removed = <uint8_t>(N_PYRAMID - _popcount32(s.pyr))
+    res.moves = <uint16_t>s.moves
+    res.score = <uint16_t>(10 * res.removed)
+
+
+cdef int sim_play_random(const sim_deal* d, uint64_t rng, sim_result* res,
+                         pyr_move* rec) noexcept nogil:
+    cdef sim_state s
+    cdef pyr_move buf[MAX_MOVES]
+    cdef pyr_move m
+    cdef int n, n_rec = 0, rc = SIM_OK
+    cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED
+    sim_start(d, &s)
+    while not _won(d, &s):
+        if s.flags == 0 and not _talon_moves(d, &s):
+            # Drawing (or recycling) is the only legal move: no random number is used.
+            if s.talon & ~below(s.cur):
+                rc = _draw_forced(d, &s, rec, &n_rec)
+                if rc != SIM_OK:
+                    break
+                continue
+            if not _can_recycle(d, &s) or (unlimited and s.pass_removed == 0):
+                break
+            m = MOVE_RECYCLE
+        else:
+            n = _gen(d, &s, buf)
+            m = buf[0] if n == 1 else buf[_rand_below(&rng, n)]
+            if m == MOVE_RECYCLE and unlimited and s.pass_removed == 0:
+                break
+        _apply(d, &s, m)
+        if rec != NULL:
+            rc = _record(rec, &n_rec, m, 1)
+            if rc != SIM_OK:
+                break
+    _result(d, &s, res)
+    return rc
+
+# ---- the greedy policy ----------------------------------------------------------------------
+#
+# One step of lookahead, no search. In order:
+#  1. a King is removed at once (a free pyramid King first, lowest position first);
+#  2. every legal pair gets a score (_greedy_score) and the best is played (the first of
+#     equals, in gen_moves order), unless all score below zero;
+#  3. otherwise the policy draws, or recycles; when neither is possible it plays the best
+#     pair anyway, and so it does at the end of a pass that removed nothing under unlimited
+#     redeals (rather than end the game);
+# The score of a pair: 100 per pyramid card it removes, 30 per pyramid card it frees, 1 per
+# card the removed cards cover (directly or not: clearing the middle of the lower rows opens
+# the pyramid faster), and a veto (-1) when it would leave its rank pair (say the 5s and 8s)
+# unclearable while it was clearable before. "Clearable" counts partners: each pyramid 5
+# needs an 8 that is not in a covering relation with it (an 8 above the 5 is freed only once
+# the 5 is gone), or a talon 8; the largest set of pyramid 5-8 pairs is a matching on at most
+# 4 x 4 cards, and the rank pair is clearable when the talon 8s and 5s cover the rest. This is
+# the seeds' "a 4 covering its own 9 needs another 9: keep one" and "prefer the waste partner
+# when the pyramid partner is scarce". A pair of two talon cards (win = pyramid) removes no
+# pyramid card and uses up partners: it scores 0 when the rank pair stays clearable, else -1.
+
+cdef int _augment(int k, const uint8_t* adj, int8_t* owner, uint8_t* seen) noexcept nogil:
+    cdef uint8_t cand = adj[k] & ~seen[0]
+    cdef int q
+    while cand:
+        q = pyr_ctz32(cand)
+        cand &= cand - 1
+        seen[0] |= 1 << q
+        if owner[q] < 0 or _augment(owner[q], adj, owner, seen):
+            owner[q] = k
+            return True
+    return False
+
+
+cdef inline int _matching(uint32_t rset, uint32_t sset, bint pwc) noexcept nogil:
+    """Largest number of disjoint pairs (i in rset, j in sset) of cards not in a covering
+    relation (bar a direct cover under pair_with_covering)."""
+    cdef int sl[4]
+    cdef uint8_t adj[4]
+    cdef int8_t owner[4]
+    cdef uint8_t seen
+    cdef int ns = 0, nl = 0, i, q, m = 0
+    cdef uint32_t x = sset, bad, full = 1
+    while x and ns < 4:
+        sl[ns] = pyr_ctz32(x)
+        owner[ns] = -1
+        ns += 1
+        x &= x - 1
+    x = rset
+    while x and nl < 4:
+        i = pyr_ctz32(x)
+        bad = REL[i] & ~DIRECT[i] if pwc else REL[i]
+        adj[nl] = 0
+        for q in range(ns):
+            if not (bad >> sl[q]) & 1:
+                adj[nl] |= 1 << q
+        if adj[nl] != (1 << ns) - 1:
+            full = 0
+        nl += 1
+        x &= x - 1
+    if full:
+        return nl if nl < ns else ns
+    for i in range(nl):
+        seen = 0
+        if _augment(i, adj, owner, &seen):
+            m += 1
+    return m
+
+
+cdef inline int _slack(const sim_deal* d, uint32_t pyr, int r, int pr, int ps, int tr,
+                       int ts) noexcept nogil:
+    """>= 0 when the rank pair (r, 13 - r) can still be cleared as far as its own cards
+    decide: pr, ps pyramid cards and tr, ts talon cards of ranks r and 13 - r are left."""
+    cdef int need = pr - ts
+    if ps - tr > need:
+        need = ps - tr
+    if need <= 0:
+        return 1
+    return _matching(pyr & d.prank[r], pyr & d.prank[13 - r], d.rules.pair_with_covering) - need
+
+
+cdef inline int _greedy_score(const sim_deal* d, uint32_t pyr, uint32_t talon,
+                              const uint8_t* pc, const uint8_t* tc, int a, int b) noexcept nogil:
+    """The greedy policy's score of the pair at locations a < b (a function of the position;
+    below 0: rather not)."""
+    cdef int np = 0, freed = 0, r, q, p, score, before, after
+    cdef int pr, pq, tr, tq
+    cdef uint32_t gone = 0, rest, cand = 0
+    r = d.rank[a]
+    q = 13 - r
+    pr = pc[r]
+    pq = pc[q]
+    tr = tc[r]
+    tq = tc[q]
+    before = _slack(d, pyr, r, pr, pq, tr, tq)
+    if a < N_PYRAMID:
+        gone = (<uint32_t>1) << a
+        np = 1
+        cand = PAR[a]
+        pr -= 1
+    else:
+        tr -= 1
+    if b < N_PYRAMID:
+        gone |= (<uint32_t>1) << b
+        np += 1
+        cand |= PAR[b]
+        pq -= 1
+    else:
+        tq -= 1
+    rest = pyr & ~gone
+    after = _slack(d, rest, r, pr, pq, tr, tq)
+    if before >= 0 and after < 0 and not d.rules.win_all:
+        return -1
+    if np == 0:
+        return 0
+    cand &= rest
+    while cand:
+        p = pyr_ctz32(cand)
+        if (COV[p] & rest) == 0:
+            freed += 1
+        cand &= cand - 1
+    score = 100 * np + 30 * freed
+    if a < N_PYRAMID:
+        score += SUPPORT[a]
+    if b < N_PYRAMID:
+        score += SUPPORT[b]
+    return score
+
+
+cdef inline int _greedy_choose(const sim_deal* d, uint32_t pyr, uint32_t talon,
+                               const uint8_t* pc, const uint8_t* tc, const pyr_move* buf,
+                               int n, bint stuck) noexcept nogil:
+    """The greedy policy's pick among the legal moves buf[0..n-1] (gen_moves order), or -1
+    when there are none. `stuck`: unlimited redeals and nothing removed in this pass."""
+    cdef int k, a, best = -1, best_score = -1000000, sc, fallback = -1
+    cdef pyr_move m
+    for k in range(n):
+        m = buf[k]
+        a = m & 63
+        if a == LOC_NONE:
+            fallback = m
+            continue
+        if (m >> 6) == LOC_NONE:
+            return m
+        sc = _greedy_score(d, pyr, talon, pc, tc, a, m >> 6)
+        if sc > best_score:
+            best_score = sc
+            best = m
+    if best >= 0 and (best_score >= 0 or fallback < 0 or (fallback == MOVE_RECYCLE and stuck)):
+        return best
+    return fallback
+
+
+cdef int sim_play_greedy(const sim_deal* d, sim_result* res, pyr_move* rec) noexcept nogil:
+    cdef sim_state s
+    cdef pyr_move buf[MAX_MOVES]
+    cdef int m, n, n_rec = 0, rc = SIM_OK
+    cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED
+    # vetoed: the last decision drew or recycled although pairs were legal (all vetoed). Draws
+    # change neither the pyramid nor the talon, so those pairs stay vetoed until a removal:
+    # meanwhile only talon moves need a look.
+    cdef bint vetoed = False
+    sim_start(d, &s)
+    while not _won(d, &s):
+        if s.flags & SF_KING:
+            # The first move gen_moves lists: the free pyramid King with the lowest position.
+            m = move_king(pyr_ctz32(s.free & d.prank[KING]))
+            vetoed = False
+        elif (s.flags == 0 or vetoed) and not _talon_moves(d, &s) and (s.talon & ~below(s.cur)):
+            rc = _draw_forced(d, &s, rec, &n_rec)
+            if rc != SIM_OK:
+                break
+            continue
+        else:
+            n = _gen(d, &s, buf)
+            m = _greedy_choose(d, s.pyr, s.talon, s.pc, s.tc, buf, n,
+                               unlimited and s.pass_removed == 0)
+            if m < 0 or (m == MOVE_RECYCLE and unlimited and s.pass_removed == 0):
+                break
+            vetoed = (m & 63) == LOC_NONE
+        _apply(d, &s, <pyr_move>m)
+        if rec != NULL:
+            rc = _record(rec, &n_rec, <pyr_move>m, 1)
+            if rc != SIM_OK:
+                break
+    _result(d, &s, res)
+    return rc
+
+
+cdef int sim_play(int policy, const sim_deal* d, uint64_t rng, sim_result* res,
+                  pyr_move* rec) noexcept nogil:
+    if policy == POLICY_GREEDY:
+        return sim_play_greedy(d, res, rec)
+    if policy == POLICY_RANDOM:
+        return sim_play_random(d, rng, res, rec)
+    return SIM_BAD_POLICY
+
+
+cdef int sim_batch(int policy, const pyr_rules* rules, uint64_t seed, uint64_t start,
+                   const uint64_t* deals, Py_ssize_t lo, Py_ssize_t hi, uint8_t* won,
+                   uint8_t* removed, uint16_t* moves, uint16_t* score) noexcept nogil:
+    cdef sim_deal d
+    cdef sim_result res
+    cdef Py_ssize_t i
+    cdef uint64_t number
+    cdef int rc
+    if policy < 0 or policy >= N_POLICIES:
+        return SIM_BAD_POLICY
+    for i in range(lo, hi):
+        number = deals[i] if deals != NULL else start + <uint64_t>i
+        sim_deal_from_number(&d, number, rules, False)
+        rc = sim_play(policy, &d, sim_game_seed(seed, number), &res, NULL)
+        if rc != SIM_OK:
+            return rc
+        won[i] = res.won
+        removed[i] = res.removed
+        moves[i] = res.moves
+        score[i] = res.score
+    return SIM_OK
+
+# ---- the engine-based reference playouts (slow; for the tests) ------------------------------
+
+cdef int _reference_play(int policy, const pyr_table* t, const sim_deal* d, uint64_t rng,
+                         sim_result* res, pyr_move* rec, int* n_rec) noexcept nogil:
+    cdef pyr_pos p = pos_start(t)
+    cdef pyr_move buf[MAX_MOVES]
+    cdef uint8_t pc[14]
+    cdef uint8_t tc[14]
+    cdef int n, m, r, moves = 0, pass_removed = 0
+    cdef bint unlimited = t.rules.redeals == REDEALS_UNLIMITED
+    n_rec[0] = 0
+    res.won = res.removed = res.moves = res.score = 0
+    while True:
+        n = gen_moves(t, p, buf)
+        if n == 0:
+            break
+        if policy == POLICY_RANDOM:
+            m = buf[0] if n == 1 else buf[_rand_below(&rng, n)]
+        elif policy == POLICY_GREEDY:
+            for r in range(14):
+                pc[r] = <uint8_t>_popcount32(pos_pyr(p) & d.prank[r])
+                tc[r] = <uint8_t>_popcount32(pos_talon(p) & d.trank[r])
+            m = _greedy_choose(d, pos_pyr(p), pos_talon(p), pc, tc, buf, n,
+                               unlimited and pass_removed == 0)
+        else:
+            return SIM_BAD_POLICY
+        if m < 0 or (m == MOVE_RECYCLE and unlimited and pass_removed == 0):
+            break
+        if m == MOVE_RECYCLE:
+            pass_removed = 0
+        elif (m & 63) != LOC_NONE:
+            pass_removed += 1
+        p = pos_apply(t, p, <pyr_move>m)
+        moves += 1
+        if _record(rec, n_rec, <pyr_move>m, 1) != SIM_OK:
+            return SIM_RECORD_FULL
+    res.won = pos_won(t, p)
+    res.removed = <uint8_t>(N_PYRAMID - _popcount32(pos_pyr(p)))
+    res.moves = <uint16_t>moves
+    res.score = <uint16_t>(10 * res.removed)
+    return SIM_OK
+
+# ---- Python entry points --------------------------------------------------------------------
+
+cdef int _rules_from(pyr_rules* r, dict d) except -1:
+    r.waste_at_deal = d["waste_at_deal"]
+    r.draw = d["draw"]
+    r.redeals = d["redeals"]
+    r.win_all = d["win_all"]
+    r.stock_top_playable = d["stock_top_playable"]
+    r.pair_waste_top_two = d["pair_waste_top_two"]
+    r.pair_with_covering = d["pair_with_covering"]
+    if r.waste_at_deal > 1 or r.draw not in (1, 3) or not (
+            r.redeals <= REDEALS_MAX or r.redeals == REDEALS_UNLIMITED):
+        raise ValueError(f"bad core rule options {d!r}")
+    if r.draw == 3 and (r.redeals != 0 or r.stock_top_playable or r.pair_waste_top_two):
+        raise ValueError("draw 3 needs redeals 0, no stock_top_playable, no pair_waste_top_two")
+    return 0
+
+
+def _check(int rc):
+    if rc == SIM_BAD_POLICY:
+        raise ValueError("unknown policy code")
+    if rc == SIM_RECORD_FULL:
+        raise RuntimeError("a simulated game played more moves than the record holds")
+
+
+def run(int policy, dict rules, unsigned long long seed, unsigned long long start,
+        const uint64_t[::1] deals, Py_ssize_t lo, Py_ssize_t hi, uint8_t[::1] won,
+        uint8_t[::1] removed, uint16_t[::1] moves, uint16_t[::1] score):
+    """Play games lo .. hi-1 of a batch into the arrays (index i: deal start + i, or deals[i]
+    when deals is not None). Releases the GIL; safe to call from several threads on disjoint
+    ranges of the same arrays."""
+    cdef pyr_rules r
+    cdef int rc
+    cdef const uint64_t* dp = NULL
+    _rules_from(&r, rules)
+    if lo < 0 or hi > won.shape[0] or hi > removed.shape[0] or hi > moves.shape[0] \
+            or hi > score.shape[0] or lo > hi:
+        raise ValueError("range outside the result arrays")
+    if deals is not None:
+        if hi > deals.shape[0]:
+            raise ValueError("range outside the deals array")
+        dp = &deals[0] if deals.shape[0] else NULL
+    if lo == hi:
+        return
+    with nogil:
+        rc = sim_batch(policy, &r, seed, start, dp, lo, hi, &won[0], &removed[0], &moves[0],
+                       &score[0])
+    _check(rc)
+
+
+def play(int policy, dict rules, unsigned long long seed, unsigned long long number, deck=None):
+    """One game with its moves recorded: (won, removed, moves, score, [move codes]). The deal
+    is `number`'s; `deck` (52 card indices) overrides the layout, the seed still uses number."""
+    cdef pyr_rules r
+    cdef sim_deal d
+    cdef sim_result res
+    cdef pyr_move rec[SIM_MAX_RECORD]
+    cdef uint8_t cards[52]
+    cdef int rc, i
+    _rules_from(&r, rules)
+    if deck is None:
+        sim_deal_from_number(&d, number, &r, True)
+    else:
+        for i in range(52):
+            cards[i] = deck[i]
+        sim_deal_from_deck(&d, cards, &r)
+    memset(rec, 0xFF, sizeof(rec))
+    with nogil:
+        rc = sim_play(policy, &d, sim_game_seed(seed, number), &res, rec)
+    _check(rc)
+    codes = []
+    for i in range(res.moves):
+        codes.append(rec[i])
+    return bool(res.won), res.removed, res.moves, res.score, codes
+
+
+def reference(int policy, dict rules, unsigned long long seed, unsigned long long number):
+    """The same game played with the engine's gen_moves and pos_apply (slow; for tests)."""
+    cdef pyr_rules r
+    cdef sim_deal d
+    cdef pyr_table t
+    cdef sim_result res
+    cdef pyr_move rec[SIM_MAX_RECORD]
+    cdef int rc, n_rec = 0
+    _rules_from(&r, rules)
+    sim_deal_from_number(&d, number, &r, True)
+    table_init(&t, d.card, &r)
+    rc = _reference_play(policy, &t, &d, sim_game_seed(seed, number), &res, rec, &n_rec)
+    _check(rc)
+    return bool(res.won), res.removed, res.moves, res.score, [rec[i] for i in range(n_rec)]
+
+
+def check_engine(dict rules, int n_deals, int walks, unsigned long long seed,
+                 int max_steps=400):
+    """Compare sim_gen/sim_apply with gen_moves/pos_apply along random walks (for tests).
+    Returns a list of (deal, position, what) for every disagreement (empty when all agree)."""
+    cdef pyr_rules r
+    cdef sim_deal d
+    cdef pyr_table t
+    cdef sim_state s, s2
+    cdef pyr_pos p
+    cdef pyr_move a[MAX_MOVES]
+    cdef pyr_move b[MAX_MOVES]
+    cdef int na, nb, i, k, w, forced, steps
+    cdef uint64_t rng = seed
+    bad = []
+    _rules_from(&r, rules)
+    for k in range(n_deals):
+        sim_deal_from_number(&d, seed + k, &r, True)
+        table_init(&t, d.card, &r)
+        for w in range(walks):
+            p = pos_start(&t)
+            sim_start(&d, &s)
+            for steps in range(max_steps):
+                if sim_pos(&s) != p:
+                    bad.append((seed + k, p, "state"))
+                    break
+                sim_from_pos(&d, p, &s2)
+                if s2.free != s.free or s2.flags != s.flags or s2.useful != s.useful:
+                    bad.append((seed + k, p, "derived fields"))
+                    break
+                na = gen_moves(&t, p, a)
+                nb = sim_gen(&d, &s, b)
+                same = na == nb
+                only_talon_actions = True
+                for i in range(na):
+                    if i < nb and a[i] != b[i]:
+                        same = False
+                    if (a[i] & 63) != LOC_NONE:
+                        only_talon_actions = False
+                if not same:
+                    bad.append((seed + k, p, "moves"))
+                    break
+                forced = s.flags == 0 and not _talon_moves(&d, &s)
+                if not pos_won(&t, p) and forced != only_talon_actions:
+                    bad.append((seed + k, p, "forced"))
+                    break
+                if na == 0:
+                    break
+                i = _rand_below(&rng, na)
+                p = pos_apply(&t, p, a[i])
+                sim_apply(&d, &s, b[i])
+    return bad
+
+
+def shuffle_ranks(unsigned long long number):
+    """The 52 ranks of deal `number` as the batch loop shuffles them (for tests)."""
+    cdef uint8_t deck[52]
+    memcpy(deck, RANK_OF, 52)
+    pyr_sim_shuffle(number, deck)
+    return [deck[i] for i in range(52)]
+
+
+def game_seed(unsigned long long seed, unsigned long long number):
+    return sim_game_seed(seed, number)
+
+
+def bench_setup(unsigned long long start, long long count, dict rules, int mode=0):
+    """Deal set-up only for `count` deals; a checksum (for bench/). mode 0: what the batch
+    loop does (shuffle the ranks, build the rank masks); 1: the engine's deal_shuffle;
+    2: the unrolled shuffle alone."""
+    cdef pyr_rules r
+    cdef sim_deal d
+    cdef uint64_t acc = 0, n
+    cdef uint8_t deck[52]
+    _rules_from(&r, rules)
+    with nogil:
+        for n in range(start, start + <uint64_t>count):
+            if mode == 0:
+                sim_deal_from_number(&d, n, &r, False)
+                acc += d.prank[1] + d.trank[12]
+            elif mode == 1:
+                deal_shuffle(n, deck)
+                acc += deck[0] + deck[51]
+            else:
+                memcpy(deck, RANK_OF, 52)
+                pyr_sim_shuffle(n, deck)
+                acc += deck[0] + deck[51]
+    return acc
