@@ -20,7 +20,7 @@ SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 _SUIT_INPUT = {"c": 0, "d": 1, "h": 2, "s": 3, "♣": 0, "♦": 1, "♥": 2, "♠": 3,
                "♧": 0, "♢": 1, "♡": 2, "♤": 3}
 # One card token: a rank (10 or one char) then a suit; case-insensitive.
-_TOKEN = re.compile(r"(10|[A2-9TJQK])([CDHS♣♦♥♠♧♢♡♤])\ufe0f?", re.IGNORECASE)
+_TOKEN = re.compile(r"(10|[A2-9TJQK])([CDHS♣♦♥♠♧♢♡♤])\ufe0f?", re.IGNORECASE | re.ASCII)
 # What may separate tokens in a card list.
 _SEPARATORS = re.compile(r"[\s,;|/]+")
 _EXPECTED = "a rank from A23456789TJQK (or 10) then a suit from cdhs or ♣♦♥♠"
@@ -104,6 +104,8 @@ def parse_cards(text: str | Iterable, count: int | None = 52) -> list[Card]:
     """
     if isinstance(text, str):
         tokens = _tokens(text)
+    elif not isinstance(text, Iterable):
+        raise ValueError(f"a card list is a string of tokens or a sequence of cards, got {text!r}")
     else:
         tokens = [(i + 1, x if isinstance(x, str) else Card(x)) for i, x in enumerate(text)]
     cards: list[Card] = []

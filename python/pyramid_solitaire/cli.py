@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from typing import Sequence
+from typing import NoReturn, Sequence
 
 from . import __version__
 from .deal import Deal
@@ -23,6 +23,13 @@ COMMANDS = ["deal", "solve"]
 
 class UsageError(ValueError):
     pass
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line like every other error (exit status 2)."""
+
+    def error(self, message: str) -> "NoReturn":  # type: ignore[override]
+        self.exit(2, f"{PROG}: error: {message} (see '{self.prog} --help')\n")
 
 
 def rule_flags() -> argparse.ArgumentParser:
@@ -65,9 +72,10 @@ def rules_from_args(args: argparse.Namespace, deal: Deal | None = None) -> Rules
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=PROG, description="Pyramid Solitaire engine: deals, rules, solver, simulator.")
+    parser = _Parser(prog=PROG, description="Pyramid Solitaire engine: deals, rules, solver, simulator.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
+                                parser_class=_Parser)
     rules = rule_flags()
     for name in COMMANDS:
         module = importlib.import_module(f".commands.{name}", __package__)

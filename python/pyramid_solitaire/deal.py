@@ -10,6 +10,7 @@
 """
 from __future__ import annotations
 
+import operator
 import random as _random
 from typing import Any, Iterable
 
@@ -23,10 +24,22 @@ _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _FORMAT = "PY1-<rules letter>-<7 letters A-Z>, e.g. PY1-N-AAAAAAS"
 
 
+def _deal_number(number: object) -> int:
+    """A whole number 0..26**7-1 (Python or numpy integer), or ValueError."""
+    try:
+        if isinstance(number, bool):
+            raise TypeError
+        n = operator.index(number)
+    except TypeError:
+        raise ValueError(f"a deal number is a whole number 0..{MAX_DEAL_NUMBER:,}, got {number!r}") from None
+    if not 0 <= n <= MAX_DEAL_NUMBER:
+        raise ValueError(f"a deal number is a whole number 0..{MAX_DEAL_NUMBER:,}, got {n:,}")
+    return n
+
+
 def number_to_letters(number: int) -> str:
     """The 7-letter base-26 form of a deal number (A = 0, most significant first)."""
-    if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= MAX_DEAL_NUMBER:
-        raise ValueError(f"a deal number is a whole number 0..{MAX_DEAL_NUMBER:,}, got {number!r}")
+    number = _deal_number(number)
     out = []
     for _ in range(7):
         number, digit = divmod(number, 26)
@@ -38,6 +51,9 @@ def parse_code(code: str) -> tuple[int, str]:
     """``PY1-N-AAAAAAS`` -> (deal number, rules letter); ValueError naming the bad part."""
     if not isinstance(code, str):
         raise ValueError(f"a deal code is a string like {_FORMAT}, got {code!r}")
+    if not code.isascii():
+        bad = next(ch for ch in code if not ch.isascii())
+        raise ValueError(f"deal code {code!r}: {bad!r} is not allowed; a code is ASCII: {_FORMAT}")
     parts = code.strip().upper().split("-")
     if len(parts) != 3:
         raise ValueError(f"deal code {code!r} is malformed: expected {_FORMAT}")
@@ -79,7 +95,7 @@ class Deal:
     @classmethod
     def from_number(cls, number: int, rules: Rules | str | None = "pyramide") -> "Deal":
         """Deal ``number`` (0 .. 26**7 - 1) of the version-1 shuffle."""
-        number_to_letters(number)  # validates
+        number = _deal_number(number)
         return cls(deal_cards(number), number=number, rules=rules)
 
     @classmethod

@@ -22,7 +22,7 @@ _RECYCLE_WORDS = ("recycle", "r", "redeal")
 class Move:
     """A move: ``kind`` is ``"king"``, ``"pair"``, ``"draw"`` or ``"recycle"``; ``cards`` holds
     the removed cards (none for draw and recycle). Hashable; pairs compare equal in either
-    order."""
+    order. ``Move("Tc+3s")`` parses the text form."""
 
     __slots__ = ("kind", "cards")
     kind: str
@@ -30,7 +30,14 @@ class Move:
     DRAW: ClassVar["Move"]
     RECYCLE: ClassVar["Move"]
 
-    def __init__(self, kind: str, cards: tuple[int, ...] = ()) -> None:
+    def __init__(self, kind: str, cards: tuple[int, ...] | None = None) -> None:
+        if cards is None:
+            if kind not in ("draw", "recycle"):
+                # Move("Tc+3s"): the text form, so that repr(move) evaluates back.
+                parsed = Move.parse(kind)
+                kind, cards = parsed.kind, parsed.cards
+            else:
+                cards = ()
         cards = tuple(Card(c) for c in cards)
         if kind == "king":
             if len(cards) != 1 or cards[0].rank != 13:
