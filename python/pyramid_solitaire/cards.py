@@ -107,16 +107,18 @@ def parse_cards(text: str | Iterable, count: int | None = 52) -> list[Card]:
     elif not isinstance(text, Iterable):
         raise ValueError(f"a card list is a string of tokens or a sequence of cards, got {text!r}")
     else:
-        tokens = [(i + 1, x if isinstance(x, str) else Card(x)) for i, x in enumerate(text)]
+        tokens = [(i + 1, x.strip() if isinstance(x, str) else Card(x), None)
+                  for i, x in enumerate(text)]
     cards: list[Card] = []
     seen: dict[int, int] = {}
-    for pos, tok in tokens:
+    for pos, tok, run in tokens:
         if isinstance(tok, Card):
             card = tok
         else:
             m = _TOKEN.fullmatch(tok)
             if not m:
-                raise ValueError(f"token {pos} {tok!r} is not a card: expected {_EXPECTED}")
+                where = f" (in {run!r})" if run else ""
+                raise ValueError(f"token {pos} {tok!r}{where} is not a card: expected {_EXPECTED}")
             card = _card_of(m)
         if card in seen:
             raise ValueError(f"card {card.token} appears twice (tokens {seen[card]} and {pos}); "
@@ -130,10 +132,10 @@ def parse_cards(text: str | Iterable, count: int | None = 52) -> list[Card]:
     return cards
 
 
-def _tokens(text: str) -> list[tuple[int, str]]:
-    """Split a card list into tokens; a chunk without separators may hold several cards
-    (``Jd6c``)."""
-    out: list[tuple[int, str]] = []
+def _tokens(text: str) -> list[tuple[int, str, str | None]]:
+    """Split a card list into (position, token, run) triples; a run of characters without
+    separators may hold several cards (``Jd6c``), and a bad token inside one names it."""
+    out: list[tuple[int, str, str | None]] = []
     for chunk in _SEPARATORS.split(text.strip()):
         if not chunk:
             continue
@@ -141,9 +143,10 @@ def _tokens(text: str) -> list[tuple[int, str]]:
         while i < len(chunk):
             m = _TOKEN.match(chunk, i)
             if not m:
-                out.append((len(out) + 1, chunk[i:] if i else chunk))
+                # Not a card; inside a run of cards written together, show the run too.
+                out.append((len(out) + 1, chunk[i:], chunk if i else None))
                 break
-            out.append((len(out) + 1, m.group(0)))
+            out.append((len(out) + 1, m.group(0), None))
             i = m.end()
     return out
 

@@ -112,6 +112,8 @@ class Deal:
     @classmethod
     def parse(cls, text: str, rules: Rules | str | None = None) -> "Deal":
         """A deal code or a card list, whichever ``text`` is."""
+        if not isinstance(text, str):
+            raise ValueError(f"a deal is a code such as PY1-N-AAAAAAS or 52 card tokens, got {text!r}")
         stripped = text.strip()
         if stripped.upper().startswith("PY") and len(stripped.split()) == 1:
             deal = cls.from_code(stripped)

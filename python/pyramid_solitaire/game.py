@@ -135,7 +135,10 @@ class Game:
 
     def play(self, move: Move | str) -> None:
         """Play ``move`` (a :class:`Move` or its text); IllegalMoveError says why not."""
-        move = Move.parse(move)
+        try:
+            move = Move.parse(move)
+        except ValueError as e:
+            raise IllegalMoveError(str(e)) from None
         code = self._to_code(move)
         if code not in self._legal_codes():
             raise IllegalMoveError(f"{move}: {self._why_illegal(move)}")

@@ -144,6 +144,9 @@ class Rules:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Rules":
+        """The inverse of to_dict (also ``{"preset": "msc"}``)."""
+        if not isinstance(d, dict):
+            raise ValueError(f"rules as a dict of options (see Rules.to_dict), got {d!r}")
         if "preset" in d and set(d) <= {"preset", "name", "letter"}:
             return cls.preset(d["preset"])
         unknown = set(d) - set(_FIELDS) - {"name", "letter"}
