@@ -15,7 +15,7 @@
 #
 # Adding a policy (the solver, later): one more sim_policy value below, one more case in
 # sim_play (simulate.pyx), and its name in simulate.pyx's POLICIES.
-from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, uint64_t
 from pyramid_core.rules cimport pyr_rules
 from pyramid_core.position cimport pyr_move
 
@@ -41,6 +41,8 @@ ctypedef struct sim_deal:
     uint32_t prank[14]      # pyramid positions holding each rank (prank[0] = 0)
     uint32_t trank[14]      # talon cards (bit t) of each rank (trank[0] = 0)
     uint32_t pile[3]        # draw 3: talon bits of waste piles 1, 2, 3
+    uint8_t pc0[14]         # pyramid cards of each rank
+    uint8_t tc0[14]         # talon cards of each rank
 
 ctypedef struct sim_state:
     uint32_t pyr            # pyramid positions still present
@@ -53,8 +55,13 @@ ctypedef struct sim_state:
     int rec                 # recycles used (0 under unlimited redeals, as in pyr_pos)
     int moves               # draws, recycles, Kings and pairs played
     int pass_removed        # removal moves since the last recycle (or the deal)
+    uint32_t fr             # ranks of the free pyramid cards (bit r)
+    uint32_t frr            # the same reflected: bit 13 - r for each free rank r
     uint8_t pc[14]          # present pyramid cards of each rank
     uint8_t tc[14]          # present talon cards of each rank
+    uint8_t fc[14]          # free pyramid cards of each rank
+    int8_t slack[7]         # greedy: cached _slack of rank pair (r, 13 - r), r = 1..6
+    uint32_t slack_ok       # bit r: slack[r] is up to date
 
 cdef enum:
     SF_KING = 1             # a free pyramid King

@@ -31,6 +31,7 @@ cdef uint32_t REL[28]       # positions i covers or is covered by, directly or n
                             # cards i can never pair with (bar pair_with_covering)
 cdef uint32_t DIRECT[28]    # positions i covers or is covered by directly
 cdef uint8_t RANK_OF[52]    # card index -> rank
+cdef uint8_t SLACK_CLASS[14]  # rank -> its rank pair's index 1..6 (0 for Kings and 0)
 
 
 cdef void _init_tables():
@@ -65,6 +66,8 @@ cdef void _init_tables():
         DIRECT[i] = PAR[i] | COV[i]
     for i in range(52):
         RANK_OF[i] = <uint8_t>card_rank(i)
+    for i in range(14):
+        SLACK_CLASS[i] = i if 1 <= i <= 6 else (13 - i if 7 <= i <= 12 else 0)
 
 
 cdef uint32_t _par_of(uint32_t m) noexcept nogil:
@@ -111,10 +114,14 @@ cdef inline void _deal_masks(sim_deal* d, const pyr_rules* rules) noexcept nogil
     d.rules = rules[0]
     memset(d.prank, 0, sizeof(d.prank))
     memset(d.trank, 0, sizeof(d.trank))
+    memset(d.pc0, 0, sizeof(d.pc0))
+    memset(d.tc0, 0, sizeof(d.tc0))
     for i in range(N_PYRAMID):
         d.prank[d.rank[i]] |= (<uint32_t>1) << i
+        d.pc0[d.rank[i]] += 1
     for i in range(N_TALON):
         d.trank[d.rank[LOC_TALON + i]] |= (<uint32_t>1) << i
+        d.tc0[d.rank[LOC_TALON + i]] += 1
     d.pile[0] = d.pile[1] = d.pile[2] = 0
     if rules.draw == 3:
         w = rules.waste_at_deal
@@ -152,20 +159,13 @@ cdef inline bint _won(const sim_deal* d, const sim_state* s) noexcept nogil:
     return s.pyr == 0
 
 
-cdef inline void _refresh(const sim_deal* d, sim_state* s) noexcept nogil:
-    """Recompute useful and flags from the free mask (after the pyramid changed)."""
-    cdef uint32_t x = s.free, fr = 0, frr = 0, u = d.trank[KING], flags = 0
-    cdef int i, r, b
-    while x:
-        i = pyr_ctz32(x)
-        r = d.rank[i]
-        fr |= (<uint32_t>1) << r
-        frr |= (<uint32_t>1) << (13 - r)
-        u |= d.trank[13 - r]
-        x &= x - 1
-    if fr >> KING:
+cdef inline void _flags(const sim_deal* d, sim_state* s) noexcept nogil:
+    """Recompute flags from fr, frr (and the pyramid, under pair_with_covering)."""
+    cdef uint32_t x, flags = 0
+    cdef int i, b
+    if s.fr >> KING:
         flags = SF_KING
-    if fr & frr:
+    if s.fr & s.frr:
         flags |= SF_PAIR
     if d.rules.pair_with_covering:
         x = half_covered_mask(s.pyr)
@@ -176,15 +176,43 @@ cdef inline void _refresh(const sim_deal* d, sim_state* s) noexcept nogil:
                 flags |= SF_COVER
                 break
             x &= x - 1
-    s.useful = u
     s.flags = flags
 
 
-cdef inline void _counts(const sim_deal* d, sim_state* s) noexcept nogil:
+cdef inline void _now_free(const sim_deal* d, sim_state* s, int p) noexcept nogil:
+    cdef int r = d.rank[p]
+    if s.fc[r] == 0:
+        s.fr |= (<uint32_t>1) << r
+        s.frr |= (<uint32_t>1) << (13 - r)
+        s.useful |= d.trank[13 - r]
+    s.fc[r] += 1
+
+
+cdef inline void _not_free(const sim_deal* d, sim_state* s, int p) noexcept nogil:
+    cdef int r = d.rank[p]
+    s.fc[r] -= 1
+    if s.fc[r] == 0:
+        s.fr &= ~((<uint32_t>1) << r)
+        s.frr &= ~((<uint32_t>1) << (13 - r))
+        s.useful &= ~d.trank[13 - r]
+
+
+cdef inline void _derive(const sim_deal* d, sim_state* s) noexcept nogil:
+    """Everything derived from pyr, free and talon (pc, tc, fc, fr, frr, useful, flags)."""
     cdef int r
+    cdef uint32_t x = s.free
+    memset(s.fc, 0, sizeof(s.fc))
+    s.fr = 0
+    s.frr = 0
+    s.useful = d.trank[KING]
+    while x:
+        _now_free(d, s, pyr_ctz32(x))
+        x &= x - 1
     for r in range(14):
         s.pc[r] = <uint8_t>_popcount32(s.pyr & d.prank[r])
         s.tc[r] = <uint8_t>_popcount32(s.talon & d.trank[r])
+    s.slack_ok = 0
+    _flags(d, s)
 
 
 cdef void sim_start(const sim_deal* d, sim_state* s) noexcept nogil:
@@ -196,13 +224,16 @@ cdef void sim_start(const sim_deal* d, sim_state* s) noexcept nogil:
     s.rec = 0
     s.moves = 0
     s.pass_removed = 0
-    memset(s.pc, 0, sizeof(s.pc))
-    memset(s.tc, 0, sizeof(s.tc))
-    for r in range(N_PYRAMID):
-        s.pc[d.rank[r]] += 1
-    for r in range(N_TALON):
-        s.tc[d.rank[LOC_TALON + r]] += 1
-    _refresh(d, s)
+    memcpy(s.pc, d.pc0, sizeof(s.pc))
+    memcpy(s.tc, d.tc0, sizeof(s.tc))
+    memset(s.fc, 0, sizeof(s.fc))
+    s.fr = 0
+    s.frr = 0
+    s.useful = d.trank[KING]
+    for r in range(21, 28):
+        _now_free(d, s, r)
+    s.slack_ok = 0
+    _flags(d, s)
 
 
 cdef uint64_t sim_pos(const sim_state* s) noexcept nogil:
@@ -218,8 +249,7 @@ cdef void sim_from_pos(const sim_deal* d, uint64_t p, sim_state* s) noexcept nog
     s.rec = pos_recycles(p)
     s.moves = 0
     s.pass_removed = 0
-    _counts(d, s)
-    _refresh(d, s)
+    _derive(d, s)
 
 
 cdef inline int _avail(const sim_deal* d, const sim_state* s, int* av) noexcept nogil:
@@ -357,13 +387,15 @@ cdef int sim_gen(const sim_deal* d, const sim_state* s, pyr_move* out) noexcept 
 
 
 cdef inline void _remove_pyr(const sim_deal* d, sim_state* s, uint32_t gone) noexcept nogil:
-    """Take the pyramid positions `gone` away; update free, useful and flags."""
+    """Take the pyramid positions `gone` away; update everything derived."""
     cdef uint32_t cand = 0, x = gone
     cdef int p
     while x:
         p = pyr_ctz32(x)
         cand |= PAR[p]
         s.pc[d.rank[p]] -= 1
+        if (s.free >> p) & 1:
+            _not_free(d, s, p)
         x &= x - 1
     s.pyr &= ~gone
     s.free &= ~gone
@@ -372,8 +404,9 @@ cdef inline void _remove_pyr(const sim_deal* d, sim_state* s, uint32_t gone) noe
         p = pyr_ctz32(cand)
         if (COV[p] & s.pyr) == 0:
             s.free |= (<uint32_t>1) << p
+            _now_free(d, s, p)
         cand &= cand - 1
-    _refresh(d, s)
+    _flags(d, s)
 
 
 cdef inline void _apply(const sim_deal* d, sim_state* s, pyr_move m) noexcept nogil:
@@ -394,6 +427,7 @@ cdef inline void _apply(const sim_deal* d, sim_state* s, pyr_move m) noexcept no
             s.pass_removed = 0
         return
     s.pass_removed += 1
+    s.slack_ok &= ~((<uint32_t>1) << SLACK_CLASS[d.rank[a]])
     if a < N_PYRAMID:
         gone = (<uint32_t>1) << a
     else:
@@ -525,6 +559,17 @@ cdef int _augment(int k, const uint8_t* adj, int8_t* owner, uint8_t* seen) noexc
     return False
 
 
+cdef inline bint _any_compatible(uint32_t rset, uint32_t sset, bint pwc) noexcept nogil:
+    cdef uint32_t x = rset
+    cdef int i
+    while x:
+        i = pyr_ctz32(x)
+        if sset & ~(REL[i] & ~DIRECT[i] if pwc else REL[i]):
+            return True
+        x &= x - 1
+    return False
+
+
 cdef inline int _matching(uint32_t rset, uint32_t sset, bint pwc) noexcept nogil:
     """Largest number of disjoint pairs (i in rset, j in sset) of cards not in a covering
     relation (bar a direct cover under pair_with_covering)."""
@@ -534,6 +579,12 @@ cdef inline int _matching(uint32_t rset, uint32_t sset, bint pwc) noexcept nogil
     cdef uint8_t seen
     cdef int ns = 0, nl = 0, i, q, m = 0
     cdef uint32_t x = sset, bad, full = 1
+    if rset == 0 or sset == 0:
+        return 0
+    if (rset & (rset - 1)) == 0:
+        return _any_compatible(rset, sset, pwc)
+    if (sset & (sset - 1)) == 0:
+        return _any_compatible(sset, rset, pwc)
     while x and ns < 4:
         sl[ns] = pyr_ctz32(x)
         owner[ns] = -1
@@ -560,69 +611,119 @@ cdef inline int _matching(uint32_t rset, uint32_t sset, bint pwc) noexcept nogil
     return m
 
 
-cdef inline int _slack(const sim_deal* d, uint32_t pyr, int r, int pr, int ps, int tr,
-                       int ts) noexcept nogil:
-    """>= 0 when the rank pair (r, 13 - r) can still be cleared as far as its own cards
-    decide: pr, ps pyramid cards and tr, ts talon cards of ranks r and 13 - r are left."""
-    cdef int need = pr - ts
-    if ps - tr > need:
-        need = ps - tr
-    if need <= 0:
+cdef inline int _slack(const sim_deal* d, uint32_t pyr, int r, int pr, int pq, int tr,
+                       int tq) noexcept nogil:
+    """The sign of the rank pair (r, q = 13 - r)'s spare partners: -1 when it can no longer
+    be cleared, 0 when it is tight, 1 when a partner is to spare. pr, pq pyramid and tr, tq
+    talon cards of ranks r and q are left. Spare partners = the largest set of disjoint
+    compatible pyramid pairs (a matching) minus the pyramid pairs needed, need = the larger
+    of pr - tq and pq - tr."""
+    cdef int need = pr - tq, m, small
+    cdef uint32_t rset, sset
+    if pq - tr > need:
+        need = pq - tr
+    if need < 0:
         return 1
-    return _matching(pyr & d.prank[r], pyr & d.prank[13 - r], d.rules.pair_with_covering) - need
+    small = pr if pr < pq else pq
+    if need > small:
+        return -1
+    rset = pyr & d.prank[r]
+    sset = pyr & d.prank[13 - r]
+    if need <= 1:
+        # the matching is at least 1 exactly when some pair of them is compatible
+        m = 1 if small > 0 and _any_compatible(rset, sset, d.rules.pair_with_covering) else 0
+    else:
+        m = _matching(rset, sset, d.rules.pair_with_covering)
+    return -1 if m < need else (0 if m == need else 1)
 
 
-cdef inline int _greedy_score(const sim_deal* d, uint32_t pyr, uint32_t talon,
-                              const uint8_t* pc, const uint8_t* tc, int a, int b) noexcept nogil:
-    """The greedy policy's score of the pair at locations a < b (a function of the position;
-    below 0: rather not)."""
-    cdef int np = 0, freed = 0, r, q, p, score, before, after
-    cdef int pr, pq, tr, tq
-    cdef uint32_t gone = 0, rest, cand = 0
+cdef inline bint _greedy_veto(const sim_deal* d, uint32_t pyr, const uint8_t* pc,
+                              const uint8_t* tc, int a, int b, int8_t* slack,
+                              uint32_t* slack_ok) noexcept nogil:
+    """Would the pair at locations a < b leave its rank pair unclearable (it was clearable)?
+    slack/slack_ok: the playout's cache of _slack per rank pair, or NULL."""
+    cdef int r, q, pr, pq, tr, tq, before, cls
+    if d.rules.win_all:
+        return False
     r = d.rank[a]
     q = 13 - r
     pr = pc[r]
     pq = pc[q]
     tr = tc[r]
     tq = tc[q]
-    before = _slack(d, pyr, r, pr, pq, tr, tq)
+    cls = SLACK_CLASS[r]
+    if slack != NULL and (slack_ok[0] >> cls) & 1:
+        before = slack[cls]
+    else:
+        before = _slack(d, pyr, r, pr, pq, tr, tq)
+        if slack != NULL:
+            slack[cls] = <int8_t>before
+            slack_ok[0] |= (<uint32_t>1) << cls
+    # A pair lowers its rank pair's spare partners by at most one, so only a tight rank pair
+    # can become unclearable.
+    if before != 0:
+        return False
     if a < N_PYRAMID:
-        gone = (<uint32_t>1) << a
-        np = 1
-        cand = PAR[a]
+        pyr &= ~((<uint32_t>1) << a)
         pr -= 1
     else:
         tr -= 1
     if b < N_PYRAMID:
-        gone |= (<uint32_t>1) << b
-        np += 1
-        cand |= PAR[b]
+        pyr &= ~((<uint32_t>1) << b)
         pq -= 1
     else:
         tq -= 1
-    rest = pyr & ~gone
-    after = _slack(d, rest, r, pr, pq, tr, tq)
-    if before >= 0 and after < 0 and not d.rules.win_all:
-        return -1
+    return _slack(d, pyr, r, pr, pq, tr, tq) < 0
+
+
+cdef inline int _greedy_merit(uint32_t pyr, int a, int b) noexcept nogil:
+    """The positive part of a pair's score: 100 per pyramid card removed, 30 per pyramid card
+    freed, plus how many cards the removed ones cover (directly or not)."""
+    cdef int np = 0, freed = 0, score = 0, p
+    cdef uint32_t gone = 0, cand = 0
+    if a < N_PYRAMID:
+        gone = (<uint32_t>1) << a
+        cand = PAR[a]
+        np = 1
+        score = SUPPORT[a]
+    if b < N_PYRAMID:
+        gone |= (<uint32_t>1) << b
+        cand |= PAR[b]
+        np += 1
+        score += SUPPORT[b]
     if np == 0:
         return 0
-    cand &= rest
+    pyr &= ~gone
+    cand &= pyr
     while cand:
         p = pyr_ctz32(cand)
-        if (COV[p] & rest) == 0:
+        if (COV[p] & pyr) == 0:
             freed += 1
         cand &= cand - 1
-    score = 100 * np + 30 * freed
-    if a < N_PYRAMID:
-        score += SUPPORT[a]
-    if b < N_PYRAMID:
-        score += SUPPORT[b]
-    return score
+    return score + 100 * np + 30 * freed
 
 
-cdef inline int _greedy_choose(const sim_deal* d, uint32_t pyr, uint32_t talon,
-                               const uint8_t* pc, const uint8_t* tc, const pyr_move* buf,
-                               int n, bint stuck) noexcept nogil:
+cdef inline int _greedy_score(const sim_deal* d, uint32_t pyr, const uint8_t* pc,
+                              const uint8_t* tc, int a, int b, int8_t* slack,
+                              uint32_t* slack_ok) noexcept nogil:
+    """The greedy policy's score of the pair at locations a < b (a function of the position):
+    -1 when vetoed, 0 for two talon cards, else the merit (>= 100)."""
+    if _greedy_veto(d, pyr, pc, tc, a, b, slack, slack_ok):
+        return -1
+    return _greedy_merit(pyr, a, b)
+
+
+cdef inline int _greedy_pick(int best, int best_score, int fallback, bint stuck) noexcept nogil:
+    """The greedy rule once the pairs are scored: the best pair unless it is vetoed and a draw
+    or recycle is possible (at the end of a pass that removed nothing, play it anyway)."""
+    if best >= 0 and (best_score >= 0 or fallback < 0 or (fallback == MOVE_RECYCLE and stuck)):
+        return best
+    return fallback
+
+
+cdef inline int _greedy_choose(const sim_deal* d, uint32_t pyr, const uint8_t* pc,
+                               const uint8_t* tc, const pyr_move* buf, int n, bint stuck,
+                               int8_t* slack, uint32_t* slack_ok) noexcept nogil:
     """The greedy policy's pick among the legal moves buf[0..n-1] (gen_moves order), or -1
     when there are none. `stuck`: unlimited redeals and nothing removed in this pass."""
     cdef int k, a, best = -1, best_score = -1000000, sc, fallback = -1
@@ -635,16 +736,15 @@ cdef inline int _greedy_choose(const sim_deal* d, uint32_t pyr, uint32_t talon,
             continue
         if (m >> 6) == LOC_NONE:
             return m
-        sc = _greedy_score(d, pyr, talon, pc, tc, a, m >> 6)
+        sc = _greedy_score(d, pyr, pc, tc, a, m >> 6, slack, slack_ok)
         if sc > best_score:
             best_score = sc
             best = m
-    if best >= 0 and (best_score >= 0 or fallback < 0 or (fallback == MOVE_RECYCLE and stuck)):
-        return best
-    return fallback
+    return _greedy_pick(best, best_score, fallback, stuck)
 
 
-cdef int sim_play_greedy(const sim_deal* d, sim_result* res, pyr_move* rec) noexcept nogil:
+cdef int _greedy_any(const sim_deal* d, sim_result* res, pyr_move* rec) noexcept nogil:
+    """The greedy playout under any rules (move lists from _gen)."""
     cdef sim_state s
     cdef pyr_move buf[MAX_MOVES]
     cdef int m, n, n_rec = 0, rc = SIM_OK
@@ -666,8 +766,8 @@ cdef int sim_play_greedy(const sim_deal* d, sim_result* res, pyr_move* rec) noex
             continue
         else:
             n = _gen(d, &s, buf)
-            m = _greedy_choose(d, s.pyr, s.talon, s.pc, s.tc, buf, n,
-                               unlimited and s.pass_removed == 0)
+            m = _greedy_choose(d, s.pyr, s.pc, s.tc, buf, n, unlimited and s.pass_removed == 0,
+                               s.slack, &s.slack_ok)
             if m < 0 or (m == MOVE_RECYCLE and unlimited and s.pass_removed == 0):
                 break
             vetoed = (m & 63) == LOC_NONE
@@ -678,6 +778,205 @@ cdef int sim_play_greedy(const sim_deal* d, sim_result* res, pyr_move* rec) noex
                 break
     _result(d, &s, res)
     return rc
+
+
+cdef inline void _take_pyr(const sim_deal* d, int p, uint32_t* pyr, uint32_t* free,
+                           uint32_t* fr, uint32_t* frr, uint32_t* useful, uint8_t* fc,
+                           uint8_t* pc) noexcept nogil:
+    """Remove pyramid card p (draw-1 playouts' scalar state): update the free cards and what
+    is derived from them."""
+    cdef int r = d.rank[p], q
+    cdef uint32_t cand, bit
+    pc[r] -= 1
+    pyr[0] &= ~((<uint32_t>1) << p)
+    if (free[0] >> p) & 1:
+        free[0] &= ~((<uint32_t>1) << p)
+        fc[r] -= 1
+        if fc[r] == 0:
+            fr[0] &= ~((<uint32_t>1) << r)
+            frr[0] &= ~((<uint32_t>1) << (13 - r))
+            useful[0] &= ~d.trank[13 - r]
+    cand = PAR[p] & pyr[0]
+    while cand:
+        q = pyr_ctz32(cand)
+        cand &= cand - 1
+        if (COV[q] & pyr[0]) == 0:
+            bit = (<uint32_t>1) << q
+            if not (free[0] & bit):
+                free[0] |= bit
+                r = d.rank[q]
+                if fc[r] == 0:
+                    fr[0] |= (<uint32_t>1) << r
+                    frr[0] |= (<uint32_t>1) << (13 - r)
+                    useful[0] |= d.trank[13 - r]
+                fc[r] += 1
+
+
+cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexcept nogil:
+    """The greedy playout specialised for draw 1 without stock_top_playable,
+    pair_waste_top_two and pair_with_covering: the only talon card in play is the waste top,
+    so the candidates are the pyramid pairs and the waste top's partners. The state lives in
+    local variables. Same moves as _greedy_any (tests/test_simulate.py checks)."""
+    cdef uint32_t pyr = PYRAMID_ALL, free = 0, talon = TALON_ALL, fr = 0, frr = 0
+    cdef uint32_t useful = d.trank[KING], slack_ok = 0, x, y, h, pp, st, u
+    cdef uint8_t pc[14]
+    cdef uint8_t tc[14]
+    cdef uint8_t fc[14]
+    cdef int8_t slack[7]
+    cdef uint8_t ca[MAX_MOVES]
+    cdef uint8_t cb[MAX_MOVES]
+    cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0, pass_removed = 0
+    cdef int m, nc, k, a, b, r, w, n_rec = 0, rc = SIM_OK, best, best_score, sc, fallback, j
+    cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, vetoed = False, stuck
+    cdef bint win_all = d.rules.win_all
+    memcpy(pc, d.pc0, sizeof(pc))
+    memcpy(tc, d.tc0, sizeof(tc))
+    memset(fc, 0, sizeof(fc))
+    for j in range(21, 28):
+        free |= (<uint32_t>1) << j
+        r = d.rank[j]
+        if fc[r] == 0:
+            fr |= (<uint32_t>1) << r
+            frr |= (<uint32_t>1) << (13 - r)
+            useful |= d.trank[13 - r]
+        fc[r] += 1
+    while pyr != 0 or (win_all and talon != 0):
+        if fr >> KING:
+            # The first move gen_moves lists: the free pyramid King with the lowest position.
+            a = pyr_ctz32(free & d.prank[KING])
+            _take_pyr(d, a, &pyr, &free, &fr, &frr, &useful, fc, pc)
+            m = move_king(a)
+            vetoed = False
+        else:
+            w = cur - 1                         # the waste top (canonical cursor), or -1
+            st = talon & ~below(cur)            # the stock
+            pp = fr & frr                       # ranks with a pyramid pair
+            if w >= 0 and (useful >> w) & 1:
+                if d.rank[LOC_TALON + w] == KING:
+                    m = move_king(LOC_TALON + w)
+                    talon &= ~((<uint32_t>1) << w)
+                    tc[KING] -= 1
+                    x = talon & below(cur)
+                    cur = pyr_msb32(x) + 1 if x else 0
+                    moves += 1
+                    pass_removed += 1
+                    vetoed = False
+                    if rec != NULL:
+                        rc = _record(rec, &n_rec, <pyr_move>m, 1)
+                        if rc != SIM_OK:
+                            break
+                    continue
+            elif (pp == 0 or vetoed) and st:
+                # Draw until the waste top has a partner (or is a King), or the stock is empty.
+                u = st & useful
+                j = pyr_ctz32(u) if u else pyr_msb32(st)
+                k = _popcount32(st & below(j + 1))
+                cur = j + 1
+                moves += k
+                if rec != NULL:
+                    rc = _record(rec, &n_rec, MOVE_DRAW, k)
+                    if rc != SIM_OK:
+                        break
+                continue
+            else:
+                w = -1                          # the waste top plays no part
+            stuck = unlimited and pass_removed == 0
+            if st:
+                fallback = MOVE_DRAW
+            elif (talon & below(cur)) and (unlimited or recycles < d.rules.redeals):
+                fallback = MOVE_RECYCLE
+            else:
+                fallback = -1
+            nc = 0
+            pp &= 0x7E
+            while pp:
+                r = pyr_ctz32(pp)
+                pp &= pp - 1
+                x = free & d.prank[r]
+                y = free & d.prank[13 - r]
+                while x:
+                    a = pyr_ctz32(x)
+                    x &= x - 1
+                    h = y
+                    while h:
+                        b = pyr_ctz32(h)
+                        h &= h - 1
+                        if a < b:
+                            ca[nc] = a
+                            cb[nc] = b
+                        else:
+                            ca[nc] = b
+                            cb[nc] = a
+                        nc += 1
+            if w >= 0:
+                y = free & d.prank[13 - d.rank[LOC_TALON + w]]
+                while y:
+                    ca[nc] = pyr_ctz32(y)
+                    cb[nc] = LOC_TALON + w
+                    nc += 1
+                    y &= y - 1
+            if nc == 1:
+                # With one candidate only the veto matters.
+                best = move_pair(ca[0], cb[0])
+                best_score = -1 if _greedy_veto(d, pyr, pc, tc, ca[0], cb[0], slack,
+                                                &slack_ok) else 0
+            else:
+                best = -1
+                best_score = -1000000
+                for k in range(nc):
+                    sc = _greedy_score(d, pyr, pc, tc, ca[k], cb[k], slack, &slack_ok)
+                    if sc > best_score:
+                        best_score = sc
+                        best = move_pair(ca[k], cb[k])
+            m = _greedy_pick(best, best_score, fallback, stuck)
+            if m < 0 or (m == MOVE_RECYCLE and stuck):
+                break
+            if m == MOVE_DRAW:
+                vetoed = True
+                cur = pyr_ctz32(st) + 1
+            elif m == MOVE_RECYCLE:
+                vetoed = True
+                cur = 0
+                if not unlimited:
+                    recycles += 1
+                pass_removed = 0
+                moves += 1
+                if rec != NULL:
+                    rc = _record(rec, &n_rec, <pyr_move>m, 1)
+                    if rc != SIM_OK:
+                        break
+                continue
+            else:
+                vetoed = False
+                a = m & 63
+                b = m >> 6
+                slack_ok &= ~((<uint32_t>1) << SLACK_CLASS[d.rank[a]])
+                _take_pyr(d, a, &pyr, &free, &fr, &frr, &useful, fc, pc)
+                if b < N_PYRAMID:
+                    _take_pyr(d, b, &pyr, &free, &fr, &frr, &useful, fc, pc)
+                else:
+                    talon &= ~((<uint32_t>1) << (b - LOC_TALON))
+                    tc[d.rank[b]] -= 1
+                    x = talon & below(cur)
+                    cur = pyr_msb32(x) + 1 if x else 0
+        if m != MOVE_DRAW:
+            pass_removed += 1
+        moves += 1
+        if rec != NULL:
+            rc = _record(rec, &n_rec, <pyr_move>m, 1)
+            if rc != SIM_OK:
+                break
+    res.won = pyr == 0 and (not win_all or talon == 0)
+    res.removed = <uint8_t>(N_PYRAMID - _popcount32(pyr))
+    res.moves = <uint16_t>moves
+    res.score = <uint16_t>(10 * res.removed)
+    return rc
+
+
+cdef int sim_play_greedy(const sim_deal* d, sim_result* res, pyr_move* rec) noexcept nogil:
+    if _pure_draw1(d) and not d.rules.pair_with_covering:
+        return _greedy_draw1(d, res, rec)
+    return _greedy_any(d, res, rec)
 
 
 cdef int sim_play(int policy, const sim_deal* d, uint64_t rng, sim_result* res,
@@ -733,8 +1032,8 @@ cdef int _reference_play(int policy, const pyr_table* t, const sim_deal* d, uint
             for r in range(14):
                 pc[r] = <uint8_t>_popcount32(pos_pyr(p) & d.prank[r])
                 tc[r] = <uint8_t>_popcount32(pos_talon(p) & d.trank[r])
-            m = _greedy_choose(d, pos_pyr(p), pos_talon(p), pc, tc, buf, n,
-                               unlimited and pass_removed == 0)
+            m = _greedy_choose(d, pos_pyr(p), pc, tc, buf, n, unlimited and pass_removed == 0,
+                               NULL, NULL)
         else:
             return SIM_BAD_POLICY
         if m < 0 or (m == MOVE_RECYCLE and unlimited and pass_removed == 0):
@@ -871,7 +1170,10 @@ def check_engine(dict rules, int n_deals, int walks, unsigned long long seed,
                     bad.append((seed + k, p, "state"))
                     break
                 sim_from_pos(&d, p, &s2)
-                if s2.free != s.free or s2.flags != s.flags or s2.useful != s.useful:
+                if (s2.free != s.free or s2.flags != s.flags or s2.useful != s.useful
+                        or s2.fr != s.fr or s2.frr != s.frr
+                        or any(s2.pc[i] != s.pc[i] or s2.tc[i] != s.tc[i] or s2.fc[i] != s.fc[i]
+                               for i in range(14))):
                     bad.append((seed + k, p, "derived fields"))
                     break
                 na = gen_moves(&t, p, a)
