@@ -25,7 +25,10 @@ MAX_RECORD = SIM_MAX_RECORD
 # ---- constant tables ------------------------------------------------------------------------
 
 cdef uint32_t PAR[28]       # the (up to two) positions position i covers, in the row above
-cdef uint32_t COV[28]       # the two positions covering position i (0 for the bottom row)
+cdef uint32_t COV[29]       # the two positions covering position i (0 for the bottom row and
+                            # for the sentinel 28)
+cdef uint8_t PAR_L[28]      # the position i covers to its upper left, or the sentinel 28
+cdef uint8_t PAR_R[28]      # the position i covers to its upper right, or the sentinel 28
 cdef uint8_t SUPPORT[28]    # how many positions i covers, directly or not
 cdef uint32_t REL[28]       # positions i covers or is covered by, directly or not: the
                             # cards i can never pair with (bar pair_with_covering)
@@ -42,14 +45,18 @@ cdef void _init_tables():
         for k in range(r + 1):
             PAR[i] = 0
             COV[i] = 0
+            PAR_L[i] = PAR_R[i] = 28
             if r > 0:
                 if k > 0:
                     PAR[i] |= (<uint32_t>1) << (i - r - 1)
+                    PAR_L[i] = i - r - 1
                 if k < r:
                     PAR[i] |= (<uint32_t>1) << (i - r)
+                    PAR_R[i] = i - r
             if r < 6:
                 COV[i] = ((<uint32_t>1) << (i + r + 1)) | ((<uint32_t>1) << (i + r + 2))
             i += 1
+    COV[28] = 0
     for i in range(28):
         REL[i] = 0
     for i in range(28):
@@ -494,38 +501,6 @@ cdef inline void _result(const sim_deal* d, const sim_state* s, sim_result* res)
     res.score = <uint16_t>(10 * res.removed)
 
 
-cdef int sim_play_random(const sim_deal* d, uint64_t rng, sim_result* res,
-                         pyr_move* rec) noexcept nogil:
-    cdef sim_state s
-    cdef pyr_move buf[MAX_MOVES]
-    cdef pyr_move m
-    cdef int n, n_rec = 0, rc = SIM_OK
-    cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED
-    sim_start(d, &s)
-    while not _won(d, &s):
-        if s.flags == 0 and not _talon_moves(d, &s):
-            # Drawing (or recycling) is the only legal move: no random number is used.
-            if s.talon & ~below(s.cur):
-                rc = _draw_forced(d, &s, rec, &n_rec)
-                if rc != SIM_OK:
-                    break
-                continue
-            if not _can_recycle(d, &s) or (unlimited and s.pass_removed == 0):
-                break
-            m = MOVE_RECYCLE
-        else:
-            n = _gen(d, &s, buf)
-            m = buf[0] if n == 1 else buf[_rand_below(&rng, n)]
-            if m == MOVE_RECYCLE and unlimited and s.pass_removed == 0:
-                break
-        _apply(d, &s, m)
-        if rec != NULL:
-            rc = _record(rec, &n_rec, m, 1)
-            if rc != SIM_OK:
-                break
-    _result(d, &s, res)
-    return rc
-
 # ---- the greedy policy ----------------------------------------------------------------------
 #
 # One step of lookahead, no search. In order:
@@ -780,36 +755,220 @@ cdef int _greedy_any(const sim_deal* d, sim_result* res, pyr_move* rec) noexcept
     return rc
 
 
+cdef inline void _free_up(const sim_deal* d, int q, uint32_t* pyr, uint32_t* free,
+                          uint32_t* fr, uint32_t* frr, uint32_t* useful, uint8_t* fc) noexcept nogil:
+    """Branch-free: if position q (or the sentinel 28) is present and no longer covered,
+    it becomes free."""
+    cdef uint32_t now = ((pyr[0] >> q) & 1) & ((COV[q] & pyr[0]) == 0) & ~(free[0] >> q)
+    cdef int r = d.rank[q]
+    cdef uint32_t first = now & (fc[r] == 0)
+    free[0] |= now << q
+    fc[r] += now
+    fr[0] |= first << r
+    frr[0] |= first << (13 - r)
+    useful[0] |= d.trank[13 - r] & (<uint32_t>0 - first)
+
+
+cdef inline void _free_up_bottom(const sim_deal* d, int q, uint32_t* free, uint32_t* fr,
+                                 uint32_t* frr, uint32_t* useful, uint8_t* fc) noexcept nogil:
+    cdef int r = d.rank[q]
+    free[0] |= (<uint32_t>1) << q
+    if fc[r] == 0:
+        fr[0] |= (<uint32_t>1) << r
+        frr[0] |= (<uint32_t>1) << (13 - r)
+        useful[0] |= d.trank[13 - r]
+    fc[r] += 1
+
+
 cdef inline void _take_pyr(const sim_deal* d, int p, uint32_t* pyr, uint32_t* free,
                            uint32_t* fr, uint32_t* frr, uint32_t* useful, uint8_t* fc,
                            uint8_t* pc) noexcept nogil:
-    """Remove pyramid card p (draw-1 playouts' scalar state): update the free cards and what
-    is derived from them."""
-    cdef int r = d.rank[p], q
-    cdef uint32_t cand, bit
+    """Remove free pyramid card p (draw-1 playouts' scalar state), branch-free: update the
+    free cards and what is derived from them."""
+    cdef int r = d.rank[p]
+    cdef uint32_t last
     pc[r] -= 1
     pyr[0] &= ~((<uint32_t>1) << p)
-    if (free[0] >> p) & 1:
-        free[0] &= ~((<uint32_t>1) << p)
-        fc[r] -= 1
-        if fc[r] == 0:
-            fr[0] &= ~((<uint32_t>1) << r)
-            frr[0] &= ~((<uint32_t>1) << (13 - r))
-            useful[0] &= ~d.trank[13 - r]
-    cand = PAR[p] & pyr[0]
-    while cand:
-        q = pyr_ctz32(cand)
-        cand &= cand - 1
-        if (COV[q] & pyr[0]) == 0:
-            bit = (<uint32_t>1) << q
-            if not (free[0] & bit):
-                free[0] |= bit
-                r = d.rank[q]
-                if fc[r] == 0:
-                    fr[0] |= (<uint32_t>1) << r
-                    frr[0] |= (<uint32_t>1) << (13 - r)
-                    useful[0] |= d.trank[13 - r]
-                fc[r] += 1
+    free[0] &= ~((<uint32_t>1) << p)
+    fc[r] -= 1
+    last = fc[r] == 0
+    fr[0] &= ~(last << r)
+    frr[0] &= ~(last << (13 - r))
+    useful[0] &= ~(d.trank[13 - r] & (<uint32_t>0 - last))
+    _free_up(d, PAR_L[p], pyr, free, fr, frr, useful, fc)
+    _free_up(d, PAR_R[p], pyr, free, fr, frr, useful, fc)
+
+
+cdef int _random_any(const sim_deal* d, uint64_t rng, sim_result* res,
+                    pyr_move* rec) noexcept nogil:
+    """The random playout under any rules (move lists from _gen)."""
+    cdef sim_state s
+    cdef pyr_move buf[MAX_MOVES]
+    cdef pyr_move m
+    cdef int n, n_rec = 0, rc = SIM_OK
+    cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED
+    sim_start(d, &s)
+    while not _won(d, &s):
+        if s.flags == 0 and not _talon_moves(d, &s):
+            # Drawing (or recycling) is the only legal move: no random number is used.
+            if s.talon & ~below(s.cur):
+                rc = _draw_forced(d, &s, rec, &n_rec)
+                if rc != SIM_OK:
+                    break
+                continue
+            if not _can_recycle(d, &s) or (unlimited and s.pass_removed == 0):
+                break
+            m = MOVE_RECYCLE
+        else:
+            n = _gen(d, &s, buf)
+            m = buf[0] if n == 1 else buf[_rand_below(&rng, n)]
+            if m == MOVE_RECYCLE and unlimited and s.pass_removed == 0:
+                break
+        _apply(d, &s, m)
+        if rec != NULL:
+            rc = _record(rec, &n_rec, m, 1)
+            if rc != SIM_OK:
+                break
+    _result(d, &s, res)
+    return rc
+
+
+cdef inline int _nth_bit(uint32_t x, int k) noexcept nogil:
+    """Position of the k-th (from 0) set bit of x, counting from the lowest."""
+    while k > 0:
+        x &= x - 1
+        k -= 1
+    return pyr_ctz32(x)
+
+
+cdef int _random_draw1(const sim_deal* d, uint64_t rng, sim_result* res,
+                       pyr_move* rec) noexcept nogil:
+    """The random playout specialised like _greedy_draw1: the legal moves are counted by kind
+    and the chosen one is found without listing them (same order as gen_moves, so the same
+    games as _random_any; tests/test_simulate.py checks)."""
+    cdef uint32_t pyr = PYRAMID_ALL, free = 0, talon = TALON_ALL, fr = 0, frr = 0
+    cdef uint32_t useful = d.trank[KING], x, y, pp, st, u, kings
+    cdef uint8_t pc[14]
+    cdef uint8_t fc[14]
+    cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0, pass_removed = 0
+    cdef int m, n, k, a, b, r, w, rw, n_rec = 0, rc = SIM_OK, j, nk, c
+    cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, wuse, can_more
+    cdef bint win_all = d.rules.win_all
+    memcpy(pc, d.pc0, sizeof(pc))
+    memset(fc, 0, sizeof(fc))
+    for j in range(21, 28):
+        _free_up_bottom(d, j, &free, &fr, &frr, &useful, fc)
+    while pyr != 0 or (win_all and talon != 0):
+        w = cur - 1                             # the waste top (canonical cursor), or -1
+        st = talon & ~below(cur)                # the stock
+        pp = fr & frr & 0x7E                    # ranks r <= 6 with a pyramid pair
+        kings = free & d.prank[KING]
+        wuse = w >= 0 and (useful >> w) & 1
+        if not wuse and pp == 0 and kings == 0:
+            # Drawing (or recycling) is the only legal move: no random number is used.
+            if st:
+                u = st & useful
+                j = pyr_ctz32(u) if u else pyr_msb32(st)
+                k = _popcount32(st & below(j + 1))
+                cur = j + 1
+                moves += k
+                if rec != NULL:
+                    rc = _record(rec, &n_rec, MOVE_DRAW, k)
+                    if rc != SIM_OK:
+                        break
+                continue
+            if not (talon & below(cur)) or not (unlimited or recycles < d.rules.redeals) \
+                    or (unlimited and pass_removed == 0):
+                break
+            m = MOVE_RECYCLE
+        else:
+            # Count the legal moves by kind, in gen_moves order.
+            nk = _popcount32(kings)
+            rw = d.rank[LOC_TALON + w] if wuse else 0
+            if rw == KING:
+                nk += 1
+            n = nk
+            x = pp
+            while x:
+                r = pyr_ctz32(x)
+                x &= x - 1
+                n += fc[r] * fc[13 - r]
+            c = fc[13 - rw] if wuse and rw != KING else 0     # the waste top's partners
+            n += c
+            can_more = st != 0 or ((talon & below(cur)) != 0 and
+                                   (unlimited or recycles < d.rules.redeals))
+            k = 0
+            if n + can_more > 1:
+                k = <int>_rand_below(&rng, n + can_more)
+            if k < nk:
+                if k < nk - (rw == KING):
+                    m = move_king(_nth_bit(kings, k))
+                else:
+                    m = move_king(LOC_TALON + w)
+            else:
+                k -= nk
+                m = -1
+                x = pp
+                while x:
+                    r = pyr_ctz32(x)
+                    x &= x - 1
+                    j = fc[r] * fc[13 - r]
+                    if k < j:
+                        a = _nth_bit(free & d.prank[r], k // fc[13 - r])
+                        b = _nth_bit(free & d.prank[13 - r], k % fc[13 - r])
+                        m = move_pair(a, b)
+                        break
+                    k -= j
+                if m < 0:
+                    if k < c:
+                        m = move_pair(_nth_bit(free & d.prank[13 - rw], k), LOC_TALON + w)
+                    elif st:
+                        m = MOVE_DRAW
+                    else:
+                        m = MOVE_RECYCLE
+                        if unlimited and pass_removed == 0:
+                            break
+        a = m & 63
+        b = m >> 6
+        moves += 1
+        if a == LOC_NONE:
+            if m == MOVE_DRAW:
+                cur = pyr_ctz32(st) + 1
+            else:
+                cur = 0
+                if not unlimited:
+                    recycles += 1
+                pass_removed = 0
+        else:
+            pass_removed += 1
+            if a < N_PYRAMID:
+                _take_pyr(d, a, &pyr, &free, &fr, &frr, &useful, fc, pc)
+            else:
+                talon &= ~((<uint32_t>1) << (a - LOC_TALON))
+                x = talon & below(cur)
+                cur = pyr_msb32(x) + 1 if x else 0
+            if b < N_PYRAMID:
+                _take_pyr(d, b, &pyr, &free, &fr, &frr, &useful, fc, pc)
+            elif b != LOC_NONE:
+                talon &= ~((<uint32_t>1) << (b - LOC_TALON))
+                x = talon & below(cur)
+                cur = pyr_msb32(x) + 1 if x else 0
+        if rec != NULL:
+            rc = _record(rec, &n_rec, <pyr_move>m, 1)
+            if rc != SIM_OK:
+                break
+    res.won = pyr == 0 and (not win_all or talon == 0)
+    res.removed = <uint8_t>(N_PYRAMID - _popcount32(pyr))
+    res.moves = <uint16_t>moves
+    res.score = <uint16_t>(10 * res.removed)
+    return rc
+
+
+cdef int sim_play_random(const sim_deal* d, uint64_t rng, sim_result* res,
+                         pyr_move* rec) noexcept nogil:
+    if _pure_draw1(d) and not d.rules.pair_with_covering:
+        return _random_draw1(d, rng, res, rec)
+    return _random_any(d, rng, res, rec)
 
 
 cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexcept nogil:
