@@ -180,6 +180,7 @@ ctypedef struct search:
     uint32_t rel[28]          # places a pyramid card can never pair with
     uint32_t talon_rank[14]   # talon bits by rank
     int best_removed          # OBJ_MAX_REMOVED: best so far, its line in `best`
+    int root_bound            # OBJ_MAX_REMOVED: no line removes more (removal_bound)
     int best_len
     pyr_move* best
     pyr_move* path
@@ -281,14 +282,17 @@ cdef void search_init(search* s, const pyr_table* t, int objective, const solve_
         s.talon_rank[t.rank[LOC_TALON + i]] |= (<uint32_t>1) << i
 
 
-cdef inline void note_best(search* s, uint32_t pyr, int depth) noexcept nogil:
+cdef inline bint note_best(search* s, uint32_t pyr, int depth) noexcept nogil:
+    """Keep the line if it removes more than any before; True once it reaches the bound
+    (nothing better exists: the search can stop)."""
     cdef int removed = 28 - pyr_popcount32(pyr)
     if removed > s.best_removed:
         s.best_removed = removed
         s.best_len = depth
         memcpy(s.best, s.path, depth * sizeof(pyr_move))
+    return s.best_removed >= s.root_bound
 
-cdef int removal_bound(const search* s, uint32_t pyr, const int* tc) noexcept nogil:
+cdef int stuck_bound(const search* s, uint32_t pyr, const int* tc) noexcept nogil:
     """At most how many pyramid cards can be gone in the end: a card with no partner left
     (no card of the complementary rank in the talon, none in the pyramid it could ever meet)
     stays, and so does every card it covers."""
@@ -301,6 +305,23 @@ cdef int removal_bound(const search* s, uint32_t pyr, const int* tc) noexcept no
             stuck |= ((<uint32_t>1) << a) | ABOVE[a]
         x &= x - 1
     return 28 - pyr_popcount32(stuck & pyr)
+
+
+cdef int removal_bound(const search* s, uint32_t pyr, const int* tc) noexcept nogil:
+    """stuck_bound, and a count class by class: at most m pyramid pairs (m: the largest set
+    of pairs that can meet), the rest of each rank needing a talon partner of the other."""
+    cdef uint32_t am, bm
+    cdef int a, b, q, r, m
+    cdef int counted = 28 - pyr_popcount32(pyr & ~s.t.pyr_rank[KING])
+    for r in range(1, 7):
+        q = 13 - r
+        am = pyr & s.t.pyr_rank[r]
+        bm = pyr & s.t.pyr_rank[q]
+        a = pyr_popcount32(am)
+        b = pyr_popcount32(bm)
+        m = pyramid_matching(s, am, bm) if a and b else 0
+        counted += 2 * m + min(a - m, tc[q]) + min(b - m, tc[r])
+    return min(stuck_bound(s, pyr, tc), counted)
 
 
 cdef inline void talon_counts(const search* s, uint32_t talon, int* tc) noexcept nogil:
@@ -335,10 +356,8 @@ cdef int free_dfs(search* s, uint32_t pyr, uint64_t cnt, int depth) noexcept nog
             k &= k - 1
         f = free_mask(pyr)
         k = f & t.pyr_rank[KING]
-    if s.objective == OBJ_MAX_REMOVED:
-        note_best(s, pyr, depth)
-        if pyr == 0:
-            return 1
+    if s.objective == OBJ_MAX_REMOVED and note_best(s, pyr, depth):
+        return 1
     if pyr == 0 and (not s.win_all or cnt == 0):
         s.path_len = depth
         return 1
@@ -354,7 +373,7 @@ cdef int free_dfs(search* s, uint32_t pyr, uint64_t cnt, int depth) noexcept nog
         tc[r] = cnt_get(cnt, r)
     if s.objective == OBJ_ANY and not classes_ok(s, pyr, tc, s.win_all):
         return 0
-    if s.objective == OBJ_MAX_REMOVED and removal_bound(s, pyr, tc) <= s.best_removed:
+    if s.objective == OBJ_MAX_REMOVED and stuck_bound(s, pyr, tc) <= s.best_removed:
         return 0
     # Moves: pairs of free pyramid cards first (they spare the talon), then a free card with
     # a talon card, the scarcer partner rank first.
@@ -536,8 +555,9 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
         if s.objective == OBJ_MAX_REMOVED or pos_won(s.t, c):
             for i in range(depth):
                 s.path[i] = st[i].mv[st[i].i - 1]
-            if s.objective == OBJ_MAX_REMOVED:
-                note_best(s, pos_pyr(c), depth)
+            if s.objective == OBJ_MAX_REMOVED and note_best(s, pos_pyr(c), depth):
+                result = 1
+                break
             if pos_won(s.t, c):
                 s.path_len = depth
                 result = 1
@@ -561,7 +581,7 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
             continue           # (drawing and recycling change no card: checked already)
         if s.objective == OBJ_MAX_REMOVED:
             talon_counts(s, pos_talon(c), tc)
-            if removal_bound(s, pos_pyr(c), tc) <= s.best_removed:
+            if stuck_bound(s, pos_pyr(c), tc) <= s.best_removed:
                 continue
         if depth >= MAX_LINE - 1:
             s.stop = STOP_MEMORY
@@ -748,8 +768,7 @@ cdef int solve_position(const pyr_table* t, pyr_pos start, int objective,
     cdef int64_t mem = lim.max_memory if lim.max_memory > 0 else DEFAULT_MEMORY
     cdef int64_t visit_mem
     cdef int res, i
-    cdef uint64_t cnt = 0
-    cdef uint32_t talon
+    cdef int tc[14]
     cdef bint free_talon = free_talon_rules(t) and objective != OBJ_MIN_MOVES
     out.winnable = -1
     out.stop = STOP_NONE
@@ -771,6 +790,8 @@ cdef int solve_position(const pyr_table* t, pyr_pos start, int objective,
         free(best)
         out.stop = STOP_MEMORY
         return -1
+    talon_counts(&s, pos_talon(start), tc)
+    s.root_bound = removal_bound(&s, pos_pyr(start), tc) if objective == OBJ_MAX_REMOVED else 28
     if pos_won(t, start):
         res = 1
         s.path_len = 0
@@ -797,12 +818,11 @@ cdef int solve_position(const pyr_table* t, pyr_pos start, int objective,
     out.stop = s.stop
     out.nodes = s.nodes
     if objective == OBJ_MAX_REMOVED:
-        # Searched everything (or found 28): the best line is the answer.
-        if res >= 0 or s.best_removed == 28:
+        # Searched everything, or reached the bound: the best line is the answer.
+        if res >= 0 or s.best_removed >= s.root_bound:
             out.max_removed = s.best_removed
-            out.winnable = 1 if s.best_removed == 28 else 0
-            if s.best_removed == 28:
-                out.stop = STOP_NONE
+            out.winnable = -1 if s.win_all else (1 if s.best_removed == 28 else 0)
+            out.stop = STOP_NONE
             out.n_moves = (realize(t, start, s.best, s.best_len, False, out.line) if free_talon
                            else _copy_line(out.line, s.best, s.best_len))
         else:
