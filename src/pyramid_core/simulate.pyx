@@ -33,6 +33,11 @@ cdef uint8_t SUPPORT[28]    # how many positions i covers, directly or not
 cdef uint32_t REL[28]       # positions i covers or is covered by, directly or not: the
                             # cards i can never pair with (bar pair_with_covering)
 cdef uint32_t DIRECT[28]    # positions i covers or is covered by directly
+cdef uint32_t BAD[29]       # REL, and all positions for the sentinel 28
+cdef uint32_t BAD_PWC[29]   # the same under pair_with_covering: REL minus DIRECT
+cdef enum:
+    SENTINEL_BIT = 1 << 28
+cdef uint8_t POP4[16]       # bits set in a 4-bit value
 cdef uint8_t RANK_OF[52]    # card index -> rank
 cdef uint8_t SLACK_CLASS[14]  # rank -> its rank pair's index 1..6 (0 for Kings and 0)
 
@@ -71,6 +76,12 @@ cdef void _init_tables():
             if (above >> j) & 1:
                 REL[j] |= (<uint32_t>1) << i
         DIRECT[i] = PAR[i] | COV[i]
+    for i in range(28):
+        BAD[i] = REL[i]
+        BAD_PWC[i] = REL[i] & ~DIRECT[i]
+    BAD[28] = BAD_PWC[28] = 0xFFFFFFFF
+    for i in range(16):
+        POP4[i] = (i & 1) + ((i >> 1) & 1) + ((i >> 2) & 1) + ((i >> 3) & 1)
     for i in range(52):
         RANK_OF[i] = <uint8_t>card_rank(i)
     for i in range(14):
@@ -521,69 +532,67 @@ cdef inline void _result(const sim_deal* d, const sim_state* s, sim_result* res)
 # when the pyramid partner is scarce". A pair of two talon cards (win = pyramid) removes no
 # pyramid card and uses up partners: it scores 0 when the rank pair stays clearable, else -1.
 
-cdef int _augment(int k, const uint8_t* adj, int8_t* owner, uint8_t* seen) noexcept nogil:
-    cdef uint8_t cand = adj[k] & ~seen[0]
-    cdef int q
-    while cand:
-        q = pyr_ctz32(cand)
-        cand &= cand - 1
-        seen[0] |= 1 << q
-        if owner[q] < 0 or _augment(owner[q], adj, owner, seen):
-            owner[q] = k
-            return True
-    return False
-
-
 cdef inline bint _any_compatible(uint32_t rset, uint32_t sset, bint pwc) noexcept nogil:
-    cdef uint32_t x = rset
-    cdef int i
-    while x:
-        i = pyr_ctz32(x)
-        if sset & ~(REL[i] & ~DIRECT[i] if pwc else REL[i]):
-            return True
-        x &= x - 1
-    return False
+    """Is some card of rset (at most 4 cards) compatible with some card of sset? Branch-free:
+    the missing cards are the sentinel 28, compatible with nothing."""
+    cdef const uint32_t* bad = &BAD[0]
+    cdef uint32_t x = rset, acc
+    if pwc:
+        bad = &BAD_PWC[0]
+    acc = sset & ~bad[pyr_ctz32(x | SENTINEL_BIT)]
+    x &= x - 1
+    acc |= sset & ~bad[pyr_ctz32(x | SENTINEL_BIT)]
+    x &= x - 1
+    acc |= sset & ~bad[pyr_ctz32(x | SENTINEL_BIT)]
+    x &= x - 1
+    acc |= sset & ~bad[pyr_ctz32(x | SENTINEL_BIT)]
+    return acc != 0
+
+
+cdef inline uint32_t _adj4(uint32_t ok, int s0, int s1, int s2, int s3) noexcept nogil:
+    return (((ok >> s0) & 1) | (((ok >> s1) & 1) << 1) | (((ok >> s2) & 1) << 2)
+            | (((ok >> s3) & 1) << 3))
 
 
 cdef inline int _matching(uint32_t rset, uint32_t sset, bint pwc) noexcept nogil:
-    """Largest number of disjoint pairs (i in rset, j in sset) of cards not in a covering
-    relation (bar a direct cover under pair_with_covering)."""
-    cdef int sl[4]
-    cdef uint8_t adj[4]
-    cdef int8_t owner[4]
-    cdef uint8_t seen
-    cdef int ns = 0, nl = 0, i, q, m = 0
-    cdef uint32_t x = sset, bad, full = 1
-    if rset == 0 or sset == 0:
-        return 0
-    if (rset & (rset - 1)) == 0:
-        return _any_compatible(rset, sset, pwc)
-    if (sset & (sset - 1)) == 0:
-        return _any_compatible(sset, rset, pwc)
-    while x and ns < 4:
-        sl[ns] = pyr_ctz32(x)
-        owner[ns] = -1
-        ns += 1
-        x &= x - 1
+    """Largest number of disjoint pairs (i in rset, j in sset; at most 4 cards each) of cards
+    not in a covering relation (bar a direct cover under pair_with_covering). By Hall's
+    theorem: |rset| minus the largest deficiency |A| - |N(A)| over the subsets A of rset, on
+    4-bit neighbour sets; almost branch-free."""
+    cdef const uint32_t* bad = &BAD[0]
+    cdef uint32_t x, nb[16]
+    cdef uint32_t adj[4]
+    cdef int s0, s1, s2, s3, nl, a, dfc, worst = 0
+    if pwc:
+        bad = &BAD_PWC[0]
+    x = sset
+    s0 = pyr_ctz32(x | SENTINEL_BIT)
+    x &= x - 1
+    s1 = pyr_ctz32(x | SENTINEL_BIT)
+    x &= x - 1
+    s2 = pyr_ctz32(x | SENTINEL_BIT)
+    x &= x - 1
+    s3 = pyr_ctz32(x | SENTINEL_BIT)
     x = rset
-    while x and nl < 4:
-        i = pyr_ctz32(x)
-        bad = REL[i] & ~DIRECT[i] if pwc else REL[i]
-        adj[nl] = 0
-        for q in range(ns):
-            if not (bad >> sl[q]) & 1:
-                adj[nl] |= 1 << q
-        if adj[nl] != (1 << ns) - 1:
-            full = 0
-        nl += 1
-        x &= x - 1
-    if full:
-        return nl if nl < ns else ns
-    for i in range(nl):
-        seen = 0
-        if _augment(i, adj, owner, &seen):
-            m += 1
-    return m
+    adj[0] = _adj4(sset & ~bad[pyr_ctz32(x | SENTINEL_BIT)], s0, s1, s2, s3)
+    x &= x - 1
+    adj[1] = _adj4(sset & ~bad[pyr_ctz32(x | SENTINEL_BIT)], s0, s1, s2, s3)
+    x &= x - 1
+    adj[2] = _adj4(sset & ~bad[pyr_ctz32(x | SENTINEL_BIT)], s0, s1, s2, s3)
+    x &= x - 1
+    adj[3] = _adj4(sset & ~bad[pyr_ctz32(x | SENTINEL_BIT)], s0, s1, s2, s3)
+    nl = POP4[rset & 0xF] + POP4[(rset >> 4) & 0xF] + POP4[(rset >> 8) & 0xF] \
+        + POP4[(rset >> 12) & 0xF] + POP4[(rset >> 16) & 0xF] + POP4[(rset >> 20) & 0xF] \
+        + POP4[(rset >> 24) & 0xF]
+    if nl > 4:
+        nl = 4
+    nb[0] = 0
+    for a in range(1, 1 << nl):
+        nb[a] = nb[a & (a - 1)] | adj[pyr_ctz32(a)]
+        dfc = POP4[a] - POP4[nb[a]]
+        if dfc > worst:
+            worst = dfc
+    return nl - worst
 
 
 cdef inline int _slack(const sim_deal* d, uint32_t pyr, int r, int pr, int pq, int tr,
@@ -606,10 +615,10 @@ cdef inline int _slack(const sim_deal* d, uint32_t pyr, int r, int pr, int pq, i
     sset = pyr & d.prank[13 - r]
     if need <= 1:
         # the matching is at least 1 exactly when some pair of them is compatible
-        m = 1 if small > 0 and _any_compatible(rset, sset, d.rules.pair_with_covering) else 0
+        m = (<int>(small > 0)) & (<int>_any_compatible(rset, sset, d.rules.pair_with_covering))
     else:
         m = _matching(rset, sset, d.rules.pair_with_covering)
-    return -1 if m < need else (0 if m == need else 1)
+    return (<int>(m > need)) - (<int>(m < need))
 
 
 cdef inline bint _greedy_veto(const sim_deal* d, uint32_t pyr, const uint8_t* pc,
@@ -617,7 +626,7 @@ cdef inline bint _greedy_veto(const sim_deal* d, uint32_t pyr, const uint8_t* pc
                               uint32_t* slack_ok) noexcept nogil:
     """Would the pair at locations a < b leave its rank pair unclearable (it was clearable)?
     slack/slack_ok: the playout's cache of _slack per rank pair, or NULL."""
-    cdef int r, q, pr, pq, tr, tq, before, cls
+    cdef int r, q, pr, pq, tr, tq, before, cls, ia, ib
     if d.rules.win_all:
         return False
     r = d.rank[a]
@@ -638,17 +647,10 @@ cdef inline bint _greedy_veto(const sim_deal* d, uint32_t pyr, const uint8_t* pc
     # can become unclearable.
     if before != 0:
         return False
-    if a < N_PYRAMID:
-        pyr &= ~((<uint32_t>1) << a)
-        pr -= 1
-    else:
-        tr -= 1
-    if b < N_PYRAMID:
-        pyr &= ~((<uint32_t>1) << b)
-        pq -= 1
-    else:
-        tq -= 1
-    return _slack(d, pyr, r, pr, pq, tr, tq) < 0
+    ia = a < N_PYRAMID
+    ib = b < N_PYRAMID
+    pyr &= ~((<uint32_t>ia << (a & 31)) | (<uint32_t>ib << (b & 31)))
+    return _slack(d, pyr, r, pr - ia, pq - ib, tr - (1 - ia), tq - (1 - ib)) < 0
 
 
 cdef inline int _greedy_merit(uint32_t pyr, int a, int b) noexcept nogil:
@@ -672,8 +674,7 @@ cdef inline int _greedy_merit(uint32_t pyr, int a, int b) noexcept nogil:
     cand &= pyr
     while cand:
         p = pyr_ctz32(cand)
-        if (COV[p] & pyr) == 0:
-            freed += 1
+        freed += (COV[p] & pyr) == 0
         cand &= cand - 1
     return score + 100 * np + 30 * freed
 
