@@ -9,6 +9,7 @@ from .deal import Deal
 from .game import Game, IllegalMoveError, Status
 from .move import Move
 from .rules import UNLIMITED, Rules
+from .simulate import SimulationResult, replay, simulate
 from .solver import (SearchBudgetExceeded, Solution, SolveManyResult, can_still_win, hint,
                      max_removable, solve, solve_many)
 
@@ -17,4 +18,5 @@ __version__ = "0.1.0"
 __all__ = ["CARDS", "Card", "Deal", "Game", "IllegalMoveError", "Move", "Rules", "Status",
            "UNLIMITED", "format_cards", "parse_card", "parse_cards", "__version__",
            "SearchBudgetExceeded", "Solution", "SolveManyResult", "can_still_win", "hint",
-           "max_removable", "solve", "solve_many"]
+           "max_removable", "solve", "solve_many",
+           "SimulationResult", "replay", "simulate"]

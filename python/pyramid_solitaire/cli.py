@@ -18,7 +18,7 @@ from .rules import Rules
 
 PROG = "pyramid-solitaire"
 # Subcommands, one module each in pyramid_solitaire/commands/ with register(subparsers, rules).
-COMMANDS = ["deal", "solve"]
+COMMANDS = ["deal", "solve", "simulate"]
 
 
 class UsageError(ValueError):
