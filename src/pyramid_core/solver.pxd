@@ -17,6 +17,7 @@ ctypedef struct solve_limits:
     int64_t max_nodes     # positions expanded; <= 0: no limit
     double max_seconds    # wall-clock seconds; <= 0: no limit
     int64_t max_memory    # bytes for the search's tables; <= 0: the default (1 GiB)
+    int no_prune          # tests: turn off the pruning (rank classes, buried talon cards)
 
 ctypedef struct solve_out:
     int winnable          # 1 won, 0 cannot be won, -1 unknown (a budget ran out)

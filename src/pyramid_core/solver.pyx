@@ -29,7 +29,7 @@ from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, Table, MAX_MOV
                                     gen_moves,
                                     pos_apply, pos_won, pos_pyr, pos_talon, pos_cur,
                                     pos_recycles, waste_top, stock_top, can_recycle, move_king,
-                                    table_init, pos_start, gen_covering_pairs,
+                                    table_init, pos_start, gen_covering_pairs, pile_top,
                                     move_pair, move_a, move_b, below)
 
 cdef extern from "pyr_clock.h" nogil:
@@ -181,6 +181,7 @@ ctypedef struct search:
     uint32_t talon_rank[14]   # talon bits by rank
     int best_removed          # OBJ_MAX_REMOVED: best so far, its line in `best`
     int root_bound            # OBJ_MAX_REMOVED: no line removes more (removal_bound)
+    bint no_prune             # tests: no pruning by rank classes or buried cards
     int best_len
     pyr_move* best
     pyr_move* path
@@ -267,6 +268,7 @@ cdef void search_init(search* s, const pyr_table* t, int objective, const solve_
     s.objective = objective
     s.win_all = t.rules.win_all
     s.max_nodes = lim.max_nodes
+    s.no_prune = lim.no_prune
     s.deadline = pyr_now() + lim.max_seconds if lim.max_seconds > 0 else 0
     s.path = path
     s.best = best
@@ -371,7 +373,7 @@ cdef int free_dfs(search* s, uint32_t pyr, uint64_t cnt, int depth) noexcept nog
         return -1
     for r in range(1, 13):
         tc[r] = cnt_get(cnt, r)
-    if s.objective == OBJ_ANY and not classes_ok(s, pyr, tc, s.win_all):
+    if s.objective == OBJ_ANY and not s.no_prune and not classes_ok(s, pyr, tc, s.win_all):
         return 0
     if s.objective == OBJ_MAX_REMOVED and stuck_bound(s, pyr, tc) <= s.best_removed:
         return 0
@@ -482,9 +484,62 @@ cdef int order_moves(search* s, pyr_pos p, pyr_move* mv) noexcept nogil:
     return n
 
 
+cdef inline bint last_pass(const search* s, pyr_pos p) noexcept nogil:
+    return (s.t.rules.redeals != REDEALS_UNLIMITED
+            and pos_recycles(p) >= s.t.rules.redeals)
+
+
+cdef inline bint can_ever_go(const search* s, pyr_pos p, int t) noexcept nogil:
+    """Could talon card t ever be removed? Not if no card of the complementary rank is left
+    where it could meet t: the pyramid, the stock when its top is playable, the other waste
+    piles under draw three. "True" may be wrong, "False" never."""
+    cdef int q = 13 - s.t.rank[LOC_TALON + t]
+    if q == 0 or pos_pyr(p) & s.t.pyr_rank[q]:
+        return True
+    if s.t.rules.pair_waste_top_two:
+        return True
+    if s.t.rules.draw == 3:              # pile tops pair with each other
+        return (pos_talon(p) & s.talon_rank[q]) != 0
+    return s.t.rules.stock_top_playable and (pos_talon(p) & ~below(pos_cur(p)) & s.talon_rank[q]) != 0
+
+
+cdef uint32_t reachable_talon(const search* s, pyr_pos p) noexcept nogil:
+    """Talon cards that may still be played. In the last pass a waste card lies under the
+    ones drawn after it: below a card that can never go, nothing comes back."""
+    cdef uint32_t talon = pos_talon(p), waste, pile
+    cdef int k, t
+    if not last_pass(s, p):
+        return talon
+    waste = talon & below(pos_cur(p))
+    for k in range(1 if s.t.rules.draw == 1 else 3):
+        pile = waste if s.t.rules.draw == 1 else waste & s.t.pile[k]
+        while pile:
+            t = pyr_msb32(pile)
+            if not can_ever_go(s, p, t):
+                talon &= ~(pile & (((<uint32_t>2) << t) - 1))   # t and all under it
+                break
+            pile &= ~((<uint32_t>1) << t)
+    return talon
+
+
+cdef inline bint buries(const search* s, pyr_pos p) noexcept nogil:
+    """After a draw or recycle: can reachable_talon(p) have lost cards? Only in the last pass,
+    and only when a card just drawn can never go (it buries what lies under it)."""
+    cdef int k, t
+    if not last_pass(s, p) or pos_cur(p) == 0:
+        return False
+    if s.t.rules.draw == 1:
+        return not can_ever_go(s, p, pos_cur(p) - 1)
+    for k in range(3):
+        t = pile_top(s.t, p, k)
+        if t >= 0 and not can_ever_go(s, p, t):
+            return True
+    return False
+
+
 cdef bint position_ok(search* s, pyr_pos p) noexcept nogil:
     cdef int tc[14]
-    talon_counts(s, pos_talon(p), tc)
+    talon_counts(s, reachable_talon(s, p), tc)
     return classes_ok(s, pos_pyr(p), tc, False)
 
 
@@ -522,7 +577,7 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
     cdef uint64_t key, slot
     cdef uint32_t progress
     cdef int result = 0
-    cdef bint prune = s.objective == OBJ_ANY
+    cdef bint prune = s.objective == OBJ_ANY and not s.no_prune
     cdef bint cyclic = s.t.rules.redeals == REDEALS_UNLIMITED
     cdef int tc[14]
     if not st:
@@ -577,8 +632,9 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
         if spent(s):
             result = -1
             break
-        if prune and move_a(F.mv[F.i - 1]) != LOC_NONE and not position_ok(s, c):
-            continue           # (drawing and recycling change no card: checked already)
+        if prune and (move_a(F.mv[F.i - 1]) != LOC_NONE or buries(s, c)) \
+                and not position_ok(s, c):
+            continue
         if s.objective == OBJ_MAX_REMOVED:
             talon_counts(s, pos_talon(c), tc)
             if stuck_bound(s, pos_pyr(c), tc) <= s.best_removed:
@@ -863,21 +919,22 @@ OBJECTIVES = {"any": OBJ_ANY, "min_moves": OBJ_MIN_MOVES, "max_removed": OBJ_MAX
 STOPS = {STOP_NONE: None, STOP_NODES: "nodes", STOP_TIME: "time", STOP_MEMORY: "memory"}
 
 
-cdef void _limits(solve_limits* lim, max_nodes, max_seconds, max_memory):
+cdef void _limits(solve_limits* lim, max_nodes, max_seconds, max_memory, bint no_prune=False):
+    lim.no_prune = no_prune
     lim.max_nodes = 0 if max_nodes is None else max_nodes
     lim.max_seconds = 0 if max_seconds is None else max_seconds
     lim.max_memory = 0 if max_memory is None else max_memory
 
 
 def solve_table(Table table, pyr_pos pos, int objective=OBJ_ANY, max_nodes=None,
-                max_seconds=None, max_memory=None):
+                max_seconds=None, max_memory=None, bint no_prune=False):
     """Solve one position; a dict with winnable (1/0/-1), stop, line (move codes),
-    max_removed, nodes, seconds."""
+    max_removed, nodes, seconds. no_prune (for tests) turns the pruning off."""
     cdef solve_limits lim
     cdef solve_out* out = <solve_out*>malloc(sizeof(solve_out))
     if not out:
         raise MemoryError()
-    _limits(&lim, max_nodes, max_seconds, max_memory)
+    _limits(&lim, max_nodes, max_seconds, max_memory, no_prune)
     try:
         with nogil:
             solve_position(&table.t, pos, objective, &lim, out)
