@@ -7,7 +7,7 @@
 >>> low < result.win_rate < high
 True
 >>> replay(int(result.deal[0]), rules="pyramide", policy="greedy")[:2]
-[Move('Kc'), Move('3d+Tc')]
+[Move('5d+8h'), Move('3h+Td')]
 
 The games are played by the compiled core (``pyramid_core.simulate``) without the GIL, in
 chunks shared over a thread pool. Every game depends only on its deal number, the rules, the

@@ -1,0 +1,386 @@
+"""The Monte Carlo simulator (SPEC section 9): policies, determinism, replays, API and CLI."""
+from __future__ import annotations
+
+import doctest
+import importlib
+import io
+import json
+import os
+import re
+
+import numpy as np
+import pytest
+
+from pyramid_core import simulate as core
+from pyramid_core.shuffle import MAX_DEAL_NUMBER, deal_cards
+from pyramid_solitaire import (Deal, Game, Move, Rules, SimulationResult, Status, replay,
+                               simulate)
+from pyramid_solitaire.cli import main
+
+sim_module = importlib.import_module("pyramid_solitaire.simulate")
+
+PRESETS = Rules.preset_names()
+# Every rule option, alone and mixed, on top of the presets.
+OPTION_SETS = {
+    **{name: Rules.preset(name) for name in PRESETS},
+    "pair-with-covering": Rules(pair_with_covering=True),
+    "pair-waste-top-two": Rules(pair_waste_top_two=True),
+    "win-all": Rules(win="all"),
+    "unlimited-covering": Rules.preset("unlimited").replace(pair_with_covering=True),
+    "msc-win-all": Rules.preset("msc").replace(win="all"),
+    "two-redeals-everything": Rules(waste_at_deal=0, redeals=1, stock_top_playable=True,
+                                    pair_waste_top_two=True, pair_with_covering=True),
+    "draw3-waste-covering-all": Rules(draw=3, redeals=0, pair_with_covering=True, win="all"),
+    "classic-win-all": Rules.preset("classic").replace(win="all", pair_waste_top_two=True),
+}
+ERROR_LINE = re.compile(r"^pyramid-solitaire: error: \S.*$")
+
+
+def arrays(result):
+    return result.deal, result.won, result.removed, result.moves, result.score
+
+
+# ---- the core agrees with the engine --------------------------------------------------------
+
+def test_fast_shuffle_is_the_v1_shuffle():
+    for number in list(range(300)) + [MAX_DEAL_NUMBER, 2 ** 31, 123456789]:
+        assert core.shuffle_ranks(number) == [c % 13 + 1 for c in deal_cards(number)]
+
+
+@pytest.mark.parametrize("name", sorted(OPTION_SETS))
+def test_move_generator_and_apply_agree_with_the_engine(name):
+    """sim_gen/sim_apply list and play exactly gen_moves/pos_apply's moves along random walks,
+    and the playouts' 'only a draw is legal' shortcut is right in every position."""
+    assert core.check_engine(OPTION_SETS[name].core_options(), 150, 4, 11) == []
+
+
+@pytest.mark.parametrize("name", sorted(OPTION_SETS))
+@pytest.mark.parametrize("policy", ["greedy", "random"])
+def test_fast_playouts_agree_with_engine_playouts(name, policy):
+    """The specialised playouts make the same moves as the same policy driven by gen_moves and
+    pos_apply (the engine is the reference semantics)."""
+    options = OPTION_SETS[name].core_options()
+    code = core.POLICIES[policy]
+    for number in range(0, 30000, 10):
+        assert core.play(code, options, 99, number) == core.reference(code, options, 99, number)
+
+
+# ---- determinism ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("policy", ["greedy", "random"])
+def test_same_arrays_whatever_the_threads_and_chunks(policy):
+    runs = [simulate(6000, start=1000, policy=policy, seed=7, threads=t, chunk_size=c)
+            for t, c in [(1, None), (2, 1000), (3, 777), (2, 6000), (1, 1)]]
+    first = arrays(runs[0])
+    for other in runs[1:]:
+        for a, b in zip(first, arrays(other)):
+            assert np.array_equal(a, b)
+
+
+def test_deal_list_gives_the_same_games_in_any_order():
+    by_range = simulate(2000, start=500, policy="random", seed=3, threads=1)
+    order = np.random.default_rng(0).permutation(2000)
+    by_list = simulate(deals=by_range.deal[order], policy="random", seed=3, threads=2)
+    for a, b in zip(arrays(by_range), arrays(by_list)):
+        assert np.array_equal(a[order], b)
+
+
+def test_random_policy_seed():
+    a = simulate(3000, policy="random", seed=1, threads=1)
+    b = simulate(3000, policy="random", seed=1, threads=2)
+    c = simulate(3000, policy="random", seed=2, threads=1)
+    assert np.array_equal(a.moves, b.moves) and not np.array_equal(a.moves, c.moves)
+    fresh = simulate(10, policy="random")
+    assert 0 <= fresh.seed < 2 ** 64
+    again = simulate(deals=fresh.deal, policy="random", seed=fresh.seed)
+    assert np.array_equal(fresh.moves, again.moves)
+
+
+def test_greedy_ignores_the_seed():
+    assert np.array_equal(simulate(2000, seed=1).moves, simulate(2000, seed=2).moves)
+
+
+# ---- replays ------------------------------------------------------------------------------------
+
+def _replay_on_game(number, rules, policy, seed, won, removed, moves):
+    """Play the recorded moves on pyramid_solitaire.Game (every move must be legal) and check
+    the final state against the batch row and the end-of-game rule."""
+    played = replay(number, rules=rules, policy=policy, seed=seed)
+    assert len(played) == moves
+    game = Game(Deal.from_number(number, rules=rules), rules)
+    game.play_all(played)
+    assert game.is_won == won
+    assert game.pyramid_removed == removed
+    if not won:
+        if game.status is not Status.NO_MOVES:
+            # Only under unlimited redeals: the pass that just ended removed nothing.
+            assert rules.redeals == "unlimited"
+            assert game.stock == [] and Move.RECYCLE in game.legal_moves
+            last = max((i for i, m in enumerate(played) if m.kind == "recycle"), default=-1)
+            assert all(m.kind == "draw" for m in played[last + 1:])
+
+
+@pytest.mark.parametrize("name", sorted(OPTION_SETS))
+@pytest.mark.parametrize("policy", ["greedy", "random"])
+def test_replays_are_legal_and_match_the_batch_rows(name, policy):
+    rules = OPTION_SETS[name]
+    result = simulate(300, start=4000, rules=rules, policy=policy, seed=5, threads=1)
+    for i in range(result.games):
+        _replay_on_game(int(result.deal[i]), rules, policy, result.seed, bool(result.won[i]),
+                        int(result.removed[i]), int(result.moves[i]))
+
+
+@pytest.mark.parametrize("name", PRESETS)
+@pytest.mark.parametrize("policy", ["greedy", "random"])
+def test_recorded_games_match_the_batch_rows(name, policy):
+    """The move-recording playout gives every batch row (many deals, checked in the core)."""
+    rules = Rules.preset(name)
+    result = simulate(3000, start=10 ** 6, rules=rules, policy=policy, seed=8, threads=2)
+    code, options = core.POLICIES[policy], rules.core_options()
+    for i in range(0, result.games, 3):
+        won, removed, moves, score, codes = core.play(code, options, 8, int(result.deal[i]))
+        assert (won, removed, moves, score) == (result.won[i], result.removed[i],
+                                                 result.moves[i], result.score[i])
+        assert len(codes) == moves
+
+
+def test_result_replay_and_codes():
+    result = simulate(5, start=18, rules="msc", policy="random", seed=4)
+    assert result.code(0) == "PY1-M-AAAAAAS"
+    assert result.replay(0) == replay("PY1-M-AAAAAAS", policy="random", seed=4)
+    assert replay(18, rules="msc", policy="random", seed=4) == result.replay(0)
+
+
+def test_winning_replay_clears_the_pyramid():
+    result = simulate(200, policy="greedy", threads=1)
+    i = int(np.flatnonzero(result.won)[0])
+    game = Game(result.code(i))
+    game.play_all(result.replay(i))
+    assert game.status is Status.WON and game.pyramid_removed == 28
+
+
+# ---- every preset and option runs; results make sense ------------------------------------------
+
+@pytest.mark.parametrize("name", sorted(OPTION_SETS))
+@pytest.mark.parametrize("policy", ["greedy", "random"])
+def test_every_rule_set_runs(name, policy):
+    rules = OPTION_SETS[name]
+    r = simulate(3000, rules=rules, policy=policy, seed=1, threads=2)
+    assert r.games == 3000 and r.rules == rules and r.policy == policy
+    assert np.array_equal(r.score, r.removed.astype(np.uint16) * 10)
+    assert np.all(r.removed <= 28) and np.all(r.moves >= r.removed // 2)
+    if rules.win == "pyramid":
+        assert np.array_equal(r.won, r.removed == 28)
+    else:
+        assert np.all(r.removed[r.won] == 28)
+    assert r.histogram().sum() == 3000 and len(r.histogram()) == 29
+
+
+def test_greedy_beats_random():
+    for name in ("pyramide", "msc"):
+        assert simulate(4000, rules=name).win_rate > simulate(4000, rules=name, policy="random",
+                                                              seed=1).win_rate + 0.2
+
+
+def test_no_move_limit_is_hit():
+    """Many redeals: the longest games still fit the move record (and uint16)."""
+    r = simulate(3000, rules=Rules(waste_at_deal=0, redeals=63), policy="random", seed=2)
+    assert int(r.moves.max()) < core.MAX_RECORD
+
+
+# ---- statistics ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("wins, games, low, high", [
+    (50, 100, 0.40383, 0.59617),
+    (0, 10, 0.0, 0.27753),
+    (10, 10, 0.72247, 1.0),
+    (1, 1, 0.20654, 1.0),
+    (6687, 10000, 0.65941, 0.67786),
+])
+def test_wilson_interval(wins, games, low, high):
+    lo, hi = sim_module.wilson_interval(wins, games)
+    assert lo == pytest.approx(low, abs=2e-5) and hi == pytest.approx(high, abs=2e-5)
+
+
+def test_summary_and_exports():
+    r = simulate(2000, start=0, rules="three-pass", threads=1)
+    low, high = r.ci95
+    assert low < r.win_rate < high and r.wins == int(r.won.sum())
+    assert r.games_per_second > 0 and len(r) == 2000
+    text = r.summary()
+    assert "three-pass" in text and f"{r.win_rate * 100:.2f}%" in text
+    assert re.search(r"^\s+28\s+[\d,]+\s+[\d.]+%", text, re.M)   # the histogram's 28 row
+    data = json.loads(json.dumps(r.to_dict()))
+    assert data["games"] == 2000 and data["ci95"] == [low, high]
+    assert sum(data["removed_histogram"].values()) == 2000
+    full = r.to_dict(arrays=True)
+    assert full["won"] == r.won.tolist() and len(full["deal"]) == 2000
+    assert "2,000 games" in repr(r) and isinstance(r, SimulationResult)
+
+
+def test_to_pandas():
+    r = simulate(100, threads=1)
+    try:
+        import pandas  # noqa: F401
+    except ImportError:
+        with pytest.raises(ImportError, match="needs pandas"):
+            r.to_pandas()
+        return
+    df = r.to_pandas()
+    assert list(df.columns) == ["deal", "won", "removed", "moves", "score"] and len(df) == 100
+    assert df.attrs["games"] == 100
+
+
+def test_plot():
+    r = simulate(500, threads=1)
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+    except ImportError:
+        with pytest.raises(ImportError, match=r"pyramid-solitaire\[plot\]"):
+            r.plot()
+        return
+    fig = r.plot()
+    assert len(fig.axes) == 2
+
+
+def test_progress_bar_on_a_terminal():
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    stream = Tty()
+    bar = sim_module._Progress(100, True, stream=stream)
+    bar.update(40)
+    bar.update(60)
+    bar.close()
+    assert "100.0%" in stream.getvalue() and "100/100 games" in stream.getvalue()
+    silent = io.StringIO()
+    bar = sim_module._Progress(100, True, stream=silent)   # not a terminal: nothing drawn
+    bar.update(100)
+    bar.close()
+    assert silent.getvalue() == ""
+
+
+def test_doctests():
+    result = doctest.testmod(sim_module, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
+
+
+# ---- bad input ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({}, "exactly one of games"),
+    ({"games": 5, "deals": [1]}, "exactly one of games"),
+    ({"games": 0}, "games must be >= 1"),
+    ({"games": -3}, "games must be"),
+    ({"games": 2.5}, "games must be a whole number"),
+    ({"games": True}, "games must be a whole number"),
+    ({"games": "10"}, "games must be a whole number"),
+    ({"games": 10, "start": -1}, "start must be 0.."),
+    ({"games": 10, "start": MAX_DEAL_NUMBER}, "runs past the last deal number"),
+    ({"deals": []}, "deals is empty"),
+    ({"deals": [[1, 2]]}, "one-dimensional"),
+    ({"deals": [1, -2]}, "deal numbers must be 0.."),
+    ({"deals": [MAX_DEAL_NUMBER + 1]}, "deal numbers must be 0.."),
+    ({"deals": [2 ** 70]}, "deal"),
+    ({"deals": [1.5]}, "whole numbers"),
+    ({"deals": 7}, "sequence or array"),
+    ({"deals": "123"}, "sequence or array"),
+    ({"deals": [1], "start": 3}, "start goes with games"),
+    ({"games": 5, "policy": "best"}, "unknown policy 'best'"),
+    ({"games": 5, "policy": "solver"}, "not available"),
+    ({"games": 5, "policy": 1}, "policy must be a name"),
+    ({"games": 5, "rules": "nope"}, "unknown rules preset"),
+    ({"games": 5, "rules": 3}, "rules must be"),
+    ({"games": 5, "seed": -1}, "seed must be 0.."),
+    ({"games": 5, "seed": 2 ** 64}, "seed must be 0.."),
+    ({"games": 5, "seed": 1.0}, "seed must be a whole number"),
+    ({"games": 5, "threads": 0}, "threads must be >= 1"),
+    ({"games": 5, "threads": -1000}, "leaves no thread"),
+    ({"games": 5, "threads": 1.5}, "threads must be a whole number"),
+    ({"games": 5, "chunk_size": 0}, "chunk_size must be"),
+])
+def test_bad_input(kwargs, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        simulate(**kwargs)
+
+
+def test_threads_forms():
+    cpus = os.cpu_count() or 1
+    assert sim_module._threads(None) == cpus and sim_module._threads(-1) == cpus
+    assert sim_module._threads(3) == 3
+    if cpus >= 2:
+        assert sim_module._threads(-2) == cpus - 1
+    assert simulate(10, threads=1).threads == 1
+
+
+def test_replay_bad_input():
+    with pytest.raises(ValueError, match="needs its simulation's seed"):
+        replay(3, policy="random")
+    with pytest.raises(ValueError, match="custom rules"):
+        replay("PY1-X-AAAAAAS")
+    with pytest.raises(ValueError, match="deal must be 0.."):
+        replay(-1)
+    with pytest.raises(ValueError, match="unknown policy"):
+        replay(1, policy="nope")
+    assert replay("PY1-X-AAAAAAS", rules=Rules(redeals=3)) == replay(18, rules=Rules(redeals=3))
+
+
+# ---- the command line ---------------------------------------------------------------------------
+
+def run_cli(capsys, *argv):
+    try:
+        status = main(list(argv))
+    except SystemExit as e:
+        status = e.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_cli_text(capsys):
+    status, out, err = run_cli(capsys, "simulate", "--games", "3000", "--threads", "2")
+    assert status == 0 and err == ""
+    expected = simulate(3000)
+    assert f"won {expected.wins:,}: {expected.win_rate * 100:.2f}%" in out
+    assert "95% interval" in out and "games/s" in out
+    assert re.search(r"removed\s+games\s+share", out)
+
+
+def test_cli_json(capsys):
+    status, out, err = run_cli(capsys, "simulate", "--games", "2000", "--start", "PY1-N-AAAAABA",
+                               "--rules", "msc", "--policy", "random", "--seed", "9", "--json")
+    assert status == 0 and err == ""
+    data = json.loads(out)
+    expected = simulate(2000, start=26, rules="msc", policy="random", seed=9)
+    assert data["games"] == 2000 and data["wins"] == expected.wins
+    assert data["win_rate"] == expected.win_rate and data["ci95"] == list(expected.ci95)
+    assert data["policy"] == "random" and data["rules"]["name"] == "msc"
+    assert data["games_per_second"] > 0 and data["seed"] == 9
+
+
+def test_cli_rule_flags(capsys):
+    status, out, err = run_cli(capsys, "simulate", "--games", "500", "--rules", "unlimited",
+                               "--pair-with-covering", "--json")
+    data = json.loads(out)
+    assert status == 0 and data["rules"]["pair_with_covering"] is True
+    assert data["wins"] == simulate(500, rules=Rules.preset("unlimited").replace(
+        pair_with_covering=True)).wins
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--games", "0"], "--games must be at least 1"),
+    (["--games", "ten"], "--games must be a whole number"),
+    (["--games", "10", "--start", "x"], "--start must be a whole number"),
+    (["--games", "10", "--start", "PY1-Q-AAAAAAA"], "'Q'"),
+    (["--games", "10", "--policy", "foo"], "unknown policy 'foo'"),
+    (["--games", "10", "--threads", "0"], "threads must be >= 1"),
+    (["--games", "10", "--seed", "-4"], "seed must be 0.."),
+    (["--games", "10", "--draw", "3"], "draw=3 needs redeals=0"),
+    (["--games", "10", "--rules", "nope"], "unknown rules preset"),
+])
+def test_cli_bad_input(capsys, argv, message):
+    status, out, err = run_cli(capsys, "simulate", *argv)
+    assert status == 2 and out == ""
+    assert ERROR_LINE.match(err.strip()) and len(err.strip().splitlines()) == 1, err
+    assert message in err
