@@ -60,8 +60,8 @@ ctypedef struct sim_state:
     uint8_t pc[14]          # present pyramid cards of each rank
     uint8_t tc[14]          # present talon cards of each rank
     uint8_t fc[14]          # free pyramid cards of each rank
-    int8_t slack[7]         # greedy: cached _slack of rank pair (r, 13 - r), r = 1..6
-    uint32_t slack_ok       # bit r: slack[r] is up to date
+    int8_t slack[7]         # greedy: spare partners of rank pair (r, 13 - r), r = 1..6: a
+                            # lower bound when >= 1, "work it out" when <= 0
 
 cdef enum:
     SF_KING = 1             # a free pyramid King

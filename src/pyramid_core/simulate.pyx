@@ -229,7 +229,7 @@ cdef inline void _derive(const sim_deal* d, sim_state* s) noexcept nogil:
     for r in range(14):
         s.pc[r] = <uint8_t>_popcount32(s.pyr & d.prank[r])
         s.tc[r] = <uint8_t>_popcount32(s.talon & d.trank[r])
-    s.slack_ok = 0
+    memset(s.slack, 0, sizeof(s.slack))
     _flags(d, s)
 
 
@@ -250,7 +250,7 @@ cdef void sim_start(const sim_deal* d, sim_state* s) noexcept nogil:
     s.useful = d.trank[KING]
     for r in range(21, 28):
         _now_free(d, s, r)
-    s.slack_ok = 0
+    memset(s.slack, 0, sizeof(s.slack))
     _flags(d, s)
 
 
@@ -445,7 +445,7 @@ cdef inline void _apply(const sim_deal* d, sim_state* s, pyr_move m) noexcept no
             s.pass_removed = 0
         return
     s.pass_removed += 1
-    s.slack_ok &= ~((<uint32_t>1) << SLACK_CLASS[d.rank[a]])
+    _slack_spent(s.slack, d.rank[a])
     if a < N_PYRAMID:
         gone = (<uint32_t>1) << a
     else:
@@ -597,17 +597,17 @@ cdef inline int _matching(uint32_t rset, uint32_t sset, bint pwc) noexcept nogil
 
 cdef inline int _slack(const sim_deal* d, uint32_t pyr, int r, int pr, int pq, int tr,
                        int tq) noexcept nogil:
-    """The sign of the rank pair (r, q = 13 - r)'s spare partners: -1 when it can no longer
-    be cleared, 0 when it is tight, 1 when a partner is to spare. pr, pq pyramid and tr, tq
-    talon cards of ranks r and q are left. Spare partners = the largest set of disjoint
-    compatible pyramid pairs (a matching) minus the pyramid pairs needed, need = the larger
-    of pr - tq and pq - tr."""
+    """The rank pair (r, q = 13 - r)'s spare partners: the largest set of disjoint compatible
+    pyramid pairs (a matching, m) minus the pyramid pairs it needs (need = the larger of
+    pr - tq and pq - tr; pr, pq pyramid and tr, tq talon cards of ranks r and q are left).
+    Below 0: the rank pair cannot be cleared any more. The sign is exact; a positive value
+    is a lower bound (the matching is only worked out when it decides the sign)."""
     cdef int need = pr - tq, m, small
     cdef uint32_t rset, sset
     if pq - tr > need:
         need = pq - tr
     if need < 0:
-        return 1
+        return -need
     small = pr if pr < pq else pq
     if need > small:
         return -1
@@ -618,14 +618,19 @@ cdef inline int _slack(const sim_deal* d, uint32_t pyr, int r, int pr, int pq, i
         m = (<int>(small > 0)) & (<int>_any_compatible(rset, sset, d.rules.pair_with_covering))
     else:
         m = _matching(rset, sset, d.rules.pair_with_covering)
-    return (<int>(m > need)) - (<int>(m < need))
+    return m - need
+
+
+cdef inline void _slack_spent(int8_t* slack, int rank) noexcept nogil:
+    """A card of `rank` left: its rank pair's spare partners drop by at most one."""
+    cdef int c = SLACK_CLASS[rank]
+    slack[c] -= slack[c] > 0
 
 
 cdef inline bint _greedy_veto(const sim_deal* d, uint32_t pyr, const uint8_t* pc,
-                              const uint8_t* tc, int a, int b, int8_t* slack,
-                              uint32_t* slack_ok) noexcept nogil:
+                              const uint8_t* tc, int a, int b, int8_t* slack) noexcept nogil:
     """Would the pair at locations a < b leave its rank pair unclearable (it was clearable)?
-    slack/slack_ok: the playout's cache of _slack per rank pair, or NULL."""
+    slack: the playout's cache of spare partners per rank pair (sim_state.slack), or NULL."""
     cdef int r, q, pr, pq, tr, tq, before, cls, ia, ib
     if d.rules.win_all:
         return False
@@ -636,13 +641,11 @@ cdef inline bint _greedy_veto(const sim_deal* d, uint32_t pyr, const uint8_t* pc
     tr = tc[r]
     tq = tc[q]
     cls = SLACK_CLASS[r]
-    if slack != NULL and (slack_ok[0] >> cls) & 1:
-        before = slack[cls]
-    else:
-        before = _slack(d, pyr, r, pr, pq, tr, tq)
-        if slack != NULL:
-            slack[cls] = <int8_t>before
-            slack_ok[0] |= (<uint32_t>1) << cls
+    if slack != NULL and slack[cls] > 0:
+        return False
+    before = _slack(d, pyr, r, pr, pq, tr, tq)
+    if slack != NULL:
+        slack[cls] = <int8_t>before
     # A pair lowers its rank pair's spare partners by at most one, so only a tight rank pair
     # can become unclearable.
     if before != 0:
@@ -680,11 +683,10 @@ cdef inline int _greedy_merit(uint32_t pyr, int a, int b) noexcept nogil:
 
 
 cdef inline int _greedy_score(const sim_deal* d, uint32_t pyr, const uint8_t* pc,
-                              const uint8_t* tc, int a, int b, int8_t* slack,
-                              uint32_t* slack_ok) noexcept nogil:
+                              const uint8_t* tc, int a, int b, int8_t* slack) noexcept nogil:
     """The greedy policy's score of the pair at locations a < b (a function of the position):
     -1 when vetoed, 0 for two talon cards, else the merit (>= 100)."""
-    if _greedy_veto(d, pyr, pc, tc, a, b, slack, slack_ok):
+    if _greedy_veto(d, pyr, pc, tc, a, b, slack):
         return -1
     return _greedy_merit(pyr, a, b)
 
@@ -699,7 +701,7 @@ cdef inline int _greedy_pick(int best, int best_score, int fallback, bint stuck)
 
 cdef inline int _greedy_choose(const sim_deal* d, uint32_t pyr, const uint8_t* pc,
                                const uint8_t* tc, const pyr_move* buf, int n, bint stuck,
-                               int8_t* slack, uint32_t* slack_ok) noexcept nogil:
+                               int8_t* slack) noexcept nogil:
     """The greedy policy's pick among the legal moves buf[0..n-1] (gen_moves order), or -1
     when there are none. `stuck`: unlimited redeals and nothing removed in this pass."""
     cdef int k, a, best = -1, best_score = -1000000, sc, fallback = -1
@@ -712,7 +714,7 @@ cdef inline int _greedy_choose(const sim_deal* d, uint32_t pyr, const uint8_t* p
             continue
         if (m >> 6) == LOC_NONE:
             return m
-        sc = _greedy_score(d, pyr, pc, tc, a, m >> 6, slack, slack_ok)
+        sc = _greedy_score(d, pyr, pc, tc, a, m >> 6, slack)
         if sc > best_score:
             best_score = sc
             best = m
@@ -743,7 +745,7 @@ cdef int _greedy_any(const sim_deal* d, sim_result* res, pyr_move* rec) noexcept
         else:
             n = _gen(d, &s, buf)
             m = _greedy_choose(d, s.pyr, s.pc, s.tc, buf, n, unlimited and s.pass_removed == 0,
-                               s.slack, &s.slack_ok)
+                               s.slack)
             if m < 0 or (m == MOVE_RECYCLE and unlimited and s.pass_removed == 0):
                 break
             vetoed = (m & 63) == LOC_NONE
@@ -848,13 +850,13 @@ cdef int _random_draw1(const sim_deal* d, uint64_t rng, sim_result* res,
     and the chosen one is found without listing them (same order as gen_moves, so the same
     games as _random_any; tests/test_simulate.py checks)."""
     cdef uint32_t pyr = PYRAMID_ALL, free = 0, talon = TALON_ALL, fr = 0, frr = 0
-    cdef uint32_t useful = d.trank[KING], x, y, pp, st, u, kings
+    cdef uint32_t useful = d.trank[KING], x, pp, st, u, kings
     cdef uint8_t pc[14]
     cdef uint8_t fc[14]
     cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0, pass_removed = 0
-    cdef int m, n, k, a, b, r, w, rw, n_rec = 0, rc = SIM_OK, j, nk, c
-    cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, wuse, can_more
-    cdef bint win_all = d.rules.win_all
+    cdef int m, n, k, a, b, r, w, t, rw, rt, n_rec = 0, rc = SIM_OK, j, nkp, nk, cw, ct
+    cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, wuse, tuse, wt, can_more
+    cdef bint win_all = d.rules.win_all, stp = d.rules.stock_top_playable
     memcpy(pc, d.pc0, sizeof(pc))
     memset(fc, 0, sizeof(fc))
     for j in range(21, 28):
@@ -865,13 +867,22 @@ cdef int _random_draw1(const sim_deal* d, uint64_t rng, sim_result* res,
         pp = fr & frr & 0x7E                    # ranks r <= 6 with a pyramid pair
         kings = free & d.prank[KING]
         wuse = w >= 0 and (useful >> w) & 1
-        if not wuse and pp == 0 and kings == 0:
+        t = -1                                  # the stock top, when playable
+        tuse = wt = False
+        if stp and st:
+            t = pyr_ctz32(st)
+            tuse = (useful >> t) & 1
+            wt = w >= 0 and d.rank[LOC_TALON + w] + d.rank[LOC_TALON + t] == 13
+        if not (wuse or tuse or wt) and pp == 0 and kings == 0:
             # Drawing (or recycling) is the only legal move: no random number is used.
             if st:
-                u = st & useful
-                j = pyr_ctz32(u) if u else pyr_msb32(st)
-                k = _popcount32(st & below(j + 1))
-                cur = j + 1
+                if stp:
+                    k = _skip_draws_stp(d, talon, useful, &cur)
+                else:
+                    u = st & useful
+                    j = pyr_ctz32(u) if u else pyr_msb32(st)
+                    k = _popcount32(st & below(j + 1))
+                    cur = j + 1
                 moves += k
                 if rec != NULL:
                     rc = _record(rec, &n_rec, MOVE_DRAW, k)
@@ -883,29 +894,34 @@ cdef int _random_draw1(const sim_deal* d, uint64_t rng, sim_result* res,
                 break
             m = MOVE_RECYCLE
         else:
-            # Count the legal moves by kind, in gen_moves order.
-            nk = _popcount32(kings)
+            # Count the legal moves by kind, in gen_moves order: pyramid Kings, talon Kings,
+            # pyramid pairs, the waste top's partners, waste top + stock top, the stock top's
+            # partners, draw or recycle.
             rw = d.rank[LOC_TALON + w] if wuse else 0
-            if rw == KING:
-                nk += 1
+            rt = d.rank[LOC_TALON + t] if tuse else 0
+            nkp = _popcount32(kings)
+            nk = nkp + (rw == KING) + (rt == KING)
             n = nk
             x = pp
             while x:
                 r = pyr_ctz32(x)
                 x &= x - 1
                 n += fc[r] * fc[13 - r]
-            c = fc[13 - rw] if wuse and rw != KING else 0     # the waste top's partners
-            n += c
+            cw = fc[13 - rw] if wuse and rw != KING else 0
+            ct = fc[13 - rt] if tuse and rt != KING else 0
+            n += cw + wt + ct
             can_more = st != 0 or ((talon & below(cur)) != 0 and
                                    (unlimited or recycles < d.rules.redeals))
             k = 0
             if n + can_more > 1:
                 k = <int>_rand_below(&rng, n + can_more)
             if k < nk:
-                if k < nk - (rw == KING):
+                if k < nkp:
                     m = move_king(_nth_bit(kings, k))
-                else:
+                elif k == nkp and rw == KING:
                     m = move_king(LOC_TALON + w)
+                else:
+                    m = move_king(LOC_TALON + t)
             else:
                 k -= nk
                 m = -1
@@ -921,8 +937,13 @@ cdef int _random_draw1(const sim_deal* d, uint64_t rng, sim_result* res,
                         break
                     k -= j
                 if m < 0:
-                    if k < c:
+                    if k < cw:
                         m = move_pair(_nth_bit(free & d.prank[13 - rw], k), LOC_TALON + w)
+                    elif k < cw + wt:
+                        m = move_pair(LOC_TALON + w, LOC_TALON + t)
+                    elif k < cw + wt + ct:
+                        m = move_pair(_nth_bit(free & d.prank[13 - rt], k - cw - wt),
+                                      LOC_TALON + t)
                     elif st:
                         m = MOVE_DRAW
                     else:
@@ -946,12 +967,11 @@ cdef int _random_draw1(const sim_deal* d, uint64_t rng, sim_result* res,
                 _take_pyr(d, a, &pyr, &free, &fr, &frr, &useful, fc, pc)
             else:
                 talon &= ~((<uint32_t>1) << (a - LOC_TALON))
-                x = talon & below(cur)
-                cur = pyr_msb32(x) + 1 if x else 0
             if b < N_PYRAMID:
                 _take_pyr(d, b, &pyr, &free, &fr, &frr, &useful, fc, pc)
             elif b != LOC_NONE:
                 talon &= ~((<uint32_t>1) << (b - LOC_TALON))
+            if a >= N_PYRAMID or b != LOC_NONE:
                 x = talon & below(cur)
                 cur = pyr_msb32(x) + 1 if x else 0
         if rec != NULL:
@@ -967,18 +987,37 @@ cdef int _random_draw1(const sim_deal* d, uint64_t rng, sim_result* res,
 
 cdef int sim_play_random(const sim_deal* d, uint64_t rng, sim_result* res,
                          pyr_move* rec) noexcept nogil:
-    if _pure_draw1(d) and not d.rules.pair_with_covering:
+    if _fast_rules(d):
         return _random_draw1(d, rng, res, rec)
     return _random_any(d, rng, res, rec)
 
 
+cdef inline int _skip_draws_stp(const sim_deal* d, uint32_t talon, uint32_t useful,
+                                int* cur) noexcept nogil:
+    """stock_top_playable: draw (at least once) until the waste top or the stock top is
+    useful, or they pair, or the stock runs out. Returns the number of draws."""
+    cdef uint32_t st = talon & ~below(cur[0])
+    cdef int k = 0, w, t
+    while True:
+        w = pyr_ctz32(st)
+        k += 1
+        st &= st - 1
+        if (useful >> w) & 1 or not st:
+            break
+        t = pyr_ctz32(st)
+        if (useful >> t) & 1 or d.rank[LOC_TALON + w] + d.rank[LOC_TALON + t] == 13:
+            break
+    cur[0] = w + 1
+    return k
+
+
 cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexcept nogil:
-    """The greedy playout specialised for draw 1 without stock_top_playable,
-    pair_waste_top_two and pair_with_covering: the only talon card in play is the waste top,
-    so the candidates are the pyramid pairs and the waste top's partners. The state lives in
+    """The greedy playout specialised for draw 1 without pair_waste_top_two and
+    pair_with_covering: the talon cards in play are the waste top and (stock_top_playable)
+    the stock top, so the candidates are few and found from bit masks. The state lives in
     local variables. Same moves as _greedy_any (tests/test_simulate.py checks)."""
     cdef uint32_t pyr = PYRAMID_ALL, free = 0, talon = TALON_ALL, fr = 0, frr = 0
-    cdef uint32_t useful = d.trank[KING], slack_ok = 0, x, y, h, pp, st, u
+    cdef uint32_t useful = d.trank[KING], x, y, h, pp, st, u
     cdef uint8_t pc[14]
     cdef uint8_t tc[14]
     cdef uint8_t fc[14]
@@ -986,12 +1025,13 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
     cdef uint8_t ca[MAX_MOVES]
     cdef uint8_t cb[MAX_MOVES]
     cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0, pass_removed = 0
-    cdef int m, nc, k, a, b, r, w, n_rec = 0, rc = SIM_OK, best, best_score, sc, fallback, j
+    cdef int m, nc, k, a, b, r, w, t, n_rec = 0, rc = SIM_OK, best, best_score, sc, fallback, j
     cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, vetoed = False, stuck
-    cdef bint win_all = d.rules.win_all
+    cdef bint win_all = d.rules.win_all, stp = d.rules.stock_top_playable, wuse, tuse, wt
     memcpy(pc, d.pc0, sizeof(pc))
     memcpy(tc, d.tc0, sizeof(tc))
     memset(fc, 0, sizeof(fc))
+    memset(slack, 0, sizeof(slack))
     for j in range(21, 28):
         free |= (<uint32_t>1) << j
         r = d.rank[j]
@@ -1011,35 +1051,49 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
             w = cur - 1                         # the waste top (canonical cursor), or -1
             st = talon & ~below(cur)            # the stock
             pp = fr & frr                       # ranks with a pyramid pair
-            if w >= 0 and (useful >> w) & 1:
-                if d.rank[LOC_TALON + w] == KING:
-                    m = move_king(LOC_TALON + w)
-                    talon &= ~((<uint32_t>1) << w)
-                    tc[KING] -= 1
-                    x = talon & below(cur)
-                    cur = pyr_msb32(x) + 1 if x else 0
-                    moves += 1
-                    pass_removed += 1
-                    vetoed = False
-                    if rec != NULL:
-                        rc = _record(rec, &n_rec, <pyr_move>m, 1)
-                        if rc != SIM_OK:
-                            break
-                    continue
-            elif (pp == 0 or vetoed) and st:
-                # Draw until the waste top has a partner (or is a King), or the stock is empty.
-                u = st & useful
-                j = pyr_ctz32(u) if u else pyr_msb32(st)
-                k = _popcount32(st & below(j + 1))
-                cur = j + 1
+            wuse = w >= 0 and (useful >> w) & 1
+            t = -1                              # the stock top, when playable
+            tuse = wt = False
+            if stp and st:
+                t = pyr_ctz32(st)
+                tuse = (useful >> t) & 1
+                wt = w >= 0 and d.rank[LOC_TALON + w] + d.rank[LOC_TALON + t] == 13
+            if not (wuse or tuse or wt) and (pp == 0 or vetoed) and st:
+                # Draw until a talon card in play has a partner (or is a King), or the stock
+                # is empty.
+                if stp:
+                    k = _skip_draws_stp(d, talon, useful, &cur)
+                else:
+                    u = st & useful
+                    j = pyr_ctz32(u) if u else pyr_msb32(st)
+                    k = _popcount32(st & below(j + 1))
+                    cur = j + 1
                 moves += k
                 if rec != NULL:
                     rc = _record(rec, &n_rec, MOVE_DRAW, k)
                     if rc != SIM_OK:
                         break
                 continue
+            # Talon Kings go at once (after pyramid Kings, in location order).
+            if wuse and d.rank[LOC_TALON + w] == KING:
+                m = move_king(LOC_TALON + w)
+            elif tuse and d.rank[LOC_TALON + t] == KING:
+                m = move_king(LOC_TALON + t)
             else:
-                w = -1                          # the waste top plays no part
+                m = -1
+            if m >= 0:
+                talon &= ~((<uint32_t>1) << (m & 63) - LOC_TALON)
+                tc[KING] -= 1
+                x = talon & below(cur)
+                cur = pyr_msb32(x) + 1 if x else 0
+                moves += 1
+                pass_removed += 1
+                vetoed = False
+                if rec != NULL:
+                    rc = _record(rec, &n_rec, <pyr_move>m, 1)
+                    if rc != SIM_OK:
+                        break
+                continue
             stuck = unlimited and pass_removed == 0
             if st:
                 fallback = MOVE_DRAW
@@ -1047,6 +1101,8 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                 fallback = MOVE_RECYCLE
             else:
                 fallback = -1
+            # The pairs, in gen_moves order: pyramid pairs, then for each talon card in play
+            # (waste top first) its pyramid partners and the talon pair.
             nc = 0
             pp &= 0x7E
             while pp:
@@ -1068,23 +1124,33 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                             ca[nc] = b
                             cb[nc] = a
                         nc += 1
-            if w >= 0:
+            if wuse:
                 y = free & d.prank[13 - d.rank[LOC_TALON + w]]
                 while y:
                     ca[nc] = pyr_ctz32(y)
                     cb[nc] = LOC_TALON + w
                     nc += 1
                     y &= y - 1
+            if wt:
+                ca[nc] = LOC_TALON + w
+                cb[nc] = LOC_TALON + t
+                nc += 1
+            if tuse:
+                y = free & d.prank[13 - d.rank[LOC_TALON + t]]
+                while y:
+                    ca[nc] = pyr_ctz32(y)
+                    cb[nc] = LOC_TALON + t
+                    nc += 1
+                    y &= y - 1
             if nc == 1:
                 # With one candidate only the veto matters.
                 best = move_pair(ca[0], cb[0])
-                best_score = -1 if _greedy_veto(d, pyr, pc, tc, ca[0], cb[0], slack,
-                                                &slack_ok) else 0
+                best_score = -1 if _greedy_veto(d, pyr, pc, tc, ca[0], cb[0], slack) else 0
             else:
                 best = -1
                 best_score = -1000000
                 for k in range(nc):
-                    sc = _greedy_score(d, pyr, pc, tc, ca[k], cb[k], slack, &slack_ok)
+                    sc = _greedy_score(d, pyr, pc, tc, ca[k], cb[k], slack)
                     if sc > best_score:
                         best_score = sc
                         best = move_pair(ca[k], cb[k])
@@ -1110,8 +1176,12 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                 vetoed = False
                 a = m & 63
                 b = m >> 6
-                slack_ok &= ~((<uint32_t>1) << SLACK_CLASS[d.rank[a]])
-                _take_pyr(d, a, &pyr, &free, &fr, &frr, &useful, fc, pc)
+                _slack_spent(slack, d.rank[a])
+                if a < N_PYRAMID:
+                    _take_pyr(d, a, &pyr, &free, &fr, &frr, &useful, fc, pc)
+                else:
+                    talon &= ~((<uint32_t>1) << (a - LOC_TALON))
+                    tc[d.rank[a]] -= 1
                 if b < N_PYRAMID:
                     _take_pyr(d, b, &pyr, &free, &fr, &frr, &useful, fc, pc)
                 else:
@@ -1133,8 +1203,13 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
     return rc
 
 
+cdef inline bint _fast_rules(const sim_deal* d) noexcept nogil:
+    """Rules the specialised draw-1 playouts handle."""
+    return d.rules.draw == 1 and not d.rules.pair_waste_top_two and not d.rules.pair_with_covering
+
+
 cdef int sim_play_greedy(const sim_deal* d, sim_result* res, pyr_move* rec) noexcept nogil:
-    if _pure_draw1(d) and not d.rules.pair_with_covering:
+    if _fast_rules(d):
         return _greedy_draw1(d, res, rec)
     return _greedy_any(d, res, rec)
 
@@ -1193,7 +1268,7 @@ cdef int _reference_play(int policy, const pyr_table* t, const sim_deal* d, uint
                 pc[r] = <uint8_t>_popcount32(pos_pyr(p) & d.prank[r])
                 tc[r] = <uint8_t>_popcount32(pos_talon(p) & d.trank[r])
             m = _greedy_choose(d, pos_pyr(p), pc, tc, buf, n, unlimited and pass_removed == 0,
-                               NULL, NULL)
+                               NULL)
         else:
             return SIM_BAD_POLICY
         if m < 0 or (m == MOVE_RECYCLE and unlimited and pass_removed == 0):
