@@ -44,6 +44,14 @@ ctypedef struct sim_deal:
     uint8_t pc0[14]         # pyramid cards of each rank
     uint8_t tc0[14]         # talon cards of each rank
 
+ctypedef struct sim_slack:
+    # The greedy policy's cache of _slack per rank pair (r, 13 - r), r = 1..6: val[r] is
+    # SLACK_UNKNOWN or a value with the right sign that is a lower bound when positive;
+    # after[r] is the value the pair key[r] (a move code) would leave.
+    int8_t val[7]
+    int8_t after[7]
+    uint16_t key[7]
+
 ctypedef struct sim_state:
     uint32_t pyr            # pyramid positions still present
     uint32_t free           # present pyramid positions with both covering cards gone
@@ -60,10 +68,10 @@ ctypedef struct sim_state:
     uint8_t pc[14]          # present pyramid cards of each rank
     uint8_t tc[14]          # present talon cards of each rank
     uint8_t fc[14]          # free pyramid cards of each rank
-    int8_t slack[7]         # greedy: spare partners of rank pair (r, 13 - r), r = 1..6: a
-                            # lower bound when >= 1, "work it out" when <= 0
+    sim_slack slack         # greedy: spare partners of each rank pair
 
 cdef enum:
+    SLACK_UNKNOWN = -128
     SF_KING = 1             # a free pyramid King
     SF_PAIR = 2             # two free pyramid cards summing to 13
     SF_COVER = 4            # pair_with_covering: a card and its only covering card sum to 13

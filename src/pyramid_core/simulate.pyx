@@ -229,7 +229,7 @@ cdef inline void _derive(const sim_deal* d, sim_state* s) noexcept nogil:
     for r in range(14):
         s.pc[r] = <uint8_t>_popcount32(s.pyr & d.prank[r])
         s.tc[r] = <uint8_t>_popcount32(s.talon & d.trank[r])
-    memset(s.slack, 0, sizeof(s.slack))
+    _slack_reset(&s.slack)
     _flags(d, s)
 
 
@@ -250,7 +250,7 @@ cdef void sim_start(const sim_deal* d, sim_state* s) noexcept nogil:
     s.useful = d.trank[KING]
     for r in range(21, 28):
         _now_free(d, s, r)
-    memset(s.slack, 0, sizeof(s.slack))
+    _slack_reset(&s.slack)
     _flags(d, s)
 
 
@@ -445,7 +445,7 @@ cdef inline void _apply(const sim_deal* d, sim_state* s, pyr_move m) noexcept no
             s.pass_removed = 0
         return
     s.pass_removed += 1
-    _slack_spent(s.slack, d.rank[a])
+    _slack_spent(&s.slack, d.rank[a], m)
     if a < N_PYRAMID:
         gone = (<uint32_t>1) << a
     else:
@@ -554,7 +554,7 @@ cdef inline uint32_t _adj4(uint32_t ok, int s0, int s1, int s2, int s3) noexcept
             | (((ok >> s3) & 1) << 3))
 
 
-cdef inline int _matching(uint32_t rset, uint32_t sset, bint pwc) noexcept nogil:
+cdef int _matching(uint32_t rset, uint32_t sset, bint pwc) noexcept nogil:
     """Largest number of disjoint pairs (i in rset, j in sset; at most 4 cards each) of cards
     not in a covering relation (bar a direct cover under pair_with_covering). By Hall's
     theorem: |rset| minus the largest deficiency |A| - |N(A)| over the subsets A of rset, on
@@ -613,25 +613,35 @@ cdef inline int _slack(const sim_deal* d, uint32_t pyr, int r, int pr, int pq, i
         return -1
     rset = pyr & d.prank[r]
     sset = pyr & d.prank[13 - r]
-    if need <= 1:
-        # the matching is at least 1 exactly when some pair of them is compatible
-        m = (<int>(small > 0)) & (<int>_any_compatible(rset, sset, d.rules.pair_with_covering))
+    if need >= 2:
+        return _matching(rset, sset, d.rules.pair_with_covering) - need
+    # the matching is at least 1 exactly when some pair of them is compatible
+    return ((<int>(small > 0)) & (<int>_any_compatible(rset, sset, d.rules.pair_with_covering))) - need
+
+
+cdef inline void _slack_reset(sim_slack* cache) noexcept nogil:
+    memset(cache.val, <uint8_t>SLACK_UNKNOWN, sizeof(cache.val))
+    memset(cache.key, 0xFF, sizeof(cache.key))
+
+
+cdef inline void _slack_spent(sim_slack* cache, int rank, int m) noexcept nogil:
+    """Pair m (of cards of `rank` and 13 - rank) was played: its rank pair's spare partners
+    are the ones worked out for m, else they drop by at most one."""
+    cdef int c = SLACK_CLASS[rank], v = cache.val[c]
+    if cache.key[c] == m:
+        cache.val[c] = cache.after[c]
+    elif v >= 2:
+        cache.val[c] = v - 1
     else:
-        m = _matching(rset, sset, d.rules.pair_with_covering)
-    return m - need
-
-
-cdef inline void _slack_spent(int8_t* slack, int rank) noexcept nogil:
-    """A card of `rank` left: its rank pair's spare partners drop by at most one."""
-    cdef int c = SLACK_CLASS[rank]
-    slack[c] -= slack[c] > 0
+        cache.val[c] = SLACK_UNKNOWN
+    cache.key[c] = 0xFFFF
 
 
 cdef inline bint _greedy_veto(const sim_deal* d, uint32_t pyr, const uint8_t* pc,
-                              const uint8_t* tc, int a, int b, int8_t* slack) noexcept nogil:
+                              const uint8_t* tc, int a, int b, sim_slack* cache) noexcept nogil:
     """Would the pair at locations a < b leave its rank pair unclearable (it was clearable)?
-    slack: the playout's cache of spare partners per rank pair (sim_state.slack), or NULL."""
-    cdef int r, q, pr, pq, tr, tq, before, cls, ia, ib
+    cache: the playout's cache of spare partners per rank pair, or NULL."""
+    cdef int r, q, pr, pq, tr, tq, before, after, cls, ia, ib
     if d.rules.win_all:
         return False
     r = d.rank[a]
@@ -641,11 +651,12 @@ cdef inline bint _greedy_veto(const sim_deal* d, uint32_t pyr, const uint8_t* pc
     tr = tc[r]
     tq = tc[q]
     cls = SLACK_CLASS[r]
-    if slack != NULL and slack[cls] > 0:
-        return False
-    before = _slack(d, pyr, r, pr, pq, tr, tq)
-    if slack != NULL:
-        slack[cls] = <int8_t>before
+    if cache != NULL and cache.val[cls] != SLACK_UNKNOWN:
+        before = cache.val[cls]
+    else:
+        before = _slack(d, pyr, r, pr, pq, tr, tq)
+        if cache != NULL:
+            cache.val[cls] = <int8_t>before
     # A pair lowers its rank pair's spare partners by at most one, so only a tight rank pair
     # can become unclearable.
     if before != 0:
@@ -653,7 +664,11 @@ cdef inline bint _greedy_veto(const sim_deal* d, uint32_t pyr, const uint8_t* pc
     ia = a < N_PYRAMID
     ib = b < N_PYRAMID
     pyr &= ~((<uint32_t>ia << (a & 31)) | (<uint32_t>ib << (b & 31)))
-    return _slack(d, pyr, r, pr - ia, pq - ib, tr - (1 - ia), tq - (1 - ib)) < 0
+    after = _slack(d, pyr, r, pr - ia, pq - ib, tr - (1 - ia), tq - (1 - ib))
+    if cache != NULL:
+        cache.after[cls] = <int8_t>after
+        cache.key[cls] = <uint16_t>(a | (b << 6))
+    return after < 0
 
 
 cdef inline int _greedy_merit(uint32_t pyr, int a, int b) noexcept nogil:
@@ -683,10 +698,10 @@ cdef inline int _greedy_merit(uint32_t pyr, int a, int b) noexcept nogil:
 
 
 cdef inline int _greedy_score(const sim_deal* d, uint32_t pyr, const uint8_t* pc,
-                              const uint8_t* tc, int a, int b, int8_t* slack) noexcept nogil:
+                              const uint8_t* tc, int a, int b, sim_slack* cache) noexcept nogil:
     """The greedy policy's score of the pair at locations a < b (a function of the position):
     -1 when vetoed, 0 for two talon cards, else the merit (>= 100)."""
-    if _greedy_veto(d, pyr, pc, tc, a, b, slack):
+    if _greedy_veto(d, pyr, pc, tc, a, b, cache):
         return -1
     return _greedy_merit(pyr, a, b)
 
@@ -701,7 +716,7 @@ cdef inline int _greedy_pick(int best, int best_score, int fallback, bint stuck)
 
 cdef inline int _greedy_choose(const sim_deal* d, uint32_t pyr, const uint8_t* pc,
                                const uint8_t* tc, const pyr_move* buf, int n, bint stuck,
-                               int8_t* slack) noexcept nogil:
+                               sim_slack* cache) noexcept nogil:
     """The greedy policy's pick among the legal moves buf[0..n-1] (gen_moves order), or -1
     when there are none. `stuck`: unlimited redeals and nothing removed in this pass."""
     cdef int k, a, best = -1, best_score = -1000000, sc, fallback = -1
@@ -714,7 +729,7 @@ cdef inline int _greedy_choose(const sim_deal* d, uint32_t pyr, const uint8_t* p
             continue
         if (m >> 6) == LOC_NONE:
             return m
-        sc = _greedy_score(d, pyr, pc, tc, a, m >> 6, slack)
+        sc = _greedy_score(d, pyr, pc, tc, a, m >> 6, cache)
         if sc > best_score:
             best_score = sc
             best = m
@@ -745,7 +760,7 @@ cdef int _greedy_any(const sim_deal* d, sim_result* res, pyr_move* rec) noexcept
         else:
             n = _gen(d, &s, buf)
             m = _greedy_choose(d, s.pyr, s.pc, s.tc, buf, n, unlimited and s.pass_removed == 0,
-                               s.slack)
+                               &s.slack)
             if m < 0 or (m == MOVE_RECYCLE and unlimited and s.pass_removed == 0):
                 break
             vetoed = (m & 63) == LOC_NONE
@@ -850,7 +865,7 @@ cdef int _random_draw1(const sim_deal* d, uint64_t rng, sim_result* res,
     and the chosen one is found without listing them (same order as gen_moves, so the same
     games as _random_any; tests/test_simulate.py checks)."""
     cdef uint32_t pyr = PYRAMID_ALL, free = 0, talon = TALON_ALL, fr = 0, frr = 0
-    cdef uint32_t useful = d.trank[KING], x, pp, st, u, kings
+    cdef uint32_t useful = d.trank[KING], x, pp, st, u, kings, gone
     cdef uint8_t pc[14]
     cdef uint8_t fc[14]
     cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0, pass_removed = 0
@@ -963,17 +978,21 @@ cdef int _random_draw1(const sim_deal* d, uint64_t rng, sim_result* res,
                 pass_removed = 0
         else:
             pass_removed += 1
+            gone = 0
             if a < N_PYRAMID:
-                _take_pyr(d, a, &pyr, &free, &fr, &frr, &useful, fc, pc)
+                gone = (<uint32_t>1) << a
             else:
                 talon &= ~((<uint32_t>1) << (a - LOC_TALON))
             if b < N_PYRAMID:
-                _take_pyr(d, b, &pyr, &free, &fr, &frr, &useful, fc, pc)
+                gone |= (<uint32_t>1) << b
             elif b != LOC_NONE:
                 talon &= ~((<uint32_t>1) << (b - LOC_TALON))
             if a >= N_PYRAMID or b != LOC_NONE:
                 x = talon & below(cur)
                 cur = pyr_msb32(x) + 1 if x else 0
+            while gone:
+                _take_pyr(d, pyr_ctz32(gone), &pyr, &free, &fr, &frr, &useful, fc, pc)
+                gone &= gone - 1
         if rec != NULL:
             rc = _record(rec, &n_rec, <pyr_move>m, 1)
             if rc != SIM_OK:
@@ -1017,11 +1036,11 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
     the stock top, so the candidates are few and found from bit masks. The state lives in
     local variables. Same moves as _greedy_any (tests/test_simulate.py checks)."""
     cdef uint32_t pyr = PYRAMID_ALL, free = 0, talon = TALON_ALL, fr = 0, frr = 0
-    cdef uint32_t useful = d.trank[KING], x, y, h, pp, st, u
+    cdef uint32_t useful = d.trank[KING], x, y, h, pp, st, u, gone
     cdef uint8_t pc[14]
     cdef uint8_t tc[14]
     cdef uint8_t fc[14]
-    cdef int8_t slack[7]
+    cdef sim_slack slack
     cdef uint8_t ca[MAX_MOVES]
     cdef uint8_t cb[MAX_MOVES]
     cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0, pass_removed = 0
@@ -1031,7 +1050,7 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
     memcpy(pc, d.pc0, sizeof(pc))
     memcpy(tc, d.tc0, sizeof(tc))
     memset(fc, 0, sizeof(fc))
-    memset(slack, 0, sizeof(slack))
+    _slack_reset(&slack)
     for j in range(21, 28):
         free |= (<uint32_t>1) << j
         r = d.rank[j]
@@ -1041,10 +1060,11 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
             useful |= d.trank[13 - r]
         fc[r] += 1
     while pyr != 0 or (win_all and talon != 0):
+        gone = 0
         if fr >> KING:
             # The first move gen_moves lists: the free pyramid King with the lowest position.
             a = pyr_ctz32(free & d.prank[KING])
-            _take_pyr(d, a, &pyr, &free, &fr, &frr, &useful, fc, pc)
+            gone = (<uint32_t>1) << a
             m = move_king(a)
             vetoed = False
         else:
@@ -1145,12 +1165,12 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
             if nc == 1:
                 # With one candidate only the veto matters.
                 best = move_pair(ca[0], cb[0])
-                best_score = -1 if _greedy_veto(d, pyr, pc, tc, ca[0], cb[0], slack) else 0
+                best_score = -1 if _greedy_veto(d, pyr, pc, tc, ca[0], cb[0], &slack) else 0
             else:
                 best = -1
                 best_score = -1000000
                 for k in range(nc):
-                    sc = _greedy_score(d, pyr, pc, tc, ca[k], cb[k], slack)
+                    sc = _greedy_score(d, pyr, pc, tc, ca[k], cb[k], &slack)
                     if sc > best_score:
                         best_score = sc
                         best = move_pair(ca[k], cb[k])
@@ -1176,19 +1196,23 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                 vetoed = False
                 a = m & 63
                 b = m >> 6
-                _slack_spent(slack, d.rank[a])
+                _slack_spent(&slack, d.rank[a], m)
                 if a < N_PYRAMID:
-                    _take_pyr(d, a, &pyr, &free, &fr, &frr, &useful, fc, pc)
+                    gone = (<uint32_t>1) << a
                 else:
                     talon &= ~((<uint32_t>1) << (a - LOC_TALON))
                     tc[d.rank[a]] -= 1
                 if b < N_PYRAMID:
-                    _take_pyr(d, b, &pyr, &free, &fr, &frr, &useful, fc, pc)
+                    gone |= (<uint32_t>1) << b
                 else:
                     talon &= ~((<uint32_t>1) << (b - LOC_TALON))
                     tc[d.rank[b]] -= 1
                     x = talon & below(cur)
                     cur = pyr_msb32(x) + 1 if x else 0
+        while gone:
+            # one call site, so that the compiler inlines it and keeps the state in registers
+            _take_pyr(d, pyr_ctz32(gone), &pyr, &free, &fr, &frr, &useful, fc, pc)
+            gone &= gone - 1
         if m != MOVE_DRAW:
             pass_removed += 1
         moves += 1
