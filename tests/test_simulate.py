@@ -47,6 +47,15 @@ def test_fast_shuffle_is_the_v1_shuffle():
         assert core.shuffle_ranks(number) == [c % 13 + 1 for c in deal_cards(number)]
 
 
+@pytest.mark.parametrize("name", ["pyramide", "classic-draw3", "msc"])
+def test_batch_deal_setup(name):
+    """The batch loop shuffles ranks and builds the rank masks during the shuffle: the same
+    as from deal_shuffle's cards."""
+    options = Rules.preset(name).core_options()
+    assert core.check_deal_setup(0, 20000, options) == []
+    assert core.check_deal_setup(MAX_DEAL_NUMBER - 999, 1000, options) == []
+
+
 @pytest.mark.parametrize("name", sorted(OPTION_SETS))
 def test_move_generator_and_apply_agree_with_the_engine(name):
     """sim_gen/sim_apply list and play exactly gen_moves/pos_apply's moves along random walks,

@@ -6,7 +6,7 @@ layer (pyramid_solitaire.simulate) calls `run` on chunks of a batch from a threa
 records one game's moves; `reference`, `check_engine` and `shuffle_ranks` are for the tests.
 """
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 
 from pyramid_core.cards cimport card_rank, N_CARDS, N_PYRAMID, N_TALON, KING
 from pyramid_core.rules cimport pyr_rules, REDEALS_UNLIMITED, REDEALS_MAX
@@ -142,9 +142,13 @@ cdef inline void _deal_masks(sim_deal* d, const pyr_rules* rules) noexcept nogil
         d.tc0[d.rank[LOC_TALON + i]] += 1
     d.pile[0] = d.pile[1] = d.pile[2] = 0
     if rules.draw == 3:
-        w = rules.waste_at_deal
-        for i in range(N_TALON):
-            d.pile[0 if i < w else (i - w) % 3] |= (<uint32_t>1) << i
+        _deal_piles(d)
+
+
+cdef inline void _deal_piles(sim_deal* d) noexcept nogil:
+    cdef int i, w = d.rules.waste_at_deal
+    for i in range(N_TALON):
+        d.pile[0 if i < w else (i - w) % 3] |= (<uint32_t>1) << i
 
 
 cdef void sim_deal_from_number(sim_deal* d, uint64_t number, const pyr_rules* rules,
@@ -156,10 +160,13 @@ cdef void sim_deal_from_number(sim_deal* d, uint64_t number, const pyr_rules* ru
         deal_shuffle(number, d.card)
         for i in range(N_CARDS):
             d.rank[i] = RANK_OF[d.card[i]]
+        _deal_masks(d, rules)
     else:
-        memcpy(d.rank, RANK_OF, 52)
-        pyr_sim_shuffle(number, d.rank)
-    _deal_masks(d, rules)
+        pyr_sim_shuffle_masks(number, RANK_OF, d.rank, d.prank, d.trank, d.pc0, d.tc0)
+        d.rules = rules[0]
+        d.pile[0] = d.pile[1] = d.pile[2] = 0
+        if rules.draw == 3:
+            _deal_piles(d)
 
 
 cdef void sim_deal_from_deck(sim_deal* d, const uint8_t* deck, const pyr_rules* rules) noexcept nogil:
@@ -1465,6 +1472,24 @@ def shuffle_ranks(unsigned long long number):
     memcpy(deck, RANK_OF, 52)
     pyr_sim_shuffle(number, deck)
     return [deck[i] for i in range(52)]
+
+
+def check_deal_setup(unsigned long long start, long long count, dict rules):
+    """Deal numbers in start .. start+count-1 whose batch set-up (ranks shuffled, masks built
+    during the shuffle) differs from the one built from deal_shuffle's cards (for tests)."""
+    cdef pyr_rules r
+    cdef sim_deal a, b
+    cdef uint64_t n
+    _rules_from(&r, rules)
+    bad = []
+    for n in range(start, start + <uint64_t>count):
+        sim_deal_from_number(&a, n, &r, False)
+        sim_deal_from_number(&b, n, &r, True)
+        if (memcmp(a.rank, b.rank, 52) or memcmp(a.prank, b.prank, sizeof(a.prank))
+                or memcmp(a.trank, b.trank, sizeof(a.trank)) or memcmp(a.pc0, b.pc0, 14)
+                or memcmp(a.tc0, b.tc0, 14) or memcmp(a.pile, b.pile, sizeof(a.pile))):
+            bad.append(n)
+    return bad
 
 
 def game_seed(unsigned long long seed, unsigned long long number):
