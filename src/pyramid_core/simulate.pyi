@@ -1,9 +1,13 @@
 """Type stubs for the compiled pyramid_core.simulate module."""
+import enum
+
 import numpy
 
-POLICY_RANDOM: int
-POLICY_GREEDY: int
-N_POLICIES: int
+class sim_policy(enum.IntEnum):
+    POLICY_RANDOM: int
+    POLICY_GREEDY: int
+    N_POLICIES: int
+
 POLICIES: dict[str, int]
 MAX_RECORD: int
 
