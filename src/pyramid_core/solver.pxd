@@ -1,6 +1,6 @@
 # The exact solver's C-level API (SPEC section 8). One call decides one position:
 # solve_position fills a solve_out; budgets stop it with winnable = -1 and say which ran out.
-from libc.stdint cimport int64_t, uint64_t
+from libc.stdint cimport int64_t, uint16_t, uint32_t, uint64_t
 from pyramid_core.position cimport pyr_table, pyr_pos, pyr_move
 
 cdef enum:
@@ -29,5 +29,26 @@ ctypedef struct solve_out:
     double seconds
     pyr_move line[MAX_LINE]
 
+ctypedef struct hset:
+    # A growable open-addressing table of 64-bit keys with a 32-bit value each.
+    uint64_t* keys
+    uint32_t* vals
+    uint16_t* stamp       # a slot is in use when its stamp equals epoch
+    uint16_t epoch
+    uint64_t mask         # capacity - 1 (a power of two)
+    int64_t count
+    int64_t max_entries   # the memory budget, in entries
+
+ctypedef struct solve_ws:
+    # What a search allocates, kept between the solves of a batch (ws_init / ws_free).
+    hset seen
+    hset visit
+    pyr_move* path
+    pyr_move* best
+
 cdef int solve_position(const pyr_table* t, pyr_pos start, int objective,
                         const solve_limits* lim, solve_out* out) noexcept nogil
+cdef int solve_with(solve_ws* ws, const pyr_table* t, pyr_pos start, int objective,
+                    const solve_limits* lim, solve_out* out) noexcept nogil
+cdef int ws_init(solve_ws* ws) noexcept nogil
+cdef void ws_free(solve_ws* ws) noexcept nogil

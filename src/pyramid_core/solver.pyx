@@ -77,13 +77,8 @@ _init_geometry()
 
 # ---- a growable hash set of 64-bit keys with a small value ------------------------------------
 
-ctypedef struct hset:
-    uint64_t* keys        # key + 1, so that 0 marks an empty slot (every key is < 2**64 - 1)
-    uint32_t* vals
-    uint64_t mask
-    int64_t count
-    int64_t max_entries
-
+# (hset and solve_ws are declared in solver.pxd.) A slot is in use when its stamp is the
+# table's epoch, so emptying the table for the next solve is one increment, not a memset.
 
 cdef inline uint64_t hmix(uint64_t k) noexcept nogil:
     k ^= k >> 33
@@ -94,60 +89,79 @@ cdef inline uint64_t hmix(uint64_t k) noexcept nogil:
     return k
 
 
-cdef int hset_init(hset* h, int64_t capacity, int64_t max_bytes) noexcept nogil:
+cdef int hset_init(hset* h, int64_t capacity) noexcept nogil:
     h.mask = <uint64_t>(capacity - 1)
     h.count = 0
-    h.max_entries = max_bytes // 12 // 2     # 8 + 4 bytes an entry, at most half full
-    h.keys = <uint64_t*>calloc(capacity, sizeof(uint64_t))
+    h.epoch = 1
+    h.max_entries = 0
+    h.keys = <uint64_t*>malloc(capacity * sizeof(uint64_t))
     h.vals = <uint32_t*>malloc(capacity * sizeof(uint32_t))
-    return 0 if h.keys and h.vals else -1
+    h.stamp = <uint16_t*>calloc(capacity, sizeof(uint16_t))
+    return 0 if h.keys and h.vals and h.stamp else -1
 
 
 cdef void hset_free(hset* h) noexcept nogil:
     free(h.keys)
     free(h.vals)
+    free(h.stamp)
     h.keys = NULL
     h.vals = NULL
+    h.stamp = NULL
+
+
+cdef void hset_clear(hset* h, int64_t max_bytes) noexcept nogil:
+    """Empty the table for a new search allowed max_bytes."""
+    h.count = 0
+    h.max_entries = max_bytes // 14 // 2     # 8 + 4 + 2 bytes an entry, at most half full
+    h.epoch += 1
+    if h.epoch == 0:
+        memset(h.stamp, 0, (h.mask + 1) * sizeof(uint16_t))
+        h.epoch = 1
 
 
 cdef inline uint64_t hset_slot(const hset* h, uint64_t key) noexcept nogil:
     """The slot holding key, or the empty slot where it would go."""
-    cdef uint64_t i
-    key += 1
-    i = hmix(key) & h.mask
-    while h.keys[i] != 0 and h.keys[i] != key:
+    cdef uint64_t i = hmix(key) & h.mask
+    while h.stamp[i] == h.epoch and h.keys[i] != key:
         i = (i + 1) & h.mask
     return i
 
 
 cdef inline bint hset_at(const hset* h, uint64_t slot, uint64_t key) noexcept nogil:
     """Does `slot` (from hset_slot) hold key?"""
-    return h.keys[slot] == key + 1
+    return h.stamp[slot] == h.epoch and h.keys[slot] == key
 
 
 cdef int hset_grow(hset* h) noexcept nogil:
     cdef uint64_t old_cap = h.mask + 1, new_cap = old_cap * 2, i, j
     cdef uint64_t* keys
     cdef uint32_t* vals
+    cdef uint16_t* stamp
     if <int64_t>new_cap // 2 > h.max_entries:
         return -1
-    keys = <uint64_t*>calloc(new_cap, sizeof(uint64_t))
+    keys = <uint64_t*>malloc(new_cap * sizeof(uint64_t))
     vals = <uint32_t*>malloc(new_cap * sizeof(uint32_t))
-    if not keys or not vals:
+    stamp = <uint16_t*>calloc(new_cap, sizeof(uint16_t))
+    if not keys or not vals or not stamp:
         free(keys)
         free(vals)
+        free(stamp)
         return -1
     for i in range(old_cap):
-        if h.keys[i]:
+        if h.stamp[i] == h.epoch:
             j = hmix(h.keys[i]) & (new_cap - 1)
-            while keys[j]:
+            while stamp[j]:
                 j = (j + 1) & (new_cap - 1)
             keys[j] = h.keys[i]
             vals[j] = h.vals[i]
+            stamp[j] = 1
     free(h.keys)
     free(h.vals)
+    free(h.stamp)
     h.keys = keys
     h.vals = vals
+    h.stamp = stamp
+    h.epoch = 1
     h.mask = new_cap - 1
     return 0
 
@@ -159,8 +173,9 @@ cdef inline int hset_put(hset* h, uint64_t key, uint32_t val) noexcept nogil:
         if hset_grow(h) < 0:
             return -1
     i = hset_slot(h, key)
-    if h.keys[i] == 0:
-        h.keys[i] = key + 1
+    if h.stamp[i] != h.epoch:
+        h.stamp[i] = h.epoch
+        h.keys[i] = key
         h.count += 1
     h.vals[i] = val
     return 0
@@ -175,8 +190,8 @@ ctypedef struct search:
     int64_t nodes
     int64_t max_nodes
     double deadline
-    hset seen                 # positions searched (meaning depends on the search)
-    hset visit                # general search under unlimited redeals: positions entered
+    hset* seen                # positions searched (meaning depends on the search)
+    hset* visit               # general search under unlimited redeals: positions entered
     uint32_t rel[28]          # places a pyramid card can never pair with
     uint32_t talon_rank[14]   # talon bits by rank
     int best_removed          # OBJ_MAX_REMOVED: best so far, its line in `best`
@@ -298,14 +313,18 @@ cdef int stuck_bound(const search* s, uint32_t pyr, const int* tc) noexcept nogi
     """At most how many pyramid cards can be gone in the end: a card with no partner left
     (no card of the complementary rank in the talon, none in the pyramid it could ever meet)
     stays, and so does every card it covers."""
-    cdef uint32_t x = pyr & ~s.t.pyr_rank[KING], stuck = 0
-    cdef int a, q
-    while x:
-        a = pyr_ctz32(x)
-        q = 13 - s.t.rank[a]
-        if tc[q] == 0 and (pyr & s.t.pyr_rank[q] & ~s.rel[a]) == 0:
-            stuck |= ((<uint32_t>1) << a) | ABOVE[a]
-        x &= x - 1
+    cdef uint32_t x, partners, stuck = 0
+    cdef int a, r
+    for r in range(1, 13):
+        if tc[13 - r]:
+            continue                 # a talon partner is always there
+        x = pyr & s.t.pyr_rank[r]
+        partners = pyr & s.t.pyr_rank[13 - r]
+        while x:
+            a = pyr_ctz32(x)
+            if (partners & ~s.rel[a]) == 0:
+                stuck |= ((<uint32_t>1) << a) | ABOVE[a]
+            x &= x - 1
     return 28 - pyr_popcount32(stuck & pyr)
 
 
@@ -364,9 +383,9 @@ cdef int free_dfs(search* s, uint32_t pyr, uint64_t cnt, int depth) noexcept nog
         s.path_len = depth
         return 1
     key = <uint64_t>pyr | (cnt << 28)
-    if hset_at(&s.seen, hset_slot(&s.seen, key), key):
+    if hset_at(s.seen, hset_slot(s.seen, key), key):
         return 0
-    if hset_put(&s.seen, key, 0) < 0:
+    if hset_put(s.seen, key, 0) < 0:
         s.stop = STOP_MEMORY
         return -1
     if spent(s):
@@ -587,7 +606,7 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
     st[0].n = order_moves(s, start, st[0].mv)
     st[0].i = 0
     depth = 1
-    if cyclic and hset_put(&s.visit, start, 0) < 0:
+    if cyclic and hset_put(s.visit, start, 0) < 0:
         s.stop = STOP_MEMORY
         free(st)
         return -1
@@ -597,9 +616,9 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
             # Searched to the end: remember it (the least progress wins).
             key = general_key(s, F.pos)
             progress = general_progress(s, F.pos)
-            slot = hset_slot(&s.seen, key)
-            if not hset_at(&s.seen, slot, key) or s.seen.vals[slot] > progress:
-                if hset_put(&s.seen, key, progress) < 0:
+            slot = hset_slot(s.seen, key)
+            if not hset_at(s.seen, slot, key) or s.seen.vals[slot] > progress:
+                if hset_put(s.seen, key, progress) < 0:
                     s.stop = STOP_MEMORY
                     result = -1
                     break
@@ -618,14 +637,14 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
                 result = 1
                 break
         key = general_key(s, c)
-        slot = hset_slot(&s.seen, key)
-        if hset_at(&s.seen, slot, key) and s.seen.vals[slot] <= general_progress(s, c):
+        slot = hset_slot(s.seen, key)
+        if hset_at(s.seen, slot, key) and s.seen.vals[slot] <= general_progress(s, c):
             continue           # a position standing for this one was searched to the end
         if cyclic:
-            slot = hset_slot(&s.visit, c)
-            if hset_at(&s.visit, slot, c):
+            slot = hset_slot(s.visit, c)
+            if hset_at(s.visit, slot, c):
                 continue
-            if hset_put(&s.visit, c, 0) < 0:
+            if hset_put(s.visit, c, 0) < 0:
                 s.stop = STOP_MEMORY
                 result = -1
                 break
@@ -743,7 +762,7 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
     nodes[0].parent = 0xFFFFFFFFU
     nodes[0].g = 0
     nodes[0].move = 0
-    hset_put(&s.seen, start, 0)
+    hset_put(s.seen, start, 0)
     heap_push(&heap, &hn, &hcap, (<uint64_t>lower_bound(s, start) << 48) | ((<uint64_t>0xFFFF) << 32))
     while hn > 0:
         item = heap_pop(heap, &hn)
@@ -767,8 +786,8 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
         n = order_moves(s, p, mv)
         for i in range(n):
             c = pos_apply(s.t, p, mv[i])
-            slot = hset_slot(&s.seen, c)
-            if hset_at(&s.seen, slot, c) and nodes[s.seen.vals[slot]].g <= g + 1:
+            slot = hset_slot(s.seen, c)
+            if hset_at(s.seen, slot, c) and nodes[s.seen.vals[slot]].g <= g + 1:
                 continue
             if pos_won(s.t, c):
                 h = 0
@@ -795,7 +814,7 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
             nodes[nn].parent = cur
             nodes[nn].g = g + 1
             nodes[nn].move = mv[i]
-            if hset_put(&s.seen, c, <uint32_t>nn) < 0 or heap_push(
+            if hset_put(s.seen, c, <uint32_t>nn) < 0 or heap_push(
                     &heap, &hn, &hcap, (<uint64_t>(g + 1 + h) << 48)
                     | ((<uint64_t>(0xFFFF - g - 1)) << 32) | <uint64_t>nn) < 0:
                 s.stop = STOP_MEMORY
@@ -815,15 +834,50 @@ cdef bint free_talon_rules(const pyr_table* t) noexcept nogil:
             and not t.rules.stock_top_playable and not t.rules.pair_waste_top_two)
 
 
+cdef int ws_init(solve_ws* ws) noexcept nogil:
+    """Allocate a workspace; 0 ok, -1 out of memory (then ws_free it anyway)."""
+    ws.path = <pyr_move*>malloc(MAX_LINE * sizeof(pyr_move))
+    ws.best = <pyr_move*>malloc(MAX_LINE * sizeof(pyr_move))
+    if hset_init(&ws.seen, 1 << 10) < 0 or hset_init(&ws.visit, 1 << 4) < 0:
+        return -1
+    return 0 if ws.path and ws.best else -1
+
+
+cdef void ws_free(solve_ws* ws) noexcept nogil:
+    hset_free(&ws.seen)
+    hset_free(&ws.visit)
+    free(ws.path)
+    free(ws.best)
+    ws.path = NULL
+    ws.best = NULL
+
+
 cdef int solve_position(const pyr_table* t, pyr_pos start, int objective,
                         const solve_limits* lim, solve_out* out) noexcept nogil:
+    cdef solve_ws ws
+    cdef int res
+    memset(&ws, 0, sizeof(ws))
+    if ws_init(&ws) < 0:
+        ws_free(&ws)
+        out.winnable = -1
+        out.stop = STOP_MEMORY
+        out.n_moves = -1
+        out.max_removed = -1
+        out.nodes = 0
+        out.seconds = 0
+        return -1
+    res = solve_with(&ws, t, start, objective, lim, out)
+    ws_free(&ws)
+    return res
+
+
+cdef int solve_with(solve_ws* ws, const pyr_table* t, pyr_pos start, int objective,
+                    const solve_limits* lim, solve_out* out) noexcept nogil:
     cdef search s
-    cdef pyr_move* path = <pyr_move*>malloc(MAX_LINE * sizeof(pyr_move))
-    cdef pyr_move* best = <pyr_move*>malloc(MAX_LINE * sizeof(pyr_move))
     cdef double t0 = pyr_now()
     cdef int64_t mem = lim.max_memory if lim.max_memory > 0 else DEFAULT_MEMORY
     cdef int64_t visit_mem
-    cdef int res, i
+    cdef int res
     cdef int tc[14]
     cdef bint free_talon = free_talon_rules(t) and objective != OBJ_MIN_MOVES
     out.winnable = -1
@@ -831,21 +885,13 @@ cdef int solve_position(const pyr_table* t, pyr_pos start, int objective,
     out.n_moves = -1
     out.max_removed = -1
     out.nodes = 0
-    if not path or not best:
-        free(path)
-        free(best)
-        out.stop = STOP_MEMORY
-        return -1
-    search_init(&s, t, objective, lim, path, best)
+    search_init(&s, t, objective, lim, ws.path, ws.best)
     # Unlimited redeals also need the set of positions entered (general search): a quarter.
     visit_mem = mem // 4 if t.rules.redeals == REDEALS_UNLIMITED else 1 << 10
-    if hset_init(&s.seen, 1 << 10, mem - visit_mem) < 0 or hset_init(&s.visit, 1 << 4, visit_mem) < 0:
-        hset_free(&s.seen)
-        hset_free(&s.visit)
-        free(path)
-        free(best)
-        out.stop = STOP_MEMORY
-        return -1
+    s.seen = &ws.seen
+    s.visit = &ws.visit
+    hset_clear(s.seen, mem - visit_mem)
+    hset_clear(s.visit, visit_mem)
     talon_counts(&s, pos_talon(start), tc)
     s.root_bound = removal_bound(&s, pos_pyr(start), tc) if objective == OBJ_MAX_REMOVED else 28
     if pos_won(t, start):
@@ -861,12 +907,8 @@ cdef int solve_position(const pyr_table* t, pyr_pos start, int objective,
         res = general_dfs(&s, start) if not free_talon_rules(t) else free_dfs(&s, pos_pyr(start), _talon_cnt(t, start), 0)
         if res == 1:
             s.objective = OBJ_MIN_MOVES
-            hset_free(&s.seen)
-            if hset_init(&s.seen, 1 << 10, mem) < 0:
-                s.stop = STOP_MEMORY
-                res = -1
-            else:
-                res = astar(&s, start, mem)
+            hset_clear(s.seen, mem)
+            res = astar(&s, start, mem)
     else:
         s.best_removed = 28 - pyr_popcount32(pos_pyr(start))
         s.best_len = 0
@@ -890,10 +932,6 @@ cdef int solve_position(const pyr_table* t, pyr_pos start, int objective,
         out.max_removed = 28
     elif res == 0:
         out.winnable = 0
-    hset_free(&s.seen)
-    hset_free(&s.visit)
-    free(path)
-    free(best)
     out.seconds = pyr_now() - t0
     return 0
 
@@ -954,8 +992,12 @@ def solve_decks(const uint8_t[:, ::1] decks, dict rules, int objective, max_node
     cdef pyr_rules r
     cdef pyr_table t
     cdef int64_t i
+    cdef solve_ws ws
     cdef solve_out* out = <solve_out*>malloc(sizeof(solve_out))
-    if not out:
+    memset(&ws, 0, sizeof(ws))
+    if not out or ws_init(&ws) < 0:
+        free(out)
+        ws_free(&ws)
         raise MemoryError()
     _limits(&lim, max_nodes, max_seconds, max_memory)
     rules_from_options(&r, rules)
@@ -963,7 +1005,7 @@ def solve_decks(const uint8_t[:, ::1] decks, dict rules, int objective, max_node
         with nogil:
             for i in range(lo, hi):
                 table_init(&t, &decks[i, 0], &r)
-                solve_position(&t, pos_start(&t), objective, &lim, out)
+                solve_with(&ws, &t, pos_start(&t), objective, &lim, out)
                 winnable[i] = out.winnable
                 n_moves[i] = out.n_moves
                 max_removed[i] = out.max_removed
@@ -972,3 +1014,4 @@ def solve_decks(const uint8_t[:, ::1] decks, dict rules, int objective, max_node
                 stop[i] = out.stop
     finally:
         free(out)
+        ws_free(&ws)
