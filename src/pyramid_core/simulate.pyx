@@ -648,7 +648,8 @@ cdef inline bint _greedy_veto(const sim_deal* d, uint32_t pyr, const uint8_t* pc
                               const uint8_t* tc, int a, int b, sim_slack* cache) noexcept nogil:
     """Would the pair at locations a < b leave its rank pair unclearable (it was clearable)?
     cache: the playout's cache of spare partners per rank pair, or NULL."""
-    cdef int r, q, pr, pq, tr, tq, before, after, cls, ia, ib
+    cdef int r, q, pr, pq, tr, tq, before, after, cls, ia, ib, need, x
+    cdef uint32_t rset, sset
     if d.rules.win_all:
         return False
     r = d.rank[a]
@@ -657,6 +658,26 @@ cdef inline bint _greedy_veto(const sim_deal* d, uint32_t pyr, const uint8_t* pc
     pq = pc[q]
     tr = tc[r]
     tq = tc[q]
+    ia = a < N_PYRAMID
+    ib = b < N_PYRAMID
+    if ia != ib:
+        # A pyramid card x with a talon partner (the commonest case), worked out directly:
+        # the pyramid pairs needed do not change, and the matching loses at most x. With
+        # none needed nothing can go wrong; otherwise the veto falls when the matching is
+        # exactly what is needed and every largest matching uses x.
+        need = pr - tq if pr - tq > pq - tr else pq - tr
+        if need <= 0 or need > (pr if pr < pq else pq):
+            return False
+        x = a if ia else b
+        rset = pyr & d.prank[d.rank[x]]
+        sset = pyr & d.prank[13 - d.rank[x]]
+        if need == 1:
+            return (_any_compatible(rset, sset, d.rules.pair_with_covering)
+                    and not _any_compatible(rset & ~((<uint32_t>1) << x), sset,
+                                            d.rules.pair_with_covering))
+        if _matching(rset, sset, d.rules.pair_with_covering) != need:
+            return False
+        return _matching(rset & ~((<uint32_t>1) << x), sset, d.rules.pair_with_covering) < need
     cls = SLACK_CLASS[r]
     if cache != NULL and cache.val[cls] != SLACK_UNKNOWN:
         before = cache.val[cls]
@@ -668,8 +689,6 @@ cdef inline bint _greedy_veto(const sim_deal* d, uint32_t pyr, const uint8_t* pc
     # can become unclearable.
     if before != 0:
         return False
-    ia = a < N_PYRAMID
-    ib = b < N_PYRAMID
     pyr &= ~((<uint32_t>ia << (a & 31)) | (<uint32_t>ib << (b & 31)))
     after = _slack(d, pyr, r, pr - ia, pq - ib, tr - (1 - ia), tq - (1 - ib))
     if cache != NULL:
