@@ -801,9 +801,9 @@ cdef int _greedy_any(const sim_deal* d, sim_result* res, pyr_move* rec) noexcept
 
 cdef inline void _free_up(const sim_deal* d, int q, uint32_t* pyr, uint32_t* free,
                           uint32_t* fr, uint32_t* frr, uint32_t* useful, uint8_t* fc) noexcept nogil:
-    """Branch-free: if position q (or the sentinel 28) is present and no longer covered,
-    it becomes free."""
-    cdef uint32_t now = ((pyr[0] >> q) & 1) & ((COV[q] & pyr[0]) == 0) & ~(free[0] >> q)
+    """Branch-free: position q, which a card just removed was covering (or the sentinel 28,
+    never), becomes free when nothing covers it any more (q is present and was not free)."""
+    cdef uint32_t now = ((COV[q] & pyr[0]) == 0) & (q < N_PYRAMID)
     cdef int r = d.rank[q]
     cdef uint32_t first = now & (fc[r] == 0)
     free[0] |= now << q
