@@ -235,8 +235,7 @@ class Game:
     @property
     def removed(self) -> list[Card]:
         """Removed cards, in the order they went."""
-        return [c for _, m in self._history for c in m.cards
-                if self._still_removed(c)]
+        return [c for _, m in self._history for c in m.cards]
 
     def _still_removed(self, card: Card) -> bool:
         loc = self._loc[card]
