@@ -12,7 +12,7 @@ def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) ->
     p = sub.add_parser(
         "simulate", parents=[rules], help="play many deals with a policy (Monte Carlo)",
         description="Play deal numbers START .. START+N-1 with a built-in policy and report the "
-                    "win rate with its 95%% (Wilson) interval, the speed, and how many pyramid "
+                    "win rate with its 95% (Wilson) interval, the speed, and how many pyramid "
                     "cards the games removed.")
     p.add_argument("--games", metavar="N", required=True, help="how many deals to play")
     p.add_argument("--start", metavar="DEALNO", default="0",
