@@ -292,7 +292,8 @@ class SimulationResult:
 
     def __repr__(self) -> str:
         low, high = self.ci95
-        return (f"<SimulationResult {self.policy} {self.rules.name}: {self.games:,} games, "
+        return (f"<SimulationResult {self.policy} {self.rules.name}: {self.games:,} "
+                f"game{'s' if self.games != 1 else ''}, "
                 f"{self.win_rate * 100:.2f}% won [{low * 100:.2f}%, {high * 100:.2f}%], "
                 f"{self.games_per_second:,.0f} games/s>")
 
