@@ -38,6 +38,7 @@ cdef uint32_t BAD_PWC[29]   # the same under pair_with_covering: REL minus DIREC
 cdef enum:
     SENTINEL_BIT = 1 << 28
 cdef uint8_t POP4[16]       # bits set in a 4-bit value
+cdef uint8_t MATCH16[65536] # maximum matching of a 4 x 4 bipartite graph, rows as 4-bit nibbles
 cdef uint8_t RANK_OF[52]    # card index -> rank
 cdef uint8_t SLACK_CLASS[14]  # rank -> its rank pair's index 1..6 (0 for Kings and 0)
 
@@ -82,10 +83,28 @@ cdef void _init_tables():
     BAD[28] = BAD_PWC[28] = 0xFFFFFFFF
     for i in range(16):
         POP4[i] = (i & 1) + ((i >> 1) & 1) + ((i >> 2) & 1) + ((i >> 3) & 1)
+    _init_match16()
     for i in range(52):
         RANK_OF[i] = <uint8_t>card_rank(i)
     for i in range(14):
         SLACK_CLASS[i] = i if 1 <= i <= 6 else (13 - i if 7 <= i <= 12 else 0)
+
+
+cdef void _init_match16():
+    """MATCH16[rows]: 4 minus the largest deficiency |A| - |N(A)| over the subsets A of the 4
+    rows (Hall's theorem; an empty row is a missing card)."""
+    cdef uint32_t idx, nb
+    cdef int a, k, worst
+    for idx in range(65536):
+        worst = 0
+        for a in range(16):
+            nb = 0
+            for k in range(4):
+                if (a >> k) & 1:
+                    nb |= (idx >> (4 * k)) & 0xF
+            if POP4[a] - POP4[nb] > worst:
+                worst = POP4[a] - POP4[nb]
+        MATCH16[idx] = <uint8_t>(4 - worst)
 
 
 cdef uint32_t _par_of(uint32_t m) noexcept nogil:
@@ -563,13 +582,12 @@ cdef inline uint32_t _adj4(uint32_t ok, int s0, int s1, int s2, int s3) noexcept
 
 cdef int _matching(uint32_t rset, uint32_t sset, bint pwc) noexcept nogil:
     """Largest number of disjoint pairs (i in rset, j in sset; at most 4 cards each) of cards
-    not in a covering relation (bar a direct cover under pair_with_covering). By Hall's
-    theorem: |rset| minus the largest deficiency |A| - |N(A)| over the subsets A of rset, on
-    4-bit neighbour sets; almost branch-free."""
+    not in a covering relation (bar a direct cover under pair_with_covering): the 4 x 4
+    adjacency matrix (missing cards are the sentinel 28, adjacent to nothing) indexes
+    MATCH16, the maximum matching of every such matrix (Hall's theorem, at import)."""
     cdef const uint32_t* bad = &BAD[0]
-    cdef uint32_t x, nb[16]
-    cdef uint32_t adj[4]
-    cdef int s0, s1, s2, s3, nl, a, dfc, worst = 0
+    cdef uint32_t x, idx
+    cdef int s0, s1, s2, s3
     if pwc:
         bad = &BAD_PWC[0]
     x = sset
@@ -581,25 +599,14 @@ cdef int _matching(uint32_t rset, uint32_t sset, bint pwc) noexcept nogil:
     x &= x - 1
     s3 = pyr_ctz32(x | SENTINEL_BIT)
     x = rset
-    adj[0] = _adj4(sset & ~bad[pyr_ctz32(x | SENTINEL_BIT)], s0, s1, s2, s3)
+    idx = _adj4(sset & ~bad[pyr_ctz32(x | SENTINEL_BIT)], s0, s1, s2, s3)
     x &= x - 1
-    adj[1] = _adj4(sset & ~bad[pyr_ctz32(x | SENTINEL_BIT)], s0, s1, s2, s3)
+    idx |= _adj4(sset & ~bad[pyr_ctz32(x | SENTINEL_BIT)], s0, s1, s2, s3) << 4
     x &= x - 1
-    adj[2] = _adj4(sset & ~bad[pyr_ctz32(x | SENTINEL_BIT)], s0, s1, s2, s3)
+    idx |= _adj4(sset & ~bad[pyr_ctz32(x | SENTINEL_BIT)], s0, s1, s2, s3) << 8
     x &= x - 1
-    adj[3] = _adj4(sset & ~bad[pyr_ctz32(x | SENTINEL_BIT)], s0, s1, s2, s3)
-    nl = POP4[rset & 0xF] + POP4[(rset >> 4) & 0xF] + POP4[(rset >> 8) & 0xF] \
-        + POP4[(rset >> 12) & 0xF] + POP4[(rset >> 16) & 0xF] + POP4[(rset >> 20) & 0xF] \
-        + POP4[(rset >> 24) & 0xF]
-    if nl > 4:
-        nl = 4
-    nb[0] = 0
-    for a in range(1, 1 << nl):
-        nb[a] = nb[a & (a - 1)] | adj[pyr_ctz32(a)]
-        dfc = POP4[a] - POP4[nb[a]]
-        if dfc > worst:
-            worst = dfc
-    return nl - worst
+    idx |= _adj4(sset & ~bad[pyr_ctz32(x | SENTINEL_BIT)], s0, s1, s2, s3) << 12
+    return MATCH16[idx]
 
 
 cdef inline int _slack(const sim_deal* d, uint32_t pyr, int r, int pr, int pq, int tr,
