@@ -258,14 +258,15 @@ def test_progress_bar_on_a_terminal():
         def isatty(self):
             return True
 
+    from pyramid_solitaire._parallel import Progress
     stream = Tty()
-    bar = sim_module._Progress(100, True, stream=stream)
+    bar = Progress(100, "games", True, stream=stream)
     bar.update(40)
     bar.update(60)
     bar.close()
     assert "100.0%" in stream.getvalue() and "100/100 games" in stream.getvalue()
     silent = io.StringIO()
-    bar = sim_module._Progress(100, True, stream=silent)   # not a terminal: nothing drawn
+    bar = Progress(100, "games", True, stream=silent)   # not a terminal: nothing drawn
     bar.update(100)
     bar.close()
     assert silent.getvalue() == ""
@@ -298,7 +299,7 @@ def test_doctests():
     ({"deals": "123"}, "sequence or array"),
     ({"deals": [1], "start": 3}, "start goes with games"),
     ({"games": 5, "policy": "best"}, "unknown policy 'best'"),
-    ({"games": 5, "policy": "solver"}, "not available"),
+    ({"games": 5, "policy": "greedy", "max_seconds": 1}, "budgets of the solver"),
     ({"games": 5, "policy": 1}, "policy must be a name"),
     ({"games": 5, "rules": "nope"}, "unknown rules preset"),
     ({"games": 5, "rules": 3}, "rules must be"),
@@ -316,11 +317,12 @@ def test_bad_input(kwargs, message):
 
 
 def test_threads_forms():
+    from pyramid_solitaire._parallel import resolve_threads
     cpus = os.cpu_count() or 1
-    assert sim_module._threads(None) == cpus and sim_module._threads(-1) == cpus
-    assert sim_module._threads(3) == 3
+    assert resolve_threads(None) == cpus and resolve_threads(-1) == cpus
+    assert resolve_threads(3) == 3
     if cpus >= 2:
-        assert sim_module._threads(-2) == cpus - 1
+        assert resolve_threads(-2) == cpus - 1
     assert simulate(10, threads=1).threads == 1
 
 
@@ -393,3 +395,47 @@ def test_cli_bad_input(capsys, argv, message):
     assert status == 2 and out == ""
     assert ERROR_LINE.match(err.strip()) and len(err.strip().splitlines()) == 1, err
     assert message in err
+
+
+# ---- the solver policy ------------------------------------------------------------------------
+
+def test_solver_policy_is_perfect_play():
+    from pyramid_solitaire import Game, solve_many
+    result = simulate(300, rules="three-pass", policy="solver", threads=2)
+    ref = solve_many(np.arange(300), "three-pass", max_removed=True, threads=1)
+    assert (result.won == (ref.winnable == 1)).all() and result.decided.all()
+    assert (result.removed == ref.max_removed).all()
+    assert (result.score == 10 * result.removed.astype(np.uint16)).all()
+    assert (result.moves == ref.n_moves).all()
+    for i in (0, 1, 2, 3, 7):
+        moves = result.replay(i)
+        assert len(moves) == result.moves[i]
+        game = Game(Deal.from_number(int(result.deal[i])), "three-pass")
+        game.play_all(moves)
+        assert game.is_won == bool(result.won[i]) and game.pyramid_removed == result.removed[i]
+
+
+def test_solver_policy_is_deterministic_and_beats_greedy():
+    a = simulate(2000, rules="pyramide", policy="solver", threads=1)
+    b = simulate(2000, rules="pyramide", policy="solver", threads=2, chunk_size=7)
+    for name in ("won", "removed", "moves", "score"):
+        assert (getattr(a, name) == getattr(b, name)).all(), name
+    greedy = simulate(2000, rules="pyramide", policy="greedy", threads=1)
+    assert a.wins >= greedy.wins and (a.removed >= greedy.removed).all()
+
+
+def test_solver_policy_budget_leaves_games_undecided():
+    r = simulate(40, rules="msc", policy="solver", max_nodes=50, threads=1)
+    assert r.undecided > 0 and not r.decided.all()
+    assert r.win_rate == r.wins / (r.games - r.undecided)
+    assert r.to_dict()["undecided"] == r.undecided and "undecided" in r.summary()
+    assert r.histogram().sum() == r.removed_known.sum()
+
+
+def test_cli_solver_policy(capsys):
+    from pyramid_solitaire.cli import main
+    assert main(["simulate", "--games", "200", "--policy", "solver", "--json", "--threads", "1"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["policy"] == "solver" and d["games"] == 200 and d["undecided"] == 0
+    assert main(["simulate", "--games", "5", "--max-seconds", "1"]) == 2
+    assert "budgets of the solver" in capsys.readouterr().err

@@ -173,10 +173,14 @@ def test_solve_many_matches_solve_and_thread_counts():
     two = solve_many(numbers, "three-pass", threads=2, chunk=5, max_removed=True)
     for name in ("winnable", "n_moves", "max_removed", "nodes"):
         assert (getattr(one, name) == getattr(two, name)).all(), name
+    from pyramid_solitaire.solver import _budgets, _max_line
     for n in range(0, 40, 5):
         s = solve(Deal.from_number(n), "three-pass")
-        assert one.winnable[n] == s.winnable and one.n_moves[n] == (s.n_moves or -1)
-        assert one.max_removed[n] == max_removable(Deal.from_number(n), "three-pass")
+        assert one.winnable[n] == s.winnable
+        best, line = _max_line(Game(Deal.from_number(n), "three-pass"), _budgets(None, None, None))
+        assert one.max_removed[n] == best == max_removable(Deal.from_number(n), "three-pass")
+        # n_moves: the winning line, or for a lost deal the line removing the most cards
+        assert one.n_moves[n] == (s.n_moves if s.winnable else len(line))
     assert 0 < one.win_rate < 1 and one.to_dict()["deals"] == 40
 
 

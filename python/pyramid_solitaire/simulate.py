@@ -21,23 +21,26 @@ import os
 import secrets
 import sys
 import time
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from typing import Any, Iterable, Sequence
 
 import numpy as np
 
 from pyramid_core import simulate as _core
 from pyramid_core.position import DRAW, NONE, RECYCLE
-from pyramid_core.shuffle import MAX_DEAL_NUMBER
+from pyramid_core.shuffle import MAX_DEAL_NUMBER, decks as _decks
 
+from ._parallel import Progress, resolve_threads, run_chunks
 from .deal import Deal
 from .move import Move
 from .rules import Rules
 
 __all__ = ["POLICIES", "SimulationResult", "replay", "simulate", "wilson_interval"]
 
-#: The built-in policies, by name.
-POLICIES: tuple[str, ...] = tuple(sorted(_core.POLICIES))
+#: The built-in policies, by name: the core's playouts, and perfect play by the solver.
+POLICIES: tuple[str, ...] = tuple(sorted(_core.POLICIES)) + ("solver",)
+#: The solver policy's default budget per game (seconds); a game it cannot decide within its
+#: budget is reported as undecided, never guessed.
+SOLVER_MAX_SECONDS = 10.0
 
 _Z95 = 1.959963984540054          # the 97.5% quantile of the standard normal distribution
 _MIN_CHUNK = 4096
@@ -63,9 +66,6 @@ def _policy(policy: Any) -> str:
         raise ValueError(f"policy must be a name ({', '.join(POLICIES)}), got {policy!r}")
     name = policy.strip().lower()
     if name not in POLICIES:
-        if name == "solver":
-            raise ValueError("policy 'solver' is not available in this version yet: expected one "
-                             f"of {', '.join(POLICIES)}")
         raise ValueError(f"unknown policy {policy!r}: expected one of {', '.join(POLICIES)}")
     return name
 
@@ -84,22 +84,6 @@ def _seed(seed: Any) -> int:
     if seed is None:
         return secrets.randbits(64)
     return _whole("seed", seed, 0, _SEED_LIMIT - 1)
-
-
-def _threads(threads: Any) -> int:
-    """None: all cores; n >= 1: n; negative n: cpu_count + 1 + n (as in scikit-learn)."""
-    cpus = os.cpu_count() or 1
-    if threads is None:
-        return cpus
-    n = _whole("threads", threads, -(1 << 62))
-    if n == 0:
-        raise ValueError("threads must be >= 1, or negative to count back from the number of "
-                         f"cores (-1 = all {cpus}), got 0")
-    if n < 0:
-        if cpus + 1 + n < 1:
-            raise ValueError(f"threads={n} leaves no thread on {cpus} core(s): use -1 .. -{cpus}")
-        return cpus + 1 + n
-    return n
 
 
 def _deals(deals: Any) -> np.ndarray:
@@ -152,12 +136,18 @@ class SimulationResult:
     Arrays (one entry per game, in the order the deals were given): ``deal`` (uint64 deal
     numbers), ``won`` (bool), ``removed`` (uint8 pyramid cards removed, 0..28), ``moves``
     (uint16: each draw, recycle, King and pair counts one) and ``score`` (uint16, seed 000's
-    scheme: 10 per pyramid card removed).
+    scheme: 10 per pyramid card removed). With the solver policy, ``decided`` (bool) is False
+    for games whose win or loss was not settled within the budget (left out of the win rate),
+    and ``removed_known`` is False where the most removable cards were not settled (left out
+    of the histogram and the means); their other entries are 0.
     """
 
     def __init__(self, *, deal: np.ndarray, won: np.ndarray, removed: np.ndarray,
                  moves: np.ndarray, score: np.ndarray, policy: str, rules: Rules, seed: int,
-                 threads: int, seconds: float) -> None:
+                 threads: int, seconds: float, decided: np.ndarray | None = None,
+                 removed_known: np.ndarray | None = None) -> None:
+        self.decided = np.ones(won.size, dtype=np.bool_) if decided is None else decided
+        self.removed_known = self.decided if removed_known is None else removed_known
         self.deal = deal
         self.won = won
         self.removed = removed
@@ -179,13 +169,21 @@ class SimulationResult:
         return int(np.count_nonzero(self.won))
 
     @property
+    def undecided(self) -> int:
+        """Games the solver policy could not decide within its budget."""
+        return int(self.won.size - np.count_nonzero(self.decided))
+
+    @property
     def win_rate(self) -> float:
-        return self.wins / self.games
+        """Wins among the decided games."""
+        decided = self.games - self.undecided
+        return self.wins / decided if decided else float("nan")
 
     @property
     def ci95(self) -> tuple[float, float]:
         """The 95% Wilson interval of the win rate."""
-        return wilson_interval(self.wins, self.games)
+        decided = self.games - self.undecided
+        return wilson_interval(self.wins, decided) if decided else (float("nan"), float("nan"))
 
     @property
     def games_per_second(self) -> float:
@@ -193,7 +191,7 @@ class SimulationResult:
 
     def histogram(self) -> np.ndarray:
         """How many games removed 0, 1, ..., 28 pyramid cards (29 counts)."""
-        return np.bincount(self.removed, minlength=29)[:29]
+        return np.bincount(self.removed[self.removed_known], minlength=29)[:29]
 
     def code(self, i: int) -> str:
         """The deal code of game i (under this simulation's rules)."""
@@ -208,14 +206,17 @@ class SimulationResult:
         low, high = self.ci95
         hist = self.histogram()
         data: dict[str, Any] = {
-            "games": self.games, "wins": self.wins, "win_rate": self.win_rate,
+            "games": self.games, "wins": self.wins, "undecided": self.undecided,
+            "win_rate": self.win_rate,
             "ci95": [low, high], "games_per_second": self.games_per_second,
             "seconds": self.seconds, "policy": self.policy,
             "rules": {"name": self.rules.name, "letter": self.rules.letter,
                       **self.rules.to_dict()},
             "seed": self.seed, "threads": self.threads,
-            "mean_removed": float(self.removed.mean()), "mean_moves": float(self.moves.mean()),
-            "mean_score": float(self.score.mean()),
+            "removed_unknown": int(self.removed_known.size - np.count_nonzero(self.removed_known)),
+            "mean_removed": _mean(self.removed, self.removed_known),
+            "mean_moves": _mean(self.moves, self.removed_known),
+            "mean_score": _mean(self.score, self.removed_known),
             "removed_histogram": {str(k): int(v) for k, v in enumerate(hist) if v},
         }
         if arrays:
@@ -233,7 +234,7 @@ class SimulationResult:
             raise ImportError("SimulationResult.to_pandas() needs pandas: "
                               "python -m pip install pandas") from None
         df = pd.DataFrame({"deal": self.deal, "won": self.won, "removed": self.removed,
-                           "moves": self.moves, "score": self.score})
+                           "moves": self.moves, "score": self.score, "decided": self.decided})
         df.attrs.update(self.to_dict())
         return df
 
@@ -277,11 +278,15 @@ class SimulationResult:
             f"games {self.games:,} (deals {_deal_span(self.deal)})"
             + (f", seed {self.seed}" if self.policy == "random" else ""),
             f"won {self.wins:,}: {self.win_rate * 100:.2f}% "
-            f"(95% interval {low * 100:.2f}% .. {high * 100:.2f}%)",
+            f"(95% interval {low * 100:.2f}% .. {high * 100:.2f}%)"
+            + (f"; {self.undecided:,} undecided within the budget (left out)"
+               if self.undecided else "")
+            + (f"; most removable cards unknown for {self.games - int(self.removed_known.sum()):,}"
+               f" (left out of the table)" if not self.removed_known.all() else ""),
             f"{self.games_per_second:,.0f} games/s on {self.threads} thread"
             f"{'s' if self.threads != 1 else ''} ({self.seconds:.2f} s)",
-            f"mean pyramid cards removed {self.removed.mean():.2f}, mean moves "
-            f"{self.moves.mean():.1f}",
+            f"mean pyramid cards removed {_mean(self.removed, self.removed_known) or 0:.2f}, "
+            f"mean moves {_mean(self.moves, self.removed_known) or 0:.1f}",
             "",
             histogram_table(self.histogram()),
         ]
@@ -296,6 +301,10 @@ class SimulationResult:
                 f"game{'s' if self.games != 1 else ''}, "
                 f"{self.win_rate * 100:.2f}% won [{low * 100:.2f}%, {high * 100:.2f}%], "
                 f"{self.games_per_second:,.0f} games/s>")
+
+
+def _mean(values: np.ndarray, mask: np.ndarray) -> float | None:
+    return float(values[mask].mean()) if mask.any() else None
 
 
 def histogram_table(hist: Sequence[int], width: int = 40) -> str:
@@ -331,66 +340,24 @@ def _has_display() -> bool:
                 or sys.platform in ("win32", "darwin"))
 
 
-# ---- progress -----------------------------------------------------------------------------------
-
-class _Progress:
-    """A one-line text progress bar on stderr (only when stderr is a terminal)."""
-
-    def __init__(self, total: int, enabled: bool, stream=None) -> None:
-        self.stream = stream if stream is not None else sys.stderr
-        self.enabled = bool(enabled) and _isatty(self.stream)
-        self.total = total
-        self.done = 0
-        self.start = time.perf_counter()
-        self.last = 0.0
-        if self.enabled:
-            self._draw(force=True)
-
-    def update(self, n: int) -> None:
-        self.done += n
-        if self.enabled:
-            self._draw(force=self.done >= self.total)
-
-    def _draw(self, force: bool = False) -> None:
-        now = time.perf_counter()
-        if not force and now - self.last < 0.1:
-            return
-        self.last = now
-        frac = self.done / self.total if self.total else 1.0
-        width = 30
-        filled = int(frac * width)
-        elapsed = now - self.start
-        rate = self.done / elapsed if elapsed > 0 and self.done else 0.0
-        eta = (self.total - self.done) / rate if rate else float("nan")
-        eta_text = f"{eta:4.0f}s left" if math.isfinite(eta) else "        "
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {frac * 100:5.1f}% "
-                          f"{self.done:,}/{self.total:,} games  {rate:,.0f}/s  {eta_text}")
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            self.stream.write("\r" + " " * 100 + "\r")
-            self.stream.flush()
-
-
-def _isatty(stream) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False
-
-
 # ---- the API ------------------------------------------------------------------------------------
 
 def simulate(games: int | None = None, *, deals: Iterable[int] | np.ndarray | None = None,
              start: int = 0, rules: Rules | str = "pyramide", policy: str = "greedy",
              seed: int | None = None, threads: int | None = None, progress: bool = False,
-             chunk_size: int | None = None) -> SimulationResult:
+             chunk_size: int | None = None, max_nodes: int | None = None,
+             max_seconds: float | None = None,
+             max_memory: int | str | None = None) -> SimulationResult:
     """Play ``games`` deals numbered ``start``, ``start + 1``, ... (or the given ``deals``)
     with ``policy`` under ``rules`` and return a :class:`SimulationResult`.
 
-    - ``policy``: ``"greedy"`` (deterministic heuristic) or ``"random"`` (uniform over the
-      legal moves; ``seed`` makes it reproducible).
+    - ``policy``: ``"greedy"`` (deterministic heuristic), ``"random"`` (uniform over the
+      legal moves; ``seed`` makes it reproducible) or ``"solver"`` (perfect play: a game is
+      won when the deal can be won, else it removes the most pyramid cards any line removes;
+      ``moves`` is the length of the line the solver found, not the fewest).
+    - ``max_nodes``, ``max_seconds`` (default 10), ``max_memory``: the solver policy's budget
+      per game. A game it cannot decide within it is *undecided* (``result.decided`` is
+      False): counted and reported, left out of the win rate, never guessed.
     - ``seed``: 0 .. 2**64 - 1, or None for a fresh one (kept in the result for replays).
     - ``threads``: None for all cores, n >= 1, or a negative n for cpu_count + 1 + n.
     - ``progress``: a text progress bar on stderr (only when stderr is a terminal).
@@ -405,7 +372,7 @@ def simulate(games: int | None = None, *, deals: Iterable[int] | np.ndarray | No
     rules = _rules(rules)
     policy = _policy(policy)
     seed = _seed(seed)
-    n_threads = _threads(threads)
+    n_threads = resolve_threads(threads)
     if games is not None:
         n = _whole("games", games, 1)
         start = _whole("start", start, 0, MAX_DEAL_NUMBER)
@@ -422,47 +389,60 @@ def simulate(games: int | None = None, *, deals: Iterable[int] | np.ndarray | No
         core_deals = deal_arr
     if chunk_size is None:
         chunk = min(_MAX_CHUNK, max(_MIN_CHUNK, n // (n_threads * 16) or 1))
+        if policy == "solver":
+            chunk = max(1, min(256, n // (n_threads * 8) or 1))
     else:
         chunk = _whole("chunk_size", chunk_size, 1)
+    if policy != "solver" and (max_nodes, max_seconds, max_memory) != (None, None, None):
+        raise ValueError("max_nodes, max_seconds and max_memory are budgets of the solver "
+                         "policy; the greedy and random policies take none")
     won = np.zeros(n, dtype=np.bool_)
     removed = np.zeros(n, dtype=np.uint8)
     moves = np.zeros(n, dtype=np.uint16)
     score = np.zeros(n, dtype=np.uint16)
-    won_u8 = won.view(np.uint8)
-    options = rules.core_options()
-    code = _core.POLICIES[policy]
-    ranges = [(lo, min(n, lo + chunk)) for lo in range(0, n, chunk)]
-    bar = _Progress(n, progress)
-
-    def work(lo_hi: tuple[int, int]) -> int:
-        lo, hi = lo_hi
-        _core.run(code, options, seed, start, core_deals, lo, hi, won_u8, removed, moves, score)
-        return hi - lo
-
+    decided = removed_known = None
+    bar = Progress(n, "games", progress)
     t0 = time.perf_counter()
-    used = min(n_threads, len(ranges))
-    try:
-        if used <= 1:
-            for r in ranges:
-                bar.update(work(r))
-        else:
-            with ThreadPoolExecutor(max_workers=used, thread_name_prefix="pyramid-sim") as pool:
-                pending = {pool.submit(work, r) for r in ranges}
-                try:
-                    while pending:
-                        done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                        for f in done:
-                            bar.update(f.result())
-                except BaseException:
-                    for f in pending:
-                        f.cancel()
-                    raise
-    finally:
-        bar.close()
+    if policy == "solver":
+        decided, removed_known, used = _solver_games(deal_arr, rules, n_threads, chunk, bar, won,
+                                                     removed, moves,
+                                      max_nodes=max_nodes, max_memory=max_memory,
+                                      max_seconds=SOLVER_MAX_SECONDS if max_seconds is None
+                                      else max_seconds)
+        score[:] = 10 * removed.astype(np.uint16)
+    else:
+        won_u8 = won.view(np.uint8)
+        options = rules.core_options()
+        code = _core.POLICIES[policy]
+
+        def work(lo: int, hi: int) -> None:
+            _core.run(code, options, seed, start, core_deals, lo, hi, won_u8, removed, moves,
+                      score)
+
+        used = run_chunks(work, n, n_threads, chunk, bar)
     seconds = time.perf_counter() - t0
     return SimulationResult(deal=deal_arr, won=won, removed=removed, moves=moves, score=score,
-                            policy=policy, rules=rules, seed=seed, threads=max(1, used),
-                            seconds=seconds)
+                            policy=policy, rules=rules, seed=seed, threads=used,
+                            seconds=seconds, decided=decided, removed_known=removed_known)
+
+
+def _solver_games(deal_arr: np.ndarray, rules: Rules, threads: int, chunk: int, bar: Progress,
+                  won: np.ndarray, removed: np.ndarray, moves: np.ndarray,
+                  **budgets: Any) -> tuple[np.ndarray, np.ndarray, int]:
+    """Perfect play: each deal decided by the solver; a lost one removes the most pyramid
+    cards any line removes. Fills the arrays; returns the masks of games decided and of
+    games whose removed count is exact, and the threads used."""
+    from .solver import solve_many
+    decks = np.empty((deal_arr.size, 52), dtype=np.uint8)
+    _decks(deal_arr, decks)
+    r = solve_many(decks, rules, max_removed=True, threads=threads, chunk=chunk,
+                   progress=bar, **budgets)
+    decided = r.winnable >= 0
+    known = decided & (r.max_removed >= 0)
+    won[:] = r.winnable == 1
+    removed[:] = np.where(known, r.max_removed, 0)
+    moves[:] = np.where(known, np.maximum(r.n_moves, 0), 0)
+    return decided, known, min(resolve_threads(threads), max(1, -(-deal_arr.size // chunk)))
 
 
 def replay(deal: int | str | Deal, rules: Rules | str | None = None, policy: str = "greedy",
@@ -473,6 +453,17 @@ def replay(deal: int | str | Deal, rules: Rules | str | None = None, policy: str
     the simulation (``result.seed``)."""
     number, rules = _deal_and_rules(deal, rules)
     policy = _policy(policy)
+    if policy == "solver":
+        from .solver import _max_line, _budgets, solve
+        game_deal = Deal.from_number(number, rules=rules)
+        s = solve(game_deal, rules, max_seconds=SOLVER_MAX_SECONDS)
+        if s.winnable is None:
+            raise ValueError(f"the solver could not decide deal {game_deal.code} within "
+                             f"{SOLVER_MAX_SECONDS} s")
+        if s.winnable:
+            return s.moves
+        from .game import Game
+        return _max_line(Game(game_deal, rules), _budgets(None, SOLVER_MAX_SECONDS, None))[1]
     if seed is None:
         if policy == "random":
             raise ValueError("replaying a random-policy game needs its simulation's seed "

@@ -262,12 +262,14 @@ def _decks_of(deals: Any) -> np.ndarray:
 def solve_many(deals: Iterable | np.ndarray, rules: Rules | str = "pyramide", *,
                objective: str = "any", max_removed: bool = False, threads: int | None = None,
                max_nodes: int | None = None, max_seconds: float | None = None,
-               max_memory: int | str | None = None, progress: bool | None = None,
+               max_memory: int | str | None = None, progress: bool | Progress = False,
                chunk: int = 64) -> SolveManyResult:
     """Solve many deals (Deals, codes, card lists, deal numbers, or an array of deal numbers)
     from their start, without the GIL, over ``threads`` threads (None: all cores; -1: all
     cores too; -2: all but one). Budgets apply to each deal. ``max_removed=True`` also
-    computes the most pyramid cards removable for the deals that cannot be won."""
+    computes the most pyramid cards removable for the deals that cannot be won (and then
+    ``n_moves`` of such a deal is the length of a line removing that many). ``progress``: a
+    text progress bar on stderr when it is a terminal."""
     rules = Rules.preset(rules)
     obj = _objective(objective)
     budgets = _budgets(max_nodes, max_seconds, max_memory)
@@ -284,7 +286,8 @@ def solve_many(deals: Iterable | np.ndarray, rules: Rules | str = "pyramide", *,
                           target["winnable"], target["n_moves"], target["max_removed"],
                           target["nodes"], target["seconds"], target["stop"])
 
-    run_chunks(work, n, threads, chunk, Progress(n, "solving", progress))
+    bar = progress if isinstance(progress, Progress) else Progress(n, "deals", progress)
+    run_chunks(work, n, threads, chunk, bar)
     if max_removed:
         lost = np.flatnonzero(out["winnable"] == 0)
         out["max_removed"][out["winnable"] == 1] = 28
@@ -298,9 +301,12 @@ def solve_many(deals: Iterable | np.ndarray, rules: Rules | str = "pyramide", *,
                                   budgets["max_memory"], lo, hi, sub["winnable"], sub["n_moves"],
                                   sub["max_removed"], sub["nodes"], sub["seconds"], sub["stop"])
 
-            run_chunks(work_lost, len(lost), threads, chunk, Progress(len(lost), "max removed", progress))
+            run_chunks(work_lost, len(lost), threads, chunk,
+                       None if isinstance(progress, Progress) else
+                       Progress(len(lost), "lost deals (most cards removable)", progress))
             exact = sub["stop"] == 0
             out["max_removed"][lost] = np.where(exact, sub["max_removed"], -1)
+            out["n_moves"][lost] = np.where(exact, sub["n_moves"], -1)
             out["nodes"][lost] += sub["nodes"]
             out["seconds"][lost] += sub["seconds"]
     else:

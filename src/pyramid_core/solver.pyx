@@ -655,7 +655,7 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
                 and not position_ok(s, c):
             continue
         if s.objective == OBJ_MAX_REMOVED:
-            talon_counts(s, pos_talon(c), tc)
+            talon_counts(s, reachable_talon(s, c), tc)
             if stuck_bound(s, pos_pyr(c), tc) <= s.best_removed:
                 continue
         if depth >= MAX_LINE - 1:

@@ -24,6 +24,11 @@ def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) ->
     p.add_argument("--threads", metavar="T", default=None,
                    help="threads: all cores by default; negative counts back (-1 = all)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.add_argument("--max-seconds", type=float, metavar="S",
+                   help="solver policy: time budget per game (default 10); games it cannot "
+                        "decide are reported as undecided")
+    p.add_argument("--max-nodes", type=int, metavar="N", help="solver policy: positions budget per game")
+    p.add_argument("--max-memory", metavar="BYTES", help="solver policy: memory budget per game")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,
                    help="progress bar on stderr when it is a terminal (default on)")
     p.set_defaults(func=run)
@@ -53,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--games must be at least 1, got {games:,}")
     result = simulate(games, start=_start(args.start), rules=rules, policy=args.policy,
                       seed=_int("--seed", args.seed), threads=_int("--threads", args.threads),
-                      progress=args.progress and not args.json)
+                      progress=args.progress and not args.json, max_seconds=args.max_seconds,
+                      max_nodes=args.max_nodes, max_memory=args.max_memory)
     if args.json:
         print(json.dumps(result.to_dict()))
     else:

@@ -57,13 +57,12 @@ def run(args: argparse.Namespace) -> int:
     budgets = dict(max_seconds=args.max_seconds, max_nodes=args.max_nodes,
                    max_memory=parse_memory(args.max_memory))
     jobs = [(text, deal, rules_from_args(args, deal)) for text, deal in deals]
-    bar = Progress(len(jobs), "solving", args.progress if args.file else False)
+    bar = Progress(len(jobs), "deals", args.progress if args.file else False)
     objective = "min_moves" if args.min_moves else "any"
     try:
         for text, deal, rules in jobs:
             s = solve(deal, rules, objective=objective, **budgets)
-            if bar.enabled:
-                sys.stderr.write("\r\033[K")
+            bar.clear_line()
             name = deal.with_rules(rules).code or text
             if args.json:
                 d = s.to_dict()
