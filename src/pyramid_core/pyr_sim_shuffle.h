@@ -9,14 +9,6 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Count trailing zeros of a nonzero 64-bit word (the simulator's nibble words). */
-#if defined(_MSC_VER) && !defined(__clang__)
-#include <intrin.h>
-static __inline int pyr_ctz64(uint64_t x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
-#else
-static inline int pyr_ctz64(uint64_t x) { return __builtin_ctzll(x); }
-#endif
-
 #define PYR_SIM_STEP(I)                                                     \
     do {                                                                    \
         uint64_t z_ = state + (uint64_t)(52 - (I)) * 0x9E3779B97F4A7C15ULL; \

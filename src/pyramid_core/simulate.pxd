@@ -21,7 +21,6 @@ from pyramid_core.position cimport pyr_move
 
 cdef extern from "pyr_sim_shuffle.h" nogil:
     void pyr_sim_shuffle(uint64_t number, uint8_t* deck)
-    int pyr_ctz64(uint64_t x)
     void pyr_sim_shuffle_masks(uint64_t number, const uint8_t* ranks, uint8_t* deck,
                                uint32_t* prank, uint32_t* trank, uint8_t* pc, uint8_t* tc)
 

@@ -127,38 +127,6 @@ cdef inline int _popcount32(uint32_t x) noexcept nogil:
     return <int>((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24)
 
 
-# Counts per rank as nibble words (uint64_t): nibble r (bits 4r .. 4r + 3) counts the cards of
-# rank r (at most 4). The draw-1 playouts keep the free pyramid cards per rank so (fcw, and
-# fcwr with rank r counted at nibble 13 - r), and the pyramid and talon cards left (pcw, tcw):
-# a card comes or goes with one add or subtract, no array, no branch. fcw's nibble 0 (no
-# rank) is held at 1: the partner "rank" of a King, so a talon King is always useful.
-cdef enum:
-    NIB_LOW = 0x1111111         # nibbles 0..6
-    NIB_PAIR = 0x1111110        # nibbles 1..6: ranks r <= 6 of a pair r + (13 - r)
-
-cdef inline uint64_t _nibv(int r) noexcept nogil:
-    return (<uint64_t>1) << (4 * r)
-
-
-cdef inline int _nib(uint64_t w, int r) noexcept nogil:
-    return <int>((w >> (4 * r)) & 0xF)
-
-
-cdef inline uint64_t _nz(uint64_t w) noexcept nogil:
-    """One bit (the nibble's lowest) per nonzero nibble (counts are at most 4)."""
-    return (w | (w >> 1) | (w >> 2)) & <uint64_t>0x1111111111111111ULL
-
-
-cdef inline uint32_t _useful_mask(const sim_deal* d, uint64_t fcw) noexcept nogil:
-    """Talon cards that are Kings or pair with a free pyramid card."""
-    cdef uint32_t u = d.trank[KING]
-    cdef uint64_t nz = _nz(fcw) & <uint64_t>0x1111111111110ULL
-    while nz:
-        u |= d.trank[13 - (pyr_ctz64(nz) >> 2)]
-        nz &= nz - 1
-    return u
-
-
 cdef inline uint32_t _rand_below(uint64_t* st, uint32_t n) noexcept nogil:
     """Uniform in 0..n-1 (Lemire's multiply-shift with rejection: exactly uniform)."""
     cdef uint64_t m = (splitmix64_next(st) >> 32) * n
@@ -687,26 +655,16 @@ cdef inline bint _greedy_veto(const sim_deal* d, uint32_t pyr, const uint8_t* pc
                               const uint8_t* tc, int a, int b, sim_slack* cache) noexcept nogil:
     """Would the pair at locations a < b leave its rank pair unclearable (it was clearable)?
     cache: the playout's cache of spare partners per rank pair, or NULL."""
-    cdef int r = d.rank[a]
-    return _greedy_veto_c(d, pyr, r, pc[r], pc[13 - r], tc[r], tc[13 - r], a, b, cache)
-
-
-cdef inline bint _greedy_veto_w(const sim_deal* d, uint32_t pyr, uint64_t pcw, uint64_t tcw,
-                                int a, int b, sim_slack* cache) noexcept nogil:
-    """_greedy_veto with the pyramid and talon counts per rank as nibble words."""
-    cdef int r = d.rank[a]
-    return _greedy_veto_c(d, pyr, r, _nib(pcw, r), _nib(pcw, 13 - r), _nib(tcw, r),
-                          _nib(tcw, 13 - r), a, b, cache)
-
-
-cdef inline bint _greedy_veto_c(const sim_deal* d, uint32_t pyr, int r, int pr, int pq, int tr,
-                                int tq, int a, int b, sim_slack* cache) noexcept nogil:
-    """_greedy_veto given r = the rank at a, and the pyramid (pr, pq) and talon (tr, tq)
-    cards left of ranks r and 13 - r."""
-    cdef int before, after, cls, ia, ib, need, x
+    cdef int r, q, pr, pq, tr, tq, before, after, cls, ia, ib, need, x
     cdef uint32_t rset, sset
     if d.rules.win_all:
         return False
+    r = d.rank[a]
+    q = 13 - r
+    pr = pc[r]
+    pq = pc[q]
+    tr = tc[r]
+    tq = tc[q]
     ia = a < N_PYRAMID
     ib = b < N_PYRAMID
     if ia != ib:
@@ -777,14 +735,6 @@ cdef inline int _greedy_score(const sim_deal* d, uint32_t pyr, const uint8_t* pc
     """The greedy policy's score of the pair at locations a < b (a function of the position):
     -1 when vetoed, 0 for two talon cards, else the merit (>= 100)."""
     if _greedy_veto(d, pyr, pc, tc, a, b, cache):
-        return -1
-    return _greedy_merit(pyr, a, b)
-
-
-cdef inline int _greedy_score_w(const sim_deal* d, uint32_t pyr, uint64_t pcw, uint64_t tcw,
-                                int a, int b, sim_slack* cache) noexcept nogil:
-    """_greedy_score with the counts per rank as nibble words."""
-    if _greedy_veto_w(d, pyr, pcw, tcw, a, b, cache):
         return -1
     return _greedy_merit(pyr, a, b)
 
@@ -1113,68 +1063,38 @@ cdef inline int _skip_draws_stp(const sim_deal* d, uint32_t talon, uint32_t usef
     return k
 
 
-cdef inline void _free_up_w(const sim_deal* d, int q, uint32_t pyr, uint32_t* free,
-                            uint64_t* fcw, uint64_t* fcwr) noexcept nogil:
-    """Branch-free: position q, which a card just removed was covering (or the sentinel 28,
-    never), becomes free when nothing covers it any more (q is present and was not free)."""
-    cdef uint32_t now = ((COV[q] & pyr) == 0) & (q < N_PYRAMID)
-    cdef uint64_t mask = <uint64_t>0 - <uint64_t>now
-    cdef int r = d.rank[q]
-    free[0] |= now << q
-    fcw[0] += _nibv(r) & mask
-    fcwr[0] += _nibv(13 - r) & mask
-
-
-cdef inline void _take_pyr_w(const sim_deal* d, int p, uint32_t* pyr, uint32_t* free,
-                             uint64_t* fcw, uint64_t* fcwr, uint64_t* pcw) noexcept nogil:
-    """Remove free pyramid card p (nibble-count state), branch-free."""
-    cdef int r = d.rank[p]
-    cdef uint64_t nr = _nibv(r)
-    pcw[0] -= nr
-    fcw[0] -= nr
-    fcwr[0] -= _nibv(13 - r)
-    pyr[0] &= ~((<uint32_t>1) << p)
-    free[0] &= ~((<uint32_t>1) << p)
-    _free_up_w(d, PAR_L[p], pyr[0], free, fcw, fcwr)
-    _free_up_w(d, PAR_R[p], pyr[0], free, fcw, fcwr)
-
-
-cdef inline uint64_t _count_word(const uint8_t* c) noexcept nogil:
-    cdef uint64_t w = 0
-    cdef int r
-    for r in range(1, 14):
-        w |= (<uint64_t>c[r]) << (4 * r)
-    return w
-
-
 cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexcept nogil:
     """The greedy playout specialised for draw 1 without pair_waste_top_two and
     pair_with_covering: the talon cards in play are the waste top and (stock_top_playable)
     the stock top, so the candidates are few and found from bit masks. The state lives in
-    local variables, the counts per rank in nibble words. Same moves as _greedy_any
-    (tests/test_simulate.py checks)."""
-    cdef uint32_t pyr = PYRAMID_ALL, free = 0, talon = TALON_ALL
-    cdef uint32_t x, y, h, st, u, gone
-    cdef uint64_t fcw = 1, fcwr = 0, pcw, tcw, pp
+    local variables. Same moves as _greedy_any (tests/test_simulate.py checks)."""
+    cdef uint32_t pyr = PYRAMID_ALL, free = 0, talon = TALON_ALL, fr = 0, frr = 0
+    cdef uint32_t useful = d.trank[KING], x, y, h, pp, st, u, gone
+    cdef uint8_t pc[14]
+    cdef uint8_t tc[14]
+    cdef uint8_t fc[14]
     cdef sim_slack slack
     cdef uint8_t ca[MAX_MOVES]
     cdef uint8_t cb[MAX_MOVES]
     cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0, pass_removed = 0
-    cdef int m, nc, k, a, b, r, w, t, rw, n_rec = 0, rc = SIM_OK, best, best_score, sc
-    cdef int fallback, j
+    cdef int m, nc, k, a, b, r, w, t, n_rec = 0, rc = SIM_OK, best, best_score, sc, fallback, j
     cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, vetoed = False, stuck
     cdef bint win_all = d.rules.win_all, stp = d.rules.stock_top_playable, wuse, tuse, wt
-    pcw = _count_word(d.pc0)
-    tcw = _count_word(d.tc0)
+    memcpy(pc, d.pc0, sizeof(pc))
+    memcpy(tc, d.tc0, sizeof(tc))
+    memset(fc, 0, sizeof(fc))
     _slack_reset(&slack)
     for j in range(21, 28):
         free |= (<uint32_t>1) << j
         r = d.rank[j]
-        fcw += _nibv(r)
-        fcwr += _nibv(13 - r)
+        if fc[r] == 0:
+            fr |= (<uint32_t>1) << r
+            frr |= (<uint32_t>1) << (13 - r)
+            useful |= d.trank[13 - r]
+        fc[r] += 1
     while pyr != 0 or (win_all and talon != 0):
         gone = 0
-        if (fcw >> (4 * KING)) & 0xF:
+        if fr >> KING:
             # The first move gen_moves lists: the free pyramid King with the lowest position.
             a = pyr_ctz32(free & d.prank[KING])
             gone = (<uint32_t>1) << a
@@ -1183,23 +1103,21 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
         else:
             w = cur - 1                         # the waste top (canonical cursor), or -1
             st = talon & ~below(cur)            # the stock
-            pp = _nz(fcw) & _nz(fcwr) & NIB_PAIR   # ranks r <= 6 with a pyramid pair
-            rw = d.rank[LOC_TALON + w] if w >= 0 else 0
-            wuse = w >= 0 and _nib(fcw, 13 - rw) != 0
+            pp = fr & frr                       # ranks with a pyramid pair
+            wuse = w >= 0 and (useful >> w) & 1
             t = -1                              # the stock top, when playable
             tuse = wt = False
             if stp and st:
                 t = pyr_ctz32(st)
-                tuse = _nib(fcw, 13 - d.rank[LOC_TALON + t]) != 0
-                wt = w >= 0 and rw + d.rank[LOC_TALON + t] == 13
+                tuse = (useful >> t) & 1
+                wt = w >= 0 and d.rank[LOC_TALON + w] + d.rank[LOC_TALON + t] == 13
             if not (wuse or tuse or wt) and (pp == 0 or vetoed) and st:
                 # Draw until a talon card in play has a partner (or is a King), or the stock
                 # is empty.
-                u = _useful_mask(d, fcw)
                 if stp:
-                    k = _skip_draws_stp(d, talon, u, &cur)
+                    k = _skip_draws_stp(d, talon, useful, &cur)
                 else:
-                    u &= st
+                    u = st & useful
                     j = pyr_ctz32(u) if u else pyr_msb32(st)
                     k = _popcount32(st & below(j + 1))
                     cur = j + 1
@@ -1210,7 +1128,7 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                         break
                 continue
             # Talon Kings go at once (after pyramid Kings, in location order).
-            if wuse and rw == KING:
+            if wuse and d.rank[LOC_TALON + w] == KING:
                 m = move_king(LOC_TALON + w)
             elif tuse and d.rank[LOC_TALON + t] == KING:
                 m = move_king(LOC_TALON + t)
@@ -1218,7 +1136,7 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                 m = -1
             if m >= 0:
                 talon &= ~((<uint32_t>1) << (m & 63) - LOC_TALON)
-                tcw -= _nibv(KING)
+                tc[KING] -= 1
                 x = talon & below(cur)
                 cur = pyr_msb32(x) + 1 if x else 0
                 moves += 1
@@ -1239,8 +1157,9 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
             # The pairs, in gen_moves order: pyramid pairs, then for each talon card in play
             # (waste top first) its pyramid partners and the talon pair.
             nc = 0
+            pp &= 0x7E
             while pp:
-                r = pyr_ctz64(pp) >> 2
+                r = pyr_ctz32(pp)
                 pp &= pp - 1
                 x = free & d.prank[r]
                 y = free & d.prank[13 - r]
@@ -1259,7 +1178,7 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                             cb[nc] = a
                         nc += 1
             if wuse:
-                y = free & d.prank[13 - rw]
+                y = free & d.prank[13 - d.rank[LOC_TALON + w]]
                 while y:
                     ca[nc] = pyr_ctz32(y)
                     cb[nc] = LOC_TALON + w
@@ -1279,12 +1198,12 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
             if nc == 1:
                 # With one candidate only the veto matters.
                 best = move_pair(ca[0], cb[0])
-                best_score = -1 if _greedy_veto_w(d, pyr, pcw, tcw, ca[0], cb[0], &slack) else 0
+                best_score = -1 if _greedy_veto(d, pyr, pc, tc, ca[0], cb[0], &slack) else 0
             else:
                 best = -1
                 best_score = -1000000
                 for k in range(nc):
-                    sc = _greedy_score_w(d, pyr, pcw, tcw, ca[k], cb[k], &slack)
+                    sc = _greedy_score(d, pyr, pc, tc, ca[k], cb[k], &slack)
                     if sc > best_score:
                         best_score = sc
                         best = move_pair(ca[k], cb[k])
@@ -1315,17 +1234,17 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                     gone = (<uint32_t>1) << a
                 else:
                     talon &= ~((<uint32_t>1) << (a - LOC_TALON))
-                    tcw -= _nibv(d.rank[a])
+                    tc[d.rank[a]] -= 1
                 if b < N_PYRAMID:
                     gone |= (<uint32_t>1) << b
                 else:
                     talon &= ~((<uint32_t>1) << (b - LOC_TALON))
-                    tcw -= _nibv(d.rank[b])
+                    tc[d.rank[b]] -= 1
                     x = talon & below(cur)
                     cur = pyr_msb32(x) + 1 if x else 0
         while gone:
             # one call site, so that the compiler inlines it and keeps the state in registers
-            _take_pyr_w(d, pyr_ctz32(gone), &pyr, &free, &fcw, &fcwr, &pcw)
+            _take_pyr(d, pyr_ctz32(gone), &pyr, &free, &fr, &frr, &useful, fc, pc)
             gone &= gone - 1
         if m != MOVE_DRAW:
             pass_removed += 1
