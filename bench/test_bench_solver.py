@@ -68,3 +68,17 @@ def test_msc_shortest_lines_sample(benchmark, record_rate):
     print(f"\nmsc shortest lines: {len(sample)} deals, mean {result.seconds.mean():.3f} s, "
           f"slowest {result.seconds.max():.3f} s")
     record_rate(len(sample), "deals")
+
+
+@pytest.mark.parametrize("rules", ["pyramide", "unlimited"])
+def test_solver_policy_games_per_second(benchmark, record_rate, rules):
+    """simulate(policy="solver"): perfect play, the most removable cards for lost deals."""
+    from pyramid_solitaire import simulate
+    benchmark.group = "solver policy"
+    n = 100_000
+    result = benchmark.pedantic(simulate, args=(n,), kwargs=dict(rules=rules, policy="solver",
+                                                                 threads=1),
+                                rounds=1, iterations=1)
+    assert result.undecided == 0
+    print(f"\nsolver policy, {rules}: {result.win_rate:.4f} won, {result.games_per_second:,.0f} games/s")
+    record_rate(n, "games")
