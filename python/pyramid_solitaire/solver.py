@@ -182,13 +182,13 @@ def hint(game: Game, *, max_nodes: int | None = None, max_seconds: float | None 
     if game.status is not Status.PLAYING:
         return None
     budgets = _budgets(max_nodes, max_seconds, max_memory)
-    r = _run(game, _core.OBJECTIVES["any"], budgets)
-    if r["winnable"] < 0:
-        raise SearchBudgetExceeded(r["stop"])
+    r = _run(game, _core.OBJECTIVES["max_removed"], budgets)   # a win first, else the most cards
     if r["winnable"] == 1:
         return game._to_move(r["line"][0])
-    best, line = _max_line(game, budgets)
-    return line[0] if line and best > game.pyramid_removed else None
+    if r["winnable"] < 0 or r["stop"] is not None:
+        raise SearchBudgetExceeded(r["stop"] or "unknown", r["max_removed"])
+    line = r["line"]
+    return game._to_move(line[0]) if line and r["max_removed"] > game.pyramid_removed else None
 
 
 def can_still_win(game: Game, *, max_nodes: int | None = None, max_seconds: float | None = None,
@@ -287,8 +287,18 @@ def solve_many(deals: Iterable | np.ndarray, rules: Rules | str = "pyramide", *,
                           target["nodes"], target["seconds"], target["stop"])
 
     bar = progress if isinstance(progress, Progress) else Progress(n, "deals", progress)
-    run_chunks(work, n, threads, chunk, bar)
-    if max_removed:
+    # With objective "any", one search per deal answers both (the core's max_removed search
+    # looks for a win first).
+    single = max_removed and objective == "any"
+    if single:
+        run_chunks(lambda lo, hi: work(lo, hi, _core.OBJECTIVES["max_removed"]), n, threads,
+                   chunk, bar)
+        lost_unknown = (out["winnable"] == 0) & (out["stop"] != 0)
+        out["max_removed"][lost_unknown] = -1
+        out["n_moves"][lost_unknown] = -1
+    else:
+        run_chunks(work, n, threads, chunk, bar)
+    if max_removed and not single:
         lost = np.flatnonzero(out["winnable"] == 0)
         out["max_removed"][out["winnable"] == 1] = 28
         if len(lost):
@@ -309,7 +319,7 @@ def solve_many(deals: Iterable | np.ndarray, rules: Rules | str = "pyramide", *,
             out["n_moves"][lost] = np.where(exact, sub["n_moves"], -1)
             out["nodes"][lost] += sub["nodes"]
             out["seconds"][lost] += sub["seconds"]
-    else:
+    elif not max_removed:
         out["max_removed"][:] = np.where(out["winnable"] == 1, 28, -1)
     return SolveManyResult(winnable=out["winnable"], n_moves=out["n_moves"],
                            max_removed=out["max_removed"], nodes=out["nodes"],

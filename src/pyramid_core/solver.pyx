@@ -196,6 +196,7 @@ ctypedef struct search:
     uint32_t talon_rank[14]   # talon bits by rank
     int best_removed          # OBJ_MAX_REMOVED: best so far, its line in `best`
     int root_bound            # OBJ_MAX_REMOVED: no line removes more (removal_bound)
+    bint track_best           # keep the line removing the most pyramid cards seen so far
     bint no_prune             # tests: no pruning by rank classes or buried cards
     int best_len
     pyr_move* best
@@ -377,7 +378,7 @@ cdef int free_dfs(search* s, uint32_t pyr, uint64_t cnt, int depth) noexcept nog
             k &= k - 1
         f = free_mask(pyr)
         k = f & t.pyr_rank[KING]
-    if s.objective == OBJ_MAX_REMOVED and note_best(s, pyr, depth):
+    if s.track_best and note_best(s, pyr, depth) and s.objective == OBJ_MAX_REMOVED:
         return 1
     if pyr == 0 and (not s.win_all or cnt == 0):
         s.path_len = depth
@@ -626,10 +627,10 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
             continue
         c = pos_apply(s.t, F.pos, F.mv[F.i])
         F.i += 1
-        if s.objective == OBJ_MAX_REMOVED or pos_won(s.t, c):
+        if pos_won(s.t, c) or (s.track_best and 28 - pyr_popcount32(pos_pyr(c)) > s.best_removed):
             for i in range(depth):
                 s.path[i] = st[i].mv[st[i].i - 1]
-            if s.objective == OBJ_MAX_REMOVED and note_best(s, pos_pyr(c), depth):
+            if s.track_best and note_best(s, pos_pyr(c), depth) and s.objective == OBJ_MAX_REMOVED:
                 result = 1
                 break
             if pos_won(s.t, c):
@@ -879,6 +880,7 @@ cdef int solve_with(solve_ws* ws, const pyr_table* t, pyr_pos start, int objecti
     cdef int64_t visit_mem
     cdef int res
     cdef int tc[14]
+    cdef bint proved_lost = False
     cdef bint free_talon = free_talon_rules(t) and objective != OBJ_MIN_MOVES
     out.winnable = -1
     out.stop = STOP_NONE
@@ -894,11 +896,29 @@ cdef int solve_with(solve_ws* ws, const pyr_table* t, pyr_pos start, int objecti
     hset_clear(s.visit, visit_mem)
     talon_counts(&s, pos_talon(start), tc)
     s.root_bound = removal_bound(&s, pos_pyr(start), tc) if objective == OBJ_MAX_REMOVED else 28
+    s.best_removed = 28 - pyr_popcount32(pos_pyr(start))
+    s.best_len = 0
     if pos_won(t, start):
         res = 1
         s.path_len = 0
-        s.best_removed = 28 - pyr_popcount32(pos_pyr(start))
-        s.best_len = 0
+    elif objective == OBJ_MAX_REMOVED:
+        # First the cheap search for a win, keeping its best line; only a lost position whose
+        # best line may not be the best possible needs the exhaustive search.
+        s.track_best = True
+        s.objective = OBJ_ANY
+        res = free_dfs(&s, pos_pyr(start), _talon_cnt(t, start), 0) if free_talon \
+            else general_dfs(&s, start)
+        proved_lost = res == 0
+        if res == 1:
+            s.best_removed = 28
+        elif res == 0 and s.best_removed < s.root_bound:
+            s.objective = OBJ_MAX_REMOVED
+            hset_clear(s.seen, mem - visit_mem)
+            hset_clear(s.visit, visit_mem)
+            res = free_dfs(&s, pos_pyr(start), _talon_cnt(t, start), 0) if free_talon \
+                else general_dfs(&s, start)
+            res = 0 if res >= 0 else res
+        s.objective = OBJ_MAX_REMOVED
     elif free_talon:
         res = free_dfs(&s, pos_pyr(start), _talon_cnt(t, start), 0)
     elif objective == OBJ_MIN_MOVES:
@@ -910,16 +930,15 @@ cdef int solve_with(solve_ws* ws, const pyr_table* t, pyr_pos start, int objecti
             hset_clear(s.seen, mem)
             res = astar(&s, start, mem)
     else:
-        s.best_removed = 28 - pyr_popcount32(pos_pyr(start))
-        s.best_len = 0
         res = general_dfs(&s, start)
     out.stop = s.stop
     out.nodes = s.nodes
-    if objective == OBJ_MAX_REMOVED:
-        # Searched everything, or reached the bound: the best line is the answer.
+    if objective == OBJ_MAX_REMOVED and res != 1:
+        # Lost: searched everything, or reached the bound: the best line is the answer.
+        if proved_lost:
+            out.winnable = 0
         if res >= 0 or s.best_removed >= s.root_bound:
             out.max_removed = s.best_removed
-            out.winnable = -1 if s.win_all else (1 if s.best_removed == 28 else 0)
             out.stop = STOP_NONE
             out.n_moves = (realize(t, start, s.best, s.best_len, False, out.line) if free_talon
                            else _copy_line(out.line, s.best, s.best_len))
