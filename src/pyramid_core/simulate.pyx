@@ -37,6 +37,7 @@ cdef uint32_t BAD[29]       # REL, and all positions for the sentinel 28
 cdef uint32_t BAD_PWC[29]   # the same under pair_with_covering: REL minus DIRECT
 cdef enum:
     SENTINEL_BIT = 1 << 28
+    TALON_EVERY_3 = 0x249249    # talon bits 0, 3, 6, ..., 21
 cdef uint8_t POP4[16]       # bits set in a 4-bit value
 cdef uint8_t MATCH16[65536] # maximum matching of a 4 x 4 bipartite graph, rows as 4-bit nibbles
 cdef uint8_t RANK_OF[52]    # card index -> rank
@@ -165,9 +166,12 @@ cdef inline void _deal_masks(sim_deal* d, const pyr_rules* rules) noexcept nogil
 
 
 cdef inline void _deal_piles(sim_deal* d) noexcept nogil:
-    cdef int i, w = d.rules.waste_at_deal
-    for i in range(N_TALON):
-        d.pile[0 if i < w else (i - w) % 3] |= (<uint32_t>1) << i
+    # Talon card i goes to pile 0 when i < w (dealt to the waste), else to pile (i - w) % 3:
+    # the cards w + k, w + k + 3, ... (TALON_EVERY_3: bits 0, 3, ..., 21) for pile k.
+    cdef int w = d.rules.waste_at_deal
+    d.pile[0] = ((((<uint32_t>1) << w) - 1) | (<uint32_t>TALON_EVERY_3 << w)) & TALON_ALL
+    d.pile[1] = (<uint32_t>TALON_EVERY_3 << (w + 1)) & TALON_ALL
+    d.pile[2] = (<uint32_t>TALON_EVERY_3 << (w + 2)) & TALON_ALL
 
 
 cdef void sim_deal_from_number(sim_deal* d, uint64_t number, const pyr_rules* rules,
