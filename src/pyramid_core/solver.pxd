@@ -29,11 +29,15 @@ ctypedef struct solve_out:
     double seconds
     pyr_move line[MAX_LINE]
 
+ctypedef struct hentry:
+    uint64_t key
+    uint32_t val
+    uint16_t stamp        # the slot is in use when this equals the table's epoch
+
 ctypedef struct hset:
-    # A growable open-addressing table of 64-bit keys with a 32-bit value each.
-    uint64_t* keys
-    uint32_t* vals
-    uint16_t* stamp       # a slot is in use when its stamp equals epoch
+    # A growable open-addressing table of 64-bit keys with a 32-bit value each; one entry is
+    # one 16-byte record, so a probe touches one cache line.
+    hentry* e
     uint16_t epoch
     uint64_t mask         # capacity - 1 (a power of two)
     int64_t count

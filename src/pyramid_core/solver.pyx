@@ -89,78 +89,74 @@ cdef inline uint64_t hmix(uint64_t k) noexcept nogil:
     return k
 
 
+cdef enum:
+    HSET_SMALL = 1 << 12       # a table larger than this shrinks back when emptied
+
+
 cdef int hset_init(hset* h, int64_t capacity) noexcept nogil:
     h.mask = <uint64_t>(capacity - 1)
     h.count = 0
     h.epoch = 1
     h.max_entries = 0
-    h.keys = <uint64_t*>malloc(capacity * sizeof(uint64_t))
-    h.vals = <uint32_t*>malloc(capacity * sizeof(uint32_t))
-    h.stamp = <uint16_t*>calloc(capacity, sizeof(uint16_t))
-    return 0 if h.keys and h.vals and h.stamp else -1
+    h.e = <hentry*>calloc(capacity, sizeof(hentry))
+    return 0 if h.e else -1
 
 
 cdef void hset_free(hset* h) noexcept nogil:
-    free(h.keys)
-    free(h.vals)
-    free(h.stamp)
-    h.keys = NULL
-    h.vals = NULL
-    h.stamp = NULL
+    free(h.e)
+    h.e = NULL
 
 
 cdef void hset_clear(hset* h, int64_t max_bytes) noexcept nogil:
-    """Empty the table for a new search allowed max_bytes."""
+    """Empty the table for a new search allowed max_bytes. A table grown large by a hard
+    search shrinks back: a few entries spread over a big one would miss the cache."""
+    cdef hentry* small
     h.count = 0
-    h.max_entries = max_bytes // 14 // 2     # 8 + 4 + 2 bytes an entry, at most half full
+    h.max_entries = max_bytes // <int64_t>sizeof(hentry) // 2   # at most half full
     h.epoch += 1
+    if h.mask + 1 > HSET_SMALL:
+        small = <hentry*>calloc(HSET_SMALL, sizeof(hentry))
+        if small:
+            free(h.e)
+            h.e = small
+            h.mask = HSET_SMALL - 1
+            h.epoch = 1
+            return
     if h.epoch == 0:
-        memset(h.stamp, 0, (h.mask + 1) * sizeof(uint16_t))
+        memset(h.e, 0, (h.mask + 1) * sizeof(hentry))
         h.epoch = 1
 
 
 cdef inline uint64_t hset_slot(const hset* h, uint64_t key) noexcept nogil:
     """The slot holding key, or the empty slot where it would go."""
     cdef uint64_t i = hmix(key) & h.mask
-    while h.stamp[i] == h.epoch and h.keys[i] != key:
+    while h.e[i].stamp == h.epoch and h.e[i].key != key:
         i = (i + 1) & h.mask
     return i
 
 
 cdef inline bint hset_at(const hset* h, uint64_t slot, uint64_t key) noexcept nogil:
     """Does `slot` (from hset_slot) hold key?"""
-    return h.stamp[slot] == h.epoch and h.keys[slot] == key
+    return h.e[slot].stamp == h.epoch and h.e[slot].key == key
 
 
 cdef int hset_grow(hset* h) noexcept nogil:
     cdef uint64_t old_cap = h.mask + 1, new_cap = old_cap * 2, i, j
-    cdef uint64_t* keys
-    cdef uint32_t* vals
-    cdef uint16_t* stamp
+    cdef hentry* e
     if <int64_t>new_cap // 2 > h.max_entries:
         return -1
-    keys = <uint64_t*>malloc(new_cap * sizeof(uint64_t))
-    vals = <uint32_t*>malloc(new_cap * sizeof(uint32_t))
-    stamp = <uint16_t*>calloc(new_cap, sizeof(uint16_t))
-    if not keys or not vals or not stamp:
-        free(keys)
-        free(vals)
-        free(stamp)
+    e = <hentry*>calloc(new_cap, sizeof(hentry))
+    if not e:
         return -1
     for i in range(old_cap):
-        if h.stamp[i] == h.epoch:
-            j = hmix(h.keys[i]) & (new_cap - 1)
-            while stamp[j]:
+        if h.e[i].stamp == h.epoch:
+            j = hmix(h.e[i].key) & (new_cap - 1)
+            while e[j].stamp:
                 j = (j + 1) & (new_cap - 1)
-            keys[j] = h.keys[i]
-            vals[j] = h.vals[i]
-            stamp[j] = 1
-    free(h.keys)
-    free(h.vals)
-    free(h.stamp)
-    h.keys = keys
-    h.vals = vals
-    h.stamp = stamp
+            e[j] = h.e[i]
+            e[j].stamp = 1
+    free(h.e)
+    h.e = e
     h.epoch = 1
     h.mask = new_cap - 1
     return 0
@@ -173,12 +169,13 @@ cdef inline int hset_put(hset* h, uint64_t key, uint32_t val) noexcept nogil:
         if hset_grow(h) < 0:
             return -1
     i = hset_slot(h, key)
-    if h.stamp[i] != h.epoch:
-        h.stamp[i] = h.epoch
-        h.keys[i] = key
+    if h.e[i].stamp != h.epoch:
+        h.e[i].stamp = h.epoch
+        h.e[i].key = key
         h.count += 1
-    h.vals[i] = val
+    h.e[i].val = val
     return 0
+
 
 # ---- the search context ---------------------------------------------------------------------
 
@@ -618,7 +615,7 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
             key = general_key(s, F.pos)
             progress = general_progress(s, F.pos)
             slot = hset_slot(s.seen, key)
-            if not hset_at(s.seen, slot, key) or s.seen.vals[slot] > progress:
+            if not hset_at(s.seen, slot, key) or s.seen.e[slot].val > progress:
                 if hset_put(s.seen, key, progress) < 0:
                     s.stop = STOP_MEMORY
                     result = -1
@@ -639,7 +636,7 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
                 break
         key = general_key(s, c)
         slot = hset_slot(s.seen, key)
-        if hset_at(s.seen, slot, key) and s.seen.vals[slot] <= general_progress(s, c):
+        if hset_at(s.seen, slot, key) and s.seen.e[slot].val <= general_progress(s, c):
             continue           # a position standing for this one was searched to the end
         if cyclic:
             slot = hset_slot(s.visit, c)
@@ -788,7 +785,7 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
         for i in range(n):
             c = pos_apply(s.t, p, mv[i])
             slot = hset_slot(s.seen, c)
-            if hset_at(s.seen, slot, c) and nodes[s.seen.vals[slot]].g <= g + 1:
+            if hset_at(s.seen, slot, c) and nodes[s.seen.e[slot].val].g <= g + 1:
                 continue
             if pos_won(s.t, c):
                 h = 0
@@ -839,7 +836,7 @@ cdef int ws_init(solve_ws* ws) noexcept nogil:
     """Allocate a workspace; 0 ok, -1 out of memory (then ws_free it anyway)."""
     ws.path = <pyr_move*>malloc(MAX_LINE * sizeof(pyr_move))
     ws.best = <pyr_move*>malloc(MAX_LINE * sizeof(pyr_move))
-    if hset_init(&ws.seen, 1 << 10) < 0 or hset_init(&ws.visit, 1 << 4) < 0:
+    if hset_init(&ws.seen, HSET_SMALL) < 0 or hset_init(&ws.visit, 1 << 4) < 0:
         return -1
     return 0 if ws.path and ws.best else -1
 
