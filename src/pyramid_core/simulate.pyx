@@ -1264,6 +1264,233 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
     return rc
 
 
+cdef inline int _tops3(uint32_t w0, uint32_t w1, uint32_t w2, int* av) noexcept nogil:
+    """Draw 3: the tops of the three waste piles (w0, w1, w2: their drawn cards still in the
+    talon), ascending, as _avail lists them. Returns how many."""
+    cdef int n = 0
+    if w0:
+        av[n] = pyr_msb32(w0)
+        n += 1
+    if w1:
+        av[n] = pyr_msb32(w1)
+        n += 1
+    if w2:
+        av[n] = pyr_msb32(w2)
+        n += 1
+    if n >= 2 and av[0] > av[1]:
+        av[0], av[1] = av[1], av[0]
+    if n == 3:
+        if av[1] > av[2]:
+            av[1], av[2] = av[2], av[1]
+        if av[0] > av[1]:
+            av[0], av[1] = av[1], av[0]
+    return n
+
+
+cdef inline bint _tops3_moves(const sim_deal* d, uint32_t useful, const int* av,
+                              int n) noexcept nogil:
+    """Draw 3: is a move with a pile top legal (a King, a free pyramid partner, or two tops
+    that pair)?"""
+    cdef int i, j
+    for i in range(n):
+        if (useful >> av[i]) & 1:
+            return True
+        for j in range(i + 1, n):
+            if d.rank[LOC_TALON + av[i]] + d.rank[LOC_TALON + av[j]] == 13:
+                return True
+    return False
+
+
+cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexcept nogil:
+    """The greedy playout specialised for draw 3 without pair_with_covering, in the style of
+    _greedy_draw1: the talon cards in play are the (up to three) waste pile tops, kept
+    sorted in av; the state lives in local variables. Same moves as _greedy_any
+    (tests/test_simulate.py checks)."""
+    cdef uint32_t pyr = PYRAMID_ALL, free = 0, talon = TALON_ALL, fr = 0, frr = 0
+    cdef uint32_t useful = d.trank[KING], x, y, h, pp, st, wm, gone
+    cdef uint32_t p0 = d.pile[0], p1 = d.pile[1], p2 = d.pile[2]
+    cdef uint8_t pc[14]
+    cdef uint8_t tc[14]
+    cdef uint8_t fc[14]
+    cdef sim_slack slack
+    cdef uint8_t ca[MAX_MOVES]
+    cdef uint8_t cb[MAX_MOVES]
+    cdef int av[3]
+    cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0, pass_removed = 0
+    cdef int m, nc, k, a, b, r, n_av, i, j, n_rec = 0, rc = SIM_OK, best, best_score, sc
+    cdef int fallback
+    cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, vetoed = False, stuck
+    cdef bint win_all = d.rules.win_all
+    memcpy(pc, d.pc0, sizeof(pc))
+    memcpy(tc, d.tc0, sizeof(tc))
+    memset(fc, 0, sizeof(fc))
+    _slack_reset(&slack)
+    for j in range(21, 28):
+        free |= (<uint32_t>1) << j
+        r = d.rank[j]
+        if fc[r] == 0:
+            fr |= (<uint32_t>1) << r
+            frr |= (<uint32_t>1) << (13 - r)
+            useful |= d.trank[13 - r]
+        fc[r] += 1
+    while pyr != 0 or (win_all and talon != 0):
+        gone = 0
+        if fr >> KING:
+            # The first move gen_moves lists: the free pyramid King with the lowest position.
+            a = pyr_ctz32(free & d.prank[KING])
+            gone = (<uint32_t>1) << a
+            m = move_king(a)
+            vetoed = False
+        else:
+            pp = fr & frr                       # ranks with a pyramid pair
+            wm = talon & below(cur)             # the waste
+            st = talon & ~below(cur)            # the stock
+            n_av = _tops3(wm & p0, wm & p1, wm & p2, av)
+            if (pp == 0 or vetoed) and st and not _tops3_moves(d, useful, av, n_av):
+                # Draw until a pile top has a partner (or is a King), or the stock is empty.
+                while True:
+                    cur = cur + 3 if cur + 3 < N_TALON else N_TALON
+                    moves += 1
+                    if rec != NULL:
+                        rc = _record(rec, &n_rec, MOVE_DRAW, 1)
+                        if rc != SIM_OK:
+                            break
+                    if not (talon & ~below(cur)):
+                        break
+                    wm = talon & below(cur)
+                    n_av = _tops3(wm & p0, wm & p1, wm & p2, av)
+                    if _tops3_moves(d, useful, av, n_av):
+                        break
+                if rc != SIM_OK:
+                    break
+                continue
+            # Talon Kings go at once (after pyramid Kings, in location order).
+            m = -1
+            for i in range(n_av):
+                if d.rank[LOC_TALON + av[i]] == KING:
+                    m = move_king(LOC_TALON + av[i])
+                    break
+            if m >= 0:
+                talon &= ~((<uint32_t>1) << ((m & 63) - LOC_TALON))
+                tc[KING] -= 1
+                moves += 1
+                pass_removed += 1
+                vetoed = False
+                if rec != NULL:
+                    rc = _record(rec, &n_rec, <pyr_move>m, 1)
+                    if rc != SIM_OK:
+                        break
+                continue
+            stuck = unlimited and pass_removed == 0
+            if st:
+                fallback = MOVE_DRAW
+            elif wm and (unlimited or recycles < d.rules.redeals):
+                fallback = MOVE_RECYCLE
+            else:
+                fallback = -1
+            # The pairs, in gen_moves order: pyramid pairs, then for each pile top (ascending)
+            # its pyramid partners and its pairs with the later tops.
+            nc = 0
+            pp &= 0x7E
+            while pp:
+                r = pyr_ctz32(pp)
+                pp &= pp - 1
+                x = free & d.prank[r]
+                y = free & d.prank[13 - r]
+                while x:
+                    a = pyr_ctz32(x)
+                    x &= x - 1
+                    h = y
+                    while h:
+                        b = pyr_ctz32(h)
+                        h &= h - 1
+                        if a < b:
+                            ca[nc] = a
+                            cb[nc] = b
+                        else:
+                            ca[nc] = b
+                            cb[nc] = a
+                        nc += 1
+            for i in range(n_av):
+                a = LOC_TALON + av[i]
+                r = d.rank[a]
+                y = free & d.prank[13 - r]
+                while y:
+                    ca[nc] = pyr_ctz32(y)
+                    cb[nc] = a
+                    nc += 1
+                    y &= y - 1
+                for j in range(i + 1, n_av):
+                    if r + d.rank[LOC_TALON + av[j]] == 13:
+                        ca[nc] = a
+                        cb[nc] = LOC_TALON + av[j]
+                        nc += 1
+            if nc == 0:
+                best = -1
+                best_score = -1000000
+            elif nc == 1:
+                # With one candidate only the veto matters.
+                best = move_pair(ca[0], cb[0])
+                best_score = -1 if _greedy_veto(d, pyr, pc, tc, ca[0], cb[0], &slack) else 0
+            else:
+                best = -1
+                best_score = -1000000
+                for k in range(nc):
+                    sc = _greedy_score(d, pyr, pc, tc, ca[k], cb[k], &slack)
+                    if sc > best_score:
+                        best_score = sc
+                        best = move_pair(ca[k], cb[k])
+            m = _greedy_pick(best, best_score, fallback, stuck)
+            if m < 0 or (m == MOVE_RECYCLE and stuck):
+                break
+            if m == MOVE_DRAW:
+                vetoed = True
+                cur = cur + 3 if cur + 3 < N_TALON else N_TALON
+            elif m == MOVE_RECYCLE:
+                vetoed = True
+                cur = 0
+                if not unlimited:
+                    recycles += 1
+                pass_removed = 0
+                moves += 1
+                if rec != NULL:
+                    rc = _record(rec, &n_rec, <pyr_move>m, 1)
+                    if rc != SIM_OK:
+                        break
+                continue
+            else:
+                vetoed = False
+                a = m & 63
+                b = m >> 6
+                _slack_spent(&slack, d.rank[a], m)
+                if a < N_PYRAMID:
+                    gone = (<uint32_t>1) << a
+                else:
+                    talon &= ~((<uint32_t>1) << (a - LOC_TALON))
+                    tc[d.rank[a]] -= 1
+                if b < N_PYRAMID:
+                    gone |= (<uint32_t>1) << b
+                else:
+                    talon &= ~((<uint32_t>1) << (b - LOC_TALON))
+                    tc[d.rank[b]] -= 1
+        while gone:
+            # one call site, so that the compiler inlines it and keeps the state in registers
+            _take_pyr(d, pyr_ctz32(gone), &pyr, &free, &fr, &frr, &useful, fc, pc)
+            gone &= gone - 1
+        if m != MOVE_DRAW:
+            pass_removed += 1
+        moves += 1
+        if rec != NULL:
+            rc = _record(rec, &n_rec, <pyr_move>m, 1)
+            if rc != SIM_OK:
+                break
+    res.won = pyr == 0 and (not win_all or talon == 0)
+    res.removed = <uint8_t>(N_PYRAMID - _popcount32(pyr))
+    res.moves = <uint16_t>moves
+    res.score = <uint16_t>(10 * res.removed)
+    return rc
+
+
 cdef inline bint _fast_rules(const sim_deal* d) noexcept nogil:
     """Rules the specialised draw-1 playouts handle."""
     return d.rules.draw == 1 and not d.rules.pair_waste_top_two and not d.rules.pair_with_covering
@@ -1272,6 +1499,8 @@ cdef inline bint _fast_rules(const sim_deal* d) noexcept nogil:
 cdef int sim_play_greedy(const sim_deal* d, sim_result* res, pyr_move* rec) noexcept nogil:
     if _fast_rules(d):
         return _greedy_draw1(d, res, rec)
+    if d.rules.draw == 3 and not d.rules.pair_with_covering:
+        return _greedy_draw3(d, res, rec)
     return _greedy_any(d, res, rec)
 
 
