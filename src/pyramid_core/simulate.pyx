@@ -1045,6 +1045,8 @@ cdef int sim_play_random(const sim_deal* d, uint64_t rng, sim_result* res,
                          pyr_move* rec) noexcept nogil:
     if _fast_rules(d):
         return _random_draw1(d, rng, res, rec)
+    if d.rules.draw == 3 and not d.rules.pair_with_covering:
+        return _random_draw3(d, rng, res, rec)
     return _random_any(d, rng, res, rec)
 
 
@@ -1480,6 +1482,140 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
         if m != MOVE_DRAW:
             pass_removed += 1
         moves += 1
+        if rec != NULL:
+            rc = _record(rec, &n_rec, <pyr_move>m, 1)
+            if rc != SIM_OK:
+                break
+    res.won = pyr == 0 and (not win_all or talon == 0)
+    res.removed = <uint8_t>(N_PYRAMID - _popcount32(pyr))
+    res.moves = <uint16_t>moves
+    res.score = <uint16_t>(10 * res.removed)
+    return rc
+
+
+cdef int _random_draw3(const sim_deal* d, uint64_t rng, sim_result* res,
+                       pyr_move* rec) noexcept nogil:
+    """The random playout specialised for draw 3 without pair_with_covering: local state,
+    the pile tops sorted in av, the legal moves listed in gen_moves order (so the same games
+    as _random_any; tests/test_simulate.py checks)."""
+    cdef uint32_t pyr = PYRAMID_ALL, free = 0, talon = TALON_ALL, fr = 0, frr = 0
+    cdef uint32_t useful = d.trank[KING], x, y, h, pp, st, wm, gone, kings
+    cdef uint32_t p0 = d.pile[0], p1 = d.pile[1], p2 = d.pile[2]
+    cdef uint8_t pc[14]
+    cdef uint8_t fc[14]
+    cdef pyr_move buf[MAX_MOVES]
+    cdef int av[3]
+    cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0, pass_removed = 0
+    cdef int m, n, a, b, r, n_av, i, j, n_rec = 0, rc = SIM_OK
+    cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, can_rec
+    cdef bint win_all = d.rules.win_all
+    memcpy(pc, d.pc0, sizeof(pc))
+    memset(fc, 0, sizeof(fc))
+    for j in range(21, 28):
+        _free_up_bottom(d, j, &free, &fr, &frr, &useful, fc)
+    while pyr != 0 or (win_all and talon != 0):
+        pp = fr & frr                           # ranks with a pyramid pair
+        kings = free & d.prank[KING]
+        wm = talon & below(cur)                 # the waste
+        st = talon & ~below(cur)                # the stock
+        n_av = _tops3(wm & p0, wm & p1, wm & p2, av)
+        can_rec = wm != 0 and (unlimited or recycles < d.rules.redeals)
+        if pp == 0 and kings == 0 and not _tops3_moves(d, useful, av, n_av):
+            # Drawing (or recycling) is the only legal move: no random number is used.
+            if st:
+                while True:
+                    cur = cur + 3 if cur + 3 < N_TALON else N_TALON
+                    moves += 1
+                    if rec != NULL:
+                        rc = _record(rec, &n_rec, MOVE_DRAW, 1)
+                        if rc != SIM_OK:
+                            break
+                    if not (talon & ~below(cur)):
+                        break
+                    wm = talon & below(cur)
+                    n_av = _tops3(wm & p0, wm & p1, wm & p2, av)
+                    if _tops3_moves(d, useful, av, n_av):
+                        break
+                if rc != SIM_OK:
+                    break
+                continue
+            if not can_rec or (unlimited and pass_removed == 0):
+                break
+            m = MOVE_RECYCLE
+        else:
+            # The legal moves in gen_moves order.
+            n = 0
+            x = kings
+            while x:
+                buf[n] = move_king(pyr_ctz32(x))
+                n += 1
+                x &= x - 1
+            for i in range(n_av):
+                if d.rank[LOC_TALON + av[i]] == KING:
+                    buf[n] = move_king(LOC_TALON + av[i])
+                    n += 1
+            pp &= 0x7E
+            while pp:
+                r = pyr_ctz32(pp)
+                pp &= pp - 1
+                x = free & d.prank[r]
+                y = free & d.prank[13 - r]
+                while x:
+                    a = pyr_ctz32(x)
+                    x &= x - 1
+                    h = y
+                    while h:
+                        buf[n] = move_pair(a, pyr_ctz32(h))
+                        n += 1
+                        h &= h - 1
+            for i in range(n_av):
+                a = LOC_TALON + av[i]
+                r = d.rank[a]
+                if r == KING:
+                    continue
+                y = free & d.prank[13 - r]
+                while y:
+                    buf[n] = move_pair(pyr_ctz32(y), a)
+                    n += 1
+                    y &= y - 1
+                for j in range(i + 1, n_av):
+                    if r + d.rank[LOC_TALON + av[j]] == 13:
+                        buf[n] = move_pair(a, LOC_TALON + av[j])
+                        n += 1
+            if st:
+                buf[n] = MOVE_DRAW
+                n += 1
+            elif can_rec:
+                buf[n] = MOVE_RECYCLE
+                n += 1
+            m = buf[0] if n == 1 else buf[_rand_below(&rng, n)]
+            if m == MOVE_RECYCLE and unlimited and pass_removed == 0:
+                break
+        a = m & 63
+        b = m >> 6
+        moves += 1
+        if a == LOC_NONE:
+            if m == MOVE_DRAW:
+                cur = cur + 3 if cur + 3 < N_TALON else N_TALON
+            else:
+                cur = 0
+                if not unlimited:
+                    recycles += 1
+                pass_removed = 0
+        else:
+            pass_removed += 1
+            gone = 0
+            if a < N_PYRAMID:
+                gone = (<uint32_t>1) << a
+            else:
+                talon &= ~((<uint32_t>1) << (a - LOC_TALON))
+            if b < N_PYRAMID:
+                gone |= (<uint32_t>1) << b
+            elif b != LOC_NONE:
+                talon &= ~((<uint32_t>1) << (b - LOC_TALON))
+            while gone:
+                _take_pyr(d, pyr_ctz32(gone), &pyr, &free, &fr, &frr, &useful, fc, pc)
+                gone &= gone - 1
         if rec != NULL:
             rc = _record(rec, &n_rec, <pyr_move>m, 1)
             if rc != SIM_OK:
