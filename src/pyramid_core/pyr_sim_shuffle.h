@@ -18,6 +18,25 @@
         js[I] = (uint8_t)(z_ % (uint64_t)((I) + 1));                        \
     } while (0)
 
+/* Swap step I of pyr_sim_shuffle_masks: place I is final; record it as talon card I - 28
+ * (PYR_SIM_SWAP_T) or pyramid position I (PYR_SIM_SWAP_P). */
+#define PYR_SIM_SWAP_T(I)                                                   \
+    do {                                                                    \
+        uint8_t t_ = deck[js[I]];                                           \
+        deck[js[I]] = deck[I];                                              \
+        deck[I] = t_;                                                       \
+        trank[t_] |= (uint32_t)1 << ((I) - 28);                             \
+        tc[t_]++;                                                           \
+    } while (0)
+#define PYR_SIM_SWAP_P(I)                                                   \
+    do {                                                                    \
+        uint8_t t_ = deck[js[I]];                                           \
+        deck[js[I]] = deck[I];                                              \
+        deck[I] = t_;                                                       \
+        prank[t_] |= (uint32_t)1 << (I);                                    \
+        pc[t_]++;                                                           \
+    } while (0)
+
 /* Shuffle deck[0..51] in place with deal number `state`'s generator. */
 static inline void pyr_sim_shuffle(uint64_t state, uint8_t *deck)
 {
@@ -54,7 +73,6 @@ static inline void pyr_sim_shuffle_masks(uint64_t state, const uint8_t *ranks, u
                                          uint8_t *tc)
 {
     uint8_t js[52];
-    int i;
     memcpy(deck, ranks, 52);
     memset(prank, 0, 14 * sizeof(uint32_t));
     memset(trank, 0, 14 * sizeof(uint32_t));
@@ -73,23 +91,26 @@ static inline void pyr_sim_shuffle_masks(uint64_t state, const uint8_t *ranks, u
     PYR_SIM_STEP(11); PYR_SIM_STEP(10); PYR_SIM_STEP(9);  PYR_SIM_STEP(8);
     PYR_SIM_STEP(7);  PYR_SIM_STEP(6);  PYR_SIM_STEP(5);  PYR_SIM_STEP(4);
     PYR_SIM_STEP(3);  PYR_SIM_STEP(2);  PYR_SIM_STEP(1);
-    for (i = 51; i >= 28; i--) {
-        uint8_t t = deck[js[i]];
-        deck[js[i]] = deck[i];
-        deck[i] = t;
-        trank[t] |= (uint32_t)1 << (i - 28);
-        tc[t]++;
-    }
-    for (; i > 0; i--) {
-        uint8_t t = deck[js[i]];
-        deck[js[i]] = deck[i];
-        deck[i] = t;
-        prank[t] |= (uint32_t)1 << i;
-        pc[t]++;
-    }
+    /* The swaps unrolled: constant places and constant mask bits (no loop counter, no
+     * variable shift). */
+    PYR_SIM_SWAP_T(51); PYR_SIM_SWAP_T(50); PYR_SIM_SWAP_T(49); PYR_SIM_SWAP_T(48);
+    PYR_SIM_SWAP_T(47); PYR_SIM_SWAP_T(46); PYR_SIM_SWAP_T(45); PYR_SIM_SWAP_T(44);
+    PYR_SIM_SWAP_T(43); PYR_SIM_SWAP_T(42); PYR_SIM_SWAP_T(41); PYR_SIM_SWAP_T(40);
+    PYR_SIM_SWAP_T(39); PYR_SIM_SWAP_T(38); PYR_SIM_SWAP_T(37); PYR_SIM_SWAP_T(36);
+    PYR_SIM_SWAP_T(35); PYR_SIM_SWAP_T(34); PYR_SIM_SWAP_T(33); PYR_SIM_SWAP_T(32);
+    PYR_SIM_SWAP_T(31); PYR_SIM_SWAP_T(30); PYR_SIM_SWAP_T(29); PYR_SIM_SWAP_T(28);
+    PYR_SIM_SWAP_P(27); PYR_SIM_SWAP_P(26); PYR_SIM_SWAP_P(25); PYR_SIM_SWAP_P(24);
+    PYR_SIM_SWAP_P(23); PYR_SIM_SWAP_P(22); PYR_SIM_SWAP_P(21); PYR_SIM_SWAP_P(20);
+    PYR_SIM_SWAP_P(19); PYR_SIM_SWAP_P(18); PYR_SIM_SWAP_P(17); PYR_SIM_SWAP_P(16);
+    PYR_SIM_SWAP_P(15); PYR_SIM_SWAP_P(14); PYR_SIM_SWAP_P(13); PYR_SIM_SWAP_P(12);
+    PYR_SIM_SWAP_P(11); PYR_SIM_SWAP_P(10); PYR_SIM_SWAP_P(9);  PYR_SIM_SWAP_P(8);
+    PYR_SIM_SWAP_P(7);  PYR_SIM_SWAP_P(6);  PYR_SIM_SWAP_P(5);  PYR_SIM_SWAP_P(4);
+    PYR_SIM_SWAP_P(3);  PYR_SIM_SWAP_P(2);  PYR_SIM_SWAP_P(1);
     prank[deck[0]] |= 1;
     pc[deck[0]]++;
 }
 
 #undef PYR_SIM_STEP
+#undef PYR_SIM_SWAP_T
+#undef PYR_SIM_SWAP_P
 #endif

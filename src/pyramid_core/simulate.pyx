@@ -1427,21 +1427,15 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                         ca[nc] = a
                         cb[nc] = LOC_TALON + av[j]
                         nc += 1
-            if nc == 0:
-                best = -1
-                best_score = -1000000
-            elif nc == 1:
-                # With one candidate only the veto matters.
-                best = move_pair(ca[0], cb[0])
-                best_score = -1 if _greedy_veto(d, pyr, pc, tc, ca[0], cb[0], &slack) else 0
-            else:
-                best = -1
-                best_score = -1000000
-                for k in range(nc):
-                    sc = _greedy_score(d, pyr, pc, tc, ca[k], cb[k], &slack)
-                    if sc > best_score:
-                        best_score = sc
-                        best = move_pair(ca[k], cb[k])
+            # No one-candidate shortcut as in _greedy_draw1: with one more call site, GCC
+            # stops inlining _greedy_veto everywhere (_greedy_draw1 included).
+            best = -1
+            best_score = -1000000
+            for k in range(nc):
+                sc = _greedy_score(d, pyr, pc, tc, ca[k], cb[k], &slack)
+                if sc > best_score:
+                    best_score = sc
+                    best = move_pair(ca[k], cb[k])
             m = _greedy_pick(best, best_score, fallback, stuck)
             if m < 0 or (m == MOVE_RECYCLE and stuck):
                 break
