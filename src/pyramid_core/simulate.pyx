@@ -1303,6 +1303,32 @@ cdef inline bint _tops3_moves(const sim_deal* d, uint32_t useful, const int* av,
     return False
 
 
+cdef inline bint _draw3_stops(const sim_deal* d, uint32_t talon, uint32_t useful, uint32_t p0,
+                              uint32_t p1, uint32_t p2, int* cur) noexcept nogil:
+    """Draw 3: draw once; True when the drawing stops there (the stock is empty, or a pile
+    top has a move). Three cards drawn that are all there and were dealt to the stock
+    (c >= waste_at_deal) lie in the three piles: they are the new tops, in order."""
+    cdef int c = cur[0], r0, r1, r2, n
+    cdef int av[3]
+    cdef uint32_t wm
+    if c + 3 < N_TALON and c >= d.rules.waste_at_deal and ((talon >> c) & 7) == 7:
+        cur[0] = c + 3
+        if not (talon >> (c + 3)):
+            return True
+        if (useful >> c) & 7:
+            return True
+        r0 = d.rank[LOC_TALON + c]
+        r1 = d.rank[LOC_TALON + c + 1]
+        r2 = d.rank[LOC_TALON + c + 2]
+        return r0 + r1 == 13 or r0 + r2 == 13 or r1 + r2 == 13
+    cur[0] = c + 3 if c + 3 < N_TALON else N_TALON
+    if not (talon & ~below(cur[0])):
+        return True
+    wm = talon & below(cur[0])
+    n = _tops3(wm & p0, wm & p1, wm & p2, av)
+    return _tops3_moves(d, useful, av, n)
+
+
 cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexcept nogil:
     """The greedy playout specialised for draw 3 without pair_with_covering, in the style of
     _greedy_draw1: the talon cards in play are the (up to three) waste pile tops, kept
@@ -1351,17 +1377,12 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
             if (pp == 0 or vetoed) and st and not _tops3_moves(d, useful, av, n_av):
                 # Draw until a pile top has a partner (or is a King), or the stock is empty.
                 while True:
-                    cur = cur + 3 if cur + 3 < N_TALON else N_TALON
                     moves += 1
                     if rec != NULL:
                         rc = _record(rec, &n_rec, MOVE_DRAW, 1)
                         if rc != SIM_OK:
                             break
-                    if not (talon & ~below(cur)):
-                        break
-                    wm = talon & below(cur)
-                    n_av = _tops3(wm & p0, wm & p1, wm & p2, av)
-                    if _tops3_moves(d, useful, av, n_av):
+                    if _draw3_stops(d, talon, useful, p0, p1, p2, &cur):
                         break
                 if rc != SIM_OK:
                     break
