@@ -951,7 +951,7 @@ cdef int _random_draw1(const sim_deal* d, uint64_t rng, sim_result* res,
             # partners, draw or recycle.
             rw = d.rank[LOC_TALON + w] if wuse else 0
             rt = d.rank[LOC_TALON + t] if tuse else 0
-            nkp = _popcount32(kings)
+            nkp = fc[KING]                      # = popcount(kings)
             nk = nkp + (rw == KING) + (rt == KING)
             n = nk
             x = pp
