@@ -2,6 +2,12 @@
 #ifndef PYR_CLOCK_H
 #define PYR_CLOCK_H
 #if defined(_WIN32)
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#ifndef NOMINMAX
+#define NOMINMAX            /* no min/max macros in the generated C */
+#endif
 #include <windows.h>
 static __inline double pyr_now(void) {
     LARGE_INTEGER f, c;

@@ -8,6 +8,7 @@
 #define PYR_SIM_SHUFFLE_H
 #include <stdint.h>
 #include <string.h>
+#include "pyr_bitops.h"   /* PYR_INLINE: MSVC's C compiler spells it __inline */
 
 #define PYR_SIM_STEP(I)                                                     \
     do {                                                                    \
@@ -38,7 +39,7 @@
     } while (0)
 
 /* Shuffle deck[0..51] in place with deal number `state`'s generator. */
-static inline void pyr_sim_shuffle(uint64_t state, uint8_t *deck)
+static PYR_INLINE void pyr_sim_shuffle(uint64_t state, uint8_t *deck)
 {
     /* First the 51 swap partners (independent of each other: they pipeline), then the
      * swaps (their addresses are known early, so loads and stores do not wait on them). */
@@ -68,7 +69,7 @@ static inline void pyr_sim_shuffle(uint64_t state, uint8_t *deck)
  * each place becomes final: after swap step i, deck[i] never moves again. prank[r]: pyramid
  * positions of rank r; trank[r]: talon indices of rank r; pc, tc: their counts. The arrays
  * are overwritten. */
-static inline void pyr_sim_shuffle_masks(uint64_t state, const uint8_t *ranks, uint8_t *deck,
+static PYR_INLINE void pyr_sim_shuffle_masks(uint64_t state, const uint8_t *ranks, uint8_t *deck,
                                          uint32_t *prank, uint32_t *trank, uint8_t *pc,
                                          uint8_t *tc)
 {
