@@ -1,6 +1,8 @@
 """Shared helpers for the tests: hand-built deals."""
 from __future__ import annotations
 
+import random
+
 from pyramid_solitaire import CARDS, Card, Deal
 
 # Seed 000's example layout: its pyramid, 7d on the waste at the deal, then the other cards.
@@ -32,3 +34,39 @@ def easy_deal() -> Deal:
 
 def seed000_deal() -> Deal:
     return Deal.from_cards(" ".join(complete(SEED000_PYRAMID, ["7d"])))
+
+
+def clearable_deck(rng: random.Random) -> list[int]:
+    """A random deal that can be cleared completely, even under win='all': removing the
+    pyramid in descending position order, each pyramid card is a King or pairs with the next
+    talon card (the four Kings and one card of each of the 24 rank-13 pairs in the pyramid,
+    their partners in the talon)."""
+    pairs = []
+    for r in range(1, 7):
+        lo = [s * 13 + r - 1 for s in range(4)]
+        hi = [s * 13 + 12 - r for s in range(4)]
+        rng.shuffle(hi)
+        pairs += [(a, b) if rng.random() < 0.5 else (b, a) for a, b in zip(lo, hi)]
+    rng.shuffle(pairs)
+    kings = [s * 13 + 12 for s in range(4)]
+    king_pos = set(rng.sample(range(28), 4))
+    pyramid, talon, it = [0] * 28, [], iter(pairs)
+    for i in range(27, -1, -1):
+        if i in king_pos:
+            pyramid[i] = kings.pop()
+        else:
+            p, t = next(it)
+            pyramid[i] = p
+            talon.append(t)
+    return pyramid + talon
+
+
+def run_main(capsys, *argv) -> tuple[int, str, str]:
+    """The CLI's main(argv) -> (exit status, stdout, stderr); argparse exits by SystemExit."""
+    from pyramid_solitaire.cli import main
+    try:
+        status = main(list(argv))
+    except SystemExit as e:
+        status = e.code
+    out, err = capsys.readouterr()
+    return status, out, err

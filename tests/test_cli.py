@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import run_main
+
 import pyramid_core
 import pyramid_solitaire
 from pyramid_solitaire.cli import main
@@ -26,13 +28,7 @@ DEFAULT_RULES = {"name": "pyramide", "letter": "N", "waste_at_deal": 1, "draw": 
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:
-    """main(argv) -> (exit status, stdout, stderr); argparse's own errors exit by SystemExit."""
-    try:
-        status = main(list(argv))
-    except SystemExit as e:
-        status = e.code
-    out, err = capsys.readouterr()
-    return status, out, err
+    return run_main(capsys, *argv)
 
 
 def run_json(capsys, *argv) -> dict:

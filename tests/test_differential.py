@@ -23,6 +23,7 @@ from pyramid_core.position import Table
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # tests/reference.py
 import reference as ref  # noqa: E402
 from reference import Rules, PRESETS, UNLIMITED  # noqa: E402
+from conftest import clearable_deck  # noqa: E402
 
 DRAW_CODE = 63
 RECYCLE_CODE = 127
@@ -54,31 +55,8 @@ def random_deck(rng: random.Random) -> list:
 
 
 def easy_deck(rng: random.Random) -> list:
-    """A deal in which every talon card, in draw order, pairs with the next pyramid card in
-    descending position order (so the whole deal can be cleared, even under win_all): the four
-    Kings and one card of each of the 24 rank-13 pairs lie in the pyramid, the partners in the
-    talon."""
-    pairs = []
-    for r in range(1, 7):
-        lo = [s * 13 + r - 1 for s in range(4)]
-        hi = [s * 13 + (13 - r) - 1 for s in range(4)]
-        rng.shuffle(hi)
-        for a, b in zip(lo, hi):
-            pairs.append((a, b) if rng.random() < 0.5 else (b, a))
-    rng.shuffle(pairs)
-    kings = [s * 13 + 12 for s in range(4)]
-    king_pos = set(rng.sample(range(28), 4))
-    pyramid = [None] * 28
-    talon = []
-    it = iter(pairs)
-    for i in range(27, -1, -1):          # removal order: highest position first
-        if i in king_pos:
-            pyramid[i] = kings.pop()
-        else:
-            p, t = next(it)
-            pyramid[i] = p
-            talon.append(t)
-    return pyramid + talon
+    """A deal that can be cleared completely, even under win_all (conftest.clearable_deck)."""
+    return clearable_deck(rng)
 
 
 # ---- translation core <-> reference ---------------------------------------------------------

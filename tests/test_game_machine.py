@@ -21,31 +21,14 @@ from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, p
 
 from pyramid_solitaire import CARDS, Card, Deal, Game, IllegalMoveError, Move, Rules, Status
 
+from conftest import clearable_deck
+
 # ---- deals ------------------------------------------------------------------------------------
 
 
 def easy_deck(seed: int) -> list[int]:
-    """A deal that can be cleared completely, even under win='all': removing the pyramid in
-    descending position order, each pyramid card is a King or pairs with the next talon card."""
-    rng = random.Random(seed)
-    pairs = []
-    for r in range(1, 7):
-        lo = [s * 13 + r - 1 for s in range(4)]
-        hi = [s * 13 + 12 - r for s in range(4)]
-        rng.shuffle(hi)
-        pairs += [(a, b) if rng.random() < 0.5 else (b, a) for a, b in zip(lo, hi)]
-    rng.shuffle(pairs)
-    kings = [s * 13 + 12 for s in range(4)]
-    king_pos = set(rng.sample(range(28), 4))
-    pyramid, talon, it = [0] * 28, [], iter(pairs)
-    for i in range(27, -1, -1):
-        if i in king_pos:
-            pyramid[i] = kings.pop()
-        else:
-            p, t = next(it)
-            pyramid[i] = p
-            talon.append(t)
-    return pyramid + talon
+    """A deal that can be cleared completely, even under win='all' (conftest.clearable_deck)."""
+    return clearable_deck(random.Random(seed))
 
 
 deals = st.one_of(

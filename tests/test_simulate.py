@@ -11,6 +11,8 @@ import re
 import numpy as np
 import pytest
 
+from conftest import run_main
+
 from pyramid_core import simulate as core
 from pyramid_core.shuffle import MAX_DEAL_NUMBER, deal_cards
 from pyramid_solitaire import (Deal, Game, Move, Rules, SimulationResult, Status, replay,
@@ -341,12 +343,7 @@ def test_replay_bad_input():
 # ---- the command line ---------------------------------------------------------------------------
 
 def run_cli(capsys, *argv):
-    try:
-        status = main(list(argv))
-    except SystemExit as e:
-        status = e.code
-    out, err = capsys.readouterr()
-    return status, out, err
+    return run_main(capsys, *argv)
 
 
 def test_cli_text(capsys):
