@@ -259,3 +259,30 @@ def test_pruning_never_changes_the_answer(rules):
             assert fast["winnable"] == slow["winnable"], (n, [str(m) for m in game.moves])
             decided += 1
     assert decided >= 20
+
+
+FREE_TALON_RULES = [Rules.preset("unlimited"), Rules.preset("unlimited").replace(pair_with_covering=True)]
+
+
+@pytest.mark.parametrize("rules", FREE_TALON_RULES, ids=repr)
+def test_free_talon_pruning_never_changes_the_answer(rules):
+    """Draw 1 with unlimited redeals (the free-talon search and its dominance table: a pyramid
+    already searched with at least the same talon cards is skipped): the same win/loss and
+    the same most removable cards with and without the pruning."""
+    import random
+    from pyramid_core.solver import OBJECTIVES, solve_table
+    rng = random.Random(repr(rules))
+    lost = 0
+    for n in range(60):
+        game = Game(Deal.from_number(n), rules)
+        for _ in range(rng.randrange(0, 12)):
+            moves = [m for m in game.legal_moves if m.kind in ("king", "pair")] or game.legal_moves
+            if not moves:
+                break
+            game.play(rng.choice(moves))
+        for objective in (OBJECTIVES["any"], OBJECTIVES["max_removed"]):
+            fast = solve_table(game._table, game.position, objective)
+            slow = solve_table(game._table, game.position, objective, no_prune=True)
+            assert (fast["winnable"], fast["max_removed"]) == (slow["winnable"], slow["max_removed"]), n
+        lost += fast["winnable"] == 0
+    assert lost >= 10

@@ -30,6 +30,9 @@ cdef uint32_t COV[29]       # the two positions covering position i (0 for the b
 cdef uint8_t PAR_L[28]      # the position i covers to its upper left, or the sentinel 28
 cdef uint8_t PAR_R[28]      # the position i covers to its upper right, or the sentinel 28
 cdef uint8_t SUPPORT[28]    # how many positions i covers, directly or not
+cdef uint8_t PAR_L52[52]    # PAR_L, PAR_R and SUPPORT by location: the sentinel 28 and 0 for
+cdef uint8_t PAR_R52[52]    # talon cards (branch-free code indexes them with any location)
+cdef uint8_t SUPPORT52[52]
 cdef uint32_t REL[28]       # positions i covers or is covered by, directly or not: the
                             # cards i can never pair with (bar pair_with_covering)
 cdef uint32_t DIRECT[28]    # positions i covers or is covered by directly
@@ -78,6 +81,10 @@ cdef void _init_tables():
             if (above >> j) & 1:
                 REL[j] |= (<uint32_t>1) << i
         DIRECT[i] = PAR[i] | COV[i]
+    for i in range(52):
+        PAR_L52[i] = PAR_L[i] if i < 28 else 28
+        PAR_R52[i] = PAR_R[i] if i < 28 else 28
+        SUPPORT52[i] = SUPPORT[i] if i < 28 else 0
     for i in range(28):
         BAD[i] = REL[i]
         BAD_PWC[i] = REL[i] & ~DIRECT[i]
@@ -708,30 +715,23 @@ cdef inline bint _greedy_veto(const sim_deal* d, uint32_t pyr, const uint8_t* pc
     return after < 0
 
 
+cdef inline int _freed_by(uint32_t after, int p) noexcept nogil:
+    """1 when position p (or the sentinel 28, never) is present in `after` and uncovered."""
+    return <int>((after >> p) & 1) & <int>((COV[p] & after) == 0)
+
+
 cdef inline int _greedy_merit(uint32_t pyr, int a, int b) noexcept nogil:
     """The positive part of a pair's score: 100 per pyramid card removed, 30 per pyramid card
-    freed, plus how many cards the removed ones cover (directly or not)."""
-    cdef int np = 0, freed = 0, score = 0, p
-    cdef uint32_t gone = 0, cand = 0
-    if a < N_PYRAMID:
-        gone = (<uint32_t>1) << a
-        cand = PAR[a]
-        np = 1
-        score = SUPPORT[a]
-    if b < N_PYRAMID:
-        gone |= (<uint32_t>1) << b
-        cand |= PAR[b]
-        np += 1
-        score += SUPPORT[b]
-    if np == 0:
-        return 0
-    pyr &= ~gone
-    cand &= pyr
-    while cand:
-        p = pyr_ctz32(cand)
-        freed += (COV[p] & pyr) == 0
-        cand &= cand - 1
-    return score + 100 * np + 30 * freed
+    freed, plus how many cards the removed ones cover (directly or not). Branch-free (talon
+    locations have no parents and support 0): the outcome of a branch here is as good as
+    random, and a mispredicted branch costs more than this whole function."""
+    cdef int ia = a < N_PYRAMID, ib = b < N_PYRAMID, pra = PAR_R52[a], plb = PAR_L52[b]
+    cdef uint32_t after = pyr & ~(((<uint32_t>ia) << (a & 31)) | ((<uint32_t>ib) << (b & 31)))
+    cdef int freed = (_freed_by(after, PAR_L52[a]) + _freed_by(after, pra)
+                      + _freed_by(after, plb) + _freed_by(after, PAR_R52[b]))
+    # a and b side by side share a parent: count it once
+    freed -= (pra == plb) & _freed_by(after, pra)
+    return SUPPORT52[a] + SUPPORT52[b] + 100 * (ia + ib) + 30 * freed
 
 
 cdef inline int _greedy_score(const sim_deal* d, uint32_t pyr, const uint8_t* pc,

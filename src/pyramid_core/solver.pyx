@@ -188,7 +188,8 @@ ctypedef struct search:
     int64_t max_nodes
     double deadline
     hset* seen                # positions searched (meaning depends on the search)
-    hset* visit               # general search under unlimited redeals: positions entered
+    hset* visit               # general search under unlimited redeals: positions entered;
+                              # free-talon OBJ_MAX_REMOVED: talon counts expanded per pyramid
     uint32_t rel[28]          # places a pyramid card can never pair with
     uint32_t talon_rank[14]   # talon bits by rank
     int best_removed          # OBJ_MAX_REMOVED: best so far, its line in `best`
@@ -355,6 +356,41 @@ cdef inline int cnt_get(uint64_t cnt, int r) noexcept nogil:
     return <int>((cnt >> (3 * (r - 1))) & 7)
 
 
+# The talon counts as 12 fields of 3 bits (values 0..4). Fields of even and of odd rank
+# index, taken apart, have an empty field above each one to borrow from.
+cdef uint64_t CNT_EVEN = 0o0707070707070707          # fields 0, 2, ..., (3 bits each)
+cdef uint64_t CNT_GUARD_EVEN = 0o1010101010101010    # the bit above each of them
+cdef uint64_t CNT_ODD = CNT_EVEN << 3
+cdef uint64_t CNT_GUARD_ODD = CNT_GUARD_EVEN << 3
+
+
+cdef inline bint cnt_within(uint64_t c, uint64_t s) noexcept nogil:
+    """Is every field of c at most the same field of s? (SWAR: a field's guard bit survives
+    the subtraction exactly when nothing was borrowed from it.)"""
+    cdef uint64_t e = ((s & CNT_EVEN) | CNT_GUARD_EVEN) - (c & CNT_EVEN)
+    cdef uint64_t o = ((s & CNT_ODD) | CNT_GUARD_ODD) - (c & CNT_ODD)
+    return (e & CNT_GUARD_EVEN) == CNT_GUARD_EVEN and (o & CNT_GUARD_ODD) == CNT_GUARD_ODD
+
+
+cdef inline bint dominated(search* s, uint32_t pyr, uint64_t cnt) noexcept nogil:
+    """The free-talon search (unless talon cards must all go): was the same pyramid already
+    expanded with at least these talon cards? Any talon card can be reached at any time and
+    none has to go, so every line from here is also a line from there: this state adds
+    nothing (no win, no more cards removed; the pyramid only shrinks along a line, so that
+    state is not on the current line). Else remember these counts for the pyramid, unless
+    the ones kept are not below them."""
+    cdef uint64_t key = (<uint64_t>1 << 63) | pyr, slot = hset_slot(s.visit, key), kept
+    if hset_at(s.visit, slot, key):
+        kept = s.visit.e[slot].val | ((<uint64_t>s.visit.e[slot].hi) << 32)
+        if cnt_within(cnt, kept):
+            return True
+        if not cnt_within(kept, cnt):
+            return False
+    if hset_put(s.visit, key, <uint32_t>cnt) == 0:
+        s.visit.e[hset_slot(s.visit, key)].hi = <uint16_t>(cnt >> 32)
+    return False
+
+
 cdef int free_dfs(search* s, uint32_t pyr, uint64_t cnt, int depth) noexcept nogil:
     """1: a win below (line in s.path[:s.path_len]); 0: none; -1: a budget ran out."""
     cdef const pyr_table* t = s.t
@@ -390,9 +426,11 @@ cdef int free_dfs(search* s, uint32_t pyr, uint64_t cnt, int depth) noexcept nog
         return -1
     for r in range(1, 13):
         tc[r] = cnt_get(cnt, r)
-    if s.objective == OBJ_ANY and not s.no_prune and not classes_ok(s, pyr, tc, s.win_all):
+    if s.objective == OBJ_ANY and not s.no_prune and (
+            not classes_ok(s, pyr, tc, s.win_all) or (not s.win_all and dominated(s, pyr, cnt))):
         return 0
-    if s.objective == OBJ_MAX_REMOVED and stuck_bound(s, pyr, tc) <= s.best_removed:
+    if s.objective == OBJ_MAX_REMOVED and (stuck_bound(s, pyr, tc) <= s.best_removed
+                                           or (not s.no_prune and dominated(s, pyr, cnt))):
         return 0
     # Moves: pairs of free pyramid cards first (they spare the talon), then a free card with
     # a talon card, the scarcer partner rank first.
