@@ -8,7 +8,8 @@ Two searches, both depth-first with a transposition table of positions already s
   any talon card can be brought to the top of the waste by drawing and recycling, so the
   cursor and the recycle count are irrelevant and a position is just the pyramid mask plus how
   many talon cards of each rank are left (one 64-bit key). The line found is turned into real
-  moves (draws and recycles included) at the end;
+  moves (draws and recycles included) at the end. There a pyramid already searched with at
+  least the same talon cards left dominates (unless every talon card must go: win="all");
 * the *general* search over real positions (one 64-bit word each) for every other rule set,
   with an explicit stack. A position already searched with no more recycles used dominates.
 
@@ -936,6 +937,19 @@ cdef int solve_with(solve_ws* ws, const pyr_table* t, pyr_pos start, int objecti
     if pos_won(t, start):
         res = 1
         s.path_len = 0
+    elif objective == OBJ_MAX_REMOVED and free_talon and not s.win_all:
+        # The free-talon search goes straight to the exhaustive search for the most cards
+        # removed: it also finds a win (28 removed: no talon card has to go) and, with the
+        # dominance table, costs less than the win search followed by it for lost deals.
+        s.track_best = True
+        res = free_dfs(&s, pos_pyr(start), _talon_cnt(t, start), 0)
+        if res >= 0 and s.best_removed == 28:
+            memcpy(s.path, s.best, s.best_len * sizeof(pyr_move))
+            s.path_len = s.best_len
+            res = 1
+        elif res >= 0:
+            res = 0
+            proved_lost = True
     elif objective == OBJ_MAX_REMOVED:
         # First the cheap search for a win, keeping its best line; only a lost position whose
         # best line may not be the best possible needs the exhaustive search.
