@@ -311,21 +311,25 @@ cdef inline bint note_best(search* s, uint32_t pyr, int depth) noexcept nogil:
 
 cdef int stuck_bound(const search* s, uint32_t pyr, const int* tc) noexcept nogil:
     """At most how many pyramid cards can be gone in the end: a card with no partner left
-    (no card of the complementary rank in the talon, none in the pyramid it could ever meet)
-    stays, and so does every card it covers."""
-    cdef uint32_t x, partners, stuck = 0
+    (no card of the complementary rank in the talon, and every pyramid one it could ever
+    meet stays too) stays, and so does every card it covers. Worked out to a fixed point: a
+    card that stays can leave another one without a partner."""
+    cdef uint32_t x, partners, stuck = 0, before
     cdef int a, r
-    for r in range(1, 13):
-        if tc[13 - r]:
-            continue                 # a talon partner is always there
-        x = pyr & s.t.pyr_rank[r]
-        partners = pyr & s.t.pyr_rank[13 - r]
-        while x:
-            a = pyr_ctz32(x)
-            if (partners & ~s.rel[a]) == 0:
-                stuck |= ((<uint32_t>1) << a) | ABOVE[a]
-            x &= x - 1
-    return 28 - pyr_popcount32(stuck & pyr)
+    while True:
+        before = stuck
+        for r in range(1, 13):
+            if tc[13 - r]:
+                continue             # a talon partner is always there
+            x = pyr & s.t.pyr_rank[r] & ~stuck
+            partners = pyr & s.t.pyr_rank[13 - r] & ~stuck
+            while x:
+                a = pyr_ctz32(x)
+                if (partners & ~s.rel[a]) == 0:
+                    stuck |= ((<uint32_t>1) << a) | ABOVE[a]
+                x &= x - 1
+        if stuck == before:
+            return 28 - pyr_popcount32(stuck & pyr)
 
 
 cdef int removal_bound(const search* s, uint32_t pyr, const int* tc) noexcept nogil:
