@@ -826,12 +826,13 @@ cdef inline void _free_up(const sim_deal* d, int q, uint32_t* pyr, uint32_t* fre
 
 cdef inline void _free_up_bottom(const sim_deal* d, int q, uint32_t* free, uint32_t* fr,
                                  uint32_t* frr, uint32_t* useful, uint8_t* fc) noexcept nogil:
+    """Bottom-row position q is free at the deal (branch-free, like _free_up)."""
     cdef int r = d.rank[q]
+    cdef uint32_t first = fc[r] == 0
     free[0] |= (<uint32_t>1) << q
-    if fc[r] == 0:
-        fr[0] |= (<uint32_t>1) << r
-        frr[0] |= (<uint32_t>1) << (13 - r)
-        useful[0] |= d.trank[13 - r]
+    fr[0] |= first << r
+    frr[0] |= first << (13 - r)
+    useful[0] |= d.trank[13 - r] & (<uint32_t>0 - first)
     fc[r] += 1
 
 
@@ -1091,13 +1092,7 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
     memset(fc, 0, sizeof(fc))
     _slack_reset(&slack)
     for j in range(21, 28):
-        free |= (<uint32_t>1) << j
-        r = d.rank[j]
-        if fc[r] == 0:
-            fr |= (<uint32_t>1) << r
-            frr |= (<uint32_t>1) << (13 - r)
-            useful |= d.trank[13 - r]
-        fc[r] += 1
+        _free_up_bottom(d, j, &free, &fr, &frr, &useful, fc)
     while pyr != 0 or (win_all and talon != 0):
         gone = 0
         if fr >> KING:
@@ -1354,13 +1349,7 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
     memset(fc, 0, sizeof(fc))
     _slack_reset(&slack)
     for j in range(21, 28):
-        free |= (<uint32_t>1) << j
-        r = d.rank[j]
-        if fc[r] == 0:
-            fr |= (<uint32_t>1) << r
-            frr |= (<uint32_t>1) << (13 - r)
-            useful |= d.trank[13 - r]
-        fc[r] += 1
+        _free_up_bottom(d, j, &free, &fr, &frr, &useful, fc)
     while pyr != 0 or (win_all and talon != 0):
         gone = 0
         if fr >> KING:
