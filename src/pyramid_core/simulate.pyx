@@ -743,6 +743,37 @@ cdef inline int _greedy_score(const sim_deal* d, uint32_t pyr, const uint8_t* pc
     return _greedy_merit(pyr, a, b)
 
 
+cdef inline int _greedy_best(const sim_deal* d, uint32_t pyr, const uint8_t* pc,
+                             const uint8_t* tc, const uint8_t* ca, const uint8_t* cb, int nc,
+                             sim_slack* cache, int* best_score) noexcept nogil:
+    """The first best-scoring of the nc >= 1 pairs (ca[k], cb[k]) in gen_moves order, and its
+    score (_greedy_score) in best_score. The veto, the dear part, is worked out only for the
+    pair with the best merit (then the next best, when vetoed), not for every pair."""
+    cdef int merit[MAX_MOVES]
+    cdef int k, best = 0, bm = 0
+    if nc > 1:                                  # (with one pair only the veto matters)
+        for k in range(nc):
+            merit[k] = _greedy_merit(pyr, ca[k], cb[k])
+    while True:
+        if nc > 1:
+            best = -1
+            bm = -1
+            for k in range(nc):
+                if merit[k] > bm:
+                    bm = merit[k]
+                    best = k
+        if best < 0:
+            best_score[0] = -1                  # all vetoed: the first pair scores -1
+            return ca[0] | (cb[0] << 6)
+        if not _greedy_veto(d, pyr, pc, tc, ca[best], cb[best], cache):
+            best_score[0] = bm
+            return ca[best] | (cb[best] << 6)
+        if nc > 1:
+            merit[best] = -1
+        else:
+            best = -1
+
+
 cdef inline int _greedy_pick(int best, int best_score, int fallback, bint stuck) noexcept nogil:
     """The greedy rule once the pairs are scored: the best pair unless it is vetoed and a draw
     or recycle is possible (at the end of a pass that removed nothing, play it anyway)."""
@@ -1196,18 +1227,10 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                     cb[nc] = LOC_TALON + t
                     nc += 1
                     y &= y - 1
-            if nc == 1:
-                # With one candidate only the veto matters.
-                best = move_pair(ca[0], cb[0])
-                best_score = -1 if _greedy_veto(d, pyr, pc, tc, ca[0], cb[0], &slack) else 0
-            else:
-                best = -1
-                best_score = -1000000
-                for k in range(nc):
-                    sc = _greedy_score(d, pyr, pc, tc, ca[k], cb[k], &slack)
-                    if sc > best_score:
-                        best_score = sc
-                        best = move_pair(ca[k], cb[k])
+            best = -1
+            best_score = -1
+            if nc:
+                best = _greedy_best(d, pyr, pc, tc, ca, cb, nc, &slack, &best_score)
             m = _greedy_pick(best, best_score, fallback, stuck)
             if m < 0 or (m == MOVE_RECYCLE and stuck):
                 break
@@ -1437,15 +1460,10 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                         ca[nc] = a
                         cb[nc] = LOC_TALON + av[j]
                         nc += 1
-            # No one-candidate shortcut as in _greedy_draw1: with one more call site, GCC
-            # stops inlining _greedy_veto everywhere (_greedy_draw1 included).
             best = -1
-            best_score = -1000000
-            for k in range(nc):
-                sc = _greedy_score(d, pyr, pc, tc, ca[k], cb[k], &slack)
-                if sc > best_score:
-                    best_score = sc
-                    best = move_pair(ca[k], cb[k])
+            best_score = -1
+            if nc:
+                best = _greedy_best(d, pyr, pc, tc, ca, cb, nc, &slack, &best_score)
             m = _greedy_pick(best, best_score, fallback, stuck)
             if m < 0 or (m == MOVE_RECYCLE and stuck):
                 break
