@@ -1321,14 +1321,38 @@ cdef inline bint _tops3_moves(const sim_deal* d, uint32_t useful, const int* av,
     return False
 
 
+cdef inline uint32_t _top_bit(uint32_t x) noexcept nogil:
+    """The highest set bit of x as a mask (0 for x = 0), without a branch."""
+    return ((<uint32_t>1) << pyr_msb32(x | 1)) & (<uint32_t>0 - <uint32_t>(x != 0))
+
+
+cdef inline uint32_t _tops_mask(uint32_t wm, uint32_t p0, uint32_t p1, uint32_t p2) noexcept nogil:
+    """Draw 3: the tops of the three waste piles (wm: the waste; p0, p1, p2: each pile's
+    talon bits) as a mask: walking it from the lowest bit lists them as _avail does."""
+    return _top_bit(wm & p0) | _top_bit(wm & p1) | _top_bit(wm & p2)
+
+
+cdef inline bint _tops_moves(const sim_deal* d, uint32_t useful, uint32_t tops) noexcept nogil:
+    """Draw 3: is a move with a pile top legal (a King or a card with a free pyramid partner,
+    both in `useful`, or two tops that pair)?"""
+    cdef uint32_t x = tops
+    cdef int t
+    if tops & useful:
+        return True
+    while x:
+        t = pyr_ctz32(x)
+        x &= x - 1
+        if x & d.trank[13 - d.rank[LOC_TALON + t]]:
+            return True
+    return False
+
+
 cdef inline bint _draw3_stops(const sim_deal* d, uint32_t talon, uint32_t useful, uint32_t p0,
                               uint32_t p1, uint32_t p2, int* cur) noexcept nogil:
     """Draw 3: draw once; True when the drawing stops there (the stock is empty, or a pile
     top has a move). Three cards drawn that are all there and were dealt to the stock
     (c >= waste_at_deal) lie in the three piles: they are the new tops, in order."""
-    cdef int c = cur[0], r0, r1, r2, n
-    cdef int av[3]
-    cdef uint32_t wm
+    cdef int c = cur[0], r0, r1, r2
     if c + 3 < N_TALON and c >= d.rules.waste_at_deal and ((talon >> c) & 7) == 7:
         cur[0] = c + 3
         if not (talon >> (c + 3)):
@@ -1342,18 +1366,16 @@ cdef inline bint _draw3_stops(const sim_deal* d, uint32_t talon, uint32_t useful
     cur[0] = c + 3 if c + 3 < N_TALON else N_TALON
     if not (talon & ~below(cur[0])):
         return True
-    wm = talon & below(cur[0])
-    n = _tops3(wm & p0, wm & p1, wm & p2, av)
-    return _tops3_moves(d, useful, av, n)
+    return _tops_moves(d, useful, _tops_mask(talon & below(cur[0]), p0, p1, p2))
 
 
 cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexcept nogil:
     """The greedy playout specialised for draw 3 without pair_with_covering, in the style of
-    _greedy_draw1: the talon cards in play are the (up to three) waste pile tops, kept
-    sorted in av; the state lives in local variables. Same moves as _greedy_any
-    (tests/test_simulate.py checks)."""
+    _greedy_draw1: the talon cards in play are the (up to three) waste pile tops, a mask
+    (tops) walked from its lowest bit; the state lives in local variables. Same moves as
+    _greedy_any (tests/test_simulate.py checks)."""
     cdef uint32_t pyr = PYRAMID_ALL, free = 0, talon = TALON_ALL, fr = 0, frr = 0
-    cdef uint32_t useful = d.trank[KING], x, y, h, pp, st, wm, gone
+    cdef uint32_t useful = d.trank[KING], x, y, h, pp, st, wm, gone, tops
     cdef uint32_t p0 = d.pile[0], p1 = d.pile[1], p2 = d.pile[2]
     cdef uint8_t pc[14]
     cdef uint8_t tc[14]
@@ -1361,9 +1383,8 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
     cdef sim_slack slack
     cdef uint8_t ca[MAX_MOVES]
     cdef uint8_t cb[MAX_MOVES]
-    cdef int av[3]
     cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0, pass_removed = 0
-    cdef int m, nc, k, a, b, r, n_av, i, j, n_rec = 0, rc = SIM_OK, best, best_score, sc
+    cdef int m, nc, a, b, r, j, n_rec = 0, rc = SIM_OK, best, best_score
     cdef int fallback
     cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, vetoed = False, stuck
     cdef bint win_all = d.rules.win_all
@@ -1385,8 +1406,8 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
             pp = fr & frr                       # ranks with a pyramid pair
             wm = talon & below(cur)             # the waste
             st = talon & ~below(cur)            # the stock
-            n_av = _tops3(wm & p0, wm & p1, wm & p2, av)
-            if (pp == 0 or vetoed) and st and not _tops3_moves(d, useful, av, n_av):
+            tops = _tops_mask(wm, p0, p1, p2)
+            if (pp == 0 or vetoed) and st and not _tops_moves(d, useful, tops):
                 # Draw until a pile top has a partner (or is a King), or the stock is empty.
                 while True:
                     moves += 1
@@ -1400,12 +1421,9 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                     break
                 continue
             # Talon Kings go at once (after pyramid Kings, in location order).
-            m = -1
-            for i in range(n_av):
-                if d.rank[LOC_TALON + av[i]] == KING:
-                    m = move_king(LOC_TALON + av[i])
-                    break
-            if m >= 0:
+            x = tops & d.trank[KING]
+            if x:
+                m = move_king(LOC_TALON + pyr_ctz32(x))
                 talon &= ~((<uint32_t>1) << ((m & 63) - LOC_TALON))
                 tc[KING] -= 1
                 moves += 1
@@ -1446,20 +1464,23 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                             ca[nc] = b
                             cb[nc] = a
                         nc += 1
-            for i in range(n_av):
-                a = LOC_TALON + av[i]
-                r = d.rank[a]
+            x = tops
+            while x:
+                a = pyr_ctz32(x)
+                x &= x - 1
+                r = d.rank[LOC_TALON + a]
                 y = free & d.prank[13 - r]
                 while y:
                     ca[nc] = pyr_ctz32(y)
-                    cb[nc] = a
+                    cb[nc] = LOC_TALON + a
                     nc += 1
                     y &= y - 1
-                for j in range(i + 1, n_av):
-                    if r + d.rank[LOC_TALON + av[j]] == 13:
-                        ca[nc] = a
-                        cb[nc] = LOC_TALON + av[j]
-                        nc += 1
+                h = x & d.trank[13 - r]         # the later tops it pairs with
+                while h:
+                    ca[nc] = LOC_TALON + a
+                    cb[nc] = LOC_TALON + pyr_ctz32(h)
+                    nc += 1
+                    h &= h - 1
             best = -1
             best_score = -1
             if nc:
