@@ -1284,43 +1284,6 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
     return rc
 
 
-cdef inline int _tops3(uint32_t w0, uint32_t w1, uint32_t w2, int* av) noexcept nogil:
-    """Draw 3: the tops of the three waste piles (w0, w1, w2: their drawn cards still in the
-    talon), ascending, as _avail lists them. Returns how many."""
-    cdef int n = 0
-    if w0:
-        av[n] = pyr_msb32(w0)
-        n += 1
-    if w1:
-        av[n] = pyr_msb32(w1)
-        n += 1
-    if w2:
-        av[n] = pyr_msb32(w2)
-        n += 1
-    if n >= 2 and av[0] > av[1]:
-        av[0], av[1] = av[1], av[0]
-    if n == 3:
-        if av[1] > av[2]:
-            av[1], av[2] = av[2], av[1]
-        if av[0] > av[1]:
-            av[0], av[1] = av[1], av[0]
-    return n
-
-
-cdef inline bint _tops3_moves(const sim_deal* d, uint32_t useful, const int* av,
-                              int n) noexcept nogil:
-    """Draw 3: is a move with a pile top legal (a King, a free pyramid partner, or two tops
-    that pair)?"""
-    cdef int i, j
-    for i in range(n):
-        if (useful >> av[i]) & 1:
-            return True
-        for j in range(i + 1, n):
-            if d.rank[LOC_TALON + av[i]] + d.rank[LOC_TALON + av[j]] == 13:
-                return True
-    return False
-
-
 cdef inline uint32_t _top_bit(uint32_t x) noexcept nogil:
     """The highest set bit of x as a mask (0 for x = 0), without a branch."""
     return ((<uint32_t>1) << pyr_msb32(x | 1)) & (<uint32_t>0 - <uint32_t>(x != 0))
@@ -1539,17 +1502,16 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
 cdef int _random_draw3(const sim_deal* d, uint64_t rng, sim_result* res,
                        pyr_move* rec) noexcept nogil:
     """The random playout specialised for draw 3 without pair_with_covering: local state,
-    the pile tops sorted in av, the legal moves listed in gen_moves order (so the same games
+    the pile tops as a mask (as in _greedy_draw3), the legal moves listed in gen_moves order (so the same games
     as _random_any; tests/test_simulate.py checks)."""
     cdef uint32_t pyr = PYRAMID_ALL, free = 0, talon = TALON_ALL, fr = 0, frr = 0
-    cdef uint32_t useful = d.trank[KING], x, y, h, pp, st, wm, gone, kings
+    cdef uint32_t useful = d.trank[KING], x, y, h, pp, st, wm, gone, kings, tops
     cdef uint32_t p0 = d.pile[0], p1 = d.pile[1], p2 = d.pile[2]
     cdef uint8_t pc[14]
     cdef uint8_t fc[14]
     cdef pyr_move buf[MAX_MOVES]
-    cdef int av[3]
     cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0, pass_removed = 0
-    cdef int m, n, a, b, r, n_av, i, j, n_rec = 0, rc = SIM_OK
+    cdef int m, n, a, b, r, j, n_rec = 0, rc = SIM_OK
     cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, can_rec
     cdef bint win_all = d.rules.win_all
     memcpy(pc, d.pc0, sizeof(pc))
@@ -1561,23 +1523,18 @@ cdef int _random_draw3(const sim_deal* d, uint64_t rng, sim_result* res,
         kings = free & d.prank[KING]
         wm = talon & below(cur)                 # the waste
         st = talon & ~below(cur)                # the stock
-        n_av = _tops3(wm & p0, wm & p1, wm & p2, av)
+        tops = _tops_mask(wm, p0, p1, p2)
         can_rec = wm != 0 and (unlimited or recycles < d.rules.redeals)
-        if pp == 0 and kings == 0 and not _tops3_moves(d, useful, av, n_av):
+        if pp == 0 and kings == 0 and not _tops_moves(d, useful, tops):
             # Drawing (or recycling) is the only legal move: no random number is used.
             if st:
                 while True:
-                    cur = cur + 3 if cur + 3 < N_TALON else N_TALON
                     moves += 1
                     if rec != NULL:
                         rc = _record(rec, &n_rec, MOVE_DRAW, 1)
                         if rc != SIM_OK:
                             break
-                    if not (talon & ~below(cur)):
-                        break
-                    wm = talon & below(cur)
-                    n_av = _tops3(wm & p0, wm & p1, wm & p2, av)
-                    if _tops3_moves(d, useful, av, n_av):
+                    if _draw3_stops(d, talon, useful, p0, p1, p2, &cur):
                         break
                 if rc != SIM_OK:
                     break
@@ -1593,10 +1550,11 @@ cdef int _random_draw3(const sim_deal* d, uint64_t rng, sim_result* res,
                 buf[n] = move_king(pyr_ctz32(x))
                 n += 1
                 x &= x - 1
-            for i in range(n_av):
-                if d.rank[LOC_TALON + av[i]] == KING:
-                    buf[n] = move_king(LOC_TALON + av[i])
-                    n += 1
+            x = tops & d.trank[KING]
+            while x:
+                buf[n] = move_king(LOC_TALON + pyr_ctz32(x))
+                n += 1
+                x &= x - 1
             pp &= 0x7E
             while pp:
                 r = pyr_ctz32(pp)
@@ -1611,20 +1569,21 @@ cdef int _random_draw3(const sim_deal* d, uint64_t rng, sim_result* res,
                         buf[n] = move_pair(a, pyr_ctz32(h))
                         n += 1
                         h &= h - 1
-            for i in range(n_av):
-                a = LOC_TALON + av[i]
-                r = d.rank[a]
-                if r == KING:
-                    continue
+            x = tops & ~d.trank[KING]
+            while x:
+                a = pyr_ctz32(x)
+                x &= x - 1
+                r = d.rank[LOC_TALON + a]
                 y = free & d.prank[13 - r]
                 while y:
-                    buf[n] = move_pair(pyr_ctz32(y), a)
+                    buf[n] = <pyr_move>(pyr_ctz32(y) | ((LOC_TALON + a) << 6))
                     n += 1
                     y &= y - 1
-                for j in range(i + 1, n_av):
-                    if r + d.rank[LOC_TALON + av[j]] == 13:
-                        buf[n] = move_pair(a, LOC_TALON + av[j])
-                        n += 1
+                h = x & d.trank[13 - r]         # the later tops it pairs with
+                while h:
+                    buf[n] = <pyr_move>((LOC_TALON + a) | ((LOC_TALON + pyr_ctz32(h)) << 6))
+                    n += 1
+                    h &= h - 1
             if st:
                 buf[n] = MOVE_DRAW
                 n += 1
