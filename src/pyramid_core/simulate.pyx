@@ -869,14 +869,21 @@ cdef int _greedy_any(const sim_deal* d, sim_result* res, pyr_move* rec) noexcept
 
 
 cdef inline void _free_up(const sim_deal* d, int q, uint32_t* pyr, uint32_t* free,
-                          uint32_t* fr, uint32_t* frr, uint32_t* useful, uint8_t* fc) noexcept nogil:
+                          uint32_t* fr, uint32_t* frr, uint32_t* useful, uint8_t* fc,
+                          bint counts) noexcept nogil:
     """Branch-free: position q, which a card just removed was covering (or the sentinel 28,
-    never), becomes free when nothing covers it any more (q is present and was not free)."""
+    never), becomes free when nothing covers it any more (q is present and was not free).
+    counts: keep fc, the free cards by rank (else fc is not used: the greedy playouts ask
+    the free mask whether q is the first free card of its rank, with no store to memory)."""
     cdef uint32_t now = ((COV[q] & pyr[0]) == 0) & (q < N_PYRAMID)
     cdef int r = d.rank[q]
-    cdef uint32_t first = now & (fc[r] == 0)
+    cdef uint32_t first
+    if counts:
+        first = now & (fc[r] == 0)
+        fc[r] += now
+    else:
+        first = now & ((free[0] & d.prank[r]) == 0)
     free[0] |= now << q
-    fc[r] += now
     fr[0] |= first << r
     frr[0] |= first << (13 - r)
     useful[0] |= d.trank[13 - r] & (<uint32_t>0 - first)
@@ -896,21 +903,24 @@ cdef inline void _free_up_bottom(const sim_deal* d, int q, uint32_t* free, uint3
 
 cdef inline void _take_pyr(const sim_deal* d, int p, uint32_t* pyr, uint32_t* free,
                            uint32_t* fr, uint32_t* frr, uint32_t* useful, uint8_t* fc,
-                           uint8_t* pc) noexcept nogil:
-    """Remove free pyramid card p (draw-1 playouts' scalar state), branch-free: update the
-    free cards and what is derived from them."""
+                           uint8_t* pc, bint counts) noexcept nogil:
+    """Remove free pyramid card p (the specialised playouts' scalar state), branch-free:
+    update the free cards and what is derived from them (counts: as in _free_up)."""
     cdef int r = d.rank[p]
     cdef uint32_t last
     pc[r] -= 1
     pyr[0] &= ~((<uint32_t>1) << p)
     free[0] &= ~((<uint32_t>1) << p)
-    fc[r] -= 1
-    last = fc[r] == 0
+    if counts:
+        fc[r] -= 1
+        last = fc[r] == 0
+    else:
+        last = (free[0] & d.prank[r]) == 0
     fr[0] &= ~(last << r)
     frr[0] &= ~(last << (13 - r))
     useful[0] &= ~(d.trank[13 - r] & (<uint32_t>0 - last))
-    _free_up(d, PAR_L[p], pyr, free, fr, frr, useful, fc)
-    _free_up(d, PAR_R[p], pyr, free, fr, frr, useful, fc)
+    _free_up(d, PAR_L[p], pyr, free, fr, frr, useful, fc, counts)
+    _free_up(d, PAR_R[p], pyr, free, fr, frr, useful, fc, counts)
 
 
 cdef int _random_any(const sim_deal* d, uint64_t rng, sim_result* res,
@@ -1087,7 +1097,7 @@ cdef int _random_draw1(const sim_deal* d, uint64_t rng, sim_result* res,
                 x = talon & below(cur)
                 cur = pyr_msb32(x) + 1 if x else 0
             while gone:
-                _take_pyr(d, pyr_ctz32(gone), &pyr, &free, &fr, &frr, &useful, fc, pc)
+                _take_pyr(d, pyr_ctz32(gone), &pyr, &free, &fr, &frr, &useful, fc, pc, True)
                 gone &= gone - 1
         if rec != NULL:
             rc = _record(rec, &n_rec, <pyr_move>m, 1)
@@ -1295,7 +1305,7 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                     cur = pyr_msb32(x) + 1 if x else 0
         while gone:
             # one call site, so that the compiler inlines it and keeps the state in registers
-            _take_pyr(d, pyr_ctz32(gone), &pyr, &free, &fr, &frr, &useful, fc, pc)
+            _take_pyr(d, pyr_ctz32(gone), &pyr, &free, &fr, &frr, &useful, fc, pc, False)
             gone &= gone - 1
         if m != MOVE_DRAW:
             pass_removed += 1
@@ -1510,7 +1520,7 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                     tc[d.rank[b]] -= 1
         while gone:
             # one call site, so that the compiler inlines it and keeps the state in registers
-            _take_pyr(d, pyr_ctz32(gone), &pyr, &free, &fr, &frr, &useful, fc, pc)
+            _take_pyr(d, pyr_ctz32(gone), &pyr, &free, &fr, &frr, &useful, fc, pc, False)
             gone &= gone - 1
         if m != MOVE_DRAW:
             pass_removed += 1
@@ -1643,7 +1653,7 @@ cdef int _random_draw3(const sim_deal* d, uint64_t rng, sim_result* res,
             elif b != LOC_NONE:
                 talon &= ~((<uint32_t>1) << (b - LOC_TALON))
             while gone:
-                _take_pyr(d, pyr_ctz32(gone), &pyr, &free, &fr, &frr, &useful, fc, pc)
+                _take_pyr(d, pyr_ctz32(gone), &pyr, &free, &fr, &frr, &useful, fc, pc, True)
                 gone &= gone - 1
         if rec != NULL:
             rc = _record(rec, &n_rec, <pyr_move>m, 1)
