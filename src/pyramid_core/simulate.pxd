@@ -15,7 +15,7 @@
 #
 # Adding a policy (the solver, later): one more sim_policy value below, one more case in
 # sim_play (simulate.pyx), and its name in simulate.pyx's POLICIES.
-from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from pyramid_core.rules cimport pyr_rules
 from pyramid_core.position cimport pyr_move
 
@@ -46,14 +46,6 @@ ctypedef struct sim_deal:
     uint8_t pc0[14]         # pyramid cards of each rank
     uint8_t tc0[14]         # talon cards of each rank
 
-ctypedef struct sim_slack:
-    # The greedy policy's cache of _slack per rank pair (r, 13 - r), r = 1..6: val[r] is
-    # SLACK_UNKNOWN or a value with the right sign that is a lower bound when positive;
-    # after[r] is the value the pair key[r] (a move code) would leave.
-    int8_t val[7]
-    int8_t after[7]
-    uint16_t key[7]
-
 ctypedef struct sim_state:
     uint32_t pyr            # pyramid positions still present
     uint32_t free           # present pyramid positions with both covering cards gone
@@ -70,10 +62,8 @@ ctypedef struct sim_state:
     uint8_t pc[14]          # present pyramid cards of each rank
     uint8_t tc[14]          # present talon cards of each rank
     uint8_t fc[14]          # free pyramid cards of each rank
-    sim_slack slack         # greedy: spare partners of each rank pair
 
 cdef enum:
-    SLACK_UNKNOWN = -128
     SF_KING = 1             # a free pyramid King
     SF_PAIR = 2             # two free pyramid cards summing to 13
     SF_COVER = 4            # pair_with_covering: a card and its only covering card sum to 13

@@ -46,7 +46,6 @@ cdef enum:
 cdef uint8_t POP4[16]       # bits set in a 4-bit value
 cdef uint8_t MATCH16[65536] # maximum matching of a 4 x 4 bipartite graph, rows as 4-bit nibbles
 cdef uint8_t RANK_OF[52]    # card index -> rank
-cdef uint8_t SLACK_CLASS[14]  # rank -> its rank pair's index 1..6 (0 for Kings and 0)
 
 
 cdef void _init_tables():
@@ -101,8 +100,6 @@ cdef void _init_tables():
     _init_match16()
     for i in range(52):
         RANK_OF[i] = <uint8_t>card_rank(i)
-    for i in range(14):
-        SLACK_CLASS[i] = i if 1 <= i <= 6 else (13 - i if 7 <= i <= 12 else 0)
 
 
 cdef void _init_match16():
@@ -273,7 +270,6 @@ cdef inline void _derive(const sim_deal* d, sim_state* s) noexcept nogil:
     for r in range(14):
         s.pc[r] = <uint8_t>_popcount32(s.pyr & d.prank[r])
         s.tc[r] = <uint8_t>_popcount32(s.talon & d.trank[r])
-    _slack_reset(&s.slack)
     _flags(d, s)
 
 
@@ -294,7 +290,6 @@ cdef void sim_start(const sim_deal* d, sim_state* s) noexcept nogil:
     s.useful = d.trank[KING]
     for r in range(21, 28):
         _now_free(d, s, r)
-    _slack_reset(&s.slack)
     _flags(d, s)
 
 
@@ -489,7 +484,6 @@ cdef inline void _apply(const sim_deal* d, sim_state* s, pyr_move m) noexcept no
             s.pass_removed = 0
         return
     s.pass_removed += 1
-    _slack_spent(&s.slack, d.rank[a], m)
     if a < N_PYRAMID:
         gone = (<uint32_t>1) << a
     else:
@@ -651,29 +645,10 @@ cdef inline int _slack(const sim_deal* d, uint32_t pyr, int r, int pr, int pq, i
     return ((<int>(small > 0)) & (<int>_any_compatible(rset, sset, d.rules.pair_with_covering))) - need
 
 
-cdef inline void _slack_reset(sim_slack* cache) noexcept nogil:
-    memset(cache.val, <uint8_t>SLACK_UNKNOWN, sizeof(cache.val))
-    memset(cache.key, 0xFF, sizeof(cache.key))
-
-
-cdef inline void _slack_spent(sim_slack* cache, int rank, int m) noexcept nogil:
-    """Pair m (of cards of `rank` and 13 - rank) was played: its rank pair's spare partners
-    are the ones worked out for m, else they drop by at most one."""
-    cdef int c = SLACK_CLASS[rank], v = cache.val[c]
-    if cache.key[c] == m:
-        cache.val[c] = cache.after[c]
-    elif v >= 2:
-        cache.val[c] = v - 1
-    else:
-        cache.val[c] = SLACK_UNKNOWN
-    cache.key[c] = 0xFFFF
-
-
 cdef inline bint _greedy_veto(const sim_deal* d, uint32_t pyr, const uint8_t* pc,
-                              const uint8_t* tc, int a, int b, sim_slack* cache) noexcept nogil:
-    """Would the pair at locations a < b leave its rank pair unclearable (it was clearable)?
-    cache: the playout's cache of spare partners per rank pair, or NULL."""
-    cdef int r, q, pr, pq, tr, tq, before, after, cls, ia, ib, need, x
+                              const uint8_t* tc, int a, int b) noexcept nogil:
+    """Would the pair at locations a < b leave its rank pair unclearable (it was clearable)?"""
+    cdef int r, q, pr, pq, tr, tq, after, ia, ib, need, x
     cdef uint32_t rset, sset
     if d.rules.win_all:
         return False
@@ -703,22 +678,13 @@ cdef inline bint _greedy_veto(const sim_deal* d, uint32_t pyr, const uint8_t* pc
         if _matching(rset, sset, d.rules.pair_with_covering) != need:
             return False
         return _matching(rset & ~((<uint32_t>1) << x), sset, d.rules.pair_with_covering) < need
-    cls = SLACK_CLASS[r]
-    if cache != NULL and cache.val[cls] != SLACK_UNKNOWN:
-        before = cache.val[cls]
-    else:
-        before = _slack(d, pyr, r, pr, pq, tr, tq)
-        if cache != NULL:
-            cache.val[cls] = <int8_t>before
     # A pair lowers its rank pair's spare partners by at most one, so only a tight rank pair
-    # can become unclearable.
-    if before != 0:
+    # can become unclearable. (A cache of these per rank pair was tried: it hit about one
+    # time in five and cost more than it saved.)
+    if _slack(d, pyr, r, pr, pq, tr, tq) != 0:
         return False
     pyr &= ~((<uint32_t>ia << (a & 31)) | (<uint32_t>ib << (b & 31)))
     after = _slack(d, pyr, r, pr - ia, pq - ib, tr - (1 - ia), tq - (1 - ib))
-    if cache != NULL:
-        cache.after[cls] = <int8_t>after
-        cache.key[cls] = <uint16_t>(a | (b << 6))
     return after < 0
 
 
@@ -742,10 +708,10 @@ cdef inline int _greedy_merit(uint32_t pyr, int a, int b) noexcept nogil:
 
 
 cdef inline int _greedy_score(const sim_deal* d, uint32_t pyr, const uint8_t* pc,
-                              const uint8_t* tc, int a, int b, sim_slack* cache) noexcept nogil:
+                              const uint8_t* tc, int a, int b) noexcept nogil:
     """The greedy policy's score of the pair at locations a < b (a function of the position):
     -1 when vetoed, 0 for two talon cards, else the merit (>= 100)."""
-    if _greedy_veto(d, pyr, pc, tc, a, b, cache):
+    if _greedy_veto(d, pyr, pc, tc, a, b):
         return -1
     return _greedy_merit(pyr, a, b)
 
@@ -770,7 +736,7 @@ cdef inline int _greedy_merit_free(uint64_t f1, uint64_t f2, int a, int b) noexc
 
 cdef inline int _greedy_best(const sim_deal* d, uint32_t pyr, const uint8_t* pc,
                              const uint8_t* tc, const uint8_t* ca, const uint8_t* cb, int nc,
-                             sim_slack* cache, int* best_score) noexcept nogil:
+                             int* best_score) noexcept nogil:
     """The first best-scoring of the nc >= 1 pairs (ca[k], cb[k]) in gen_moves order, and its
     score (_greedy_score) in best_score. The veto, the dear part, is worked out only for the
     pair with the best merit (then the next best, when vetoed), not for every pair."""
@@ -792,7 +758,7 @@ cdef inline int _greedy_best(const sim_deal* d, uint32_t pyr, const uint8_t* pc,
         if best < 0:
             best_score[0] = -1                  # all vetoed: the first pair scores -1
             return ca[0] | (cb[0] << 6)
-        if not _greedy_veto(d, pyr, pc, tc, ca[best], cb[best], cache):
+        if not _greedy_veto(d, pyr, pc, tc, ca[best], cb[best]):
             best_score[0] = bm
             return ca[best] | (cb[best] << 6)
         if nc > 1:
@@ -810,8 +776,8 @@ cdef inline int _greedy_pick(int best, int best_score, int fallback, bint stuck)
 
 
 cdef inline int _greedy_choose(const sim_deal* d, uint32_t pyr, const uint8_t* pc,
-                               const uint8_t* tc, const pyr_move* buf, int n, bint stuck,
-                               sim_slack* cache) noexcept nogil:
+                               const uint8_t* tc, const pyr_move* buf, int n,
+                               bint stuck) noexcept nogil:
     """The greedy policy's pick among the legal moves buf[0..n-1] (gen_moves order), or -1
     when there are none. `stuck`: unlimited redeals and nothing removed in this pass."""
     cdef int k, a, best = -1, best_score = -1000000, sc, fallback = -1
@@ -824,7 +790,7 @@ cdef inline int _greedy_choose(const sim_deal* d, uint32_t pyr, const uint8_t* p
             continue
         if (m >> 6) == LOC_NONE:
             return m
-        sc = _greedy_score(d, pyr, pc, tc, a, m >> 6, cache)
+        sc = _greedy_score(d, pyr, pc, tc, a, m >> 6)
         if sc > best_score:
             best_score = sc
             best = m
@@ -854,8 +820,7 @@ cdef int _greedy_any(const sim_deal* d, sim_result* res, pyr_move* rec) noexcept
             continue
         else:
             n = _gen(d, &s, buf)
-            m = _greedy_choose(d, s.pyr, s.pc, s.tc, buf, n, unlimited and s.pass_removed == 0,
-                               &s.slack)
+            m = _greedy_choose(d, s.pyr, s.pc, s.tc, buf, n, unlimited and s.pass_removed == 0)
             if m < 0 or (m == MOVE_RECYCLE and unlimited and s.pass_removed == 0):
                 break
             vetoed = (m & 63) == LOC_NONE
@@ -1148,7 +1113,6 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
     cdef uint8_t pc[14]
     cdef uint8_t tc[14]
     cdef uint8_t fc[14]
-    cdef sim_slack slack
     cdef uint8_t ca[MAX_MOVES]
     cdef uint8_t cb[MAX_MOVES]
     cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0, pass_removed = 0
@@ -1158,7 +1122,6 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
     memcpy(pc, d.pc0, sizeof(pc))
     memcpy(tc, d.tc0, sizeof(tc))
     memset(fc, 0, sizeof(fc))
-    _slack_reset(&slack)
     for j in range(21, 28):
         _free_up_bottom(d, j, &free, &fr, &frr, &useful, fc)
     while pyr != 0 or (win_all and talon != 0):
@@ -1267,7 +1230,7 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
             best = -1
             best_score = -1
             if nc:
-                best = _greedy_best(d, pyr, pc, tc, ca, cb, nc, &slack, &best_score)
+                best = _greedy_best(d, pyr, pc, tc, ca, cb, nc, &best_score)
             m = _greedy_pick(best, best_score, fallback, stuck)
             if m < 0 or (m == MOVE_RECYCLE and stuck):
                 break
@@ -1290,7 +1253,6 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                 vetoed = False
                 a = m & 63
                 b = m >> 6
-                _slack_spent(&slack, d.rank[a], m)
                 if a < N_PYRAMID:
                     gone = (<uint32_t>1) << a
                 else:
@@ -1380,7 +1342,6 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
     cdef uint8_t pc[14]
     cdef uint8_t tc[14]
     cdef uint8_t fc[14]
-    cdef sim_slack slack
     cdef uint8_t ca[MAX_MOVES]
     cdef uint8_t cb[MAX_MOVES]
     cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0, pass_removed = 0
@@ -1391,7 +1352,6 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
     memcpy(pc, d.pc0, sizeof(pc))
     memcpy(tc, d.tc0, sizeof(tc))
     memset(fc, 0, sizeof(fc))
-    _slack_reset(&slack)
     for j in range(21, 28):
         _free_up_bottom(d, j, &free, &fr, &frr, &useful, fc)
     while pyr != 0 or (win_all and talon != 0):
@@ -1484,7 +1444,7 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
             best = -1
             best_score = -1
             if nc:
-                best = _greedy_best(d, pyr, pc, tc, ca, cb, nc, &slack, &best_score)
+                best = _greedy_best(d, pyr, pc, tc, ca, cb, nc, &best_score)
             m = _greedy_pick(best, best_score, fallback, stuck)
             if m < 0 or (m == MOVE_RECYCLE and stuck):
                 break
@@ -1507,7 +1467,6 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                 vetoed = False
                 a = m & 63
                 b = m >> 6
-                _slack_spent(&slack, d.rank[a], m)
                 if a < N_PYRAMID:
                     gone = (<uint32_t>1) << a
                 else:
@@ -1732,8 +1691,7 @@ cdef int _reference_play(int policy, const pyr_table* t, const sim_deal* d, uint
             for r in range(14):
                 pc[r] = <uint8_t>_popcount32(pos_pyr(p) & d.prank[r])
                 tc[r] = <uint8_t>_popcount32(pos_talon(p) & d.trank[r])
-            m = _greedy_choose(d, pos_pyr(p), pc, tc, buf, n, unlimited and pass_removed == 0,
-                               NULL)
+            m = _greedy_choose(d, pos_pyr(p), pc, tc, buf, n, unlimited and pass_removed == 0)
         else:
             return SIM_BAD_POLICY
         if m < 0 or (m == MOVE_RECYCLE and unlimited and pass_removed == 0):
