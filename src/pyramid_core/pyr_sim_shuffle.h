@@ -38,13 +38,11 @@
         pc[t_]++;                                                           \
     } while (0)
 
-/* Shuffle deck[0..51] in place with deal number `state`'s generator. */
-static PYR_INLINE void pyr_sim_shuffle(uint64_t state, uint8_t *deck)
+/* The 51 swap partners of deal number `state`'s shuffle: js[i] for the swap at place i
+ * (i = 51 .. 1). They do not depend on each other, so they pipeline; the swaps come after
+ * (their addresses known early, loads and stores do not wait on them). */
+static PYR_INLINE void pyr_sim_partners(uint64_t state, uint8_t *js)
 {
-    /* First the 51 swap partners (independent of each other: they pipeline), then the
-     * swaps (their addresses are known early, so loads and stores do not wait on them). */
-    uint8_t js[52];
-    int i;
     PYR_SIM_STEP(51); PYR_SIM_STEP(50); PYR_SIM_STEP(49); PYR_SIM_STEP(48);
     PYR_SIM_STEP(47); PYR_SIM_STEP(46); PYR_SIM_STEP(45); PYR_SIM_STEP(44);
     PYR_SIM_STEP(43); PYR_SIM_STEP(42); PYR_SIM_STEP(41); PYR_SIM_STEP(40);
@@ -58,6 +56,14 @@ static PYR_INLINE void pyr_sim_shuffle(uint64_t state, uint8_t *deck)
     PYR_SIM_STEP(11); PYR_SIM_STEP(10); PYR_SIM_STEP(9);  PYR_SIM_STEP(8);
     PYR_SIM_STEP(7);  PYR_SIM_STEP(6);  PYR_SIM_STEP(5);  PYR_SIM_STEP(4);
     PYR_SIM_STEP(3);  PYR_SIM_STEP(2);  PYR_SIM_STEP(1);
+}
+
+/* Shuffle deck[0..51] in place with deal number `state`'s generator. */
+static PYR_INLINE void pyr_sim_shuffle(uint64_t state, uint8_t *deck)
+{
+    uint8_t js[52];
+    int i;
+    pyr_sim_partners(state, js);
     for (i = 51; i > 0; i--) {
         uint8_t t = deck[i];
         deck[i] = deck[js[i]];
@@ -79,19 +85,7 @@ static PYR_INLINE void pyr_sim_shuffle_masks(uint64_t state, const uint8_t *rank
     memset(trank, 0, 14 * sizeof(uint32_t));
     memset(pc, 0, 14);
     memset(tc, 0, 14);
-    PYR_SIM_STEP(51); PYR_SIM_STEP(50); PYR_SIM_STEP(49); PYR_SIM_STEP(48);
-    PYR_SIM_STEP(47); PYR_SIM_STEP(46); PYR_SIM_STEP(45); PYR_SIM_STEP(44);
-    PYR_SIM_STEP(43); PYR_SIM_STEP(42); PYR_SIM_STEP(41); PYR_SIM_STEP(40);
-    PYR_SIM_STEP(39); PYR_SIM_STEP(38); PYR_SIM_STEP(37); PYR_SIM_STEP(36);
-    PYR_SIM_STEP(35); PYR_SIM_STEP(34); PYR_SIM_STEP(33); PYR_SIM_STEP(32);
-    PYR_SIM_STEP(31); PYR_SIM_STEP(30); PYR_SIM_STEP(29); PYR_SIM_STEP(28);
-    PYR_SIM_STEP(27); PYR_SIM_STEP(26); PYR_SIM_STEP(25); PYR_SIM_STEP(24);
-    PYR_SIM_STEP(23); PYR_SIM_STEP(22); PYR_SIM_STEP(21); PYR_SIM_STEP(20);
-    PYR_SIM_STEP(19); PYR_SIM_STEP(18); PYR_SIM_STEP(17); PYR_SIM_STEP(16);
-    PYR_SIM_STEP(15); PYR_SIM_STEP(14); PYR_SIM_STEP(13); PYR_SIM_STEP(12);
-    PYR_SIM_STEP(11); PYR_SIM_STEP(10); PYR_SIM_STEP(9);  PYR_SIM_STEP(8);
-    PYR_SIM_STEP(7);  PYR_SIM_STEP(6);  PYR_SIM_STEP(5);  PYR_SIM_STEP(4);
-    PYR_SIM_STEP(3);  PYR_SIM_STEP(2);  PYR_SIM_STEP(1);
+    pyr_sim_partners(state, js);
     /* The swaps unrolled: constant places and constant mask bits (no loop counter, no
      * variable shift). */
     PYR_SIM_SWAP_T(51); PYR_SIM_SWAP_T(50); PYR_SIM_SWAP_T(49); PYR_SIM_SWAP_T(48);
