@@ -543,11 +543,17 @@ cdef inline int _draw_forced(const sim_deal* d, sim_state* s, pyr_move* rec, int
             return SIM_OK
 
 
-cdef inline void _result(const sim_deal* d, const sim_state* s, sim_result* res) noexcept nogil:
-    res.won = _won(d, s)
-    res.removed = <uint8_t>(N_PYRAMID - _popcount32(s.pyr))
-    res.moves = <uint16_t>s.moves
+cdef inline void _set_result(sim_result* res, uint32_t pyr, uint32_t talon, bint win_all,
+                             int moves) noexcept nogil:
+    """A finished game's row (score: seed 000's 10 per pyramid card removed)."""
+    res.won = pyr == 0 and (not win_all or talon == 0)
+    res.removed = <uint8_t>(N_PYRAMID - _popcount32(pyr))
+    res.moves = <uint16_t>moves
     res.score = <uint16_t>(10 * res.removed)
+
+
+cdef inline void _result(const sim_deal* d, const sim_state* s, sim_result* res) noexcept nogil:
+    _set_result(res, s.pyr, s.talon, d.rules.win_all, s.moves)
 
 
 # ---- the greedy policy ----------------------------------------------------------------------
@@ -866,6 +872,51 @@ cdef inline void _free_up_bottom(const sim_deal* d, int q, uint32_t* free, uint3
     fc[r] += 1
 
 
+cdef inline void _free_bottom_row(const sim_deal* d, uint32_t* free, uint32_t* fr,
+                                  uint32_t* frr, uint32_t* useful, uint8_t* fc) noexcept nogil:
+    """The specialised playouts' start: the bottom row is free (fc: zeroed, then counted)."""
+    cdef int q
+    memset(fc, 0, 14)
+    for q in range(21, 28):
+        _free_up_bottom(d, q, free, fr, frr, useful, fc)
+
+
+cdef inline int _pyramid_pairs(const sim_deal* d, uint32_t free, uint32_t pp, uint8_t* ca,
+                               uint8_t* cb) noexcept nogil:
+    """The greedy playouts' candidate pairs of free pyramid cards, in gen_moves order, into
+    ca[k] < cb[k]; pp: the ranks with a pyramid pair. Returns how many."""
+    cdef uint32_t x, y, h
+    cdef int nc = 0, r, a, b
+    pp &= 0x7E
+    while pp:
+        r = pyr_ctz32(pp)
+        pp &= pp - 1
+        x = free & d.prank[r]
+        y = free & d.prank[13 - r]
+        while x:
+            a = pyr_ctz32(x)
+            x &= x - 1
+            h = y
+            while h:
+                b = pyr_ctz32(h)
+                h &= h - 1
+                ca[nc] = a if a < b else b
+                cb[nc] = b if a < b else a
+                nc += 1
+    return nc
+
+
+cdef inline int _fallback(const sim_deal* d, uint32_t stock, uint32_t waste,
+                          int recycles) noexcept nogil:
+    """What the greedy policy plays when no pair is worth it: draw, else recycle if the rules
+    allow one more, else nothing (-1)."""
+    if stock:
+        return MOVE_DRAW
+    if waste and (d.rules.redeals == REDEALS_UNLIMITED or recycles < d.rules.redeals):
+        return MOVE_RECYCLE
+    return -1
+
+
 cdef inline void _take_pyr(const sim_deal* d, int p, uint32_t* pyr, uint32_t* free,
                            uint32_t* fr, uint32_t* frr, uint32_t* useful, uint8_t* fc,
                            uint8_t* pc, bint counts) noexcept nogil:
@@ -944,9 +995,7 @@ cdef int _random_draw1(const sim_deal* d, uint64_t rng, sim_result* res,
     cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, wuse, tuse, wt, can_more
     cdef bint win_all = d.rules.win_all, stp = d.rules.stock_top_playable
     memcpy(pc, d.pc0, sizeof(pc))
-    memset(fc, 0, sizeof(fc))
-    for j in range(21, 28):
-        _free_up_bottom(d, j, &free, &fr, &frr, &useful, fc)
+    _free_bottom_row(d, &free, &fr, &frr, &useful, fc)
     while pyr != 0 or (win_all and talon != 0):
         w = cur - 1                             # the waste top (canonical cursor), or -1
         st = talon & ~below(cur)                # the stock
@@ -1068,10 +1117,7 @@ cdef int _random_draw1(const sim_deal* d, uint64_t rng, sim_result* res,
             rc = _record(rec, &n_rec, <pyr_move>m, 1)
             if rc != SIM_OK:
                 break
-    res.won = pyr == 0 and (not win_all or talon == 0)
-    res.removed = <uint8_t>(N_PYRAMID - _popcount32(pyr))
-    res.moves = <uint16_t>moves
-    res.score = <uint16_t>(10 * res.removed)
+    _set_result(res, pyr, talon, win_all, moves)
     return rc
 
 
@@ -1109,21 +1155,19 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
     the stock top, so the candidates are few and found from bit masks. The state lives in
     local variables. Same moves as _greedy_any (tests/test_simulate.py checks)."""
     cdef uint32_t pyr = PYRAMID_ALL, free = 0, talon = TALON_ALL, fr = 0, frr = 0
-    cdef uint32_t useful = d.trank[KING], x, y, h, pp, st, u, gone
+    cdef uint32_t useful = d.trank[KING], x, y, pp, st, u, gone
     cdef uint8_t pc[14]
     cdef uint8_t tc[14]
     cdef uint8_t fc[14]
     cdef uint8_t ca[MAX_MOVES]
     cdef uint8_t cb[MAX_MOVES]
     cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0, pass_removed = 0
-    cdef int m, nc, k, a, b, r, w, t, n_rec = 0, rc = SIM_OK, best, best_score, sc, fallback, j
+    cdef int m, nc, k, a, b, w, t, n_rec = 0, rc = SIM_OK, best, best_score, fallback, j
     cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, vetoed = False, stuck
     cdef bint win_all = d.rules.win_all, stp = d.rules.stock_top_playable, wuse, tuse, wt
     memcpy(pc, d.pc0, sizeof(pc))
     memcpy(tc, d.tc0, sizeof(tc))
-    memset(fc, 0, sizeof(fc))
-    for j in range(21, 28):
-        _free_up_bottom(d, j, &free, &fr, &frr, &useful, fc)
+    _free_bottom_row(d, &free, &fr, &frr, &useful, fc)
     while pyr != 0 or (win_all and talon != 0):
         gone = 0
         if fr >> KING:
@@ -1180,35 +1224,10 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                         break
                 continue
             stuck = unlimited and pass_removed == 0
-            if st:
-                fallback = MOVE_DRAW
-            elif (talon & below(cur)) and (unlimited or recycles < d.rules.redeals):
-                fallback = MOVE_RECYCLE
-            else:
-                fallback = -1
+            fallback = _fallback(d, st, (talon & below(cur)), recycles)
             # The pairs, in gen_moves order: pyramid pairs, then for each talon card in play
             # (waste top first) its pyramid partners and the talon pair.
-            nc = 0
-            pp &= 0x7E
-            while pp:
-                r = pyr_ctz32(pp)
-                pp &= pp - 1
-                x = free & d.prank[r]
-                y = free & d.prank[13 - r]
-                while x:
-                    a = pyr_ctz32(x)
-                    x &= x - 1
-                    h = y
-                    while h:
-                        b = pyr_ctz32(h)
-                        h &= h - 1
-                        if a < b:
-                            ca[nc] = a
-                            cb[nc] = b
-                        else:
-                            ca[nc] = b
-                            cb[nc] = a
-                        nc += 1
+            nc = _pyramid_pairs(d, free, pp, ca, cb)
             if wuse:
                 y = free & d.prank[13 - d.rank[LOC_TALON + w]]
                 while y:
@@ -1276,10 +1295,7 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
             rc = _record(rec, &n_rec, <pyr_move>m, 1)
             if rc != SIM_OK:
                 break
-    res.won = pyr == 0 and (not win_all or talon == 0)
-    res.removed = <uint8_t>(N_PYRAMID - _popcount32(pyr))
-    res.moves = <uint16_t>moves
-    res.score = <uint16_t>(10 * res.removed)
+    _set_result(res, pyr, talon, win_all, moves)
     return rc
 
 
@@ -1345,15 +1361,13 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
     cdef uint8_t ca[MAX_MOVES]
     cdef uint8_t cb[MAX_MOVES]
     cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0, pass_removed = 0
-    cdef int m, nc, a, b, r, j, n_rec = 0, rc = SIM_OK, best, best_score
+    cdef int m, nc, a, b, r, n_rec = 0, rc = SIM_OK, best, best_score
     cdef int fallback
     cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, vetoed = False, stuck
     cdef bint win_all = d.rules.win_all
     memcpy(pc, d.pc0, sizeof(pc))
     memcpy(tc, d.tc0, sizeof(tc))
-    memset(fc, 0, sizeof(fc))
-    for j in range(21, 28):
-        _free_up_bottom(d, j, &free, &fr, &frr, &useful, fc)
+    _free_bottom_row(d, &free, &fr, &frr, &useful, fc)
     while pyr != 0 or (win_all and talon != 0):
         gone = 0
         if fr >> KING:
@@ -1395,35 +1409,10 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                         break
                 continue
             stuck = unlimited and pass_removed == 0
-            if st:
-                fallback = MOVE_DRAW
-            elif wm and (unlimited or recycles < d.rules.redeals):
-                fallback = MOVE_RECYCLE
-            else:
-                fallback = -1
+            fallback = _fallback(d, st, wm, recycles)
             # The pairs, in gen_moves order: pyramid pairs, then for each pile top (ascending)
             # its pyramid partners and its pairs with the later tops.
-            nc = 0
-            pp &= 0x7E
-            while pp:
-                r = pyr_ctz32(pp)
-                pp &= pp - 1
-                x = free & d.prank[r]
-                y = free & d.prank[13 - r]
-                while x:
-                    a = pyr_ctz32(x)
-                    x &= x - 1
-                    h = y
-                    while h:
-                        b = pyr_ctz32(h)
-                        h &= h - 1
-                        if a < b:
-                            ca[nc] = a
-                            cb[nc] = b
-                        else:
-                            ca[nc] = b
-                            cb[nc] = a
-                        nc += 1
+            nc = _pyramid_pairs(d, free, pp, ca, cb)
             x = tops
             while x:
                 a = pyr_ctz32(x)
@@ -1488,10 +1477,7 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
             rc = _record(rec, &n_rec, <pyr_move>m, 1)
             if rc != SIM_OK:
                 break
-    res.won = pyr == 0 and (not win_all or talon == 0)
-    res.removed = <uint8_t>(N_PYRAMID - _popcount32(pyr))
-    res.moves = <uint16_t>moves
-    res.score = <uint16_t>(10 * res.removed)
+    _set_result(res, pyr, talon, win_all, moves)
     return rc
 
 
@@ -1507,13 +1493,11 @@ cdef int _random_draw3(const sim_deal* d, uint64_t rng, sim_result* res,
     cdef uint8_t fc[14]
     cdef pyr_move buf[MAX_MOVES]
     cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0, pass_removed = 0
-    cdef int m, n, a, b, r, j, n_rec = 0, rc = SIM_OK
+    cdef int m, n, a, b, r, n_rec = 0, rc = SIM_OK
     cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, can_rec
     cdef bint win_all = d.rules.win_all
     memcpy(pc, d.pc0, sizeof(pc))
-    memset(fc, 0, sizeof(fc))
-    for j in range(21, 28):
-        _free_up_bottom(d, j, &free, &fr, &frr, &useful, fc)
+    _free_bottom_row(d, &free, &fr, &frr, &useful, fc)
     while pyr != 0 or (win_all and talon != 0):
         pp = fr & frr                           # ranks with a pyramid pair
         kings = free & d.prank[KING]
@@ -1618,10 +1602,7 @@ cdef int _random_draw3(const sim_deal* d, uint64_t rng, sim_result* res,
             rc = _record(rec, &n_rec, <pyr_move>m, 1)
             if rc != SIM_OK:
                 break
-    res.won = pyr == 0 and (not win_all or talon == 0)
-    res.removed = <uint8_t>(N_PYRAMID - _popcount32(pyr))
-    res.moves = <uint16_t>moves
-    res.score = <uint16_t>(10 * res.removed)
+    _set_result(res, pyr, talon, win_all, moves)
     return rc
 
 
