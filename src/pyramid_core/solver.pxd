@@ -33,10 +33,10 @@ ctypedef struct hentry:
     uint64_t key
     uint32_t val
     uint16_t stamp        # the slot is in use when this equals the table's epoch
-    uint16_t hi           # 16 more bits of value (in what was padding)
+    uint16_t hi           # the value's bits 32-47 (in what was padding)
 
 ctypedef struct hset:
-    # A growable open-addressing table of 64-bit keys with a 32-bit value each; one entry is
+    # A growable open-addressing table of 64-bit keys with a 48-bit value each; one entry is
     # one 16-byte record, so a probe touches one cache line.
     hentry* e
     uint16_t epoch

@@ -163,8 +163,8 @@ cdef int hset_grow(hset* h) noexcept nogil:
     return 0
 
 
-cdef inline int hset_put(hset* h, uint64_t key, uint32_t val) noexcept nogil:
-    """Insert or overwrite; -1 when the memory budget is spent."""
+cdef inline int hset_put(hset* h, uint64_t key, uint64_t val) noexcept nogil:
+    """Insert or overwrite (val: up to 48 bits); -1 when the memory budget is spent."""
     cdef uint64_t i
     if (h.count + 1) * 2 > <int64_t>(h.mask + 1):
         if hset_grow(h) < 0:
@@ -174,7 +174,8 @@ cdef inline int hset_put(hset* h, uint64_t key, uint32_t val) noexcept nogil:
         h.e[i].stamp = h.epoch
         h.e[i].key = key
         h.count += 1
-    h.e[i].val = val
+    h.e[i].val = <uint32_t>val
+    h.e[i].hi = <uint16_t>(val >> 32)
     return 0
 
 
@@ -207,27 +208,22 @@ cdef enum:
     WIN_GLANCE_NODES = 48     # the free-talon max_removed search's first look for a win
 
 
-cdef inline bint spent_user(search* s) noexcept nogil:
-    """Has the caller's own budget (not an internal one) run out? Sets s.stop if so."""
+cdef inline bint over_budget(search* s, bint check_clock) noexcept nogil:
+    """Has the nodes budget (or, with check_clock, the time budget) run out? Sets s.stop."""
     if s.max_nodes > 0 and s.nodes > s.max_nodes:
         s.stop = STOP_NODES
         return True
-    if s.deadline > 0 and pyr_now() > s.deadline:
+    if check_clock and s.deadline > 0 and pyr_now() > s.deadline:
         s.stop = STOP_TIME
         return True
     return False
 
 
 cdef inline bint spent(search* s) noexcept nogil:
-    """Count one expanded position; True when a budget has run out."""
+    """Count one expanded position; True when a budget has run out (the clock is read every
+    1,024 positions)."""
     s.nodes += 1
-    if s.max_nodes > 0 and s.nodes > s.max_nodes:
-        s.stop = STOP_NODES
-        return True
-    if s.deadline > 0 and (s.nodes & 1023) == 0 and pyr_now() > s.deadline:
-        s.stop = STOP_TIME
-        return True
-    return False
+    return over_budget(s, (s.nodes & 1023) == 0)
 
 
 cdef bint kuhn(const search* s, int a_i, const int* A, const int* B, int nb,
@@ -406,8 +402,7 @@ cdef inline bint dominated(search* s, uint32_t pyr, uint64_t cnt) noexcept nogil
             return True
         if not cnt_within(kept, cnt):
             return False
-    if hset_put(s.visit, key, <uint32_t>cnt) == 0:
-        s.visit.e[hset_slot(s.visit, key)].hi = <uint16_t>(cnt >> 32)
+    hset_put(s.visit, key, cnt)         # (out of memory: just not remembered)
     return False
 
 
@@ -973,7 +968,7 @@ cdef int solve_with(solve_ws* ws, const pyr_table* t, pyr_pos start, int objecti
         s.objective = OBJ_MAX_REMOVED
         if res == 1:
             s.best_removed = 28
-        elif res == 0 or not spent_user(&s):
+        elif res == 0 or not over_budget(&s, True):
             # Not won at a glance (proved lost, or the glance's budget ran out): the
             # exhaustive search, keeping the best line seen so far.
             s.stop = STOP_NONE
