@@ -164,47 +164,49 @@ cdef inline int move_a(pyr_move m) noexcept nogil:
 cdef inline int move_b(pyr_move m) noexcept nogil:
     return m >> 6
 
-cdef inline int gen_covering_pairs(const pyr_table* t, uint32_t pyr, uint32_t f,
-                                   pyr_move* out) noexcept nogil:
+cdef inline int covering_pairs(const uint8_t* rank, uint32_t pyr, uint32_t f,
+                               pyr_move* out) noexcept nogil:
     """pair_with_covering: each card covered by one card only, paired with that (free) card
-    when they sum to 13. Writes them to out; returns how many."""
+    when they sum to 13 (rank: location -> rank). Writes them to out; returns how many."""
     cdef int n = 0, a, b
     cdef uint32_t x = half_covered_mask(pyr)
     while x:
         a = pyr_ctz32(x)
         b = only_cover(pyr, a)
-        if (f >> b) & 1 and t.rank[a] + t.rank[b] == 13:
+        if (f >> b) & 1 and rank[a] + rank[b] == 13:
             out[n] = move_pair(a, b)
             n += 1
         x &= x - 1
     return n
 
-cdef inline int gen_moves(const pyr_table* t, pyr_pos p, pyr_move* out) noexcept nogil:
-    """Write every legal move of p to out (room for MAX_MOVES); return the count. A won
-    position has none. Order: Kings, pyramid pairs, pairs with talon cards, talon pairs,
-    pairs with a covering card, then draw or recycle."""
-    cdef int n = 0, n_av, i, j, a, b, r
-    cdef int av[3]
-    cdef uint32_t pyr = pos_pyr(p), talon, f, x, y, h
-    if pos_won(t, p):
-        return 0
-    f = free_mask(pyr)
-    n_av = talon_available(t, p, av)
+cdef inline int gen_covering_pairs(const pyr_table* t, uint32_t pyr, uint32_t f,
+                                   pyr_move* out) noexcept nogil:
+    return covering_pairs(t.rank, pyr, f, out)
+
+cdef inline int card_moves(const uint8_t* rank, const uint32_t* pyr_rank, uint32_t f,
+                           const int* av, int n_av, pyr_move* out) noexcept nogil:
+    """The Kings and the plain pairs, in gen_moves order: free pyramid Kings, available talon
+    Kings, pairs of free pyramid cards, then each available talon card (av: ascending) with
+    its free pyramid partners and with the later available cards. f: the free pyramid cards;
+    rank: location -> rank; pyr_rank: rank -> pyramid positions (the engine's table or the
+    simulator's deal). Writes them to out; returns how many."""
+    cdef int n = 0, i, j, a, r
+    cdef uint32_t x, y, h
     # Kings go alone.
-    x = f & t.pyr_rank[KING]
+    x = f & pyr_rank[KING]
     while x:
         out[n] = move_king(pyr_ctz32(x))
         n += 1
         x &= x - 1
     for i in range(n_av):
-        if t.rank[LOC_TALON + av[i]] == KING:
+        if rank[LOC_TALON + av[i]] == KING:
             out[n] = move_king(LOC_TALON + av[i])
             n += 1
     # Pairs of free pyramid cards: ranks r and 13 - r.
     for r in range(1, 7):
-        x = f & t.pyr_rank[r]
+        x = f & pyr_rank[r]
         if x:
-            y = f & t.pyr_rank[13 - r]
+            y = f & pyr_rank[13 - r]
             while x:
                 a = pyr_ctz32(x)
                 h = y
@@ -216,18 +218,32 @@ cdef inline int gen_moves(const pyr_table* t, pyr_pos p, pyr_move* out) noexcept
     # An available talon card with a free pyramid card, or with another available one.
     for i in range(n_av):
         a = LOC_TALON + av[i]
-        r = t.rank[a]
+        r = rank[a]
         if r == KING:
             continue
-        y = f & t.pyr_rank[13 - r]
+        y = f & pyr_rank[13 - r]
         while y:
             out[n] = move_pair(pyr_ctz32(y), a)
             n += 1
             y &= y - 1
         for j in range(i + 1, n_av):
-            if r + t.rank[LOC_TALON + av[j]] == 13:
+            if r + rank[LOC_TALON + av[j]] == 13:
                 out[n] = move_pair(a, LOC_TALON + av[j])
                 n += 1
+    return n
+
+cdef inline int gen_moves(const pyr_table* t, pyr_pos p, pyr_move* out) noexcept nogil:
+    """Write every legal move of p to out (room for MAX_MOVES); return the count. A won
+    position has none. Order: Kings, pyramid pairs, pairs with talon cards, talon pairs,
+    pairs with a covering card, then draw or recycle."""
+    cdef int n, n_av, i, j
+    cdef int av[3]
+    cdef uint32_t pyr = pos_pyr(p), talon, f
+    if pos_won(t, p):
+        return 0
+    f = free_mask(pyr)
+    n_av = talon_available(t, p, av)
+    n = card_moves(t.rank, t.pyr_rank, f, av, n_av, out)
     if t.rules.pair_waste_top_two and t.rules.draw == 1:
         i = waste_top(p)
         if i > 0:
@@ -238,7 +254,7 @@ cdef inline int gen_moves(const pyr_table* t, pyr_pos p, pyr_move* out) noexcept
                     out[n] = move_pair(LOC_TALON + j, LOC_TALON + i)
                     n += 1
     if t.rules.pair_with_covering:
-        n += gen_covering_pairs(t, pyr, f, out + n)
+        n += covering_pairs(t.rank, pyr, f, out + n)
     if pos_talon(p) & ~below(pos_cur(p)):
         out[n] = MOVE_DRAW
         n += 1

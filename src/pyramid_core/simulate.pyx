@@ -16,7 +16,7 @@ from pyramid_core.position cimport (pyr_table, pyr_pos, MAX_MOVES, LOC_TALON, LO
                                     MOVE_DRAW, MOVE_RECYCLE, TALON_ALL, CUR_SHIFT, REC_SHIFT,
                                     table_init, pos_start, gen_moves, pos_apply, pos_won,
                                     pos_pyr, pos_talon, pos_cur, pos_recycles, move_pair,
-                                    move_king, below)
+                                    move_king, below, card_moves, covering_pairs)
 from pyramid_core.shuffle cimport deal_shuffle, splitmix64_next
 
 POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY}
@@ -370,48 +370,13 @@ cdef inline bint _can_recycle(const sim_deal* d, const sim_state* s) noexcept no
 
 
 cdef inline int _gen(const sim_deal* d, const sim_state* s, pyr_move* out) noexcept nogil:
-    cdef int n = 0, n_av, i, j, a, b, r, w
+    cdef int n, n_av, j, w
     cdef int av[3]
-    cdef uint32_t f = s.free, x, y, h, t
+    cdef uint32_t t
     if _won(d, s):
         return 0
     n_av = _avail(d, s, av)
-    x = f & d.prank[KING]
-    while x:
-        out[n] = move_king(pyr_ctz32(x))
-        n += 1
-        x &= x - 1
-    for i in range(n_av):
-        if d.rank[LOC_TALON + av[i]] == KING:
-            out[n] = move_king(LOC_TALON + av[i])
-            n += 1
-    if s.flags & SF_PAIR:
-        for r in range(1, 7):
-            x = f & d.prank[r]
-            if x:
-                y = f & d.prank[13 - r]
-                while x:
-                    a = pyr_ctz32(x)
-                    h = y
-                    while h:
-                        out[n] = move_pair(a, pyr_ctz32(h))
-                        n += 1
-                        h &= h - 1
-                    x &= x - 1
-    for i in range(n_av):
-        a = LOC_TALON + av[i]
-        r = d.rank[a]
-        if r == KING:
-            continue
-        y = f & d.prank[13 - r]
-        while y:
-            out[n] = move_pair(pyr_ctz32(y), a)
-            n += 1
-            y &= y - 1
-        for j in range(i + 1, n_av):
-            if r + d.rank[LOC_TALON + av[j]] == 13:
-                out[n] = move_pair(a, LOC_TALON + av[j])
-                n += 1
+    n = card_moves(d.rank, d.prank, s.free, av, n_av, out)
     if d.rules.pair_waste_top_two and d.rules.draw == 1 and s.cur > 1:
         w = s.cur - 1
         t = s.talon & below(w)
@@ -421,14 +386,7 @@ cdef inline int _gen(const sim_deal* d, const sim_state* s, pyr_move* out) noexc
                 out[n] = move_pair(LOC_TALON + j, LOC_TALON + w)
                 n += 1
     if s.flags & SF_COVER:
-        x = half_covered_mask(s.pyr)
-        while x:
-            a = pyr_ctz32(x)
-            b = only_cover(s.pyr, a)
-            if (f >> b) & 1 and d.rank[a] + d.rank[b] == 13:
-                out[n] = move_pair(a, b)
-                n += 1
-            x &= x - 1
+        n += covering_pairs(d.rank, s.pyr, s.free, out + n)
     if s.talon & ~below(s.cur):
         out[n] = MOVE_DRAW
         n += 1
