@@ -109,6 +109,16 @@ cdef inline int pile_top(const pyr_table* t, pyr_pos p, int k) noexcept nogil:
     cdef uint32_t w = pos_talon(p) & below(pos_cur(p)) & t.pile[k]
     return pyr_msb32(w) if w else -1
 
+cdef inline void sort_tops(int* av, int n) noexcept nogil:
+    """Sort the (at most 3) draw-3 pile tops av[0..n-1] ascending."""
+    if n >= 2 and av[0] > av[1]:
+        av[0], av[1] = av[1], av[0]
+    if n == 3:
+        if av[1] > av[2]:
+            av[1], av[2] = av[2], av[1]
+        if av[0] > av[1]:
+            av[0], av[1] = av[1], av[0]
+
 cdef inline int talon_available(const pyr_table* t, pyr_pos p, int* av) noexcept nogil:
     """Talon indices of the available talon cards (waste top(s), stock top if playable),
     ascending; returns how many (0..3)."""
@@ -119,14 +129,7 @@ cdef inline int talon_available(const pyr_table* t, pyr_pos p, int* av) noexcept
             if x >= 0:
                 av[n] = x
                 n += 1
-        # sort the (at most 3) pile tops
-        if n >= 2 and av[0] > av[1]:
-            av[0], av[1] = av[1], av[0]
-        if n == 3:
-            if av[1] > av[2]:
-                av[1], av[2] = av[2], av[1]
-            if av[0] > av[1]:
-                av[0], av[1] = av[1], av[0]
+        sort_tops(av, n)
         return n
     x = waste_top(p)
     if x >= 0:

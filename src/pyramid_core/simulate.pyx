@@ -16,7 +16,7 @@ from pyramid_core.position cimport (pyr_table, pyr_pos, MAX_MOVES, LOC_TALON, LO
                                     MOVE_DRAW, MOVE_RECYCLE, TALON_ALL, CUR_SHIFT, REC_SHIFT,
                                     table_init, pos_start, gen_moves, pos_apply, pos_won,
                                     pos_pyr, pos_talon, pos_cur, pos_recycles, move_pair,
-                                    move_king, below, card_moves, covering_pairs)
+                                    move_king, below, card_moves, covering_pairs, sort_tops)
 from pyramid_core.shuffle cimport deal_shuffle, splitmix64_next
 
 POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY}
@@ -319,13 +319,7 @@ cdef inline int _avail(const sim_deal* d, const sim_state* s, int* av) noexcept 
             if w:
                 av[n] = pyr_msb32(w)
                 n += 1
-        if n >= 2 and av[0] > av[1]:
-            av[0], av[1] = av[1], av[0]
-        if n == 3:
-            if av[1] > av[2]:
-                av[1], av[2] = av[2], av[1]
-            if av[0] > av[1]:
-                av[0], av[1] = av[1], av[0]
+        sort_tops(av, n)
         return n
     if s.cur > 0:           # canonical cursor: the waste top is cur - 1
         av[0] = s.cur - 1
@@ -839,6 +833,25 @@ cdef inline void _free_bottom_row(const sim_deal* d, uint32_t* free, uint32_t* f
         _free_up_bottom(d, q, free, fr, frr, useful, fc)
 
 
+cdef inline uint32_t _play_pair(const sim_deal* d, int m, uint32_t* talon,
+                               uint8_t* tc) noexcept nogil:
+    """The greedy playouts' pair m: its talon cards leave the talon (and their rank counts);
+    returns its pyramid cards, for _take_pyr."""
+    cdef int a = m & 63, b = m >> 6
+    cdef uint32_t gone = 0
+    if a < N_PYRAMID:
+        gone = (<uint32_t>1) << a
+    else:
+        talon[0] &= ~((<uint32_t>1) << (a - LOC_TALON))
+        tc[d.rank[a]] -= 1
+    if b < N_PYRAMID:
+        gone |= (<uint32_t>1) << b
+    else:
+        talon[0] &= ~((<uint32_t>1) << (b - LOC_TALON))
+        tc[d.rank[b]] -= 1
+    return gone
+
+
 cdef inline int _pyramid_pairs(const sim_deal* d, uint32_t free, uint32_t pp, uint8_t* ca,
                                uint8_t* cb) noexcept nogil:
     """The greedy playouts' candidate pairs of free pyramid cards, in gen_moves order, into
@@ -1228,18 +1241,8 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                 continue
             else:
                 vetoed = False
-                a = m & 63
-                b = m >> 6
-                if a < N_PYRAMID:
-                    gone = (<uint32_t>1) << a
-                else:
-                    talon &= ~((<uint32_t>1) << (a - LOC_TALON))
-                    tc[d.rank[a]] -= 1
-                if b < N_PYRAMID:
-                    gone |= (<uint32_t>1) << b
-                else:
-                    talon &= ~((<uint32_t>1) << (b - LOC_TALON))
-                    tc[d.rank[b]] -= 1
+                gone = _play_pair(d, m, &talon, tc)
+                if (m >> 6) >= N_PYRAMID:       # a waste card went: the one below is the top
                     x = talon & below(cur)
                     cur = pyr_msb32(x) + 1 if x else 0
         while gone:
@@ -1412,18 +1415,7 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                 continue
             else:
                 vetoed = False
-                a = m & 63
-                b = m >> 6
-                if a < N_PYRAMID:
-                    gone = (<uint32_t>1) << a
-                else:
-                    talon &= ~((<uint32_t>1) << (a - LOC_TALON))
-                    tc[d.rank[a]] -= 1
-                if b < N_PYRAMID:
-                    gone |= (<uint32_t>1) << b
-                else:
-                    talon &= ~((<uint32_t>1) << (b - LOC_TALON))
-                    tc[d.rank[b]] -= 1
+                gone = _play_pair(d, m, &talon, tc)
         while gone:
             # one call site, so that the compiler inlines it and keeps the state in registers
             _take_pyr(d, pyr_ctz32(gone), &pyr, &free, &fr, &frr, &useful, fc, pc, False)
