@@ -833,22 +833,25 @@ cdef inline void _free_bottom_row(const sim_deal* d, uint32_t* free, uint32_t* f
         _free_up_bottom(d, q, free, fr, frr, useful, fc)
 
 
-cdef inline uint32_t _play_pair(const sim_deal* d, int m, uint32_t* talon,
-                               uint8_t* tc) noexcept nogil:
-    """The greedy playouts' pair m: its talon cards leave the talon (and their rank counts);
-    returns its pyramid cards, for _take_pyr."""
+cdef inline uint32_t _play_cards(const sim_deal* d, int m, uint32_t* talon,
+                                uint8_t* tc) noexcept nogil:
+    """The specialised playouts' removal m (a King or a pair): its talon cards leave the
+    talon (and their rank counts tc, unless NULL); returns its pyramid cards, for
+    _take_pyr."""
     cdef int a = m & 63, b = m >> 6
     cdef uint32_t gone = 0
     if a < N_PYRAMID:
         gone = (<uint32_t>1) << a
     else:
         talon[0] &= ~((<uint32_t>1) << (a - LOC_TALON))
-        tc[d.rank[a]] -= 1
+        if tc != NULL:
+            tc[d.rank[a]] -= 1
     if b < N_PYRAMID:
         gone |= (<uint32_t>1) << b
-    else:
+    elif b != LOC_NONE:
         talon[0] &= ~((<uint32_t>1) << (b - LOC_TALON))
-        tc[d.rank[b]] -= 1
+        if tc != NULL:
+            tc[d.rank[b]] -= 1
     return gone
 
 
@@ -1069,15 +1072,7 @@ cdef int _random_draw1(const sim_deal* d, uint64_t rng, sim_result* res,
                 pass_removed = 0
         else:
             pass_removed += 1
-            gone = 0
-            if a < N_PYRAMID:
-                gone = (<uint32_t>1) << a
-            else:
-                talon &= ~((<uint32_t>1) << (a - LOC_TALON))
-            if b < N_PYRAMID:
-                gone |= (<uint32_t>1) << b
-            elif b != LOC_NONE:
-                talon &= ~((<uint32_t>1) << (b - LOC_TALON))
+            gone = _play_cards(d, m, &talon, NULL)
             if a >= N_PYRAMID or b != LOC_NONE:
                 x = talon & below(cur)
                 cur = pyr_msb32(x) + 1 if x else 0
@@ -1133,7 +1128,7 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
     cdef uint8_t ca[MAX_MOVES]
     cdef uint8_t cb[MAX_MOVES]
     cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0, pass_removed = 0
-    cdef int m, nc, k, a, b, w, t, n_rec = 0, rc = SIM_OK, best, best_score, fallback, j
+    cdef int m, nc, k, a, w, t, n_rec = 0, rc = SIM_OK, best, best_score, fallback, j
     cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, vetoed = False, stuck
     cdef bint win_all = d.rules.win_all, stp = d.rules.stock_top_playable, wuse, tuse, wt
     memcpy(pc, d.pc0, sizeof(pc))
@@ -1241,7 +1236,7 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                 continue
             else:
                 vetoed = False
-                gone = _play_pair(d, m, &talon, tc)
+                gone = _play_cards(d, m, &talon, tc)
                 if (m >> 6) >= N_PYRAMID:       # a waste card went: the one below is the top
                     x = talon & below(cur)
                     cur = pyr_msb32(x) + 1 if x else 0
@@ -1322,7 +1317,7 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
     cdef uint8_t ca[MAX_MOVES]
     cdef uint8_t cb[MAX_MOVES]
     cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0, pass_removed = 0
-    cdef int m, nc, a, b, r, n_rec = 0, rc = SIM_OK, best, best_score
+    cdef int m, nc, a, r, n_rec = 0, rc = SIM_OK, best, best_score
     cdef int fallback
     cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, vetoed = False, stuck
     cdef bint win_all = d.rules.win_all
@@ -1415,7 +1410,7 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                 continue
             else:
                 vetoed = False
-                gone = _play_pair(d, m, &talon, tc)
+                gone = _play_cards(d, m, &talon, tc)
         while gone:
             # one call site, so that the compiler inlines it and keeps the state in registers
             _take_pyr(d, pyr_ctz32(gone), &pyr, &free, &fr, &frr, &useful, fc, pc, False)
@@ -1536,15 +1531,7 @@ cdef int _random_draw3(const sim_deal* d, uint64_t rng, sim_result* res,
                 pass_removed = 0
         else:
             pass_removed += 1
-            gone = 0
-            if a < N_PYRAMID:
-                gone = (<uint32_t>1) << a
-            else:
-                talon &= ~((<uint32_t>1) << (a - LOC_TALON))
-            if b < N_PYRAMID:
-                gone |= (<uint32_t>1) << b
-            elif b != LOC_NONE:
-                talon &= ~((<uint32_t>1) << (b - LOC_TALON))
+            gone = _play_cards(d, m, &talon, NULL)
             while gone:
                 _take_pyr(d, pyr_ctz32(gone), &pyr, &free, &fr, &frr, &useful, fc, pc, True)
                 gone &= gone - 1
