@@ -1468,7 +1468,8 @@ cdef int _random_draw3(const sim_deal* d, uint64_t rng, sim_result* res,
                 break
             m = MOVE_RECYCLE
         else:
-            # The legal moves in gen_moves order.
+            # The legal moves in gen_moves order. (position.pxd's card_moves lists the same
+            # from an array of tops; called here it made this playout a third slower.)
             n = 0
             x = kings
             while x:
