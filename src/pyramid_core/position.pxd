@@ -187,12 +187,14 @@ cdef inline int gen_covering_pairs(const pyr_table* t, uint32_t pyr, uint32_t f,
     return covering_pairs(t.rank, pyr, f, out)
 
 cdef inline int card_moves(const uint8_t* rank, const uint32_t* pyr_rank, uint32_t f,
-                           const int* av, int n_av, pyr_move* out) noexcept nogil:
+                           const int* av, int n_av, bint pyramid_pairs,
+                           pyr_move* out) noexcept nogil:
     """The Kings and the plain pairs, in gen_moves order: free pyramid Kings, available talon
     Kings, pairs of free pyramid cards, then each available talon card (av: ascending) with
     its free pyramid partners and with the later available cards. f: the free pyramid cards;
     rank: location -> rank; pyr_rank: rank -> pyramid positions (the engine's table or the
-    simulator's deal). Writes them to out; returns how many."""
+    simulator's deal). pyramid_pairs: False when the caller knows there is no pair of free
+    pyramid cards (their search is skipped). Writes them to out; returns how many."""
     cdef int n = 0, i, j, a, r
     cdef uint32_t x, y, h
     # Kings go alone.
@@ -206,7 +208,7 @@ cdef inline int card_moves(const uint8_t* rank, const uint32_t* pyr_rank, uint32
             out[n] = move_king(LOC_TALON + av[i])
             n += 1
     # Pairs of free pyramid cards: ranks r and 13 - r.
-    for r in range(1, 7):
+    for r in range(1, 7 if pyramid_pairs else 1):
         x = f & pyr_rank[r]
         if x:
             y = f & pyr_rank[13 - r]
@@ -246,7 +248,7 @@ cdef inline int gen_moves(const pyr_table* t, pyr_pos p, pyr_move* out) noexcept
         return 0
     f = free_mask(pyr)
     n_av = talon_available(t, p, av)
-    n = card_moves(t.rank, t.pyr_rank, f, av, n_av, out)
+    n = card_moves(t.rank, t.pyr_rank, f, av, n_av, True, out)
     if t.rules.pair_waste_top_two and t.rules.draw == 1:
         i = waste_top(p)
         if i > 0:

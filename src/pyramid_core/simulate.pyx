@@ -370,7 +370,7 @@ cdef inline int _gen(const sim_deal* d, const sim_state* s, pyr_move* out) noexc
     if _won(d, s):
         return 0
     n_av = _avail(d, s, av)
-    n = card_moves(d.rank, d.prank, s.free, av, n_av, out)
+    n = card_moves(d.rank, d.prank, s.free, av, n_av, (s.flags & SF_PAIR) != 0, out)
     if d.rules.pair_waste_top_two and d.rules.draw == 1 and s.cur > 1:
         w = s.cur - 1
         t = s.talon & below(w)
