@@ -44,18 +44,38 @@ def arrays(result):
 
 # ---- the core agrees with the engine --------------------------------------------------------
 
-def test_fast_shuffle_is_the_v1_shuffle():
+@pytest.fixture(params=[True, False], ids=["simd", "scalar"])
+def simd(request):
+    """Both ways of drawing the shuffle's swap partners (AVX-512 where this CPU has it, and
+    plain C); without AVX-512 both runs take the plain C path."""
+    before = core.simd()
+    core.simd(request.param)
+    yield request.param
+    core.simd(before)
+
+
+def test_fast_shuffle_is_the_v1_shuffle(simd):
     for number in list(range(300)) + [MAX_DEAL_NUMBER, 2 ** 31, 123456789]:
         assert core.shuffle_ranks(number) == [c % 13 + 1 for c in deal_cards(number)]
 
 
 @pytest.mark.parametrize("name", ["pyramide", "classic-draw3", "msc"])
-def test_batch_deal_setup(name):
-    """The batch loop shuffles ranks and builds the rank masks during the shuffle: the same
-    as from deal_shuffle's cards."""
+def test_batch_deal_setup(name, simd):
+    """The batch loop shuffles ranks and builds the rank masks during the shuffle (one deal,
+    and eight at a time): the same as from deal_shuffle's cards."""
     options = Rules.preset(name).core_options()
     assert core.check_deal_setup(0, 20000, options) == []
     assert core.check_deal_setup(MAX_DEAL_NUMBER - 999, 1000, options) == []
+    assert core.check_deal_setup(987654321987, 5, options) == []     # a short last block
+
+
+def test_simd_switch():
+    before = core.simd()
+    try:
+        assert core.simd(0) is False
+        assert core.simd(1) == before           # on only where the CPU has it
+    finally:
+        core.simd(before)
 
 
 @pytest.mark.parametrize("name", sorted(OPTION_SETS))

@@ -23,6 +23,12 @@ cdef extern from "pyr_sim_shuffle.h" nogil:
     void pyr_sim_shuffle(uint64_t number, uint8_t* deck)
     void pyr_sim_shuffle_masks(uint64_t number, const uint8_t* ranks, uint8_t* deck,
                                uint32_t* prank, uint32_t* trank, uint8_t* pc, uint8_t* tc)
+    enum: SIM_BLOCK "PYR_SIM_BLOCK"
+    void pyr_sim_init()
+    int pyr_sim_simd(int on)
+    void pyr_sim_shuffle_masks_block(const uint64_t* numbers, const uint8_t* ranks, char* base,
+                                     size_t stride, size_t deck, size_t prank, size_t trank,
+                                     size_t pc, size_t tc)
 
 cpdef enum sim_policy:
     POLICY_RANDOM = 0       # uniform over the legal moves (seeded per game)

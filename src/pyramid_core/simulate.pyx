@@ -128,6 +128,7 @@ cdef uint32_t _par_of(uint32_t m) noexcept nogil:
 
 
 _init_tables()
+pyr_sim_init()
 
 # ---- small helpers --------------------------------------------------------------------------
 
@@ -197,10 +198,25 @@ cdef void sim_deal_from_number(sim_deal* d, uint64_t number, const pyr_rules* ru
         _deal_masks(d, rules)
     else:
         pyr_sim_shuffle_masks(number, RANK_OF, d.rank, d.prank, d.trank, d.pc0, d.tc0)
-        d.rules = rules[0]
-        d.pile[0] = d.pile[1] = d.pile[2] = 0
-        if rules.draw == 3:
-            _deal_piles(d)
+        _deal_rules(d, rules)
+
+
+cdef inline void _deal_rules(sim_deal* d, const pyr_rules* rules) noexcept nogil:
+    """The parts of a deal that depend on the rules only: the rules, the draw-3 piles."""
+    d.rules = rules[0]
+    d.pile[0] = d.pile[1] = d.pile[2] = 0
+    if rules.draw == 3:
+        _deal_piles(d)
+
+
+cdef inline void _deal_block(sim_deal* ds, const uint64_t* numbers) noexcept nogil:
+    """sim_deal_from_number (without cards) for the SIM_BLOCK deals numbers[k] into ds[k],
+    whose rules are set (_deal_rules): their shuffles interleaved."""
+    cdef char* base = <char*>ds
+    pyr_sim_shuffle_masks_block(numbers, RANK_OF, base, sizeof(sim_deal),
+                                <char*>ds[0].rank - base, <char*>ds[0].prank - base,
+                                <char*>ds[0].trank - base, <char*>ds[0].pc0 - base,
+                                <char*>ds[0].tc0 - base)
 
 
 cdef void sim_deal_from_deck(sim_deal* d, const uint8_t* deck, const pyr_rules* rules) noexcept nogil:
@@ -1569,23 +1585,33 @@ cdef int sim_play(int policy, const sim_deal* d, uint64_t rng, sim_result* res,
 cdef int sim_batch(int policy, const pyr_rules* rules, uint64_t seed, uint64_t start,
                    const uint64_t* deals, Py_ssize_t lo, Py_ssize_t hi, uint8_t* won,
                    uint8_t* removed, uint16_t* moves, uint16_t* score) noexcept nogil:
-    cdef sim_deal d
+    cdef sim_deal ds[SIM_BLOCK]
+    cdef uint64_t numbers[SIM_BLOCK]
     cdef sim_result res
-    cdef Py_ssize_t i
-    cdef uint64_t number
-    cdef int rc
+    cdef Py_ssize_t i, base
+    cdef int rc, k, cnt
     if policy < 0 or policy >= N_POLICIES:
         return SIM_BAD_POLICY
-    for i in range(lo, hi):
-        number = deals[i] if deals != NULL else start + <uint64_t>i
-        sim_deal_from_number(&d, number, rules, False)
-        rc = sim_play(policy, &d, sim_game_seed(seed, number), &res, NULL)
-        if rc != SIM_OK:
-            return rc
-        won[i] = res.won
-        removed[i] = res.removed
-        moves[i] = res.moves
-        score[i] = res.score
+    for k in range(SIM_BLOCK):
+        _deal_rules(&ds[k], rules)
+    base = lo
+    while base < hi:
+        # SIM_BLOCK deals set up together (a short last block repeats its last deal)
+        cnt = SIM_BLOCK if hi - base >= SIM_BLOCK else <int>(hi - base)
+        for k in range(SIM_BLOCK):
+            i = base + (k if k < cnt else cnt - 1)
+            numbers[k] = deals[i] if deals != NULL else start + <uint64_t>i
+        _deal_block(ds, numbers)
+        for k in range(cnt):
+            rc = sim_play(policy, &ds[k], sim_game_seed(seed, numbers[k]), &res, NULL)
+            if rc != SIM_OK:
+                return rc
+            i = base + k
+            won[i] = res.won
+            removed[i] = res.removed
+            moves[i] = res.moves
+            score[i] = res.score
+        base += cnt
     return SIM_OK
 
 # ---- the engine-based reference playouts (slow; for the tests) ------------------------------
@@ -1785,22 +1811,44 @@ def shuffle_ranks(unsigned long long number):
     return [deck[i] for i in range(52)]
 
 
+cdef inline bint _same_setup(const sim_deal* a, const sim_deal* b) noexcept nogil:
+    return not (memcmp(a.rank, b.rank, 52) or memcmp(a.prank, b.prank, sizeof(a.prank))
+                or memcmp(a.trank, b.trank, sizeof(a.trank)) or memcmp(a.pc0, b.pc0, 14)
+                or memcmp(a.tc0, b.tc0, 14) or memcmp(a.pile, b.pile, sizeof(a.pile)))
+
+
 def check_deal_setup(unsigned long long start, long long count, dict rules):
     """Deal numbers in start .. start+count-1 whose batch set-up (ranks shuffled, masks built
-    during the shuffle) differs from the one built from deal_shuffle's cards (for tests)."""
+    during the shuffle; one deal, and SIM_BLOCK deals at a time) differs from the one built
+    from deal_shuffle's cards (for tests)."""
     cdef pyr_rules r
     cdef sim_deal a, b
+    cdef sim_deal ds[SIM_BLOCK]
+    cdef uint64_t numbers[SIM_BLOCK]
     cdef uint64_t n
+    cdef int k
     _rules_from(&r, rules)
+    for k in range(SIM_BLOCK):
+        _deal_rules(&ds[k], &r)
     bad = []
     for n in range(start, start + <uint64_t>count):
+        k = (n - start) % SIM_BLOCK
+        if k == 0:
+            for k in range(SIM_BLOCK):      # past the end: deal numbers wrap around
+                numbers[k] = n + <uint64_t>k
+            _deal_block(ds, numbers)
+            k = 0
         sim_deal_from_number(&a, n, &r, False)
         sim_deal_from_number(&b, n, &r, True)
-        if (memcmp(a.rank, b.rank, 52) or memcmp(a.prank, b.prank, sizeof(a.prank))
-                or memcmp(a.trank, b.trank, sizeof(a.trank)) or memcmp(a.pc0, b.pc0, 14)
-                or memcmp(a.tc0, b.tc0, 14) or memcmp(a.pile, b.pile, sizeof(a.pile))):
+        if not _same_setup(&a, &b) or not _same_setup(&ds[k], &b):
             bad.append(n)
     return bad
+
+
+def simd(int on=-1):
+    """Whether the batch shuffle uses AVX-512 (where the CPU has it); on = 0 or 1 sets it
+    (tests compare both ways; not while a batch runs)."""
+    return bool(pyr_sim_simd(on))
 
 
 def game_seed(unsigned long long seed, unsigned long long number):
@@ -1809,16 +1857,30 @@ def game_seed(unsigned long long seed, unsigned long long number):
 
 def bench_setup(unsigned long long start, long long count, dict rules, int mode=0):
     """Deal set-up only for `count` deals; a checksum (for bench/). mode 0: what the batch
-    loop does (shuffle the ranks, build the rank masks); 1: the engine's deal_shuffle;
-    2: the unrolled shuffle alone."""
+    loop does (SIM_BLOCK deals at a time: shuffle the ranks, build the rank masks); 1: the
+    engine's deal_shuffle; 2: the unrolled shuffle alone; 3: mode 0 one deal at a time."""
     cdef pyr_rules r
     cdef sim_deal d
+    cdef sim_deal ds[SIM_BLOCK]
+    cdef uint64_t numbers[SIM_BLOCK]
     cdef uint64_t acc = 0, n
     cdef uint8_t deck[52]
+    cdef int k
     _rules_from(&r, rules)
+    for k in range(SIM_BLOCK):
+        _deal_rules(&ds[k], &r)
     with nogil:
-        for n in range(start, start + <uint64_t>count):
+        n = start
+        while n < start + <uint64_t>count:
             if mode == 0:
+                for k in range(SIM_BLOCK):
+                    numbers[k] = n + <uint64_t>k
+                _deal_block(ds, numbers)
+                for k in range(SIM_BLOCK):
+                    acc += ds[k].prank[1] + ds[k].trank[12]
+                n += SIM_BLOCK
+                continue
+            if mode == 3:
                 sim_deal_from_number(&d, n, &r, False)
                 acc += d.prank[1] + d.trank[12]
             elif mode == 1:
@@ -1828,4 +1890,5 @@ def bench_setup(unsigned long long start, long long count, dict rules, int mode=
                 memcpy(deck, RANK_OF, 52)
                 pyr_sim_shuffle(n, deck)
                 acc += deck[0] + deck[51]
+            n += 1
     return acc
