@@ -9,7 +9,8 @@ summary printed at the end.
   calling thread: per-core speed, no thread pool.
 - ``test_simulate_threads``: ``pyramid_solitaire.simulate(..., threads=2)``, the public API
   with its thread pool over both cores of the benchmark machine.
-- ``test_deal_setup``: the per-game set-up alone (the v1 shuffle and the rank masks).
+- ``test_deal_setup``: the per-game set-up alone (the v1 shuffle and the rank masks), as the
+  batch loop does it (eight deals at a time) and one deal at a time.
 
 Targets (issue 4): greedy and random at least 1,000,000 games/s per core and 1,800,000 games/s
 on two cores. There are no assertions on speed.
@@ -63,9 +64,11 @@ def test_simulate_threads(benchmark, record_rate, preset, policy):
         print(f"\nsimulate[{preset}, {policy}, {threads} threads]: {rate:,.0f} games/s")
 
 
-def test_deal_setup(benchmark, record_rate):
-    """The per-game set-up of the batch loop alone: shuffle the ranks, build the rank masks."""
+@pytest.mark.parametrize("mode", [0, 3], ids=["batch", "one-at-a-time"])
+def test_deal_setup(benchmark, record_rate, mode):
+    """The per-game set-up of the batch loop alone: shuffle the ranks, build the rank masks
+    (batch: eight deals at a time, as the batch loop does; one-at-a-time: for comparison)."""
     benchmark.group = "simulate deal set-up"
-    benchmark.pedantic(core.bench_setup, args=(0, 1_000_000, Rules().core_options(), 0),
+    benchmark.pedantic(core.bench_setup, args=(0, 1_000_000, Rules().core_options(), mode),
                        rounds=ROUNDS, warmup_rounds=1, iterations=1)
-    record_rate(1_000_000, "deals")
+    record_rate(1_000_000, "deals", mode=mode)
