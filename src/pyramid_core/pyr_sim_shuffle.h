@@ -206,13 +206,33 @@ static PYR_INLINE void pyr_sim_shuffle_masks(uint64_t state, const uint8_t *rank
  * (about twice as fast here). */
 #define PYR_SIM_BLOCK 8
 #define PYR_SIM_AT(T, off, k) ((T *)(base + (size_t)(k) * stride + (off)))
+
+/* The block's swaps at places hi down to lo, each deal in turn; the card that lands at place
+ * i is final: it goes into its rank's mask (bit i - first) and count. */
+static PYR_INLINE void pyr_sim_block_swaps(uint8_t js[][64], char *base, size_t stride,
+                                           size_t deck, int hi, int lo, int first,
+                                           size_t mask, size_t count)
+{
+    int i, k;
+    for (i = hi; i >= lo; i--) {
+        for (k = 0; k < PYR_SIM_BLOCK; k++) {
+            uint8_t *d = PYR_SIM_AT(uint8_t, deck, k);
+            uint8_t j = js[k][i], t = d[j];
+            d[j] = d[i];
+            d[i] = t;
+            PYR_SIM_AT(uint32_t, mask, k)[t] |= (uint32_t)1 << (i - first);
+            PYR_SIM_AT(uint8_t, count, k)[t]++;
+        }
+    }
+}
+
 static PYR_INLINE void pyr_sim_shuffle_masks_block(const uint64_t *numbers, const uint8_t *ranks,
                                                    char *base, size_t stride, size_t deck,
                                                    size_t prank, size_t trank, size_t pc,
                                                    size_t tc)
 {
     uint8_t js[PYR_SIM_BLOCK][64];
-    int i, k;
+    int k;
     for (k = 0; k < PYR_SIM_BLOCK; k++) {
         pyr_sim_partners_any(numbers[k], js[k]);
         memcpy(PYR_SIM_AT(uint8_t, deck, k), ranks, 52);
@@ -221,26 +241,8 @@ static PYR_INLINE void pyr_sim_shuffle_masks_block(const uint64_t *numbers, cons
         memset(PYR_SIM_AT(uint8_t, pc, k), 0, 14);
         memset(PYR_SIM_AT(uint8_t, tc, k), 0, 14);
     }
-    for (i = 51; i >= 28; i--) {
-        for (k = 0; k < PYR_SIM_BLOCK; k++) {
-            uint8_t *d = PYR_SIM_AT(uint8_t, deck, k);
-            uint8_t j = js[k][i], t = d[j];
-            d[j] = d[i];
-            d[i] = t;
-            PYR_SIM_AT(uint32_t, trank, k)[t] |= (uint32_t)1 << (i - 28);
-            PYR_SIM_AT(uint8_t, tc, k)[t]++;
-        }
-    }
-    for (i = 27; i >= 1; i--) {
-        for (k = 0; k < PYR_SIM_BLOCK; k++) {
-            uint8_t *d = PYR_SIM_AT(uint8_t, deck, k);
-            uint8_t j = js[k][i], t = d[j];
-            d[j] = d[i];
-            d[i] = t;
-            PYR_SIM_AT(uint32_t, prank, k)[t] |= (uint32_t)1 << i;
-            PYR_SIM_AT(uint8_t, pc, k)[t]++;
-        }
-    }
+    pyr_sim_block_swaps(js, base, stride, deck, 51, 28, 28, trank, tc);   /* the talon */
+    pyr_sim_block_swaps(js, base, stride, deck, 27, 1, 0, prank, pc);     /* the pyramid */
     for (k = 0; k < PYR_SIM_BLOCK; k++) {
         uint8_t t = PYR_SIM_AT(uint8_t, deck, k)[0];
         PYR_SIM_AT(uint32_t, prank, k)[t] |= 1;
