@@ -79,7 +79,7 @@ static int pyr_sim_avx512_cpu;     /* the CPU has AVX-512 F and DQ (after pyr_si
 static int pyr_sim_avx512;         /* in use: 0 until pyr_sim_init, then as pyr_sim_simd says */
 
 /* Once, before any thread shuffles (the module's import): the tables, the CPU check. */
-static void pyr_sim_init(void)
+static PYR_INLINE void pyr_sim_init(void)
 {
 #ifdef PYR_SIM_AVX512
     int i;
@@ -98,7 +98,7 @@ static void pyr_sim_init(void)
 
 /* Use the AVX-512 partners (on: 1, where the CPU has them) or not (0), or only ask (-1).
  * Returns whether they are in use. Not while other threads shuffle (tests compare both). */
-static int pyr_sim_simd(int on)
+static PYR_INLINE int pyr_sim_simd(int on)
 {
 #ifdef PYR_SIM_AVX512
     if (on >= 0)
@@ -111,7 +111,7 @@ static int pyr_sim_simd(int on)
 
 #ifdef PYR_SIM_AVX512
 __attribute__((target("avx512f,avx512dq")))
-static void pyr_sim_partners_avx512(uint64_t state, uint8_t *js)
+static PYR_INLINE void pyr_sim_partners_avx512(uint64_t state, uint8_t *js)
 {
     const __m512i s = _mm512_set1_epi64((long long)state);
     const __m512i c1 = _mm512_set1_epi64((long long)0xBF58476D1CE4E5B9ULL);
