@@ -19,24 +19,19 @@
         js[I] = (uint8_t)(z_ % (uint64_t)((I) + 1));                        \
     } while (0)
 
-/* Swap step I of pyr_sim_shuffle_masks: place I is final; record it as talon card I - 28
- * (PYR_SIM_SWAP_T) or pyramid position I (PYR_SIM_SWAP_P). */
-#define PYR_SIM_SWAP_T(I)                                                   \
+/* Swap step I of pyr_sim_shuffle_masks: place I is final; its card goes into its rank's
+ * MASK (bit BIT) and COUNT: as talon card I - 28 (PYR_SIM_SWAP_T) or pyramid position I
+ * (PYR_SIM_SWAP_P). */
+#define PYR_SIM_SWAP_RECORD(I, MASK, COUNT, BIT)                            \
     do {                                                                    \
         uint8_t t_ = deck[js[I]];                                           \
         deck[js[I]] = deck[I];                                              \
         deck[I] = t_;                                                       \
-        trank[t_] |= (uint32_t)1 << ((I) - 28);                             \
-        tc[t_]++;                                                           \
+        MASK[t_] |= (uint32_t)1 << (BIT);                                   \
+        COUNT[t_]++;                                                        \
     } while (0)
-#define PYR_SIM_SWAP_P(I)                                                   \
-    do {                                                                    \
-        uint8_t t_ = deck[js[I]];                                           \
-        deck[js[I]] = deck[I];                                              \
-        deck[I] = t_;                                                       \
-        prank[t_] |= (uint32_t)1 << (I);                                    \
-        pc[t_]++;                                                           \
-    } while (0)
+#define PYR_SIM_SWAP_T(I) PYR_SIM_SWAP_RECORD(I, trank, tc, (I) - 28)
+#define PYR_SIM_SWAP_P(I) PYR_SIM_SWAP_RECORD(I, prank, pc, I)
 
 /* The 51 swap partners of deal number `state`'s shuffle: js[i] for the swap at place i
  * (i = 51 .. 1). They do not depend on each other, so they pipeline; the swaps come after
@@ -254,4 +249,5 @@ static PYR_INLINE void pyr_sim_shuffle_masks_block(const uint64_t *numbers, cons
 #undef PYR_SIM_STEP
 #undef PYR_SIM_SWAP_T
 #undef PYR_SIM_SWAP_P
+#undef PYR_SIM_SWAP_RECORD
 #endif

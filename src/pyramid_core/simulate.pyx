@@ -9,7 +9,7 @@ from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcmp, memcpy, memset
 
 from pyramid_core.cards cimport card_rank, N_CARDS, N_PYRAMID, N_TALON, KING
-from pyramid_core.rules cimport pyr_rules, REDEALS_UNLIMITED, REDEALS_MAX
+from pyramid_core.rules cimport pyr_rules, rules_from_options, REDEALS_UNLIMITED, REDEALS_MAX
 from pyramid_core.geometry cimport (free_mask, half_covered_mask, only_cover, pyr_ctz32,
                                     pyr_msb32, PYRAMID_ALL, ROW6)
 from pyramid_core.position cimport (pyr_table, pyr_pos, MAX_MOVES, LOC_TALON, LOC_NONE,
@@ -1658,13 +1658,8 @@ cdef int _reference_play(int policy, const pyr_table* t, const sim_deal* d, uint
 # ---- Python entry points --------------------------------------------------------------------
 
 cdef int _rules_from(pyr_rules* r, dict d) except -1:
-    r.waste_at_deal = d["waste_at_deal"]
-    r.draw = d["draw"]
-    r.redeals = d["redeals"]
-    r.win_all = d["win_all"]
-    r.stock_top_playable = d["stock_top_playable"]
-    r.pair_waste_top_two = d["pair_waste_top_two"]
-    r.pair_with_covering = d["pair_with_covering"]
+    """rules_from_options, then the checks the playouts rely on."""
+    rules_from_options(r, d)
     if r.waste_at_deal > 1 or r.draw not in (1, 3) or not (
             r.redeals <= REDEALS_MAX or r.redeals == REDEALS_UNLIMITED):
         raise ValueError(f"bad core rule options {d!r}")
@@ -1826,18 +1821,17 @@ def check_deal_setup(unsigned long long start, long long count, dict rules):
     cdef sim_deal ds[SIM_BLOCK]
     cdef uint64_t numbers[SIM_BLOCK]
     cdef uint64_t n
-    cdef int k
+    cdef int j, k
     _rules_from(&r, rules)
-    for k in range(SIM_BLOCK):
-        _deal_rules(&ds[k], &r)
+    for j in range(SIM_BLOCK):
+        _deal_rules(&ds[j], &r)
     bad = []
     for n in range(start, start + <uint64_t>count):
-        k = (n - start) % SIM_BLOCK
+        k = (n - start) % SIM_BLOCK           # deal n is ds[k] of its block
         if k == 0:
-            for k in range(SIM_BLOCK):      # past the end: deal numbers wrap around
-                numbers[k] = n + <uint64_t>k
+            for j in range(SIM_BLOCK):      # past the end: more deals than asked
+                numbers[j] = n + <uint64_t>j
             _deal_block(ds, numbers)
-            k = 0
         sim_deal_from_number(&a, n, &r, False)
         sim_deal_from_number(&b, n, &r, True)
         if not _same_setup(&a, &b) or not _same_setup(&ds[k], &b):
