@@ -69,6 +69,43 @@ def test_batch_deal_setup(name, simd):
     assert core.check_deal_setup(987654321987, 5, options) == []     # a short last block
 
 
+@pytest.mark.parametrize("policy", ["greedy", "random"])
+def test_batch_setup_ways_agree(policy):
+    """The batch loop names each next block so that, with AVX-512, its shuffle partners are
+    worked out during the current block: the games are the same as with the plain C set-up
+    and as one game at a time (sim_play on sim_deal_from_number), for any slice of a batch
+    (blocks that start anywhere, short last blocks, given deals out of order)."""
+    options = Rules.preset("msc").core_options()
+    deals = np.array([5, 5, MAX_DEAL_NUMBER, 17, 2 ** 40, 3, 99, 1, 0, 12345678901, 8, 7, 6],
+                     dtype=np.uint64)
+
+    def batch(n, lo, deals=None):
+        out = [np.zeros(n, np.uint8), np.zeros(n, np.uint8), np.zeros(n, np.uint16),
+               np.zeros(n, np.uint16)]
+        core.run(core.POLICIES[policy], options, 3, 1000, deals, lo, n, *out)
+        return np.stack([a.astype(np.int64) for a in out])[:, lo:]
+
+    before = core.simd()
+    try:
+        runs = []
+        for on in (1, 0):
+            core.simd(on)
+            runs.append([batch(37, 0), batch(37, 5), batch(len(deals), 0, deals),
+                         batch(len(deals), 11, deals)])
+    finally:
+        core.simd(before)
+    for a, b in zip(*runs):
+        assert np.array_equal(a, b)
+    one = np.array([core.play(core.POLICIES[policy], options, 3, 1000 + i)[:4]
+                    for i in range(37)]).T
+    assert np.array_equal(runs[0][0], one)
+    assert np.array_equal(runs[0][1], one[:, 5:])
+    given = np.array([core.play(core.POLICIES[policy], options, 3, int(n))[:4]
+                      for n in deals]).T
+    assert np.array_equal(runs[0][2], given)
+    assert np.array_equal(runs[0][3], given[:, 11:])
+
+
 def test_simd_switch():
     before = core.simd()
     try:

@@ -53,8 +53,9 @@ static PYR_INLINE void pyr_sim_partners(uint64_t state, uint8_t *js)
     PYR_SIM_STEP(3);  PYR_SIM_STEP(2);  PYR_SIM_STEP(1);
 }
 
-/* The same 51 partners eight at a time with AVX-512 (F and DQ), where the CPU has it (the
- * wheels target the baseline x86-64, so this is chosen at run time): SplitMix64 with 64-bit
+/* The same 51 partners eight at a time with AVX-512 (F, DQ, BW, VL and VPOPCNTDQ, which the
+ * block set-up below uses too), where the CPU has it (the wheels target the baseline x86-64,
+ * so this is chosen at run time): SplitMix64 with 64-bit
  * vector multiplies; z % n exactly, as z = hi * 2^32 + lo gives z % n = x % n with
  * x = hi * (2^32 % n) + lo < 2^39, an integer that doubles hold exactly. floor(x * (1/n)) is
  * then off by at most one below the quotient (its error is under 2^-14, every fraction of
@@ -69,7 +70,7 @@ static uint64_t pyr_sim_k[56];     /* lane I - 1: (52 - I) * golden, the generat
 static uint64_t pyr_sim_c[56];     /* 2^32 % (I + 1) */
 static double pyr_sim_inv[56];     /* 1 / (I + 1) */
 static double pyr_sim_n[56];       /* I + 1 */
-static int pyr_sim_avx512_cpu;     /* the CPU has AVX-512 F and DQ (after pyr_sim_init) */
+static int pyr_sim_avx512_cpu;     /* the CPU has AVX-512 F, DQ, BW, VL and VPOPCNTDQ */
 #endif
 static int pyr_sim_avx512;         /* in use: 0 until pyr_sim_init, then as pyr_sim_simd says */
 
@@ -86,13 +87,15 @@ static PYR_INLINE void pyr_sim_init(void)
         pyr_sim_n[i] = (double)n;
     }
     __builtin_cpu_init();
-    pyr_sim_avx512_cpu = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+    pyr_sim_avx512_cpu = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")
+        && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl")
+        && __builtin_cpu_supports("avx512vpopcntdq");
     pyr_sim_avx512 = pyr_sim_avx512_cpu;
 #endif
 }
 
-/* Use the AVX-512 partners (on: 1, where the CPU has them) or not (0), or only ask (-1).
- * Returns whether they are in use. Not while other threads shuffle (tests compare both). */
+/* Use the AVX-512 set-up (on: 1, where the CPU has it) or not (0), or only ask (-1).
+ * Returns whether it is in use. Not while other threads shuffle (tests compare both). */
 static PYR_INLINE int pyr_sim_simd(int on)
 {
 #ifdef PYR_SIM_AVX512
@@ -105,33 +108,41 @@ static PYR_INLINE int pyr_sim_simd(int on)
 }
 
 #ifdef PYR_SIM_AVX512
-__attribute__((target("avx512f,avx512dq")))
-static PYR_INLINE void pyr_sim_partners_avx512(uint64_t state, uint8_t *js)
+#define PYR_SIM_TARGET __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx512vpopcntdq")))
+
+/* Partner lanes I = v + 1 .. v + 8 (v = 0, 8, ..., 48) of deal number `state`'s shuffle into
+ * js[v + 1 ..]: a group of eight, so that a caller can spread the groups out (see below). */
+PYR_SIM_TARGET
+static PYR_INLINE void pyr_sim_partner_group(uint64_t state, uint8_t *js, int v)
 {
-    const __m512i s = _mm512_set1_epi64((long long)state);
     const __m512i c1 = _mm512_set1_epi64((long long)0xBF58476D1CE4E5B9ULL);
     const __m512i c2 = _mm512_set1_epi64((long long)0x94D049BB133111EBULL);
-    int v;
-    for (v = 0; v < 56; v += 8) {              /* lanes I = v + 1 .. v + 8 */
-        __m512i z = _mm512_add_epi64(s, _mm512_loadu_si512((const void *)(pyr_sim_k + v)));
-        __m512i x;
-        __m512d xd, q, r, n;
-        z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64(z, 30)), c1);
-        z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64(z, 27)), c2);
-        z = _mm512_xor_si512(z, _mm512_srli_epi64(z, 31));
-        x = _mm512_add_epi64(_mm512_mul_epu32(_mm512_srli_epi64(z, 32),
-                                              _mm512_loadu_si512((const void *)(pyr_sim_c + v))),
-                             _mm512_and_si512(z, _mm512_set1_epi64(0xFFFFFFFFLL)));
-        xd = _mm512_cvtepu64_pd(x);
-        n = _mm512_loadu_pd(pyr_sim_n + v);
-        q = _mm512_roundscale_pd(_mm512_mul_pd(xd, _mm512_loadu_pd(pyr_sim_inv + v)),
-                                 _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-        r = _mm512_fnmadd_pd(q, n, xd);
-        r = _mm512_mask_sub_pd(r, _mm512_cmp_pd_mask(r, n, _CMP_GE_OQ), r, n);
-        _mm_storel_epi64((__m128i *)(js + v + 1), _mm512_cvtepi64_epi8(_mm512_cvttpd_epi64(r)));
-    }
+    __m512i z = _mm512_add_epi64(_mm512_set1_epi64((long long)state),
+                                 _mm512_loadu_si512((const void *)(pyr_sim_k + v)));
+    __m512i x;
+    __m512d xd, q, r, n;
+    z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64(z, 30)), c1);
+    z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64(z, 27)), c2);
+    z = _mm512_xor_si512(z, _mm512_srli_epi64(z, 31));
+    x = _mm512_add_epi64(_mm512_mul_epu32(_mm512_srli_epi64(z, 32),
+                                          _mm512_loadu_si512((const void *)(pyr_sim_c + v))),
+                         _mm512_and_si512(z, _mm512_set1_epi64(0xFFFFFFFFLL)));
+    xd = _mm512_cvtepu64_pd(x);
+    n = _mm512_loadu_pd(pyr_sim_n + v);
+    q = _mm512_roundscale_pd(_mm512_mul_pd(xd, _mm512_loadu_pd(pyr_sim_inv + v)),
+                             _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+    r = _mm512_fnmadd_pd(q, n, xd);
+    r = _mm512_mask_sub_pd(r, _mm512_cmp_pd_mask(r, n, _CMP_GE_OQ), r, n);
+    _mm_storel_epi64((__m128i *)(js + v + 1), _mm512_cvtepi64_epi8(_mm512_cvttpd_epi64(r)));
 }
 
+PYR_SIM_TARGET
+static PYR_INLINE void pyr_sim_partners_avx512(uint64_t state, uint8_t *js)
+{
+    int v;
+    for (v = 0; v < 56; v += 8)
+        pyr_sim_partner_group(state, js, v);
+}
 #endif
 
 
@@ -202,6 +213,15 @@ static PYR_INLINE void pyr_sim_shuffle_masks(uint64_t state, const uint8_t *rank
 #define PYR_SIM_BLOCK 8
 #define PYR_SIM_AT(T, off, k) ((T *)(base + (size_t)(k) * stride + (off)))
 
+/* What a batch keeps from one block to the next. With AVX-512 the swap partners of the next
+ * block are worked out during this block's swaps (vector arithmetic beside scalar loads and
+ * stores: they overlap), and js holds them for the deals `of` when `ready`. Zero it first. */
+typedef struct {
+    uint8_t js[PYR_SIM_BLOCK][64];
+    uint64_t of[PYR_SIM_BLOCK];
+    int ready;
+} pyr_sim_blocker;
+
 /* The block's swaps at places hi down to lo, each deal in turn; the card that lands at place
  * i is final: it goes into its rank's mask (bit i - first) and count. */
 static PYR_INLINE void pyr_sim_block_swaps(uint8_t js[][64], char *base, size_t stride,
@@ -221,15 +241,90 @@ static PYR_INLINE void pyr_sim_block_swaps(uint8_t js[][64], char *base, size_t 
     }
 }
 
-static PYR_INLINE void pyr_sim_shuffle_masks_block(const uint64_t *numbers, const uint8_t *ranks,
+#ifdef PYR_SIM_AVX512
+#define PYR_SIM_52 0xFFFFFFFFFFFFFULL     /* byte mask of a deck's 52 places */
+#define PYR_SIM_DK_SWAP(K)                                                   \
+    do {                                                                    \
+        uint8_t j_ = js[K][i], t_ = dk[K][j_];                              \
+        dk[K][j_] = dk[K][i];                                               \
+        dk[K][i] = t_;                                                      \
+    } while (0)
+
+/* The block with AVX-512: the decks are shuffled side by side in a local array (constant
+ * offsets, plain swaps), while the next block's partners (`next`, unless NULL) are worked
+ * out a group per place; then each rank's masks come from one byte compare of the finished
+ * deck, and the counts from one vector popcount per mask array. */
+PYR_SIM_TARGET
+static void pyr_sim_block_avx512(pyr_sim_blocker *b, const uint64_t *numbers,
+                                 const uint64_t *next, const uint8_t *ranks, char *base,
+                                 size_t stride, size_t deck, size_t prank, size_t trank,
+                                 size_t pc, size_t tc)
+{
+    uint8_t js[PYR_SIM_BLOCK][64];
+    uint8_t dk[PYR_SIM_BLOCK][64];
+    const __m512i rv = _mm512_maskz_loadu_epi8(PYR_SIM_52, ranks);
+    int i, k, r, g = 0;
+    if (b->ready && memcmp(b->of, numbers, sizeof(b->of)) == 0)
+        memcpy(js, b->js, sizeof(js));
+    else
+        for (k = 0; k < PYR_SIM_BLOCK; k++)
+            pyr_sim_partners_avx512(numbers[k], js[k]);
+    b->ready = 0;
+    for (k = 0; k < PYR_SIM_BLOCK; k++)
+        _mm512_storeu_si512((void *)dk[k], rv);
+    for (i = 51; i >= 1; i--) {
+        PYR_SIM_DK_SWAP(0); PYR_SIM_DK_SWAP(1); PYR_SIM_DK_SWAP(2); PYR_SIM_DK_SWAP(3);
+        PYR_SIM_DK_SWAP(4); PYR_SIM_DK_SWAP(5); PYR_SIM_DK_SWAP(6); PYR_SIM_DK_SWAP(7);
+        if (next != NULL) {        /* group g: deal g / 7, lanes 8 * (g % 7) + 1 .. */
+            pyr_sim_partner_group(next[g / 7], b->js[g / 7], 8 * (g % 7));
+            g++;
+        }
+    }
+    if (next != NULL) {
+        for (; g < 7 * PYR_SIM_BLOCK; g++)
+            pyr_sim_partner_group(next[g / 7], b->js[g / 7], 8 * (g % 7));
+        memcpy(b->of, next, sizeof(b->of));
+        b->ready = 1;
+    }
+    for (k = 0; k < PYR_SIM_BLOCK; k++) {
+        const __m512i v = _mm512_maskz_loadu_epi8(PYR_SIM_52, dk[k]);
+        uint32_t *pm = PYR_SIM_AT(uint32_t, prank, k), *tm = PYR_SIM_AT(uint32_t, trank, k);
+        _mm512_mask_storeu_epi8(PYR_SIM_AT(uint8_t, deck, k), PYR_SIM_52, v);
+        pm[0] = tm[0] = 0;
+        for (r = 1; r < 14; r++) {
+            uint64_t e = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8((char)r));
+            pm[r] = (uint32_t)e & 0xFFFFFFFu;      /* places 0..27: the pyramid */
+            tm[r] = (uint32_t)(e >> 28);           /* places 28..51: the talon */
+        }
+        _mm_mask_storeu_epi8(PYR_SIM_AT(uint8_t, pc, k), 0x3FFF, _mm512_cvtepi32_epi8(
+            _mm512_popcnt_epi32(_mm512_maskz_loadu_epi32(0x3FFF, pm))));
+        _mm_mask_storeu_epi8(PYR_SIM_AT(uint8_t, tc, k), 0x3FFF, _mm512_cvtepi32_epi8(
+            _mm512_popcnt_epi32(_mm512_maskz_loadu_epi32(0x3FFF, tm))));
+    }
+}
+#undef PYR_SIM_DK_SWAP
+#endif
+
+/* The block: numbers[k] into record k. `next`: the deals of the block that will come next
+ * (a hint, or NULL); b keeps what carries over (see pyr_sim_blocker). */
+static PYR_INLINE void pyr_sim_shuffle_masks_block(pyr_sim_blocker *b, const uint64_t *numbers,
+                                                   const uint64_t *next, const uint8_t *ranks,
                                                    char *base, size_t stride, size_t deck,
                                                    size_t prank, size_t trank, size_t pc,
                                                    size_t tc)
 {
     uint8_t js[PYR_SIM_BLOCK][64];
     int k;
+#ifdef PYR_SIM_AVX512
+    if (pyr_sim_avx512) {
+        pyr_sim_block_avx512(b, numbers, next, ranks, base, stride, deck, prank, trank, pc, tc);
+        return;
+    }
+#endif
+    (void)next;
+    b->ready = 0;
     for (k = 0; k < PYR_SIM_BLOCK; k++) {
-        pyr_sim_partners_any(numbers[k], js[k]);
+        pyr_sim_partners(numbers[k], js[k]);
         memcpy(PYR_SIM_AT(uint8_t, deck, k), ranks, 52);
         memset(PYR_SIM_AT(uint32_t, prank, k), 0, 14 * sizeof(uint32_t));
         memset(PYR_SIM_AT(uint32_t, trank, k), 0, 14 * sizeof(uint32_t));

@@ -24,9 +24,12 @@ cdef extern from "pyr_sim_shuffle.h" nogil:
     void pyr_sim_shuffle_masks(uint64_t number, const uint8_t* ranks, uint8_t* deck,
                                uint32_t* prank, uint32_t* trank, uint8_t* pc, uint8_t* tc)
     enum: SIM_BLOCK "PYR_SIM_BLOCK"
+    ctypedef struct pyr_sim_blocker:
+        int ready
     void pyr_sim_init()
     int pyr_sim_simd(int on)
-    void pyr_sim_shuffle_masks_block(const uint64_t* numbers, const uint8_t* ranks, char* base,
+    void pyr_sim_shuffle_masks_block(pyr_sim_blocker* b, const uint64_t* numbers,
+                                     const uint64_t* next, const uint8_t* ranks, char* base,
                                      size_t stride, size_t deck, size_t prank, size_t trank,
                                      size_t pc, size_t tc)
 

@@ -209,11 +209,13 @@ cdef inline void _deal_rules(sim_deal* d, const pyr_rules* rules) noexcept nogil
         _deal_piles(d)
 
 
-cdef inline void _deal_block(sim_deal* ds, const uint64_t* numbers) noexcept nogil:
+cdef inline void _deal_block(sim_deal* ds, const uint64_t* numbers, const uint64_t* nxt,
+                             pyr_sim_blocker* b) noexcept nogil:
     """sim_deal_from_number (without cards) for the SIM_BLOCK deals numbers[k] into ds[k],
-    whose rules are set (_deal_rules): their shuffles interleaved."""
+    whose rules are set (_deal_rules): their shuffles interleaved. nxt: the deals of the next
+    block (or NULL), a hint for b (zeroed before the first block)."""
     cdef char* base = <char*>ds
-    pyr_sim_shuffle_masks_block(numbers, RANK_OF, base, sizeof(sim_deal),
+    pyr_sim_shuffle_masks_block(b, numbers, nxt, RANK_OF, base, sizeof(sim_deal),
                                 <char*>ds[0].rank - base, <char*>ds[0].prank - base,
                                 <char*>ds[0].trank - base, <char*>ds[0].pc0 - base,
                                 <char*>ds[0].tc0 - base)
@@ -1587,23 +1589,30 @@ cdef int sim_batch(int policy, const pyr_rules* rules, uint64_t seed, uint64_t s
                    uint8_t* removed, uint16_t* moves, uint16_t* score) noexcept nogil:
     cdef sim_deal ds[SIM_BLOCK]
     cdef uint64_t numbers[SIM_BLOCK]
+    cdef uint64_t nxt[SIM_BLOCK]
+    cdef pyr_sim_blocker b
     cdef sim_result res
     cdef Py_ssize_t i, base
     cdef int rc, k, cnt
+    cdef bint more
     if policy < 0 or policy >= N_POLICIES:
         return SIM_BAD_POLICY
     for k in range(SIM_BLOCK):
         _deal_rules(&ds[k], rules)
+    memset(&b, 0, sizeof(b))
+    _block_numbers(numbers, start, deals, lo, hi)
     base = lo
     while base < hi:
-        # SIM_BLOCK deals set up together (a short last block repeats its last deal)
+        # SIM_BLOCK deals set up together (a short last block repeats its last deal), and
+        # the next block named, so that its set-up can begin during this one's
         cnt = SIM_BLOCK if hi - base >= SIM_BLOCK else <int>(hi - base)
-        for k in range(SIM_BLOCK):
-            i = base + (k if k < cnt else cnt - 1)
-            numbers[k] = deals[i] if deals != NULL else start + <uint64_t>i
-        _deal_block(ds, numbers)
+        more = base + cnt < hi
+        if more:
+            _block_numbers(nxt, start, deals, base + cnt, hi)
+        _deal_block(ds, numbers, nxt if more else NULL, &b)
         for k in range(cnt):
-            rc = sim_play(policy, &ds[k], sim_game_seed(seed, numbers[k]), &res, NULL)
+            rc = sim_play(policy, &ds[k], sim_game_seed(seed, numbers[k])
+                          if policy == POLICY_RANDOM else 0, &res, NULL)
             if rc != SIM_OK:
                 return rc
             i = base + k
@@ -1611,8 +1620,20 @@ cdef int sim_batch(int policy, const pyr_rules* rules, uint64_t seed, uint64_t s
             removed[i] = res.removed
             moves[i] = res.moves
             score[i] = res.score
+        memcpy(numbers, nxt, sizeof(numbers))
         base += cnt
     return SIM_OK
+
+
+cdef inline void _block_numbers(uint64_t* numbers, uint64_t start, const uint64_t* deals,
+                                Py_ssize_t base, Py_ssize_t hi) noexcept nogil:
+    """The deal numbers of the block of games base .. (a short last block repeats its last
+    deal): start + i, or deals[i]."""
+    cdef Py_ssize_t i
+    cdef int k
+    for k in range(SIM_BLOCK):
+        i = base + k if base + k < hi else hi - 1
+        numbers[k] = deals[i] if deals != NULL else start + <uint64_t>i
 
 # ---- the engine-based reference playouts (slow; for the tests) ------------------------------
 
@@ -1820,18 +1841,24 @@ def check_deal_setup(unsigned long long start, long long count, dict rules):
     cdef sim_deal a, b
     cdef sim_deal ds[SIM_BLOCK]
     cdef uint64_t numbers[SIM_BLOCK]
+    cdef uint64_t nxt[SIM_BLOCK]
+    cdef pyr_sim_blocker blk
     cdef uint64_t n
     cdef int j, k
     _rules_from(&r, rules)
     for j in range(SIM_BLOCK):
         _deal_rules(&ds[j], &r)
+    memset(&blk, 0, sizeof(blk))
     bad = []
     for n in range(start, start + <uint64_t>count):
         k = (n - start) % SIM_BLOCK           # deal n is ds[k] of its block
         if k == 0:
             for j in range(SIM_BLOCK):      # past the end: more deals than asked
                 numbers[j] = n + <uint64_t>j
-            _deal_block(ds, numbers)
+                nxt[j] = n + <uint64_t>(SIM_BLOCK + j)
+            # the next block named as the batch loop does (its partners worked out during
+            # this block's swaps, with AVX-512): every block but the first uses them
+            _deal_block(ds, numbers, nxt, &blk)
         sim_deal_from_number(&a, n, &r, False)
         sim_deal_from_number(&b, n, &r, True)
         if not _same_setup(&a, &b) or not _same_setup(&ds[k], &b):
@@ -1857,19 +1884,23 @@ def bench_setup(unsigned long long start, long long count, dict rules, int mode=
     cdef sim_deal d
     cdef sim_deal ds[SIM_BLOCK]
     cdef uint64_t numbers[SIM_BLOCK]
+    cdef uint64_t nxt[SIM_BLOCK]
+    cdef pyr_sim_blocker b
     cdef uint64_t acc = 0, n
     cdef uint8_t deck[52]
     cdef int k
     _rules_from(&r, rules)
     for k in range(SIM_BLOCK):
         _deal_rules(&ds[k], &r)
+    memset(&b, 0, sizeof(b))
     with nogil:
         n = start
         while n < start + <uint64_t>count:
             if mode == 0:
                 for k in range(SIM_BLOCK):
                     numbers[k] = n + <uint64_t>k
-                _deal_block(ds, numbers)
+                    nxt[k] = n + <uint64_t>(SIM_BLOCK + k)
+                _deal_block(ds, numbers, nxt, &b)
                 for k in range(SIM_BLOCK):
                     acc += ds[k].prank[1] + ds[k].trank[12]
                 n += SIM_BLOCK
