@@ -175,6 +175,7 @@ cdef inline void _deal_masks(sim_deal* d, const pyr_rules* rules) noexcept nogil
     d.pile[0] = d.pile[1] = d.pile[2] = 0
     if rules.draw == 3:
         _deal_piles(d)
+    _deal_tnext(d)
 
 
 cdef inline void _deal_piles(sim_deal* d) noexcept nogil:
@@ -199,6 +200,16 @@ cdef void sim_deal_from_number(sim_deal* d, uint64_t number, const pyr_rules* ru
     else:
         pyr_sim_shuffle_masks(number, RANK_OF, d.rank, d.prank, d.trank, d.pc0, d.tc0)
         _deal_rules(d, rules)
+        _deal_tnext(d)
+
+
+cdef inline void _deal_tnext(sim_deal* d) noexcept nogil:
+    """The talon cards that pair with the next talon card (sim_deal.tnext)."""
+    cdef int i
+    d.tnext = 0
+    for i in range(N_TALON - 1):
+        if d.rank[LOC_TALON + i] + d.rank[LOC_TALON + i + 1] == 13:
+            d.tnext |= (<uint32_t>1) << i
 
 
 cdef inline void _deal_rules(sim_deal* d, const pyr_rules* rules) noexcept nogil:
@@ -218,7 +229,7 @@ cdef inline void _deal_block(sim_deal* ds, const uint64_t* numbers, const uint64
     pyr_sim_shuffle_masks_block(b, numbers, nxt, RANK_OF, base, sizeof(sim_deal),
                                 <char*>ds[0].rank - base, <char*>ds[0].prank - base,
                                 <char*>ds[0].trank - base, <char*>ds[0].pc0 - base,
-                                <char*>ds[0].tc0 - base)
+                                <char*>ds[0].tc0 - base, <char*>&ds[0].tnext - base)
 
 
 cdef void sim_deal_from_deck(sim_deal* d, const uint8_t* deck, const pyr_rules* rules) noexcept nogil:
@@ -1119,7 +1130,15 @@ cdef inline int _skip_draws_stp(const sim_deal* d, uint32_t talon, uint32_t usef
     """stock_top_playable: draw (at least once) until the waste top or the stock top is
     useful, or they pair, or the stock runs out. Returns the number of draws."""
     cdef uint32_t st = talon & ~below(cur[0])
+    cdef uint32_t low = st & (<uint32_t>0 - st), stop
     cdef int k = 0, w, t
+    if ((st + low) & st) == 0:
+        # A gapless stock (the first pass: only its top card ever goes): the card after w is
+        # w + 1, so where the drawing stops is the lowest bit of a mask.
+        stop = (useful | (useful >> 1) | (d.tnext & (st >> 1)) | (st ^ (st >> 1))) & st
+        w = pyr_ctz32(stop)
+        cur[0] = w + 1
+        return w + 1 - pyr_ctz32(st)
     while True:
         w = pyr_ctz32(st)
         k += 1
@@ -1830,7 +1849,8 @@ def shuffle_ranks(unsigned long long number):
 cdef inline bint _same_setup(const sim_deal* a, const sim_deal* b) noexcept nogil:
     return not (memcmp(a.rank, b.rank, 52) or memcmp(a.prank, b.prank, sizeof(a.prank))
                 or memcmp(a.trank, b.trank, sizeof(a.trank)) or memcmp(a.pc0, b.pc0, 14)
-                or memcmp(a.tc0, b.tc0, 14) or memcmp(a.pile, b.pile, sizeof(a.pile)))
+                or memcmp(a.tc0, b.tc0, 14) or memcmp(a.pile, b.pile, sizeof(a.pile))
+                or a.tnext != b.tnext)
 
 
 def check_deal_setup(unsigned long long start, long long count, dict rules):
