@@ -258,7 +258,7 @@ PYR_SIM_TARGET
 static void pyr_sim_block_avx512(pyr_sim_blocker *b, const uint64_t *numbers,
                                  const uint64_t *next, const uint8_t *ranks, char *base,
                                  size_t stride, size_t deck, size_t prank, size_t trank,
-                                 size_t pc, size_t tc, size_t tnext)
+                                 size_t pc, size_t tc, size_t tnext, size_t t3)
 {
     uint8_t js[PYR_SIM_BLOCK][64];
     uint8_t dk[PYR_SIM_BLOCK][64];
@@ -289,11 +289,18 @@ static void pyr_sim_block_avx512(pyr_sim_blocker *b, const uint64_t *numbers,
     for (k = 0; k < PYR_SIM_BLOCK; k++) {
         const __m512i v = _mm512_maskz_loadu_epi8(PYR_SIM_52, dk[k]);
         const __m512i v1 = _mm512_maskz_loadu_epi8(PYR_SIM_52 >> 1, dk[k] + 1);
+        const __m512i v2 = _mm512_maskz_loadu_epi8(PYR_SIM_52 >> 2, dk[k] + 2);
+        const __m512i thirteen = _mm512_set1_epi8(13);
         uint32_t *pm = PYR_SIM_AT(uint32_t, prank, k), *tm = PYR_SIM_AT(uint32_t, trank, k);
+        uint32_t n1, n2;
         _mm512_mask_storeu_epi8(PYR_SIM_AT(uint8_t, deck, k), PYR_SIM_52, v);
-        /* places i and i + 1 summing to 13, for talon places i = 28 .. 50 */
-        *PYR_SIM_AT(uint32_t, tnext, k) = (uint32_t)(_mm512_cmpeq_epi8_mask(
-            _mm512_add_epi8(v, v1), _mm512_set1_epi8(13)) >> 28) & 0x7FFFFFu;
+        /* talon places i = 28 .. 50 and i + 1 summing to 13, and i = 28 .. 49 and i + 2 */
+        n1 = (uint32_t)(_mm512_cmpeq_epi8_mask(_mm512_add_epi8(v, v1), thirteen) >> 28)
+             & 0x7FFFFFu;
+        n2 = (uint32_t)(_mm512_cmpeq_epi8_mask(_mm512_add_epi8(v, v2), thirteen) >> 28)
+             & 0x3FFFFFu;
+        *PYR_SIM_AT(uint32_t, tnext, k) = n1;
+        *PYR_SIM_AT(uint32_t, t3, k) = (n1 | (n1 >> 1) | n2) & 0x3FFFFFu;
         pm[0] = tm[0] = 0;
         for (r = 1; r < 14; r++) {
             uint64_t e = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8((char)r));
@@ -315,14 +322,14 @@ static PYR_INLINE void pyr_sim_shuffle_masks_block(pyr_sim_blocker *b, const uin
                                                    const uint64_t *next, const uint8_t *ranks,
                                                    char *base, size_t stride, size_t deck,
                                                    size_t prank, size_t trank, size_t pc,
-                                                   size_t tc, size_t tnext)
+                                                   size_t tc, size_t tnext, size_t t3)
 {
     uint8_t js[PYR_SIM_BLOCK][64];
     int i, k;
 #ifdef PYR_SIM_AVX512
     if (pyr_sim_avx512) {
         pyr_sim_block_avx512(b, numbers, next, ranks, base, stride, deck, prank, trank, pc, tc,
-                             tnext);
+                             tnext, t3);
         return;
     }
 #endif
@@ -340,12 +347,15 @@ static PYR_INLINE void pyr_sim_shuffle_masks_block(pyr_sim_blocker *b, const uin
     pyr_sim_block_swaps(js, base, stride, deck, 27, 1, 0, prank, pc);     /* the pyramid */
     for (k = 0; k < PYR_SIM_BLOCK; k++) {
         const uint8_t *d = PYR_SIM_AT(uint8_t, deck, k);
-        uint32_t tn = 0;
+        uint32_t n1 = 0, n2 = 0;
         PYR_SIM_AT(uint32_t, prank, k)[d[0]] |= 1;
         PYR_SIM_AT(uint8_t, pc, k)[d[0]]++;
         for (i = 0; i < 23; i++)
-            tn |= (uint32_t)(d[28 + i] + d[29 + i] == 13) << i;
-        *PYR_SIM_AT(uint32_t, tnext, k) = tn;
+            n1 |= (uint32_t)(d[28 + i] + d[29 + i] == 13) << i;
+        for (i = 0; i < 22; i++)
+            n2 |= (uint32_t)(d[28 + i] + d[30 + i] == 13) << i;
+        *PYR_SIM_AT(uint32_t, tnext, k) = n1;
+        *PYR_SIM_AT(uint32_t, t3, k) = (n1 | (n1 >> 1) | n2) & 0x3FFFFFu;
     }
 }
 #undef PYR_SIM_AT

@@ -31,7 +31,7 @@ cdef extern from "pyr_sim_shuffle.h" nogil:
     void pyr_sim_shuffle_masks_block(pyr_sim_blocker* b, const uint64_t* numbers,
                                      const uint64_t* next, const uint8_t* ranks, char* base,
                                      size_t stride, size_t deck, size_t prank, size_t trank,
-                                     size_t pc, size_t tc, size_t tnext)
+                                     size_t pc, size_t tc, size_t tnext, size_t t3)
 
 cpdef enum sim_policy:
     POLICY_RANDOM = 0       # uniform over the legal moves (seeded per game)
@@ -53,6 +53,7 @@ ctypedef struct sim_deal:
     uint32_t trank[14]      # talon cards (bit t) of each rank (trank[0] = 0)
     uint32_t pile[3]        # draw 3: talon bits of waste piles 1, 2, 3
     uint32_t tnext          # talon cards t (bit t) that pair with talon card t + 1
+    uint32_t t3             # talon cards t (t <= 21) such that two of t, t + 1, t + 2 pair
     uint8_t pc0[14]         # pyramid cards of each rank
     uint8_t tc0[14]         # talon cards of each rank
 

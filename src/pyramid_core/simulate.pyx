@@ -204,12 +204,18 @@ cdef void sim_deal_from_number(sim_deal* d, uint64_t number, const pyr_rules* ru
 
 
 cdef inline void _deal_tnext(sim_deal* d) noexcept nogil:
-    """The talon cards that pair with the next talon card (sim_deal.tnext)."""
+    """The talon cards that pair with the next talon card (sim_deal.tnext), and those that
+    start three talon cards of which two pair (sim_deal.t3)."""
     cdef int i
+    cdef uint32_t skip = 0
     d.tnext = 0
     for i in range(N_TALON - 1):
         if d.rank[LOC_TALON + i] + d.rank[LOC_TALON + i + 1] == 13:
             d.tnext |= (<uint32_t>1) << i
+    for i in range(N_TALON - 2):
+        if d.rank[LOC_TALON + i] + d.rank[LOC_TALON + i + 2] == 13:
+            skip |= (<uint32_t>1) << i
+    d.t3 = (d.tnext | (d.tnext >> 1) | skip) & ((<uint32_t>1 << (N_TALON - 2)) - 1)
 
 
 cdef inline void _deal_rules(sim_deal* d, const pyr_rules* rules) noexcept nogil:
@@ -229,7 +235,8 @@ cdef inline void _deal_block(sim_deal* ds, const uint64_t* numbers, const uint64
     pyr_sim_shuffle_masks_block(b, numbers, nxt, RANK_OF, base, sizeof(sim_deal),
                                 <char*>ds[0].rank - base, <char*>ds[0].prank - base,
                                 <char*>ds[0].trank - base, <char*>ds[0].pc0 - base,
-                                <char*>ds[0].tc0 - base, <char*>&ds[0].tnext - base)
+                                <char*>ds[0].tc0 - base, <char*>&ds[0].tnext - base,
+                                <char*>&ds[0].t3 - base)
 
 
 cdef void sim_deal_from_deck(sim_deal* d, const uint8_t* deck, const pyr_rules* rules) noexcept nogil:
@@ -1318,6 +1325,31 @@ cdef inline bint _tops_moves(const sim_deal* d, uint32_t useful, uint32_t tops) 
     return False
 
 
+cdef inline int _skip_draws3(const sim_deal* d, uint32_t talon, uint32_t useful, uint32_t p0,
+                             uint32_t p1, uint32_t p2, int* cur) noexcept nogil:
+    """Draw 3: draw (at least once) until a pile top has a move or the stock is empty (as
+    _draw3_stops, one draw at a time). Returns the number of draws. While the stock is whole
+    (no card of it ever went: always in the first pass) and starts at or after waste_at_deal,
+    every draw puts three cards c, c + 1, c + 2 on the piles, and where the drawing stops is
+    the lowest bit of a mask: a start c with one of the three useful, or two that pair
+    (d.t3), else the last draw."""
+    cdef int c = cur[0], k = 0, last
+    cdef uint32_t starts, stop
+    if c >= d.rules.waste_at_deal and (talon >> c) == (<uint32_t>TALON_ALL >> c):
+        starts = (<uint32_t>TALON_EVERY_3 << c) & TALON_ALL      # c, c + 3, ...
+        last = pyr_msb32(starts)
+        stop = starts & (useful | (useful >> 1) | (useful >> 2) | d.t3) & below(last)
+        stop |= (<uint32_t>1) << last
+        c = pyr_ctz32(stop)
+        k = (c - cur[0]) // 3 + 1
+        cur[0] = c + 3 if c + 3 < N_TALON else N_TALON
+        return k
+    while True:
+        k += 1
+        if _draw3_stops(d, talon, useful, p0, p1, p2, cur):
+            return k
+
+
 cdef inline bint _draw3_stops(const sim_deal* d, uint32_t talon, uint32_t useful, uint32_t p0,
                               uint32_t p1, uint32_t p2, int* cur) noexcept nogil:
     """Draw 3: draw once; True when the drawing stops there (the stock is empty, or a pile
@@ -1354,7 +1386,7 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
     cdef uint8_t ca[MAX_MOVES]
     cdef uint8_t cb[MAX_MOVES]
     cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0, pass_removed = 0
-    cdef int m, nc, a, r, n_rec = 0, rc = SIM_OK, best, best_score
+    cdef int m, nc, a, r, k, n_rec = 0, rc = SIM_OK, best, best_score
     cdef int fallback
     cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, vetoed = False, stuck
     cdef bint win_all = d.rules.win_all
@@ -1376,16 +1408,12 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
             tops = _tops_mask(wm, p0, p1, p2)
             if (pp == 0 or vetoed) and st and not _tops_moves(d, useful, tops):
                 # Draw until a pile top has a partner (or is a King), or the stock is empty.
-                while True:
-                    moves += 1
-                    if rec != NULL:
-                        rc = _record(rec, &n_rec, MOVE_DRAW, 1)
-                        if rc != SIM_OK:
-                            break
-                    if _draw3_stops(d, talon, useful, p0, p1, p2, &cur):
+                k = _skip_draws3(d, talon, useful, p0, p1, p2, &cur)
+                moves += k
+                if rec != NULL:
+                    rc = _record(rec, &n_rec, MOVE_DRAW, k)
+                    if rc != SIM_OK:
                         break
-                if rc != SIM_OK:
-                    break
                 continue
             # Talon Kings go at once (after pyramid Kings, in location order).
             x = tops & d.trank[KING]
@@ -1475,7 +1503,7 @@ cdef int _random_draw3(const sim_deal* d, uint64_t rng, sim_result* res,
     cdef uint8_t fc[14]
     cdef pyr_move buf[MAX_MOVES]
     cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0, pass_removed = 0
-    cdef int m, n, a, b, r, n_rec = 0, rc = SIM_OK
+    cdef int m, n, a, b, r, k, n_rec = 0, rc = SIM_OK
     cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, can_rec
     cdef bint win_all = d.rules.win_all
     memcpy(pc, d.pc0, sizeof(pc))
@@ -1490,16 +1518,12 @@ cdef int _random_draw3(const sim_deal* d, uint64_t rng, sim_result* res,
         if pp == 0 and kings == 0 and not _tops_moves(d, useful, tops):
             # Drawing (or recycling) is the only legal move: no random number is used.
             if st:
-                while True:
-                    moves += 1
-                    if rec != NULL:
-                        rc = _record(rec, &n_rec, MOVE_DRAW, 1)
-                        if rc != SIM_OK:
-                            break
-                    if _draw3_stops(d, talon, useful, p0, p1, p2, &cur):
+                k = _skip_draws3(d, talon, useful, p0, p1, p2, &cur)
+                moves += k
+                if rec != NULL:
+                    rc = _record(rec, &n_rec, MOVE_DRAW, k)
+                    if rc != SIM_OK:
                         break
-                if rc != SIM_OK:
-                    break
                 continue
             if not can_rec or (unlimited and pass_removed == 0):
                 break
@@ -1850,7 +1874,7 @@ cdef inline bint _same_setup(const sim_deal* a, const sim_deal* b) noexcept nogi
     return not (memcmp(a.rank, b.rank, 52) or memcmp(a.prank, b.prank, sizeof(a.prank))
                 or memcmp(a.trank, b.trank, sizeof(a.trank)) or memcmp(a.pc0, b.pc0, 14)
                 or memcmp(a.tc0, b.tc0, 14) or memcmp(a.pile, b.pile, sizeof(a.pile))
-                or a.tnext != b.tnext)
+                or a.tnext != b.tnext or a.t3 != b.t3)
 
 
 def check_deal_setup(unsigned long long start, long long count, dict rules):
