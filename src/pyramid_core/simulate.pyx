@@ -1432,29 +1432,39 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
             stuck = unlimited and pass_removed == 0
             fallback = _fallback(d, st, wm, recycles)
             # The pairs, in gen_moves order: pyramid pairs, then for each pile top (ascending)
-            # its pyramid partners and its pairs with the later tops.
+            # its pyramid partners and its pairs with the later tops. A pyramid pair's merit
+            # (200 or more) beats any pair with a talon card (under 200), so the pile tops'
+            # pairs are listed only when no pyramid pair is playable; when every pair is
+            # vetoed the first one listed stands, with score -1.
             nc = _pyramid_pairs(d, free, pp, ca, cb)
-            x = tops
-            while x:
-                a = pyr_ctz32(x)
-                x &= x - 1
-                r = d.rank[LOC_TALON + a]
-                y = free & d.prank[13 - r]
-                while y:
-                    ca[nc] = pyr_ctz32(y)
-                    cb[nc] = LOC_TALON + a
-                    nc += 1
-                    y &= y - 1
-                h = x & d.trank[13 - r]         # the later tops it pairs with
-                while h:
-                    ca[nc] = LOC_TALON + a
-                    cb[nc] = LOC_TALON + pyr_ctz32(h)
-                    nc += 1
-                    h &= h - 1
             best = -1
             best_score = -1
             if nc:
                 best = _greedy_best(d, pyr, pc, tc, ca, cb, nc, &best_score)
+            if best_score < 0:
+                k = 0
+                x = tops
+                while x:
+                    a = pyr_ctz32(x)
+                    x &= x - 1
+                    r = d.rank[LOC_TALON + a]
+                    y = free & d.prank[13 - r]
+                    while y:
+                        ca[k] = pyr_ctz32(y)
+                        cb[k] = LOC_TALON + a
+                        k += 1
+                        y &= y - 1
+                    h = x & d.trank[13 - r]         # the later tops it pairs with
+                    while h:
+                        ca[k] = LOC_TALON + a
+                        cb[k] = LOC_TALON + pyr_ctz32(h)
+                        k += 1
+                        h &= h - 1
+                if k:
+                    a = _greedy_best(d, pyr, pc, tc, ca, cb, k, &r)
+                    if r >= 0 or nc == 0:
+                        best = a
+                        best_score = r
             m = _greedy_pick(best, best_score, fallback, stuck)
             if m < 0 or (m == MOVE_RECYCLE and stuck):
                 break
