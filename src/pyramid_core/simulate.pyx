@@ -1165,7 +1165,7 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
     the stock top, so the candidates are few and found from bit masks. The state lives in
     local variables. Same moves as _greedy_any (tests/test_simulate.py checks)."""
     cdef uint32_t pyr = PYRAMID_ALL, free = 0, talon = TALON_ALL, fr = 0, frr = 0
-    cdef uint32_t useful = d.trank[KING], x, y, pp, st, u, gone
+    cdef uint32_t useful = d.trank[KING], x, y, pp, st, u, gone, tkings = d.trank[KING]
     cdef uint8_t pc[14]
     cdef uint8_t tc[14]
     cdef uint8_t fc[14]
@@ -1214,9 +1214,9 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                         break
                 continue
             # Talon Kings go at once (after pyramid Kings, in location order).
-            if wuse and d.rank[LOC_TALON + w] == KING:
+            if wuse and (tkings >> w) & 1:
                 m = move_king(LOC_TALON + w)
-            elif tuse and d.rank[LOC_TALON + t] == KING:
+            elif tuse and (tkings >> t) & 1:
                 m = move_king(LOC_TALON + t)
             else:
                 m = -1
