@@ -316,6 +316,52 @@ static void pyr_sim_block_avx512(pyr_sim_blocker *b, const uint64_t *numbers,
 #undef PYR_SIM_DK_SWAP
 #endif
 
+/* The talon masks of a deal from its 52 ranks: tnext (talon cards t that pair with t + 1)
+ * and t3 (talon cards t <= 21 such that two of t, t + 1, t + 2 pair). On little-endian
+ * machines eight cards at a time: the talon's ranks in three 64-bit words, each against
+ * itself shifted by one or two cards; a byte of x + y is 13 exactly where it is 0 after
+ * ^ 0x0D (ranks are at most 13, so no sum carries), and the zero bytes' flags are gathered
+ * into eight bits by a multiply. */
+#if (defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) || defined(_WIN32)
+static PYR_INLINE uint32_t pyr_sim_sum13(uint64_t x, uint64_t y)
+{
+    uint64_t t;
+    x = (x + y) ^ 0x0D0D0D0D0D0D0D0DULL;
+    t = ~(((x & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | x) & 0x8080808080808080ULL;
+    return (uint32_t)(((t >> 7) * 0x0102040810204080ULL) >> 56);
+}
+
+static PYR_INLINE void pyr_sim_talon_masks(const uint8_t *deck, uint32_t *tnext, uint32_t *t3)
+{
+    uint64_t w0, w1, w2;                    /* talon cards 0..7, 8..15, 16..23 */
+    uint32_t n1, n2;
+    memcpy(&w0, deck + 28, 8);
+    memcpy(&w1, deck + 36, 8);
+    memcpy(&w2, deck + 44, 8);
+    n1 = pyr_sim_sum13(w0, (w0 >> 8) | (w1 << 56))
+         | pyr_sim_sum13(w1, (w1 >> 8) | (w2 << 56)) << 8
+         | pyr_sim_sum13(w2, w2 >> 8) << 16;
+    n2 = pyr_sim_sum13(w0, (w0 >> 16) | (w1 << 48))
+         | pyr_sim_sum13(w1, (w1 >> 16) | (w2 << 48)) << 8
+         | pyr_sim_sum13(w2, w2 >> 16) << 16;
+    n1 &= 0x7FFFFFu;
+    *tnext = n1;
+    *t3 = (n1 | (n1 >> 1) | n2) & 0x3FFFFFu;
+}
+#else
+static PYR_INLINE void pyr_sim_talon_masks(const uint8_t *deck, uint32_t *tnext, uint32_t *t3)
+{
+    uint32_t n1 = 0, n2 = 0;
+    int i;
+    for (i = 0; i < 23; i++)
+        n1 |= (uint32_t)(deck[28 + i] + deck[29 + i] == 13) << i;
+    for (i = 0; i < 22; i++)
+        n2 |= (uint32_t)(deck[28 + i] + deck[30 + i] == 13) << i;
+    *tnext = n1;
+    *t3 = (n1 | (n1 >> 1) | n2) & 0x3FFFFFu;
+}
+#endif
+
 /* The block: numbers[k] into record k. `next`: the deals of the block that will come next
  * (a hint, or NULL); b keeps what carries over (see pyr_sim_blocker). */
 static PYR_INLINE void pyr_sim_shuffle_masks_block(pyr_sim_blocker *b, const uint64_t *numbers,
@@ -325,7 +371,7 @@ static PYR_INLINE void pyr_sim_shuffle_masks_block(pyr_sim_blocker *b, const uin
                                                    size_t tc, size_t tnext, size_t t3)
 {
     uint8_t js[PYR_SIM_BLOCK][64];
-    int i, k;
+    int k;
 #ifdef PYR_SIM_AVX512
     if (pyr_sim_avx512) {
         pyr_sim_block_avx512(b, numbers, next, ranks, base, stride, deck, prank, trank, pc, tc,
@@ -347,15 +393,9 @@ static PYR_INLINE void pyr_sim_shuffle_masks_block(pyr_sim_blocker *b, const uin
     pyr_sim_block_swaps(js, base, stride, deck, 27, 1, 0, prank, pc);     /* the pyramid */
     for (k = 0; k < PYR_SIM_BLOCK; k++) {
         const uint8_t *d = PYR_SIM_AT(uint8_t, deck, k);
-        uint32_t n1 = 0, n2 = 0;
         PYR_SIM_AT(uint32_t, prank, k)[d[0]] |= 1;
         PYR_SIM_AT(uint8_t, pc, k)[d[0]]++;
-        for (i = 0; i < 23; i++)
-            n1 |= (uint32_t)(d[28 + i] + d[29 + i] == 13) << i;
-        for (i = 0; i < 22; i++)
-            n2 |= (uint32_t)(d[28 + i] + d[30 + i] == 13) << i;
-        *PYR_SIM_AT(uint32_t, tnext, k) = n1;
-        *PYR_SIM_AT(uint32_t, t3, k) = (n1 | (n1 >> 1) | n2) & 0x3FFFFFu;
+        pyr_sim_talon_masks(d, PYR_SIM_AT(uint32_t, tnext, k), PYR_SIM_AT(uint32_t, t3, k));
     }
 }
 #undef PYR_SIM_AT

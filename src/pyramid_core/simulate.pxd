@@ -26,6 +26,7 @@ cdef extern from "pyr_sim_shuffle.h" nogil:
     enum: SIM_BLOCK "PYR_SIM_BLOCK"
     ctypedef struct pyr_sim_blocker:
         int ready
+    void pyr_sim_talon_masks(const uint8_t* deck, uint32_t* tnext, uint32_t* t3)
     void pyr_sim_init()
     int pyr_sim_simd(int on)
     void pyr_sim_shuffle_masks_block(pyr_sim_blocker* b, const uint64_t* numbers,

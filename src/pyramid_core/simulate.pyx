@@ -206,16 +206,7 @@ cdef void sim_deal_from_number(sim_deal* d, uint64_t number, const pyr_rules* ru
 cdef inline void _deal_tnext(sim_deal* d) noexcept nogil:
     """The talon cards that pair with the next talon card (sim_deal.tnext), and those that
     start three talon cards of which two pair (sim_deal.t3)."""
-    cdef int i
-    cdef uint32_t skip = 0
-    d.tnext = 0
-    for i in range(N_TALON - 1):
-        if d.rank[LOC_TALON + i] + d.rank[LOC_TALON + i + 1] == 13:
-            d.tnext |= (<uint32_t>1) << i
-    for i in range(N_TALON - 2):
-        if d.rank[LOC_TALON + i] + d.rank[LOC_TALON + i + 2] == 13:
-            skip |= (<uint32_t>1) << i
-    d.t3 = (d.tnext | (d.tnext >> 1) | skip) & ((<uint32_t>1 << (N_TALON - 2)) - 1)
+    pyr_sim_talon_masks(d.rank, &d.tnext, &d.t3)
 
 
 cdef inline void _deal_rules(sim_deal* d, const pyr_rules* rules) noexcept nogil:
