@@ -1871,6 +1871,22 @@ def shuffle_ranks(unsigned long long number):
     return [deck[i] for i in range(52)]
 
 
+cdef bint _talon_masks_right(const sim_deal* d) noexcept nogil:
+    """d.tnext and d.t3 as their definitions say, card by card (the set-up's are worked out
+    eight cards at a time)."""
+    cdef uint32_t n1 = 0, t3 = 0
+    cdef int i, j, k
+    for i in range(N_TALON - 1):
+        if d.rank[LOC_TALON + i] + d.rank[LOC_TALON + i + 1] == 13:
+            n1 |= (<uint32_t>1) << i
+    for i in range(N_TALON - 2):
+        for j in range(i, i + 3):
+            for k in range(j + 1, i + 3):
+                if d.rank[LOC_TALON + j] + d.rank[LOC_TALON + k] == 13:
+                    t3 |= (<uint32_t>1) << i
+    return d.tnext == n1 and d.t3 == t3
+
+
 cdef inline bint _same_setup(const sim_deal* a, const sim_deal* b) noexcept nogil:
     return not (memcmp(a.rank, b.rank, 52) or memcmp(a.prank, b.prank, sizeof(a.prank))
                 or memcmp(a.trank, b.trank, sizeof(a.trank)) or memcmp(a.pc0, b.pc0, 14)
@@ -1906,7 +1922,7 @@ def check_deal_setup(unsigned long long start, long long count, dict rules):
             _deal_block(ds, numbers, nxt, &blk)
         sim_deal_from_number(&a, n, &r, False)
         sim_deal_from_number(&b, n, &r, True)
-        if not _same_setup(&a, &b) or not _same_setup(&ds[k], &b):
+        if not _same_setup(&a, &b) or not _same_setup(&ds[k], &b) or not _talon_masks_right(&b):
             bad.append(n)
     return bad
 
