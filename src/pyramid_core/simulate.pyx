@@ -1377,7 +1377,7 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
     cdef uint8_t ca[MAX_MOVES]
     cdef uint8_t cb[MAX_MOVES]
     cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0, pass_removed = 0
-    cdef int m, nc, a, r, k, n_rec = 0, rc = SIM_OK, best, best_score
+    cdef int m, nc, a, r, k, n_rec = 0, rc = SIM_OK, best, best_score, alt, alt_score
     cdef int fallback
     cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, vetoed = False, stuck
     cdef bint win_all = d.rules.win_all
@@ -1452,10 +1452,10 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                         k += 1
                         h &= h - 1
                 if k:
-                    a = _greedy_best(d, pyr, pc, tc, ca, cb, k, &r)
-                    if r >= 0 or nc == 0:
-                        best = a
-                        best_score = r
+                    alt = _greedy_best(d, pyr, pc, tc, ca, cb, k, &alt_score)
+                    if alt_score >= 0 or nc == 0:
+                        best = alt
+                        best_score = alt_score
             m = _greedy_pick(best, best_score, fallback, stuck)
             if m < 0 or (m == MOVE_RECYCLE and stuck):
                 break
