@@ -207,7 +207,7 @@ static PYR_INLINE void pyr_sim_shuffle_masks(uint64_t state, const uint8_t *rank
 
 /* pyr_sim_shuffle_masks for PYR_SIM_BLOCK deals at once: deal numbers[k] into the k-th of
  * PYR_SIM_BLOCK records `stride` bytes apart from `base`, whose deck, prank, trank, pc and tc
- * arrays lie at the given offsets in each. A swap reads what an earlier swap may just have
+ * arrays and tnext and t3 words (pyr_sim_talon_masks) lie at the given offsets in each. A swap reads what an earlier swap may just have
  * written, so one deal's swaps wait on each other; eight deals' swaps interleaved do not
  * (about twice as fast here). */
 #define PYR_SIM_BLOCK 8
