@@ -1163,7 +1163,8 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
     cdef uint8_t ca[MAX_MOVES]
     cdef uint8_t cb[MAX_MOVES]
     cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0, pass_removed = 0
-    cdef int m, nc, k, a, w, t, n_rec = 0, rc = SIM_OK, best, best_score, fallback, j
+    cdef int m, nc, k, a, w, t, n_rec = 0, rc = SIM_OK, best, best_score, fallback, j, npyr
+    cdef int alt, alt_score
     cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, vetoed = False, stuck
     cdef bint win_all = d.rules.win_all, stp = d.rules.stock_top_playable, wuse, tuse, wt
     memcpy(pc, d.pc0, sizeof(pc))
@@ -1229,6 +1230,7 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
             # The pairs, in gen_moves order: pyramid pairs, then for each talon card in play
             # (waste top first) its pyramid partners and the talon pair.
             nc = _pyramid_pairs(d, free, pp, ca, cb)
+            npyr = nc
             if wuse:
                 y = free & d.prank[13 - d.rank[LOC_TALON + w]]
                 while y:
@@ -1249,7 +1251,18 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                     y &= y - 1
             best = -1
             best_score = -1
-            if nc:
+            if npyr:
+                # A pyramid pair's merit (200 or more) beats any pair with a talon card (under
+                # 200): the talon pairs are scored only when every pyramid pair is vetoed (if
+                # they are too, the first pyramid pair stands, with score -1).
+                best = _greedy_best(d, pyr, pc, tc, ca, cb, npyr, &best_score)
+                if best_score < 0 and nc > npyr:
+                    alt = _greedy_best(d, pyr, pc, tc, ca + npyr, cb + npyr, nc - npyr,
+                                       &alt_score)
+                    if alt_score >= 0:
+                        best = alt
+                        best_score = alt_score
+            elif nc:
                 best = _greedy_best(d, pyr, pc, tc, ca, cb, nc, &best_score)
             m = _greedy_pick(best, best_score, fallback, stuck)
             if m < 0 or (m == MOVE_RECYCLE and stuck):
