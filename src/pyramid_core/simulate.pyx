@@ -1941,8 +1941,9 @@ def check_deal_setup(unsigned long long start, long long count, dict rules):
 
 
 def simd(int on=-1):
-    """Whether the batch shuffle uses AVX-512 (where the CPU has it); on = 0 or 1 sets it
-    (tests compare both ways; not while a batch runs)."""
+    """Whether the deal set-up uses AVX-512 (where the CPU has F, DQ, BW, VL and VPOPCNTDQ);
+    on = 0 or 1 sets it (tests compare both ways; not while a batch runs). The deals are the
+    same either way."""
     return bool(pyr_sim_simd(on))
 
 
