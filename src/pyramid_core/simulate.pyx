@@ -1163,7 +1163,7 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
     cdef uint8_t ca[MAX_MOVES]
     cdef uint8_t cb[MAX_MOVES]
     cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0, pass_removed = 0
-    cdef int m, nc, k, a, w, t, n_rec = 0, rc = SIM_OK, best, best_score, fallback, j, npyr
+    cdef int m, nc, k, a, w, t, n_rec = 0, rc = SIM_OK, best, best_score, j, npyr
     cdef int alt, alt_score
     cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, vetoed = False, stuck
     cdef bint win_all = d.rules.win_all, stp = d.rules.stock_top_playable, wuse, tuse, wt
@@ -1226,7 +1226,6 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                         break
                 continue
             stuck = unlimited and pass_removed == 0
-            fallback = _fallback(d, st, (talon & below(cur)), recycles)
             # The pairs, in gen_moves order: pyramid pairs, then for each talon card in play
             # (waste top first) its pyramid partners and the talon pair.
             nc = _pyramid_pairs(d, free, pp, ca, cb)
@@ -1264,7 +1263,11 @@ cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                         best_score = alt_score
             elif nc:
                 best = _greedy_best(d, pyr, pc, tc, ca, cb, nc, &best_score)
-            m = _greedy_pick(best, best_score, fallback, stuck)
+            if best_score >= 0:                 # (the commonest case: no need of the fallback)
+                m = best
+            else:
+                m = _greedy_pick(best, best_score, _fallback(d, st, talon & below(cur), recycles),
+                                 stuck)
             if m < 0 or (m == MOVE_RECYCLE and stuck):
                 break
             if m == MOVE_DRAW:
@@ -1391,7 +1394,6 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
     cdef uint8_t cb[MAX_MOVES]
     cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0, pass_removed = 0
     cdef int m, nc, a, r, k, n_rec = 0, rc = SIM_OK, best, best_score, alt, alt_score
-    cdef int fallback
     cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, vetoed = False, stuck
     cdef bint win_all = d.rules.win_all
     memcpy(pc, d.pc0, sizeof(pc))
@@ -1434,7 +1436,6 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                         break
                 continue
             stuck = unlimited and pass_removed == 0
-            fallback = _fallback(d, st, wm, recycles)
             # The pairs, in gen_moves order: pyramid pairs, then for each pile top (ascending)
             # its pyramid partners and its pairs with the later tops. A pyramid pair's merit
             # (200 or more) beats any pair with a talon card (under 200), so the pile tops'
@@ -1469,7 +1470,10 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                     if alt_score >= 0 or nc == 0:
                         best = alt
                         best_score = alt_score
-            m = _greedy_pick(best, best_score, fallback, stuck)
+            if best_score >= 0:                 # (the commonest case: no need of the fallback)
+                m = best
+            else:
+                m = _greedy_pick(best, best_score, _fallback(d, st, wm, recycles), stuck)
             if m < 0 or (m == MOVE_RECYCLE and stuck):
                 break
             if m == MOVE_DRAW:
