@@ -7,9 +7,28 @@ short summary printed at the end of the run.
 
 There are deliberately no assertions on speed: the numbers are for reading, not for gating.
 """
+import time
+
 import pytest
 
 _RESULTS = []
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _settle(request):
+    """Keep both cores busy with simulations for about a second before the first timed test.
+
+    On the shared development VM the first benchmark of a run measured 10-30% low (a rerun
+    alone was back in range): the machine needs a moment under load before it runs at full
+    speed. Skipped when benchmarks are disabled (the plain test run)."""
+    config = request.config
+    if config.getoption("benchmark_disable", False) and not config.getoption("benchmark_enable", False):
+        return
+    from pyramid_solitaire import simulate
+
+    end = time.perf_counter() + 1.0
+    while time.perf_counter() < end:
+        simulate(200_000, rules="msc", policy="greedy", threads=2)
 
 
 def _fmt_rate(rate):
