@@ -46,6 +46,7 @@ cdef enum:
 cdef uint8_t POP4[16]       # bits set in a 4-bit value
 cdef uint8_t MATCH16[65536] # maximum matching of a 4 x 4 bipartite graph, rows as 4-bit nibbles
 cdef uint8_t RANK_OF[52]    # card index -> rank
+cdef uint32_t DIV4[5]       # ceil(256 / f): (k * DIV4[f]) >> 8 == k // f for k < 16, f <= 4
 
 
 cdef void _init_tables():
@@ -100,6 +101,9 @@ cdef void _init_tables():
     _init_match16()
     for i in range(52):
         RANK_OF[i] = <uint8_t>card_rank(i)
+    DIV4[0] = 0
+    for i in range(1, 5):
+        DIV4[i] = (256 + i - 1) // i
 
 
 cdef void _init_match16():
@@ -1067,8 +1071,10 @@ cdef int _random_draw1(const sim_deal* d, uint64_t rng, sim_result* res,
                     x &= x - 1
                     j = fc[r] * fc[13 - r]
                     if k < j:
-                        a = _nth_bit(free & d.prank[r], k // fc[13 - r])
-                        b = _nth_bit(free & d.prank[13 - r], k % fc[13 - r])
+                        a = (k * DIV4[fc[13 - r]]) >> 8     # k // fc[13 - r] (k < 16)
+                        b = k - a * fc[13 - r]
+                        a = _nth_bit(free & d.prank[r], a)
+                        b = _nth_bit(free & d.prank[13 - r], b)
                         m = move_pair(a, b)
                         break
                     k -= j
