@@ -69,13 +69,14 @@ def test_batch_deal_setup(name, simd):
     assert core.check_deal_setup(987654321987, 5, options) == []     # a short last block
 
 
+@pytest.mark.parametrize("name", ["pyramide", "classic-draw3", "msc"])
 @pytest.mark.parametrize("policy", ["greedy", "random"])
-def test_batch_setup_ways_agree(policy):
+def test_batch_setup_ways_agree(policy, name):
     """The batch loop names each next block so that, with AVX-512, its shuffle partners are
     worked out during the current block: the games are the same as with the plain C set-up
     and as one game at a time (sim_play on sim_deal_from_number), for any slice of a batch
     (blocks that start anywhere, short last blocks, given deals out of order)."""
-    options = Rules.preset("msc").core_options()
+    options = Rules.preset(name).core_options()
     deals = np.array([5, 5, MAX_DEAL_NUMBER, 17, 2 ** 40, 3, 99, 1, 0, 12345678901, 8, 7, 6],
                      dtype=np.uint64)
 
