@@ -207,9 +207,9 @@ static PYR_INLINE void pyr_sim_shuffle_masks(uint64_t state, const uint8_t *rank
 
 /* pyr_sim_shuffle_masks for PYR_SIM_BLOCK deals at once: deal numbers[k] into the k-th of
  * PYR_SIM_BLOCK records `stride` bytes apart from `base`, whose deck, prank, trank, pc and tc
- * arrays and tnext and t3 words (pyr_sim_talon_masks) lie at the given offsets in each. A swap reads what an earlier swap may just have
- * written, so one deal's swaps wait on each other; eight deals' swaps interleaved do not
- * (about twice as fast here). */
+ * arrays and tnext and t3 words (pyr_sim_talon_masks) lie at the given offsets in each. A
+ * swap reads what an earlier swap may just have written, so one deal's swaps wait on each
+ * other; eight deals' swaps interleaved do not (about twice as fast here). */
 #define PYR_SIM_BLOCK 8
 #define PYR_SIM_AT(T, off, k) ((T *)(base + (size_t)(k) * stride + (off)))
 
@@ -239,6 +239,13 @@ static PYR_INLINE void pyr_sim_block_swaps(uint8_t js[][64], char *base, size_t 
             PYR_SIM_AT(uint8_t, count, k)[t]++;
         }
     }
+}
+
+/* t3 (talon cards t <= 21 such that two of t, t + 1, t + 2 pair) from n1 (t pairs with
+ * t + 1) and n2 (t pairs with t + 2). */
+static PYR_INLINE uint32_t pyr_sim_t3(uint32_t n1, uint32_t n2)
+{
+    return (n1 | (n1 >> 1) | n2) & 0x3FFFFFu;
 }
 
 #ifdef PYR_SIM_AVX512
@@ -300,7 +307,7 @@ static void pyr_sim_block_avx512(pyr_sim_blocker *b, const uint64_t *numbers,
         n2 = (uint32_t)(_mm512_cmpeq_epi8_mask(_mm512_add_epi8(v, v2), thirteen) >> 28)
              & 0x3FFFFFu;
         *PYR_SIM_AT(uint32_t, tnext, k) = n1;
-        *PYR_SIM_AT(uint32_t, t3, k) = (n1 | (n1 >> 1) | n2) & 0x3FFFFFu;
+        *PYR_SIM_AT(uint32_t, t3, k) = pyr_sim_t3(n1, n2);
         pm[0] = tm[0] = 0;
         for (r = 1; r < 14; r++) {
             uint64_t e = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8((char)r));
@@ -346,7 +353,7 @@ static PYR_INLINE void pyr_sim_talon_masks(const uint8_t *deck, uint32_t *tnext,
          | pyr_sim_sum13(w2, w2 >> 16) << 16;
     n1 &= 0x7FFFFFu;
     *tnext = n1;
-    *t3 = (n1 | (n1 >> 1) | n2) & 0x3FFFFFu;
+    *t3 = pyr_sim_t3(n1, n2);
 }
 #else
 static PYR_INLINE void pyr_sim_talon_masks(const uint8_t *deck, uint32_t *tnext, uint32_t *t3)
@@ -358,7 +365,7 @@ static PYR_INLINE void pyr_sim_talon_masks(const uint8_t *deck, uint32_t *tnext,
     for (i = 0; i < 22; i++)
         n2 |= (uint32_t)(deck[28 + i] + deck[30 + i] == 13) << i;
     *tnext = n1;
-    *t3 = (n1 | (n1 >> 1) | n2) & 0x3FFFFFu;
+    *t3 = pyr_sim_t3(n1, n2);
 }
 #endif
 
