@@ -107,6 +107,38 @@ def test_batch_setup_ways_agree(policy, name):
     assert np.array_equal(runs[0][3], given[:, 11:])
 
 
+# Draw-1 rule sets the lockstep random playout takes: every combination of what it reads.
+LOCKSTEP_RULES = [Rules(waste_at_deal=w, redeals=r, stock_top_playable=stp, win=win)
+                  for w in (0, 1) for r in (0, 1, 2, "unlimited") for stp in (False, True)
+                  for win in ("pyramid", "all")]
+
+
+@pytest.mark.parametrize("rules", LOCKSTEP_RULES, ids=str)
+def test_lockstep_random_playout_is_the_scalar_one(rules):
+    """With AVX-512 the batch plays the random policy sixteen games at a time in vector lanes
+    (pyr_sim_lockstep.h); its rows are those of the scalar playout, game for game."""
+    if not core.simd(-1):
+        pytest.skip("this CPU has no AVX-512: the batch runs the scalar playout only")
+    options = rules.core_options()
+    n = 3001                                     # a short last group of lanes
+
+    def batch(on):
+        out = [np.zeros(n, np.uint8), np.zeros(n, np.uint8), np.zeros(n, np.uint16),
+               np.zeros(n, np.uint16)]
+        core.simd(on)
+        core.run(core.POLICIES["random"], options, 11, 777, None, 0, n, *out)
+        return out
+
+    before = core.simd()
+    try:
+        vector, scalar = batch(1), batch(0)
+    finally:
+        core.simd(before)
+    for a, b in zip(vector, scalar):
+        assert np.array_equal(a, b)
+    assert len(np.unique(vector[1])) > 10        # real games: many different outcomes
+
+
 def test_simd_switch():
     before = core.simd()
     try:

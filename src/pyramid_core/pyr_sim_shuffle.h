@@ -70,7 +70,8 @@ static uint64_t pyr_sim_k[56];     /* lane I - 1: (52 - I) * golden, the generat
 static uint64_t pyr_sim_c[56];     /* 2^32 % (I + 1) */
 static double pyr_sim_inv[56];     /* 1 / (I + 1) */
 static double pyr_sim_n[56];       /* I + 1 */
-static int pyr_sim_avx512_cpu;     /* the CPU has AVX-512 F, DQ, BW, VL and VPOPCNTDQ */
+static int pyr_sim_avx512_cpu;     /* the CPU has AVX-512 F, DQ, BW, VL, VPOPCNTDQ and CD (the
+                                    * lockstep playouts' leading-zero count) */
 #endif
 static int pyr_sim_avx512;         /* in use: 0 until pyr_sim_init, then as pyr_sim_simd says */
 
@@ -89,7 +90,7 @@ static PYR_INLINE void pyr_sim_init(void)
     __builtin_cpu_init();
     pyr_sim_avx512_cpu = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")
         && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl")
-        && __builtin_cpu_supports("avx512vpopcntdq");
+        && __builtin_cpu_supports("avx512vpopcntdq") && __builtin_cpu_supports("avx512cd");
     pyr_sim_avx512 = pyr_sim_avx512_cpu;
 #endif
 }

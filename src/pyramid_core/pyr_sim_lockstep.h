@@ -1,0 +1,428 @@
+/* The random draw-1 playout in lockstep: sixteen games at once, one per 32-bit lane of
+ * AVX-512 vectors, every lane making one move per step with no branch on its cards (a lane
+ * that has finished sits out under a mask). It plays the same games as simulate.pyx's
+ * _random_draw1, move for move and random number for random number
+ * (tests/test_simulate.py compares whole batches both ways):
+ *  - the legal moves are counted by kind in gen_moves order, and the k-th is found by
+ *    comparing k with the running counts (masks instead of branches);
+ *  - each game's SplitMix64 state sits in a 64-bit lane; Lemire's rejection step, needed
+ *    about once in 10^8 draws, is finished in plain C for the lanes that need it;
+ *  - the derived state (free cards by rank, the talon cards with a free partner) is worked
+ *    out afresh each step from the free mask by vector popcounts instead of being kept up to
+ *    date, and the pyramid's geometry (the cards a card covers, what covers it) comes from
+ *    32-entry tables held in registers (two-register permutes, no memory access);
+ *  - a run of draws that is the only legal move goes in one step while the stock has no gap
+ *    (the stock_top_playable mask of _skip_draws_stp), else one draw a step: the same moves.
+ * Branch mispredictions, a third of a scalar game, are gone; what costs now is the work of
+ * every path in every lane and the gathers (about a cycle a lane). The deals are read in
+ * place from the batch's sim_deal records (byte offsets passed in), as the set-up wrote
+ * them. Only where the AVX-512 set-up is in use (pyr_sim_simd): the tests switch it off to
+ * compare with the scalar playouts. */
+#ifndef PYR_SIM_LOCKSTEP_H
+#define PYR_SIM_LOCKSTEP_H
+#include <stdint.h>
+#include <string.h>
+#include "pyr_sim_shuffle.h"
+
+#ifdef PYR_SIM_AVX512
+#define PYR_LS_TARGET __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx512vpopcntdq,avx512cd")))
+#define PYR_LS_1(x) _mm512_set1_epi32(x)
+typedef __m512i pyr_ls_v;
+
+static uint32_t pyr_ls_parl[32];    /* pyramid position -> the one it covers up-left, or 28 */
+static uint32_t pyr_ls_parr[32];    /* ... up-right, or 28 (28..31: 28) */
+static uint32_t pyr_ls_cov[32];     /* the two positions covering it (0 on the bottom row) */
+static const uint32_t pyr_ls_div[16] = {0, 256, 128, 86, 64};  /* (k * div[f]) >> 8 = k / f */
+
+static PYR_INLINE void pyr_ls_init(void)
+{
+    int r, c, i;
+    for (i = 0; i < 32; i++) {
+        pyr_ls_parl[i] = pyr_ls_parr[i] = 28;
+        pyr_ls_cov[i] = 0;
+    }
+    for (r = 0; r < 7; r++)
+        for (c = 0; c <= r; c++) {
+            i = r * (r + 1) / 2 + c;
+            if (c > 0)
+                pyr_ls_parl[i] = (uint32_t)((r - 1) * r / 2 + c - 1);
+            if (c < r)
+                pyr_ls_parr[i] = (uint32_t)((r - 1) * r / 2 + c);
+            if (r < 6)
+                pyr_ls_cov[i] = (3u << ((r + 1) * (r + 2) / 2 + c));
+        }
+}
+
+/* below(n) = (1 << n) - 1; the lowest set bit's index (-1 for 0); the highest's plus one (0
+ * for 0); the index of the i-th set bit (i <= 3, from the lowest) */
+PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_below(pyr_ls_v n)
+{
+    return _mm512_sub_epi32(_mm512_sllv_epi32(PYR_LS_1(1), n), PYR_LS_1(1));
+}
+PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_ctz(pyr_ls_v x)
+{
+    pyr_ls_v low = _mm512_and_si512(x, _mm512_sub_epi32(_mm512_setzero_si512(), x));
+    return _mm512_sub_epi32(PYR_LS_1(31), _mm512_lzcnt_epi32(low));
+}
+PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_top1(pyr_ls_v x)
+{
+    return _mm512_sub_epi32(PYR_LS_1(32), _mm512_lzcnt_epi32(x));
+}
+PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_nth(pyr_ls_v x, pyr_ls_v i)
+{
+    const pyr_ls_v one = PYR_LS_1(1);
+    x = _mm512_mask_and_epi32(x, _mm512_cmpgt_epi32_mask(i, PYR_LS_1(0)), x, _mm512_sub_epi32(x, one));
+    x = _mm512_mask_and_epi32(x, _mm512_cmpgt_epi32_mask(i, one), x, _mm512_sub_epi32(x, one));
+    x = _mm512_mask_and_epi32(x, _mm512_cmpgt_epi32_mask(i, PYR_LS_1(2)), x, _mm512_sub_epi32(x, one));
+    return pyr_ls_ctz(x);
+}
+
+/* SplitMix64's output function on eight 64-bit lanes */
+PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_mix(pyr_ls_v z)
+{
+    z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64(z, 30)),
+                           _mm512_set1_epi64((long long)0xBF58476D1CE4E5B9ULL));
+    z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64(z, 27)),
+                           _mm512_set1_epi64((long long)0x94D049BB133111EBULL));
+    return _mm512_xor_si512(z, _mm512_srli_epi64(z, 31));
+}
+
+typedef struct {
+    pyr_ls_v parl0, parl1, parr0, parr1, cov0, cov1;   /* the geometry tables, in registers */
+} pyr_ls_geo;
+
+/* Remove the pyramid card at location a in lanes m (a talon location or 63 changes nothing)
+ * and free the cards it covered that nothing covers any more (as _take_pyr/_free_up). */
+PYR_LS_TARGET static PYR_INLINE void pyr_ls_take(const pyr_ls_geo *g, __mmask16 m, pyr_ls_v a,
+                                                 pyr_ls_v *pyr, pyr_ls_v *fre)
+{
+    const pyr_ls_v bit = _mm512_sllv_epi32(PYR_LS_1(1), a);
+    const pyr_ls_v ai = _mm512_min_epu32(a, PYR_LS_1(28));
+    pyr_ls_v q, cq;
+    __mmask16 now;
+    *pyr = _mm512_mask_andnot_epi32(*pyr, m, bit, *pyr);
+    *fre = _mm512_mask_andnot_epi32(*fre, m, bit, *fre);
+    q = _mm512_permutex2var_epi32(g->parl0, ai, g->parl1);
+    cq = _mm512_permutex2var_epi32(g->cov0, q, g->cov1);
+    now = m & _mm512_cmplt_epu32_mask(q, PYR_LS_1(28)) & _mm512_testn_epi32_mask(cq, *pyr);
+    *fre = _mm512_mask_or_epi32(*fre, now, *fre, _mm512_sllv_epi32(PYR_LS_1(1), q));
+    q = _mm512_permutex2var_epi32(g->parr0, ai, g->parr1);
+    cq = _mm512_permutex2var_epi32(g->cov0, q, g->cov1);
+    now = m & _mm512_cmplt_epu32_mask(q, PYR_LS_1(28)) & _mm512_testn_epi32_mask(cq, *pyr);
+    *fre = _mm512_mask_or_epi32(*fre, now, *fre, _mm512_sllv_epi32(PYR_LS_1(1), q));
+}
+
+/* Lemire's k < n for the lanes in `need` (n > 1): advances their generators (s0: lanes
+ * 0..7, s1: lanes 8..15). */
+PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_rand(__mmask16 need, pyr_ls_v n, pyr_ls_v *s0,
+                                                     pyr_ls_v *s1)
+{
+    const pyr_ls_v golden = _mm512_set1_epi64((long long)0x9E3779B97F4A7C15ULL);
+    pyr_ls_v z0, z1, p0, p1, k, lo;
+    __mmask16 bad;
+    *s0 = _mm512_mask_add_epi64(*s0, (__mmask8)need, *s0, golden);
+    *s1 = _mm512_mask_add_epi64(*s1, (__mmask8)(need >> 8), *s1, golden);
+    z0 = pyr_ls_mix(*s0);
+    z1 = pyr_ls_mix(*s1);
+    p0 = _mm512_mul_epu32(_mm512_srli_epi64(z0, 32),
+                          _mm512_cvtepu32_epi64(_mm512_castsi512_si256(n)));
+    p1 = _mm512_mul_epu32(_mm512_srli_epi64(z1, 32),
+                          _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(n, 1)));
+    k = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(_mm512_srli_epi64(p0, 32))),
+                           _mm512_cvtepi64_epi32(_mm512_srli_epi64(p1, 32)), 1);
+    lo = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(p0)),
+                            _mm512_cvtepi64_epi32(p1), 1);
+    bad = need & _mm512_cmplt_epu32_mask(lo, n);
+    if (bad) {                  /* the low product word below n: maybe reject (rare) */
+        uint64_t ss[16];
+        uint32_t kk[16], nn[16], ll[16];
+        int i;
+        _mm512_storeu_si512((void *)ss, *s0);
+        _mm512_storeu_si512((void *)(ss + 8), *s1);
+        _mm512_storeu_si512((void *)kk, k);
+        _mm512_storeu_si512((void *)nn, n);
+        _mm512_storeu_si512((void *)ll, lo);
+        for (i = 0; i < 16; i++) {
+            uint32_t t;
+            if (!((bad >> i) & 1))
+                continue;
+            t = (0u - nn[i]) % nn[i];
+            while (ll[i] < t) {
+                uint64_t z, m;
+                ss[i] += 0x9E3779B97F4A7C15ULL;
+                z = ss[i];
+                z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+                z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+                z ^= z >> 31;
+                m = (z >> 32) * nn[i];
+                ll[i] = (uint32_t)m;
+                kk[i] = (uint32_t)(m >> 32);
+            }
+        }
+        *s0 = _mm512_loadu_si512((const void *)ss);
+        *s1 = _mm512_loadu_si512((const void *)(ss + 8));
+        k = _mm512_loadu_si512((const void *)kk);
+    }
+    return k;
+}
+
+/* Games 0 .. cnt-1 (cnt <= 16) of the records `stride` bytes apart from base (their rank,
+ * prank, trank arrays and tnext word at the given offsets), game k's generator in rng[k];
+ * their rows into won/removed/moves/score[0 .. cnt-1]. redeals: 255 for unlimited. */
+PYR_LS_TARGET
+static void pyr_ls_random_draw1(int stp, int redeals, int waste_at_deal, int win_all,
+                                const char *base, size_t stride, size_t rank_off,
+                                size_t prank_off, size_t trank_off, size_t tnext_off,
+                                const uint64_t *rng, int cnt, uint8_t *won, uint8_t *removed,
+                                uint16_t *moves_out, uint16_t *score)
+{
+    const pyr_ls_v one = PYR_LS_1(1), zero = _mm512_setzero_si512(), thirteen = PYR_LS_1(13);
+    const pyr_ls_v lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const pyr_ls_v rec = _mm512_mullo_epi32(lane, PYR_LS_1((int)stride));   /* record offsets */
+    const pyr_ls_v ridx = _mm512_add_epi32(rec, PYR_LS_1((int)rank_off + 28));  /* talon card 0 */
+    const pyr_ls_v div = _mm512_loadu_si512((const void *)pyr_ls_div);
+    const int unl = redeals == 255;
+    const pyr_ls_v nredeals = PYR_LS_1(redeals);
+    pyr_ls_v PR[14], TR[14], TN;
+    pyr_ls_v pyr = PYR_LS_1(0x0FFFFFFF), fre = PYR_LS_1(0x0FE00000), talon = PYR_LS_1(0xFFFFFF);
+    pyr_ls_v cur = PYR_LS_1(waste_at_deal), moves = zero, recycles = zero, prem = zero;
+    pyr_ls_v s0 = _mm512_loadu_si512((const void *)rng);
+    pyr_ls_v s1 = _mm512_loadu_si512((const void *)(rng + 8));
+    __mmask16 act = cnt >= 16 ? 0xFFFF : (__mmask16)((1u << cnt) - 1);
+    pyr_ls_geo g;
+    int r, i;
+    g.parl0 = _mm512_loadu_si512((const void *)pyr_ls_parl);
+    g.parl1 = _mm512_loadu_si512((const void *)(pyr_ls_parl + 16));
+    g.parr0 = _mm512_loadu_si512((const void *)pyr_ls_parr);
+    g.parr1 = _mm512_loadu_si512((const void *)(pyr_ls_parr + 16));
+    g.cov0 = _mm512_loadu_si512((const void *)pyr_ls_cov);
+    g.cov1 = _mm512_loadu_si512((const void *)(pyr_ls_cov + 16));
+    for (r = 0; r < 14; r++) {
+        PR[r] = _mm512_i32gather_epi32(_mm512_add_epi32(rec, PYR_LS_1((int)prank_off + 4 * r)),
+                                       (const void *)base, 1);
+        TR[r] = _mm512_i32gather_epi32(_mm512_add_epi32(rec, PYR_LS_1((int)trank_off + 4 * r)),
+                                       (const void *)base, 1);
+    }
+    TN = _mm512_i32gather_epi32(_mm512_add_epi32(rec, PYR_LS_1((int)tnext_off)),
+                                (const void *)base, 1);
+    while (1) {
+        pyr_ls_v fc[14], useful, kings, npairs, w, bc, st, t, rw0, rt0, rw, rt, nk, pmw, pmt;
+        pyr_ls_v cw, ct, cwt, n, k, k2, a, b;
+        __mmask16 stnz, wnn, wuse, tuse, wt, forced, wnz, canrec, nf, kw, kt, isk, kp, kwl;
+        __mmask16 chosen, l1, l2, l3, l4, rc, rem, need;
+        act &= _mm512_test_epi32_mask(pyr, pyr)
+               | (win_all ? _mm512_test_epi32_mask(talon, talon) : 0);
+        if (!act)
+            break;
+        /* free cards by rank; talon cards that are Kings or pair with a free card; the
+         * number of pyramid pairs */
+        useful = TR[13];
+        npairs = zero;
+        for (r = 1; r <= 13; r++)
+            fc[r] = _mm512_popcnt_epi32(_mm512_and_si512(fre, PR[r]));
+        for (r = 1; r <= 12; r++)
+            useful = _mm512_mask_or_epi32(useful, _mm512_test_epi32_mask(fc[r], fc[r]), useful,
+                                          TR[13 - r]);
+        for (r = 1; r <= 6; r++)
+            npairs = _mm512_add_epi32(npairs, _mm512_mullo_epi32(fc[r], fc[13 - r]));
+        kings = _mm512_and_si512(fre, PR[13]);
+        /* the waste top w (-1: none) and, with stock_top_playable, the stock top t */
+        w = _mm512_sub_epi32(cur, one);
+        bc = pyr_ls_below(cur);
+        st = _mm512_andnot_si512(bc, talon);
+        stnz = _mm512_test_epi32_mask(st, st);
+        wnn = _mm512_cmpgt_epi32_mask(cur, zero);
+        wuse = _mm512_test_epi32_mask(_mm512_srlv_epi32(useful, w), one);
+        t = pyr_ls_ctz(st);
+        rw0 = _mm512_and_si512(_mm512_mask_i32gather_epi32(zero, wnn & act, _mm512_add_epi32(ridx, w),
+                                                           (const void *)base, 1), PYR_LS_1(255));
+        tuse = wt = 0;
+        rt0 = zero;
+        if (stp) {
+            tuse = _mm512_test_epi32_mask(_mm512_srlv_epi32(useful, t), one);
+            rt0 = _mm512_and_si512(_mm512_mask_i32gather_epi32(zero, stnz & act,
+                                                               _mm512_add_epi32(ridx, t),
+                                                               (const void *)base, 1),
+                                   PYR_LS_1(255));
+            wt = wnn & stnz & _mm512_cmpeq_epi32_mask(_mm512_add_epi32(rw0, rt0), thirteen);
+        }
+        forced = act & ~(wuse | tuse | wt) & _mm512_cmpeq_epi32_mask(npairs, zero)
+                 & _mm512_testn_epi32_mask(kings, kings);
+        wnz = _mm512_test_epi32_mask(talon, bc);
+        canrec = unl ? (__mmask16)0xFFFF : _mm512_cmplt_epi32_mask(recycles, nredeals);
+        if (forced) {
+            /* drawing or recycling is the only move: no random number is used */
+            __mmask16 fs = forced & stnz, fe = forced & ~stnz;
+            if (fs && stp) {
+                /* while the stock has no gap, draw to the lowest bit of the stop mask
+                 * (_skip_draws_stp); across gaps one draw a step */
+                pyr_ls_v low = _mm512_and_si512(st, _mm512_sub_epi32(zero, st));
+                __mmask16 gl = fs & _mm512_testn_epi32_mask(_mm512_add_epi32(st, low), st);
+                pyr_ls_v stop = _mm512_and_si512(st, _mm512_or_si512(
+                    _mm512_or_si512(useful, _mm512_srli_epi32(useful, 1)),
+                    _mm512_or_si512(_mm512_and_si512(TN, _mm512_srli_epi32(st, 1)),
+                                    _mm512_xor_si512(st, _mm512_srli_epi32(st, 1)))));
+                pyr_ls_v last = _mm512_mask_mov_epi32(t, gl, pyr_ls_ctz(stop));
+                moves = _mm512_mask_add_epi32(moves, fs, moves,
+                                              _mm512_add_epi32(_mm512_sub_epi32(last, t), one));
+                cur = _mm512_mask_add_epi32(cur, fs, last, one);
+            } else if (fs) {
+                /* the waste top only: draw to the first useful card, or to the end */
+                pyr_ls_v u = _mm512_and_si512(st, useful);
+                pyr_ls_v j = _mm512_mask_mov_epi32(pyr_ls_top1(st), _mm512_test_epi32_mask(u, u),
+                                                   _mm512_add_epi32(pyr_ls_ctz(u), one));
+                moves = _mm512_mask_add_epi32(moves, fs, moves,
+                                              _mm512_popcnt_epi32(_mm512_and_si512(st, pyr_ls_below(j))));
+                cur = _mm512_mask_mov_epi32(cur, fs, j);
+            }
+            if (fe) {
+                __mmask16 end = fe & (~wnz | ~canrec
+                                      | (unl ? _mm512_cmpeq_epi32_mask(prem, zero) : 0));
+                act &= ~end;
+                fe &= ~end;
+                cur = _mm512_mask_mov_epi32(cur, fe, zero);
+                if (!unl)
+                    recycles = _mm512_mask_add_epi32(recycles, fe, recycles, one);
+                prem = _mm512_mask_mov_epi32(prem, fe, zero);
+                moves = _mm512_mask_add_epi32(moves, fe, moves, one);
+            }
+        }
+        nf = act & ~forced;
+        if (!nf)
+            continue;
+        /* count the legal moves by kind, in gen_moves order: pyramid Kings, talon Kings,
+         * pyramid pairs, the waste top's partners, waste top + stock top, the stock top's
+         * partners, draw or recycle */
+        rw = _mm512_maskz_mov_epi32(wuse, rw0);
+        rt = _mm512_maskz_mov_epi32(tuse, rt0);
+        kw = _mm512_cmpeq_epi32_mask(rw, thirteen);
+        kt = _mm512_cmpeq_epi32_mask(rt, thirteen);
+        nk = _mm512_mask_add_epi32(fc[13], kw, fc[13], one);
+        nk = _mm512_mask_add_epi32(nk, kt, nk, one);
+        pmw = _mm512_and_si512(fre, _mm512_mask_i32gather_epi32(
+            zero, nf & wuse & ~kw, _mm512_add_epi32(_mm512_slli_epi32(_mm512_sub_epi32(thirteen, rw), 4), lane),
+            (const void *)PR, 4));
+        cw = _mm512_popcnt_epi32(pmw);
+        pmt = ct = zero;
+        if (stp) {
+            pmt = _mm512_and_si512(fre, _mm512_mask_i32gather_epi32(
+                zero, nf & tuse & ~kt, _mm512_add_epi32(_mm512_slli_epi32(_mm512_sub_epi32(thirteen, rt), 4), lane),
+                (const void *)PR, 4));
+            ct = _mm512_popcnt_epi32(pmt);
+        }
+        n = _mm512_add_epi32(_mm512_add_epi32(nk, npairs), _mm512_add_epi32(cw, ct));
+        n = _mm512_mask_add_epi32(n, wt, n, one);
+        n = _mm512_mask_add_epi32(n, stnz | (wnz & canrec), n, one);
+        need = nf & _mm512_cmpgt_epi32_mask(n, one);
+        k = need ? pyr_ls_rand(need, n, &s0, &s1) : zero;
+        k = _mm512_maskz_mov_epi32(need, k);
+        /* the k-th legal move: a, b (63: none) */
+        a = b = PYR_LS_1(63);
+        isk = nf & _mm512_cmplt_epi32_mask(k, nk);
+        kp = isk & _mm512_cmplt_epi32_mask(k, fc[13]);
+        if (kp)
+            a = _mm512_mask_mov_epi32(a, kp, pyr_ls_nth(kings, k));
+        kwl = isk & ~kp & _mm512_cmpeq_epi32_mask(k, fc[13]) & kw;
+        a = _mm512_mask_add_epi32(a, kwl, w, PYR_LS_1(28));
+        a = _mm512_mask_add_epi32(a, isk & ~kp & ~kwl, t, PYR_LS_1(28));
+        k2 = _mm512_sub_epi32(k, nk);
+        chosen = isk | ~nf;
+        for (r = 1; r <= 6; r++) {
+            pyr_ls_v j = _mm512_mullo_epi32(fc[r], fc[13 - r]);
+            __mmask16 sel = ~chosen & _mm512_cmplt_epi32_mask(k2, j);
+            if (sel) {
+                pyr_ls_v f = fc[13 - r];
+                pyr_ls_v ai = _mm512_srli_epi32(_mm512_mullo_epi32(k2, _mm512_permutexvar_epi32(f, div)), 8);
+                pyr_ls_v bi = _mm512_sub_epi32(k2, _mm512_mullo_epi32(ai, f));
+                a = _mm512_mask_mov_epi32(a, sel, pyr_ls_nth(_mm512_and_si512(fre, PR[r]), ai));
+                b = _mm512_mask_mov_epi32(b, sel, pyr_ls_nth(_mm512_and_si512(fre, PR[13 - r]), bi));
+                chosen |= sel;
+            }
+            k2 = _mm512_mask_sub_epi32(k2, ~chosen, k2, j);
+        }
+        cwt = _mm512_mask_add_epi32(cw, wt, cw, one);
+        l1 = ~chosen & _mm512_cmplt_epi32_mask(k2, cw);
+        l2 = ~chosen & ~l1 & _mm512_cmplt_epi32_mask(k2, cwt);
+        l3 = ~chosen & ~l1 & ~l2 & _mm512_cmplt_epi32_mask(k2, _mm512_add_epi32(cwt, ct));
+        l4 = ~chosen & ~(l1 | l2 | l3);
+        if (l1) {
+            a = _mm512_mask_mov_epi32(a, l1, pyr_ls_nth(pmw, k2));
+            b = _mm512_mask_add_epi32(b, l1, w, PYR_LS_1(28));
+        }
+        if (l2) {
+            a = _mm512_mask_add_epi32(a, l2, w, PYR_LS_1(28));
+            b = _mm512_mask_add_epi32(b, l2, t, PYR_LS_1(28));
+        }
+        if (l3) {
+            a = _mm512_mask_mov_epi32(a, l3, pyr_ls_nth(pmt, _mm512_sub_epi32(k2, cwt)));
+            b = _mm512_mask_add_epi32(b, l3, t, PYR_LS_1(28));
+        }
+        /* play it: a draw, a recycle (unless it ends a pass that removed nothing under
+         * unlimited redeals), or a removal */
+        cur = _mm512_mask_add_epi32(cur, l4 & stnz, t, one);
+        rc = l4 & ~stnz;
+        if (rc) {
+            if (unl) {
+                __mmask16 end = rc & _mm512_cmpeq_epi32_mask(prem, zero);
+                act &= ~end;
+                rc &= ~end;
+                nf &= ~end;
+            } else {
+                recycles = _mm512_mask_add_epi32(recycles, rc, recycles, one);
+            }
+            cur = _mm512_mask_mov_epi32(cur, rc, zero);
+            prem = _mm512_mask_mov_epi32(prem, rc, zero);
+        }
+        moves = _mm512_mask_add_epi32(moves, nf, moves, one);
+        rem = nf & ~l4;
+        prem = _mm512_mask_add_epi32(prem, rem, prem, one);
+        /* talon locations 28.. leave the talon (a shift by a pyramid location's negative
+         * offset or by 63 - 28 clears nothing) */
+        talon = _mm512_mask_andnot_epi32(talon, rem, _mm512_or_si512(
+            _mm512_sllv_epi32(one, _mm512_sub_epi32(a, PYR_LS_1(28))),
+            _mm512_sllv_epi32(one, _mm512_sub_epi32(b, PYR_LS_1(28)))), talon);
+        pyr_ls_take(&g, rem, a, &pyr, &fre);
+        pyr_ls_take(&g, rem, b, &pyr, &fre);
+        cur = _mm512_mask_mov_epi32(cur, rem, pyr_ls_top1(_mm512_and_si512(talon, pyr_ls_below(cur))));
+    }
+    {
+        uint32_t P[16], T[16], M[16];
+        _mm512_storeu_si512((void *)P, pyr);
+        _mm512_storeu_si512((void *)T, talon);
+        _mm512_storeu_si512((void *)M, moves);
+        for (i = 0; i < cnt; i++) {
+            won[i] = P[i] == 0 && (!win_all || T[i] == 0);
+            removed[i] = (uint8_t)(28 - pyr_popcount32(P[i]));
+            moves_out[i] = (uint16_t)M[i];
+            score[i] = (uint16_t)(10 * removed[i]);
+        }
+    }
+}
+#undef PYR_LS_1
+#endif
+
+/* Whether the lockstep playouts run (the AVX-512 set-up is in use). */
+static PYR_INLINE int pyr_ls_on(void)
+{
+#ifdef PYR_SIM_AVX512
+    return pyr_sim_avx512;
+#else
+    return 0;
+#endif
+}
+
+#ifndef PYR_SIM_AVX512
+/* Never called without AVX-512 (pyr_ls_on() is 0); declared so that the caller compiles. */
+static PYR_INLINE void pyr_ls_init(void) {}
+static PYR_INLINE void pyr_ls_random_draw1(int stp, int redeals, int waste_at_deal, int win_all,
+                                           const char *base, size_t stride, size_t rank_off,
+                                           size_t prank_off, size_t trank_off, size_t tnext_off,
+                                           const uint64_t *rng, int cnt, uint8_t *won,
+                                           uint8_t *removed, uint16_t *moves_out, uint16_t *score)
+{
+    (void)stp; (void)redeals; (void)waste_at_deal; (void)win_all; (void)base; (void)stride;
+    (void)rank_off; (void)prank_off; (void)trank_off; (void)tnext_off; (void)rng; (void)cnt;
+    (void)won; (void)removed; (void)moves_out; (void)score;
+}
+#endif
+#endif
