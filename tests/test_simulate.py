@@ -107,16 +107,17 @@ def test_batch_setup_ways_agree(policy, name):
     assert np.array_equal(runs[0][3], given[:, 11:])
 
 
-# Draw-1 rule sets the lockstep random playout takes: every combination of what it reads.
+# Draw-1 rule sets the lockstep playouts take: every combination of what they read.
 LOCKSTEP_RULES = [Rules(waste_at_deal=w, redeals=r, stock_top_playable=stp, win=win)
                   for w in (0, 1) for r in (0, 1, 2, "unlimited") for stp in (False, True)
                   for win in ("pyramid", "all")]
 
 
+@pytest.mark.parametrize("policy", ["greedy", "random"])
 @pytest.mark.parametrize("rules", LOCKSTEP_RULES, ids=str)
-def test_lockstep_random_playout_is_the_scalar_one(rules):
-    """With AVX-512 the batch plays the random policy sixteen games at a time in vector lanes
-    (pyr_sim_lockstep.h); its rows are those of the scalar playout, game for game."""
+def test_lockstep_playouts_are_the_scalar_ones(rules, policy):
+    """With AVX-512 the batch plays draw-1 games sixteen at a time in vector lanes
+    (pyr_sim_lockstep.h); its rows are those of the scalar playouts, game for game."""
     if not core.simd(-1):
         pytest.skip("this CPU has no AVX-512: the batch runs the scalar playout only")
     options = rules.core_options()
@@ -126,7 +127,7 @@ def test_lockstep_random_playout_is_the_scalar_one(rules):
         out = [np.zeros(n, np.uint8), np.zeros(n, np.uint8), np.zeros(n, np.uint16),
                np.zeros(n, np.uint16)]
         core.simd(on)
-        core.run(core.POLICIES["random"], options, 11, 777, None, 0, n, *out)
+        core.run(core.POLICIES[policy], options, 11, 777, None, 0, n, *out)
         return out
 
     before = core.simd()

@@ -1,8 +1,8 @@
-/* The random draw-1 playout in lockstep: sixteen games at once, one per 32-bit lane of
+/* The random and greedy draw-1 playouts in lockstep: sixteen games at once, one per 32-bit lane of
  * AVX-512 vectors, every lane making one move per step with no branch on its cards (a lane
- * that has finished sits out under a mask). It plays the same games as simulate.pyx's
- * _random_draw1, move for move and random number for random number
- * (tests/test_simulate.py compares whole batches both ways):
+ * that has finished sits out under a mask). They play the same games as simulate.pyx's
+ * _random_draw1 and _greedy_draw1, move for move and random number for random number
+ * (tests/test_simulate.py compares whole batches both ways). The random playout:
  *  - the legal moves are counted by kind in gen_moves order, and the k-th is found by
  *    comparing k with the running counts (masks instead of branches);
  *  - each game's SplitMix64 state sits in a 64-bit lane; Lemire's rejection step, needed
@@ -378,6 +378,505 @@ static void pyr_ls_random_draw1(int stp, int redeals, int waste_at_deal, int win
         prem = _mm512_mask_add_epi32(prem, rem, prem, one);
         /* talon locations 28.. leave the talon (a shift by a pyramid location's negative
          * offset or by 63 - 28 clears nothing) */
+        talon = _mm512_mask_andnot_epi32(talon, rem, _mm512_or_si512(
+            _mm512_sllv_epi32(one, _mm512_sub_epi32(a, PYR_LS_1(28))),
+            _mm512_sllv_epi32(one, _mm512_sub_epi32(b, PYR_LS_1(28)))), talon);
+        pyr_ls_take(&g, rem, a, &pyr, &fre);
+        pyr_ls_take(&g, rem, b, &pyr, &fre);
+        cur = _mm512_mask_mov_epi32(cur, rem, pyr_ls_top1(_mm512_and_si512(talon, pyr_ls_below(cur))));
+    }
+    {
+        uint32_t P[16], T[16], M[16];
+        _mm512_storeu_si512((void *)P, pyr);
+        _mm512_storeu_si512((void *)T, talon);
+        _mm512_storeu_si512((void *)M, moves);
+        for (i = 0; i < cnt; i++) {
+            won[i] = P[i] == 0 && (!win_all || T[i] == 0);
+            removed[i] = (uint8_t)(28 - pyr_popcount32(P[i]));
+            moves_out[i] = (uint16_t)M[i];
+            score[i] = (uint16_t)(10 * removed[i]);
+        }
+    }
+}
+
+/* ---- the greedy draw-1 playout in lockstep (simulate.pyx's _greedy_draw1, move for move) ----
+ * Its tables come from simulate.pyx at import (pyr_ls_init_greedy): the veto's covering
+ * relation BAD (28: the sentinel, related to everything), SUPPORT, the row-neighbour masks,
+ * and the 4 x 4 matching table. */
+static uint32_t pyr_ls_bad[32];
+static uint32_t pyr_ls_sup[32];
+static uint32_t pyr_ls_hasl, pyr_ls_hasr;
+static uint8_t pyr_ls_match[65536 + 4];     /* + 4: a 32-bit gather reads 3 bytes past */
+
+static PYR_INLINE void pyr_ls_init_greedy(const uint32_t *bad, const uint8_t *support,
+                                          uint32_t has_left, uint32_t has_right,
+                                          const uint8_t *match16)
+{
+    int i;
+    for (i = 0; i < 32; i++) {
+        pyr_ls_bad[i] = i < 28 ? bad[i] : 0xFFFFFFFFu;
+        pyr_ls_sup[i] = i < 28 ? support[i] : 0;
+    }
+    pyr_ls_hasl = has_left;
+    pyr_ls_hasr = has_right;
+    memcpy(pyr_ls_match, match16, 65536);
+}
+
+typedef struct {
+    pyr_ls_v bad0, bad1, sup0, sup1;
+} pyr_ls_gtab;
+
+/* The largest matching of up to 4 x 4 cards (rset and sset, pyramid positions) not in a
+ * covering relation: simulate.pyx's _matching, a lane at a time. */
+PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_matching(const pyr_ls_gtab *gt, pyr_ls_v rset,
+                                                         pyr_ls_v sset)
+{
+    const pyr_ls_v sent = PYR_LS_1(1 << 28), one = PYR_LS_1(1);
+    pyr_ls_v s[4], x = sset, idx = _mm512_setzero_si512();
+    int i, j;
+    for (j = 0; j < 4; j++) {
+        s[j] = pyr_ls_ctz(_mm512_or_si512(x, sent));
+        x = _mm512_and_si512(x, _mm512_sub_epi32(x, one));
+    }
+    x = rset;
+    for (i = 0; i < 4; i++) {
+        pyr_ls_v c = pyr_ls_ctz(_mm512_or_si512(x, sent));
+        pyr_ls_v ok = _mm512_andnot_si512(_mm512_permutex2var_epi32(gt->bad0, c, gt->bad1), sset);
+        for (j = 0; j < 4; j++)
+            idx = _mm512_or_si512(idx, _mm512_slli_epi32(_mm512_and_si512(_mm512_srlv_epi32(ok, s[j]), one),
+                                                         4 * i + j));
+        x = _mm512_and_si512(x, _mm512_sub_epi32(x, one));
+    }
+    return _mm512_and_si512(_mm512_i32gather_epi32(idx, (const void *)pyr_ls_match, 1), PYR_LS_1(255));
+}
+
+/* Is some card of rset compatible with some card of sset (their matching at least 1)? */
+PYR_LS_TARGET static PYR_INLINE __mmask16 pyr_ls_any(const pyr_ls_gtab *gt, pyr_ls_v rset,
+                                                     pyr_ls_v sset)
+{
+    const pyr_ls_v sent = PYR_LS_1(1 << 28), one = PYR_LS_1(1);
+    pyr_ls_v x = rset, acc = _mm512_setzero_si512();
+    int i;
+    for (i = 0; i < 4; i++) {
+        pyr_ls_v c = pyr_ls_ctz(_mm512_or_si512(x, sent));
+        acc = _mm512_or_si512(acc, _mm512_andnot_si512(_mm512_permutex2var_epi32(gt->bad0, c, gt->bad1), sset));
+        x = _mm512_and_si512(x, _mm512_sub_epi32(x, one));
+    }
+    return _mm512_test_epi32_mask(acc, acc);
+}
+
+/* The matching where the veto needs its value (lanes in `full`: at least 2 pairs needed),
+ * else only whether it is at least 1 (lanes in `part`) */
+PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_match_or_any(const pyr_ls_gtab *gt, __mmask16 full,
+                                                             __mmask16 part, pyr_ls_v rset,
+                                                             pyr_ls_v sset)
+{
+    pyr_ls_v m = _mm512_setzero_si512();
+    if (part)
+        m = _mm512_maskz_mov_epi32(pyr_ls_any(gt, rset, sset), PYR_LS_1(1));
+    if (full)
+        m = _mm512_mask_mov_epi32(m, full, pyr_ls_matching(gt, rset, sset));
+    return m;
+}
+
+/* _slack's value from its parts (m: the matching of the rank pair's present pyramid cards) */
+PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_slack(pyr_ls_v need, pyr_ls_v small, pyr_ls_v m)
+{
+    const pyr_ls_v zero = _mm512_setzero_si512(), one = PYR_LS_1(1);
+    __mmask16 any = _mm512_cmpgt_epi32_mask(small, zero) & _mm512_cmpge_epi32_mask(m, one);
+    pyr_ls_v v = _mm512_sub_epi32(_mm512_maskz_mov_epi32(any, one), need);
+    v = _mm512_mask_sub_epi32(v, _mm512_cmpge_epi32_mask(need, PYR_LS_1(2)), m, need);
+    v = _mm512_mask_mov_epi32(v, _mm512_cmpgt_epi32_mask(need, small), PYR_LS_1(-1));
+    return _mm512_mask_sub_epi32(v, _mm512_cmplt_epi32_mask(need, zero), zero, need);
+}
+
+/* _greedy_veto for the pairs (a < b) of lanes m: would the pair leave its rank pair
+ * unclearable (it was clearable)? */
+PYR_LS_TARGET static PYR_INLINE __mmask16 pyr_ls_veto(const pyr_ls_gtab *gt, const char *base,
+                                                      pyr_ls_v rankidx, const pyr_ls_v *PR,
+                                                      const pyr_ls_v *TR, pyr_ls_v lane,
+                                                      __mmask16 m, pyr_ls_v a, pyr_ls_v b,
+                                                      pyr_ls_v pyr, pyr_ls_v talon)
+{
+    const pyr_ls_v zero = _mm512_setzero_si512(), one = PYR_LS_1(1);
+    pyr_ls_v r, q, prr, prq, trr, trq, pr, pq, tr, tq, need, small, rA, sA, rB, sB, mA, mB;
+    pyr_ls_v pyr2, bitx, ia1, ib1, needB, smallB;
+    __mmask16 ia, ib, mixed, mx, same, wantA, wantB, veto, two;
+    if (!m)
+        return 0;
+    r = _mm512_and_si512(_mm512_mask_i32gather_epi32(zero, m, _mm512_add_epi32(rankidx, a),
+                                                     (const void *)base, 1), PYR_LS_1(255));
+    q = _mm512_sub_epi32(PYR_LS_1(13), r);
+    prr = _mm512_mask_i32gather_epi32(zero, m, _mm512_add_epi32(_mm512_slli_epi32(r, 4), lane), (const void *)PR, 4);
+    prq = _mm512_mask_i32gather_epi32(zero, m, _mm512_add_epi32(_mm512_slli_epi32(q, 4), lane), (const void *)PR, 4);
+    trr = _mm512_mask_i32gather_epi32(zero, m, _mm512_add_epi32(_mm512_slli_epi32(r, 4), lane), (const void *)TR, 4);
+    trq = _mm512_mask_i32gather_epi32(zero, m, _mm512_add_epi32(_mm512_slli_epi32(q, 4), lane), (const void *)TR, 4);
+    pr = _mm512_popcnt_epi32(_mm512_and_si512(pyr, prr));
+    pq = _mm512_popcnt_epi32(_mm512_and_si512(pyr, prq));
+    tr = _mm512_popcnt_epi32(_mm512_and_si512(talon, trr));
+    tq = _mm512_popcnt_epi32(_mm512_and_si512(talon, trq));
+    ia = _mm512_cmplt_epi32_mask(a, PYR_LS_1(28));
+    ib = _mm512_cmplt_epi32_mask(b, PYR_LS_1(28));
+    ia1 = _mm512_maskz_mov_epi32(ia, one);
+    ib1 = _mm512_maskz_mov_epi32(ib, one);
+    mixed = m & (ia ^ ib);
+    same = m & ~mixed;
+    need = _mm512_max_epi32(_mm512_sub_epi32(pr, tq), _mm512_sub_epi32(pq, tr));
+    small = _mm512_min_epi32(pr, pq);
+    /* a pyramid card x with a talon partner: vetoed when the matching is exactly what is
+     * needed and every largest matching uses x */
+    mx = mixed & _mm512_cmpgt_epi32_mask(need, zero) & _mm512_cmple_epi32_mask(need, small);
+    bitx = _mm512_sllv_epi32(one, _mm512_mask_mov_epi32(b, ia, a));
+    rA = _mm512_and_si512(pyr, _mm512_mask_mov_epi32(prr, mixed & ib, prq));
+    sA = _mm512_and_si512(pyr, _mm512_mask_mov_epi32(prq, mixed & ib, prr));
+    rB = _mm512_mask_andnot_epi32(rA, mixed, bitx, rA);
+    sB = sA;
+    /* two cards of one kind: the rank pair's slack before (0: tight) and after (< 0) */
+    pyr2 = _mm512_andnot_si512(_mm512_or_si512(_mm512_sllv_epi32(one, a), _mm512_sllv_epi32(one, b)), pyr);
+    rB = _mm512_mask_and_epi32(rB, same, pyr2, prr);
+    sB = _mm512_mask_and_epi32(sB, same, pyr2, prq);
+    needB = _mm512_max_epi32(_mm512_sub_epi32(_mm512_sub_epi32(pr, ia1), _mm512_sub_epi32(tq, _mm512_sub_epi32(one, ib1))),
+                             _mm512_sub_epi32(_mm512_sub_epi32(pq, ib1), _mm512_sub_epi32(tr, _mm512_sub_epi32(one, ia1))));
+    smallB = _mm512_min_epi32(_mm512_sub_epi32(pr, ia1), _mm512_sub_epi32(pq, ib1));
+    /* (with at most one pair needed, "the matching is at least 1" decides: a matching
+     * loses at most one pair when x goes) */
+    two = _mm512_cmpge_epi32_mask(need, PYR_LS_1(2));
+    wantA = mx | (same & _mm512_cmpge_epi32_mask(need, zero) & _mm512_cmple_epi32_mask(need, small));
+    mA = pyr_ls_match_or_any(gt, wantA & two, wantA & ~two, rA, sA);
+    veto = mx & _mm512_cmpeq_epi32_mask(mA, need);
+    same &= _mm512_cmpeq_epi32_mask(pyr_ls_slack(need, small, mA), zero);
+    needB = _mm512_mask_mov_epi32(needB, mixed, need);
+    two = _mm512_cmpge_epi32_mask(needB, PYR_LS_1(2));
+    wantB = veto | (same & _mm512_cmpge_epi32_mask(needB, zero) & _mm512_cmple_epi32_mask(needB, smallB));
+    mB = pyr_ls_match_or_any(gt, wantB & two, wantB & ~two, rB, sB);
+    veto &= _mm512_cmplt_epi32_mask(mB, need);
+    veto |= same & _mm512_cmplt_epi32_mask(pyr_ls_slack(needB, smallB, mB), zero);
+    return veto;
+}
+
+/* A candidate list's best pair below a ceiling: candidates in gen_moves order (their index
+ * o), best = the largest merit, the first of equals, among those ranking after (cm, co) in
+ * the order (merit down, index up). Used again after a veto with the vetoed pair as the
+ * ceiling: the next best. */
+typedef struct {
+    pyr_ls_v m, o, a, b;       /* best merit (-1: none), its index, its pair */
+    pyr_ls_v fa, fb;           /* the first candidate's pair */
+} pyr_ls_best;
+
+PYR_LS_TARGET static PYR_INLINE void pyr_ls_offer(pyr_ls_best *bs, __mmask16 l, pyr_ls_v merit,
+                                                  pyr_ls_v *o, pyr_ls_v cm, pyr_ls_v co,
+                                                  pyr_ls_v a, pyr_ls_v b)
+{
+    __mmask16 ok = l & (_mm512_cmplt_epi32_mask(merit, cm)
+                        | (_mm512_cmpeq_epi32_mask(merit, cm) & _mm512_cmpgt_epi32_mask(*o, co)));
+    __mmask16 better = ok & _mm512_cmpgt_epi32_mask(merit, bs->m);
+    __mmask16 first = l & _mm512_cmpeq_epi32_mask(*o, _mm512_setzero_si512());
+    bs->m = _mm512_mask_mov_epi32(bs->m, better, merit);
+    bs->o = _mm512_mask_mov_epi32(bs->o, better, *o);
+    bs->a = _mm512_mask_mov_epi32(bs->a, better, a);
+    bs->b = _mm512_mask_mov_epi32(bs->b, better, b);
+    bs->fa = _mm512_mask_mov_epi32(bs->fa, first, a);
+    bs->fb = _mm512_mask_mov_epi32(bs->fb, first, b);
+    *o = _mm512_mask_add_epi32(*o, l, *o, PYR_LS_1(1));
+}
+
+/* _greedy_merit_free: 100 a pyramid card, 30 a card freed, + SUPPORT (a < b) */
+PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_merit(const pyr_ls_gtab *gt, pyr_ls_v f1,
+                                                      pyr_ls_v f2, pyr_ls_v a, pyr_ls_v b)
+{
+    const pyr_ls_v one = PYR_LS_1(1), p28 = PYR_LS_1(28);
+    pyr_ls_v fr = _mm512_add_epi32(
+        _mm512_add_epi32(_mm512_and_si512(_mm512_srlv_epi32(f1, a), one), _mm512_and_si512(_mm512_srlv_epi32(f2, a), one)),
+        _mm512_add_epi32(_mm512_and_si512(_mm512_srlv_epi32(f1, b), one), _mm512_and_si512(_mm512_srlv_epi32(f2, b), one)));
+    pyr_ls_v sup;
+    fr = _mm512_mask_add_epi32(fr, _mm512_cmpeq_epi32_mask(b, _mm512_add_epi32(a, one))
+                                   & _mm512_test_epi32_mask(_mm512_srlv_epi32(PYR_LS_1((int)pyr_ls_hasr), a), one),
+                               fr, one);
+    sup = _mm512_add_epi32(_mm512_permutex2var_epi32(gt->sup0, _mm512_min_epu32(a, p28), gt->sup1),
+                           _mm512_permutex2var_epi32(gt->sup0, _mm512_min_epu32(b, p28), gt->sup1));
+    sup = _mm512_mask_add_epi32(sup, _mm512_cmplt_epi32_mask(a, p28), sup, PYR_LS_1(100));
+    sup = _mm512_mask_add_epi32(sup, _mm512_cmplt_epi32_mask(b, p28), sup, PYR_LS_1(100));
+    return _mm512_add_epi32(sup, _mm512_mullo_epi32(fr, PYR_LS_1(30)));
+}
+
+/* The partners y of one talon card (location loc) in lanes l, each offered as (y, loc) */
+PYR_LS_TARGET static PYR_INLINE void pyr_ls_offer_partners(const pyr_ls_gtab *gt, pyr_ls_best *bs,
+                                                           __mmask16 l, pyr_ls_v y, pyr_ls_v loc,
+                                                           pyr_ls_v f1, pyr_ls_v f2, pyr_ls_v *o,
+                                                           pyr_ls_v cm, pyr_ls_v co)
+{
+    const pyr_ls_v one = PYR_LS_1(1);
+    y = _mm512_maskz_mov_epi32(l, y);
+    while ((l = _mm512_test_epi32_mask(y, y))) {
+        pyr_ls_v a = pyr_ls_ctz(y);
+        pyr_ls_offer(bs, l, pyr_ls_merit(gt, f1, f2, a, loc), o, cm, co, a, loc);
+        y = _mm512_and_si512(y, _mm512_sub_epi32(y, one));
+    }
+}
+
+/* The best pair of one candidate list that the veto lets through, for lanes l: found (out),
+ * the pair in *a, *b; lanes where every pair is vetoed get the list's first pair. list(k):
+ * 0 the pyramid pairs, 1 the talon cards' pairs. */
+typedef struct {
+    const pyr_ls_gtab *gt;
+    const char *base;
+    const pyr_ls_v *PR, *TR;
+    pyr_ls_v rankidx, lane, pyr, fre, talon, f1, f2, w, t, rw, rt;
+    __mmask16 wuse, tuse, wt;
+    int r_pairs[7];            /* ranks 1..6 with a pyramid pair in some lane */
+    int win_all;
+} pyr_ls_cands;
+
+PYR_LS_TARGET static PYR_INLINE void pyr_ls_list(const pyr_ls_cands *c, __mmask16 l0, __mmask16 l1,
+                                                 pyr_ls_best *bs, pyr_ls_v cm, pyr_ls_v co)
+{
+    const pyr_ls_v one = PYR_LS_1(1), p28 = PYR_LS_1(28);
+    pyr_ls_v o = _mm512_setzero_si512();
+    int r;
+    __mmask16 l = l0;
+    bs->m = PYR_LS_1(-1);
+    if (l0) {
+        for (r = 1; r <= 6; r++) {
+            pyr_ls_v x, y0;
+            __mmask16 lx;
+            if (!c->r_pairs[r])
+                continue;
+            x = _mm512_maskz_and_epi32(l, c->fre, c->PR[r]);
+            y0 = _mm512_and_si512(c->fre, c->PR[13 - r]);
+            /* lanes without a card of rank 13 - r list nothing for rank r */
+            x = _mm512_maskz_mov_epi32(_mm512_test_epi32_mask(y0, y0), x);
+            while ((lx = _mm512_test_epi32_mask(x, x))) {
+                pyr_ls_v a = pyr_ls_ctz(x), y = _mm512_maskz_mov_epi32(lx, y0);
+                __mmask16 ly;
+                while ((ly = _mm512_test_epi32_mask(y, y))) {
+                    pyr_ls_v b = pyr_ls_ctz(y);
+                    pyr_ls_v lo = _mm512_min_epi32(a, b), hi = _mm512_max_epi32(a, b);
+                    pyr_ls_offer(bs, ly, pyr_ls_merit(c->gt, c->f1, c->f2, lo, hi), &o, cm, co, lo, hi);
+                    y = _mm512_and_si512(y, _mm512_sub_epi32(y, one));
+                }
+                x = _mm512_and_si512(x, _mm512_sub_epi32(x, one));
+            }
+        }
+    }
+    l = l1;
+    if (l1) {
+        pyr_ls_v wl = _mm512_add_epi32(c->w, p28), tl = _mm512_add_epi32(c->t, p28);
+        pyr_ls_v y = _mm512_and_si512(c->fre, _mm512_mask_i32gather_epi32(
+            _mm512_setzero_si512(), l & c->wuse,
+            _mm512_add_epi32(_mm512_slli_epi32(_mm512_sub_epi32(PYR_LS_1(13), c->rw), 4), c->lane),
+            (const void *)c->PR, 4));
+        pyr_ls_offer_partners(c->gt, bs, l & c->wuse, y, wl, c->f1, c->f2, &o, cm, co);
+        pyr_ls_offer(bs, l & c->wt, _mm512_setzero_si512(), &o, cm, co, wl, tl);
+        y = _mm512_and_si512(c->fre, _mm512_mask_i32gather_epi32(
+            _mm512_setzero_si512(), l & c->tuse,
+            _mm512_add_epi32(_mm512_slli_epi32(_mm512_sub_epi32(PYR_LS_1(13), c->rt), 4), c->lane),
+            (const void *)c->PR, 4));
+        pyr_ls_offer_partners(c->gt, bs, l & c->tuse, y, tl, c->f1, c->f2, &o, cm, co);
+    }
+}
+
+/* The pair for lanes np (with pyramid pairs: those first) and nt (talon cards' pairs, the
+ * only ones where np is not set): found (returned) or, when every pair is vetoed, the first
+ * pyramid pair (else the first talon pair). Both lists share each round of enumeration and
+ * veto; a lane whose pyramid pairs are all vetoed goes on with its talon pairs. */
+PYR_LS_TARGET static PYR_INLINE __mmask16 pyr_ls_choose(const pyr_ls_cands *c, __mmask16 np,
+                                                        __mmask16 nt, pyr_ls_v *a, pyr_ls_v *b)
+{
+    const pyr_ls_v top = PYR_LS_1(0x7FFFFFFF), none = PYR_LS_1(-1);
+    pyr_ls_best bs;
+    pyr_ls_v cm = top, co = none;
+    __mmask16 found = 0, l0 = np, l1 = nt & ~np, fresh = l0 | l1;
+    bs.fa = bs.fb = bs.a = bs.b = bs.o = PYR_LS_1(63);
+    while (l0 | l1) {
+        __mmask16 v, some, sw;
+        pyr_ls_list(c, l0, l1, &bs, cm, co);
+        if (fresh) {
+            *a = _mm512_mask_mov_epi32(*a, fresh, bs.fa);   /* all vetoed: the first pair */
+            *b = _mm512_mask_mov_epi32(*b, fresh, bs.fb);
+            fresh = 0;
+        }
+        some = (l0 | l1) & _mm512_cmpge_epi32_mask(bs.m, _mm512_setzero_si512());
+        sw = l0 & ~some & nt;
+        v = c->win_all ? 0 : pyr_ls_veto(c->gt, c->base, c->rankidx, c->PR, c->TR, c->lane,
+                                         some, bs.a, bs.b, c->pyr, c->talon);
+        found |= some & ~v;
+        *a = _mm512_mask_mov_epi32(*a, some & ~v, bs.a);
+        *b = _mm512_mask_mov_epi32(*b, some & ~v, bs.b);
+        l0 &= v;
+        l1 = (l1 & v) | sw;
+        cm = _mm512_mask_mov_epi32(bs.m, sw, top);
+        co = _mm512_mask_mov_epi32(bs.o, sw, none);
+    }
+    return found;
+}
+
+/* Games 0 .. cnt-1 as pyr_ls_random_draw1's, under the greedy policy. */
+PYR_LS_TARGET
+static void pyr_ls_greedy_draw1(int stp, int redeals, int waste_at_deal, int win_all,
+                                const char *base, size_t stride, size_t rank_off,
+                                size_t prank_off, size_t trank_off, size_t tnext_off, int cnt,
+                                uint8_t *won, uint8_t *removed, uint16_t *moves_out,
+                                uint16_t *score)
+{
+    const pyr_ls_v one = PYR_LS_1(1), zero = _mm512_setzero_si512(), thirteen = PYR_LS_1(13);
+    const pyr_ls_v lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const pyr_ls_v rec = _mm512_mullo_epi32(lane, PYR_LS_1((int)stride));
+    const pyr_ls_v rankidx = _mm512_add_epi32(rec, PYR_LS_1((int)rank_off));
+    const pyr_ls_v ridx = _mm512_add_epi32(rankidx, PYR_LS_1(28));
+    const pyr_ls_v hasl = PYR_LS_1((int)pyr_ls_hasl), hasr = PYR_LS_1((int)pyr_ls_hasr);
+    const int unl = redeals == 255;
+    const pyr_ls_v nredeals = PYR_LS_1(redeals);
+    pyr_ls_v PR[14], TR[14], TN;
+    pyr_ls_v pyr = PYR_LS_1(0x0FFFFFFF), fre = PYR_LS_1(0x0FE00000), talon = PYR_LS_1(0xFFFFFF);
+    pyr_ls_v cur = PYR_LS_1(waste_at_deal), moves = zero, recycles = zero, prem = zero;
+    __mmask16 act = cnt >= 16 ? 0xFFFF : (__mmask16)((1u << cnt) - 1), vetoed = 0;
+    pyr_ls_geo g;
+    pyr_ls_gtab gt;
+    pyr_ls_cands c;
+    int r, i;
+    g.parl0 = _mm512_loadu_si512((const void *)pyr_ls_parl);
+    g.parl1 = _mm512_loadu_si512((const void *)(pyr_ls_parl + 16));
+    g.parr0 = _mm512_loadu_si512((const void *)pyr_ls_parr);
+    g.parr1 = _mm512_loadu_si512((const void *)(pyr_ls_parr + 16));
+    g.cov0 = _mm512_loadu_si512((const void *)pyr_ls_cov);
+    g.cov1 = _mm512_loadu_si512((const void *)(pyr_ls_cov + 16));
+    gt.bad0 = _mm512_loadu_si512((const void *)pyr_ls_bad);
+    gt.bad1 = _mm512_loadu_si512((const void *)(pyr_ls_bad + 16));
+    gt.sup0 = _mm512_loadu_si512((const void *)pyr_ls_sup);
+    gt.sup1 = _mm512_loadu_si512((const void *)(pyr_ls_sup + 16));
+    for (r = 0; r < 14; r++) {
+        PR[r] = _mm512_i32gather_epi32(_mm512_add_epi32(rec, PYR_LS_1((int)prank_off + 4 * r)),
+                                       (const void *)base, 1);
+        TR[r] = _mm512_i32gather_epi32(_mm512_add_epi32(rec, PYR_LS_1((int)trank_off + 4 * r)),
+                                       (const void *)base, 1);
+    }
+    TN = _mm512_i32gather_epi32(_mm512_add_epi32(rec, PYR_LS_1((int)tnext_off)),
+                                (const void *)base, 1);
+    c.gt = &gt;
+    c.base = base;
+    c.PR = PR;
+    c.TR = TR;
+    c.rankidx = rankidx;
+    c.lane = lane;
+    c.win_all = win_all;
+    while (1) {
+        pyr_ls_v fc[14], useful, w, bc, st, t, rw0, rt0, a, b, kings;
+        __mmask16 stnz, wnn, wuse, tuse, wt, pp, kp, skip, tk, dl, wnz, canrec, np, nt, found;
+        __mmask16 stuck, hasbest, fdraw, frec, take, endl, rc, rem, dr;
+        act &= _mm512_test_epi32_mask(pyr, pyr)
+               | (win_all ? _mm512_test_epi32_mask(talon, talon) : 0);
+        if (!act)
+            break;
+        useful = TR[13];
+        pp = 0;
+        for (r = 1; r <= 13; r++)
+            fc[r] = _mm512_popcnt_epi32(_mm512_and_si512(fre, PR[r]));
+        for (r = 1; r <= 12; r++)
+            useful = _mm512_mask_or_epi32(useful, _mm512_test_epi32_mask(fc[r], fc[r]), useful,
+                                          TR[13 - r]);
+        for (r = 1; r <= 6; r++) {
+            __mmask16 h = _mm512_test_epi32_mask(fc[r], fc[r]) & _mm512_test_epi32_mask(fc[13 - r], fc[13 - r]);
+            c.r_pairs[r] = (h & act) != 0;
+            pp |= h;
+        }
+        kings = _mm512_and_si512(fre, PR[13]);
+        kp = act & _mm512_test_epi32_mask(kings, kings);       /* a free pyramid King: at once */
+        w = _mm512_sub_epi32(cur, one);
+        bc = pyr_ls_below(cur);
+        st = _mm512_andnot_si512(bc, talon);
+        stnz = _mm512_test_epi32_mask(st, st);
+        wnn = _mm512_cmpgt_epi32_mask(cur, zero);
+        wuse = _mm512_test_epi32_mask(_mm512_srlv_epi32(useful, w), one);
+        t = pyr_ls_ctz(st);
+        rw0 = _mm512_and_si512(_mm512_mask_i32gather_epi32(zero, wnn & act & ~kp, _mm512_add_epi32(ridx, w),
+                                                           (const void *)base, 1), PYR_LS_1(255));
+        tuse = wt = 0;
+        rt0 = zero;
+        if (stp) {
+            tuse = _mm512_test_epi32_mask(_mm512_srlv_epi32(useful, t), one);
+            rt0 = _mm512_and_si512(_mm512_mask_i32gather_epi32(zero, stnz & act & ~kp,
+                                                               _mm512_add_epi32(ridx, t),
+                                                               (const void *)base, 1),
+                                   PYR_LS_1(255));
+            wt = wnn & stnz & _mm512_cmpeq_epi32_mask(_mm512_add_epi32(rw0, rt0), thirteen);
+        }
+        /* nothing in play and no pyramid pair worth a look: draw on */
+        skip = act & ~kp & ~(wuse | tuse | wt) & (~pp | vetoed) & stnz;
+        if (skip && stp) {
+            pyr_ls_v low = _mm512_and_si512(st, _mm512_sub_epi32(zero, st));
+            __mmask16 gl = skip & _mm512_testn_epi32_mask(_mm512_add_epi32(st, low), st);
+            pyr_ls_v stop = _mm512_and_si512(st, _mm512_or_si512(
+                _mm512_or_si512(useful, _mm512_srli_epi32(useful, 1)),
+                _mm512_or_si512(_mm512_and_si512(TN, _mm512_srli_epi32(st, 1)),
+                                _mm512_xor_si512(st, _mm512_srli_epi32(st, 1)))));
+            pyr_ls_v last = _mm512_mask_mov_epi32(t, gl, pyr_ls_ctz(stop));
+            moves = _mm512_mask_add_epi32(moves, skip, moves,
+                                          _mm512_add_epi32(_mm512_sub_epi32(last, t), one));
+            cur = _mm512_mask_add_epi32(cur, skip, last, one);
+        } else if (skip) {
+            pyr_ls_v u = _mm512_and_si512(st, useful);
+            pyr_ls_v j = _mm512_mask_mov_epi32(pyr_ls_top1(st), _mm512_test_epi32_mask(u, u),
+                                               _mm512_add_epi32(pyr_ls_ctz(u), one));
+            moves = _mm512_mask_add_epi32(moves, skip, moves,
+                                          _mm512_popcnt_epi32(_mm512_and_si512(st, pyr_ls_below(j))));
+            cur = _mm512_mask_mov_epi32(cur, skip, j);
+        }
+        /* Kings: a free pyramid King (lowest position), else a talon King in play (waste
+         * top first) */
+        a = b = PYR_LS_1(63);
+        a = _mm512_mask_mov_epi32(a, kp, pyr_ls_ctz(kings));
+        tk = act & ~kp & ~skip & wuse & _mm512_test_epi32_mask(_mm512_srlv_epi32(TR[13], w), one);
+        a = _mm512_mask_add_epi32(a, tk, w, PYR_LS_1(28));
+        dl = act & ~kp & ~skip & ~tk & tuse & _mm512_test_epi32_mask(_mm512_srlv_epi32(TR[13], t), one);
+        a = _mm512_mask_add_epi32(a, dl, t, PYR_LS_1(28));
+        tk |= dl;
+        /* the other lanes decide among the pairs: the pyramid pairs first (their merit, 200
+         * or more, beats any pair with a talon card); the talon cards' pairs when there is no
+         * pyramid pair or every one is vetoed */
+        dl = act & ~kp & ~skip & ~tk;
+        wnz = _mm512_test_epi32_mask(talon, bc);
+        canrec = unl ? (__mmask16)0xFFFF : _mm512_cmplt_epi32_mask(recycles, nredeals);
+        found = 0;
+        hasbest = 0;
+        if (dl) {
+            c.pyr = pyr;
+            c.fre = fre;
+            c.talon = talon;
+            c.f1 = _mm512_andnot_si512(_mm512_slli_epi32(pyr, 1), hasl);
+            c.f2 = _mm512_andnot_si512(_mm512_srli_epi32(pyr, 1), hasr);
+            c.w = w;
+            c.t = t;
+            c.rw = rw0;
+            c.rt = rt0;
+            c.wuse = wuse;
+            c.tuse = tuse;
+            c.wt = wt;
+            np = dl & pp;
+            nt = dl & (wuse | tuse | wt);
+            found = pyr_ls_choose(&c, np, nt, &a, &b);
+            hasbest = np | nt;
+        }
+        /* the fallback when no pair scores 0 or more: draw, else recycle, else nothing; a
+         * vetoed pair is played when there is no fallback, or at the end of a pass that
+         * removed nothing under unlimited redeals (stuck) */
+        stuck = unl ? _mm512_cmpeq_epi32_mask(prem, zero) : 0;
+        fdraw = dl & ~found & stnz;
+        frec = dl & ~found & ~stnz & wnz & canrec;
+        take = (dl & found) | (hasbest & ~fdraw & (~frec | stuck));
+        endl = dl & ~take & ~fdraw & ~frec;            /* no move at all */
+        endl |= dl & ~take & frec & stuck;             /* unlimited: the pass removed nothing */
+        act &= ~endl;
+        dr = dl & ~take & fdraw;
+        rc = dl & ~take & ~endl & frec;
+        vetoed = (vetoed & ~(kp | tk | take)) | dr | rc;
+        cur = _mm512_mask_add_epi32(cur, dr, t, one);
+        cur = _mm512_mask_mov_epi32(cur, rc, zero);
+        if (!unl)
+            recycles = _mm512_mask_add_epi32(recycles, rc, recycles, one);
+        prem = _mm512_mask_mov_epi32(prem, rc, zero);
+        rem = kp | tk | take;
+        moves = _mm512_mask_add_epi32(moves, rem | dr | rc, moves, one);
+        prem = _mm512_mask_add_epi32(prem, rem, prem, one);
         talon = _mm512_mask_andnot_epi32(talon, rem, _mm512_or_si512(
             _mm512_sllv_epi32(one, _mm512_sub_epi32(a, PYR_LS_1(28))),
             _mm512_sllv_epi32(one, _mm512_sub_epi32(b, PYR_LS_1(28)))), talon);

@@ -27,6 +27,12 @@ cdef extern from "pyr_sim_lockstep.h" nogil:
                              size_t prank_off, size_t trank_off, size_t tnext_off,
                              const uint64_t* rng, int cnt, uint8_t* won, uint8_t* removed,
                              uint16_t* moves, uint16_t* score)
+    void pyr_ls_init_greedy(const uint32_t* bad, const uint8_t* support, uint32_t has_left,
+                            uint32_t has_right, const uint8_t* match16)
+    void pyr_ls_greedy_draw1(int stp, int redeals, int waste_at_deal, int win_all,
+                             const char* base, size_t stride, size_t rank_off,
+                             size_t prank_off, size_t trank_off, size_t tnext_off, int cnt,
+                             uint8_t* won, uint8_t* removed, uint16_t* moves, uint16_t* score)
 
 POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY}
 MAX_RECORD = SIM_MAX_RECORD
@@ -143,6 +149,7 @@ cdef uint32_t _par_of(uint32_t m) noexcept nogil:
 _init_tables()
 pyr_sim_init()
 pyr_ls_init()
+pyr_ls_init_greedy(BAD, SUPPORT, <uint32_t>HAS_LEFT, <uint32_t>HAS_RIGHT, MATCH16)
 
 # ---- small helpers --------------------------------------------------------------------------
 
@@ -1676,8 +1683,9 @@ cdef int sim_batch(int policy, const pyr_rules* rules, uint64_t seed, uint64_t s
         return SIM_BAD_POLICY
     for k in range(SIM_BLOCK):
         _deal_rules(&ds[k], rules)
-    if policy == POLICY_RANDOM and _fast_rules(&ds[0]) and pyr_ls_on():
-        return _batch_lockstep(rules, seed, start, deals, lo, hi, won, removed, moves, score)
+    if _fast_rules(&ds[0]) and pyr_ls_on():
+        return _batch_lockstep(policy, rules, seed, start, deals, lo, hi, won, removed, moves,
+                               score)
     memset(&b, 0, sizeof(b))
     _block_numbers(numbers, start, deals, lo, hi)
     base = lo
@@ -1704,11 +1712,11 @@ cdef int sim_batch(int policy, const pyr_rules* rules, uint64_t seed, uint64_t s
     return SIM_OK
 
 
-cdef int _batch_lockstep(const pyr_rules* rules, uint64_t seed, uint64_t start,
+cdef int _batch_lockstep(int policy, const pyr_rules* rules, uint64_t seed, uint64_t start,
                          const uint64_t* deals, Py_ssize_t lo, Py_ssize_t hi, uint8_t* won,
                          uint8_t* removed, uint16_t* moves, uint16_t* score) noexcept nogil:
-    """sim_batch for the random policy under _fast_rules with AVX-512: sixteen games at a time
-    in lockstep (pyr_sim_lockstep.h), their deals set up as two blocks."""
+    """sim_batch under _fast_rules with AVX-512: sixteen games at a time in lockstep
+    (pyr_sim_lockstep.h), their deals set up as two blocks."""
     cdef sim_deal ds[2 * SIM_BLOCK]
     cdef uint64_t numbers[2 * SIM_BLOCK]
     cdef uint64_t nxt[2 * SIM_BLOCK]
@@ -1732,13 +1740,20 @@ cdef int _batch_lockstep(const pyr_rules* rules, uint64_t seed, uint64_t start,
             _block_numbers(nxt + SIM_BLOCK, start, deals, at + cnt + SIM_BLOCK, hi)
         _deal_block(ds, numbers, numbers + SIM_BLOCK, &b)
         _deal_block(ds + SIM_BLOCK, numbers + SIM_BLOCK, nxt if more else NULL, &b)
-        for k in range(2 * SIM_BLOCK):
-            rng[k] = sim_game_seed(seed, numbers[k])
-        pyr_ls_random_draw1(rules.stock_top_playable, rules.redeals, rules.waste_at_deal,
-                            rules.win_all, base, sizeof(sim_deal), <char*>ds[0].rank - base,
-                            <char*>ds[0].prank - base, <char*>ds[0].trank - base,
-                            <char*>&ds[0].tnext - base, rng, cnt, won + at, removed + at,
-                            moves + at, score + at)
+        if policy == POLICY_RANDOM:
+            for k in range(2 * SIM_BLOCK):
+                rng[k] = sim_game_seed(seed, numbers[k])
+            pyr_ls_random_draw1(rules.stock_top_playable, rules.redeals, rules.waste_at_deal,
+                                rules.win_all, base, sizeof(sim_deal), <char*>ds[0].rank - base,
+                                <char*>ds[0].prank - base, <char*>ds[0].trank - base,
+                                <char*>&ds[0].tnext - base, rng, cnt, won + at, removed + at,
+                                moves + at, score + at)
+        else:
+            pyr_ls_greedy_draw1(rules.stock_top_playable, rules.redeals, rules.waste_at_deal,
+                                rules.win_all, base, sizeof(sim_deal), <char*>ds[0].rank - base,
+                                <char*>ds[0].prank - base, <char*>ds[0].trank - base,
+                                <char*>&ds[0].tnext - base, cnt, won + at, removed + at,
+                                moves + at, score + at)
         memcpy(numbers, nxt, sizeof(numbers))
         at += cnt
     return SIM_OK
