@@ -112,6 +112,95 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_take(const pyr_ls_geo *g, __mmask16 
     *fre = _mm512_mask_or_epi32(*fre, now, *fre, _mm512_sllv_epi32(PYR_LS_1(1), q));
 }
 
+/* The geometry tables into registers, and the deals' rank masks and tnext as vectors (lane
+ * k: the record at base + k * stride, rec holding those offsets). */
+PYR_LS_TARGET static PYR_INLINE void pyr_ls_load(pyr_ls_geo *g, pyr_ls_v *PR, pyr_ls_v *TR,
+                                                 pyr_ls_v *TN, pyr_ls_v rec, const char *base,
+                                                 size_t prank_off, size_t trank_off,
+                                                 size_t tnext_off)
+{
+    int r;
+    g->parl0 = _mm512_loadu_si512((const void *)pyr_ls_parl);
+    g->parl1 = _mm512_loadu_si512((const void *)(pyr_ls_parl + 16));
+    g->parr0 = _mm512_loadu_si512((const void *)pyr_ls_parr);
+    g->parr1 = _mm512_loadu_si512((const void *)(pyr_ls_parr + 16));
+    g->cov0 = _mm512_loadu_si512((const void *)pyr_ls_cov);
+    g->cov1 = _mm512_loadu_si512((const void *)(pyr_ls_cov + 16));
+    for (r = 0; r < 14; r++) {
+        PR[r] = _mm512_i32gather_epi32(_mm512_add_epi32(rec, PYR_LS_1((int)prank_off + 4 * r)),
+                                       (const void *)base, 1);
+        TR[r] = _mm512_i32gather_epi32(_mm512_add_epi32(rec, PYR_LS_1((int)trank_off + 4 * r)),
+                                       (const void *)base, 1);
+    }
+    *TN = _mm512_i32gather_epi32(_mm512_add_epi32(rec, PYR_LS_1((int)tnext_off)),
+                                 (const void *)base, 1);
+}
+
+/* Lanes m draw on while drawing is all they would do: with stock_top_playable, while the
+ * stock has no gap, to the lowest bit of the stop mask (_skip_draws_stp), across gaps one
+ * draw a step (the same moves); with the waste top only, to the first useful card or the
+ * end. st: the stock, t: its top, useful: the talon cards with a move. */
+PYR_LS_TARGET static PYR_INLINE void pyr_ls_draws(int stp, __mmask16 m, pyr_ls_v st, pyr_ls_v t,
+                                                  pyr_ls_v useful, pyr_ls_v TN, pyr_ls_v *moves,
+                                                  pyr_ls_v *cur)
+{
+    const pyr_ls_v one = PYR_LS_1(1), zero = _mm512_setzero_si512();
+    if (stp) {
+        pyr_ls_v low = _mm512_and_si512(st, _mm512_sub_epi32(zero, st));
+        __mmask16 gl = m & _mm512_testn_epi32_mask(_mm512_add_epi32(st, low), st);
+        pyr_ls_v stop = _mm512_and_si512(st, _mm512_or_si512(
+            _mm512_or_si512(useful, _mm512_srli_epi32(useful, 1)),
+            _mm512_or_si512(_mm512_and_si512(TN, _mm512_srli_epi32(st, 1)),
+                            _mm512_xor_si512(st, _mm512_srli_epi32(st, 1)))));
+        pyr_ls_v last = _mm512_mask_mov_epi32(t, gl, pyr_ls_ctz(stop));
+        *moves = _mm512_mask_add_epi32(*moves, m, *moves,
+                                       _mm512_add_epi32(_mm512_sub_epi32(last, t), one));
+        *cur = _mm512_mask_add_epi32(*cur, m, last, one);
+    } else {
+        pyr_ls_v u = _mm512_and_si512(st, useful);
+        pyr_ls_v j = _mm512_mask_mov_epi32(pyr_ls_top1(st), _mm512_test_epi32_mask(u, u),
+                                           _mm512_add_epi32(pyr_ls_ctz(u), one));
+        *moves = _mm512_mask_add_epi32(*moves, m, *moves,
+                                       _mm512_popcnt_epi32(_mm512_and_si512(st, pyr_ls_below(j))));
+        *cur = _mm512_mask_mov_epi32(*cur, m, j);
+    }
+}
+
+/* Lanes m play the removal of a and b (locations, 63: none): talon locations 28.. leave the
+ * talon (a shift by a pyramid location's negative offset, or by 63 - 28, clears nothing),
+ * pyramid ones leave the pyramid, and the waste top is worked out again. */
+PYR_LS_TARGET static PYR_INLINE void pyr_ls_remove(const pyr_ls_geo *g, __mmask16 m, pyr_ls_v a,
+                                                   pyr_ls_v b, pyr_ls_v *pyr, pyr_ls_v *fre,
+                                                   pyr_ls_v *talon, pyr_ls_v *cur)
+{
+    const pyr_ls_v one = PYR_LS_1(1);
+    *talon = _mm512_mask_andnot_epi32(*talon, m, _mm512_or_si512(
+        _mm512_sllv_epi32(one, _mm512_sub_epi32(a, PYR_LS_1(28))),
+        _mm512_sllv_epi32(one, _mm512_sub_epi32(b, PYR_LS_1(28)))), *talon);
+    pyr_ls_take(g, m, a, pyr, fre);
+    pyr_ls_take(g, m, b, pyr, fre);
+    *cur = _mm512_mask_mov_epi32(*cur, m, pyr_ls_top1(_mm512_and_si512(*talon, pyr_ls_below(*cur))));
+}
+
+/* The finished games' rows */
+PYR_LS_TARGET static PYR_INLINE void pyr_ls_rows(pyr_ls_v pyr, pyr_ls_v talon, pyr_ls_v moves,
+                                                 int win_all, int cnt, uint8_t *won,
+                                                 uint8_t *removed, uint16_t *moves_out,
+                                                 uint16_t *score)
+{
+    uint32_t P[16] = {0}, T[16] = {0}, M[16] = {0};
+    int i;
+    _mm512_storeu_si512((void *)P, pyr);
+    _mm512_storeu_si512((void *)T, talon);
+    _mm512_storeu_si512((void *)M, moves);
+    for (i = 0; i < cnt; i++) {
+        won[i] = P[i] == 0 && (!win_all || T[i] == 0);
+        removed[i] = (uint8_t)(28 - pyr_popcount32(P[i]));
+        moves_out[i] = (uint16_t)M[i];
+        score[i] = (uint16_t)(10 * removed[i]);
+    }
+}
+
 /* Lemire's k < n for the lanes in `need` (n > 1): advances their generators (s0: lanes
  * 0..7, s1: lanes 8..15). */
 PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_rand(__mmask16 need, pyr_ls_v n, pyr_ls_v *s0,
@@ -190,21 +279,8 @@ static void pyr_ls_random_draw1(int stp, int redeals, int waste_at_deal, int win
     pyr_ls_v s1 = _mm512_loadu_si512((const void *)(rng + 8));
     __mmask16 act = cnt >= 16 ? 0xFFFF : (__mmask16)((1u << cnt) - 1);
     pyr_ls_geo g;
-    int r, i;
-    g.parl0 = _mm512_loadu_si512((const void *)pyr_ls_parl);
-    g.parl1 = _mm512_loadu_si512((const void *)(pyr_ls_parl + 16));
-    g.parr0 = _mm512_loadu_si512((const void *)pyr_ls_parr);
-    g.parr1 = _mm512_loadu_si512((const void *)(pyr_ls_parr + 16));
-    g.cov0 = _mm512_loadu_si512((const void *)pyr_ls_cov);
-    g.cov1 = _mm512_loadu_si512((const void *)(pyr_ls_cov + 16));
-    for (r = 0; r < 14; r++) {
-        PR[r] = _mm512_i32gather_epi32(_mm512_add_epi32(rec, PYR_LS_1((int)prank_off + 4 * r)),
-                                       (const void *)base, 1);
-        TR[r] = _mm512_i32gather_epi32(_mm512_add_epi32(rec, PYR_LS_1((int)trank_off + 4 * r)),
-                                       (const void *)base, 1);
-    }
-    TN = _mm512_i32gather_epi32(_mm512_add_epi32(rec, PYR_LS_1((int)tnext_off)),
-                                (const void *)base, 1);
+    int r;
+    pyr_ls_load(&g, PR, TR, &TN, rec, base, prank_off, trank_off, tnext_off);
     while (1) {
         pyr_ls_v fc[14], useful, kings, npairs, w, bc, st, t, rw0, rt0, rw, rt, nk, pmw, pmt;
         pyr_ls_v cw, ct, cwt, n, k, k2, a, b;
@@ -253,28 +329,8 @@ static void pyr_ls_random_draw1(int stp, int redeals, int waste_at_deal, int win
         if (forced) {
             /* drawing or recycling is the only move: no random number is used */
             __mmask16 fs = forced & stnz, fe = forced & ~stnz;
-            if (fs && stp) {
-                /* while the stock has no gap, draw to the lowest bit of the stop mask
-                 * (_skip_draws_stp); across gaps one draw a step */
-                pyr_ls_v low = _mm512_and_si512(st, _mm512_sub_epi32(zero, st));
-                __mmask16 gl = fs & _mm512_testn_epi32_mask(_mm512_add_epi32(st, low), st);
-                pyr_ls_v stop = _mm512_and_si512(st, _mm512_or_si512(
-                    _mm512_or_si512(useful, _mm512_srli_epi32(useful, 1)),
-                    _mm512_or_si512(_mm512_and_si512(TN, _mm512_srli_epi32(st, 1)),
-                                    _mm512_xor_si512(st, _mm512_srli_epi32(st, 1)))));
-                pyr_ls_v last = _mm512_mask_mov_epi32(t, gl, pyr_ls_ctz(stop));
-                moves = _mm512_mask_add_epi32(moves, fs, moves,
-                                              _mm512_add_epi32(_mm512_sub_epi32(last, t), one));
-                cur = _mm512_mask_add_epi32(cur, fs, last, one);
-            } else if (fs) {
-                /* the waste top only: draw to the first useful card, or to the end */
-                pyr_ls_v u = _mm512_and_si512(st, useful);
-                pyr_ls_v j = _mm512_mask_mov_epi32(pyr_ls_top1(st), _mm512_test_epi32_mask(u, u),
-                                                   _mm512_add_epi32(pyr_ls_ctz(u), one));
-                moves = _mm512_mask_add_epi32(moves, fs, moves,
-                                              _mm512_popcnt_epi32(_mm512_and_si512(st, pyr_ls_below(j))));
-                cur = _mm512_mask_mov_epi32(cur, fs, j);
-            }
+            if (fs)
+                pyr_ls_draws(stp, fs, st, t, useful, TN, &moves, &cur);
             if (fe) {
                 __mmask16 end = fe & (~wnz | ~canrec
                                       | (unl ? _mm512_cmpeq_epi32_mask(prem, zero) : 0));
@@ -376,27 +432,9 @@ static void pyr_ls_random_draw1(int stp, int redeals, int waste_at_deal, int win
         moves = _mm512_mask_add_epi32(moves, nf, moves, one);
         rem = nf & ~l4;
         prem = _mm512_mask_add_epi32(prem, rem, prem, one);
-        /* talon locations 28.. leave the talon (a shift by a pyramid location's negative
-         * offset or by 63 - 28 clears nothing) */
-        talon = _mm512_mask_andnot_epi32(talon, rem, _mm512_or_si512(
-            _mm512_sllv_epi32(one, _mm512_sub_epi32(a, PYR_LS_1(28))),
-            _mm512_sllv_epi32(one, _mm512_sub_epi32(b, PYR_LS_1(28)))), talon);
-        pyr_ls_take(&g, rem, a, &pyr, &fre);
-        pyr_ls_take(&g, rem, b, &pyr, &fre);
-        cur = _mm512_mask_mov_epi32(cur, rem, pyr_ls_top1(_mm512_and_si512(talon, pyr_ls_below(cur))));
+        pyr_ls_remove(&g, rem, a, b, &pyr, &fre, &talon, &cur);
     }
-    {
-        uint32_t P[16], T[16], M[16];
-        _mm512_storeu_si512((void *)P, pyr);
-        _mm512_storeu_si512((void *)T, talon);
-        _mm512_storeu_si512((void *)M, moves);
-        for (i = 0; i < cnt; i++) {
-            won[i] = P[i] == 0 && (!win_all || T[i] == 0);
-            removed[i] = (uint8_t)(28 - pyr_popcount32(P[i]));
-            moves_out[i] = (uint16_t)M[i];
-            score[i] = (uint16_t)(10 * removed[i]);
-        }
-    }
+    pyr_ls_rows(pyr, talon, moves, win_all, cnt, won, removed, moves_out, score);
 }
 
 /* ---- the greedy draw-1 playout in lockstep (simulate.pyx's _greedy_draw1, move for move) ----
@@ -733,25 +771,12 @@ static void pyr_ls_greedy_draw1(int stp, int redeals, int waste_at_deal, int win
     pyr_ls_geo g;
     pyr_ls_gtab gt;
     pyr_ls_cands c;
-    int r, i;
-    g.parl0 = _mm512_loadu_si512((const void *)pyr_ls_parl);
-    g.parl1 = _mm512_loadu_si512((const void *)(pyr_ls_parl + 16));
-    g.parr0 = _mm512_loadu_si512((const void *)pyr_ls_parr);
-    g.parr1 = _mm512_loadu_si512((const void *)(pyr_ls_parr + 16));
-    g.cov0 = _mm512_loadu_si512((const void *)pyr_ls_cov);
-    g.cov1 = _mm512_loadu_si512((const void *)(pyr_ls_cov + 16));
+    int r;
     gt.bad0 = _mm512_loadu_si512((const void *)pyr_ls_bad);
     gt.bad1 = _mm512_loadu_si512((const void *)(pyr_ls_bad + 16));
     gt.sup0 = _mm512_loadu_si512((const void *)pyr_ls_sup);
     gt.sup1 = _mm512_loadu_si512((const void *)(pyr_ls_sup + 16));
-    for (r = 0; r < 14; r++) {
-        PR[r] = _mm512_i32gather_epi32(_mm512_add_epi32(rec, PYR_LS_1((int)prank_off + 4 * r)),
-                                       (const void *)base, 1);
-        TR[r] = _mm512_i32gather_epi32(_mm512_add_epi32(rec, PYR_LS_1((int)trank_off + 4 * r)),
-                                       (const void *)base, 1);
-    }
-    TN = _mm512_i32gather_epi32(_mm512_add_epi32(rec, PYR_LS_1((int)tnext_off)),
-                                (const void *)base, 1);
+    pyr_ls_load(&g, PR, TR, &TN, rec, base, prank_off, trank_off, tnext_off);
     c.gt = &gt;
     c.base = base;
     c.PR = PR;
@@ -802,25 +827,8 @@ static void pyr_ls_greedy_draw1(int stp, int redeals, int waste_at_deal, int win
         }
         /* nothing in play and no pyramid pair worth a look: draw on */
         skip = act & ~kp & ~(wuse | tuse | wt) & (~pp | vetoed) & stnz;
-        if (skip && stp) {
-            pyr_ls_v low = _mm512_and_si512(st, _mm512_sub_epi32(zero, st));
-            __mmask16 gl = skip & _mm512_testn_epi32_mask(_mm512_add_epi32(st, low), st);
-            pyr_ls_v stop = _mm512_and_si512(st, _mm512_or_si512(
-                _mm512_or_si512(useful, _mm512_srli_epi32(useful, 1)),
-                _mm512_or_si512(_mm512_and_si512(TN, _mm512_srli_epi32(st, 1)),
-                                _mm512_xor_si512(st, _mm512_srli_epi32(st, 1)))));
-            pyr_ls_v last = _mm512_mask_mov_epi32(t, gl, pyr_ls_ctz(stop));
-            moves = _mm512_mask_add_epi32(moves, skip, moves,
-                                          _mm512_add_epi32(_mm512_sub_epi32(last, t), one));
-            cur = _mm512_mask_add_epi32(cur, skip, last, one);
-        } else if (skip) {
-            pyr_ls_v u = _mm512_and_si512(st, useful);
-            pyr_ls_v j = _mm512_mask_mov_epi32(pyr_ls_top1(st), _mm512_test_epi32_mask(u, u),
-                                               _mm512_add_epi32(pyr_ls_ctz(u), one));
-            moves = _mm512_mask_add_epi32(moves, skip, moves,
-                                          _mm512_popcnt_epi32(_mm512_and_si512(st, pyr_ls_below(j))));
-            cur = _mm512_mask_mov_epi32(cur, skip, j);
-        }
+        if (skip)
+            pyr_ls_draws(stp, skip, st, t, useful, TN, &moves, &cur);
         /* Kings: a free pyramid King (lowest position), else a talon King in play (waste
          * top first) */
         a = b = PYR_LS_1(63);
@@ -877,25 +885,9 @@ static void pyr_ls_greedy_draw1(int stp, int redeals, int waste_at_deal, int win
         rem = kp | tk | take;
         moves = _mm512_mask_add_epi32(moves, rem | dr | rc, moves, one);
         prem = _mm512_mask_add_epi32(prem, rem, prem, one);
-        talon = _mm512_mask_andnot_epi32(talon, rem, _mm512_or_si512(
-            _mm512_sllv_epi32(one, _mm512_sub_epi32(a, PYR_LS_1(28))),
-            _mm512_sllv_epi32(one, _mm512_sub_epi32(b, PYR_LS_1(28)))), talon);
-        pyr_ls_take(&g, rem, a, &pyr, &fre);
-        pyr_ls_take(&g, rem, b, &pyr, &fre);
-        cur = _mm512_mask_mov_epi32(cur, rem, pyr_ls_top1(_mm512_and_si512(talon, pyr_ls_below(cur))));
+        pyr_ls_remove(&g, rem, a, b, &pyr, &fre, &talon, &cur);
     }
-    {
-        uint32_t P[16], T[16], M[16];
-        _mm512_storeu_si512((void *)P, pyr);
-        _mm512_storeu_si512((void *)T, talon);
-        _mm512_storeu_si512((void *)M, moves);
-        for (i = 0; i < cnt; i++) {
-            won[i] = P[i] == 0 && (!win_all || T[i] == 0);
-            removed[i] = (uint8_t)(28 - pyr_popcount32(P[i]));
-            moves_out[i] = (uint16_t)M[i];
-            score[i] = (uint16_t)(10 * removed[i]);
-        }
-    }
+    pyr_ls_rows(pyr, talon, moves, win_all, cnt, won, removed, moves_out, score);
 }
 #undef PYR_LS_1
 #endif
