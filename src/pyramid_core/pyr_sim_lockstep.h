@@ -201,6 +201,53 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_rows(pyr_ls_v pyr, pyr_ls_v talon, p
     }
 }
 
+/* What a step looks at, for every lane: free cards by rank, the talon cards that are Kings
+ * or pair with a free card (useful), the free pyramid Kings, the waste top w (-1: none) and,
+ * with stock_top_playable, the stock top t, their ranks (gathered for lanes m), whether they
+ * have a move (wuse, tuse) or pair (wt). */
+typedef struct {
+    pyr_ls_v fc[14], useful, kings, w, bc, st, t, rw0, rt0;
+    __mmask16 stnz, wnn, wuse, tuse, wt;
+} pyr_ls_view;
+
+PYR_LS_TARGET static PYR_INLINE void pyr_ls_look(pyr_ls_view *v, int stp, __mmask16 m,
+                                                 const pyr_ls_v *PR, const pyr_ls_v *TR,
+                                                 pyr_ls_v fre, pyr_ls_v talon, pyr_ls_v cur,
+                                                 pyr_ls_v ridx, const char *base)
+{
+    const pyr_ls_v one = PYR_LS_1(1), zero = _mm512_setzero_si512();
+    int r;
+    v->useful = TR[13];
+    for (r = 1; r <= 13; r++)
+        v->fc[r] = _mm512_popcnt_epi32(_mm512_and_si512(fre, PR[r]));
+    for (r = 1; r <= 12; r++)
+        v->useful = _mm512_mask_or_epi32(v->useful, _mm512_test_epi32_mask(v->fc[r], v->fc[r]),
+                                         v->useful, TR[13 - r]);
+    v->kings = _mm512_and_si512(fre, PR[13]);
+    v->w = _mm512_sub_epi32(cur, one);
+    v->bc = pyr_ls_below(cur);
+    v->st = _mm512_andnot_si512(v->bc, talon);
+    v->stnz = _mm512_test_epi32_mask(v->st, v->st);
+    v->wnn = _mm512_cmpgt_epi32_mask(cur, zero);
+    v->wuse = _mm512_test_epi32_mask(_mm512_srlv_epi32(v->useful, v->w), one);
+    v->t = pyr_ls_ctz(v->st);
+    v->rw0 = _mm512_and_si512(_mm512_mask_i32gather_epi32(zero, v->wnn & m,
+                                                          _mm512_add_epi32(ridx, v->w),
+                                                          (const void *)base, 1),
+                              PYR_LS_1(255));
+    v->tuse = v->wt = 0;
+    v->rt0 = zero;
+    if (stp) {
+        v->tuse = _mm512_test_epi32_mask(_mm512_srlv_epi32(v->useful, v->t), one);
+        v->rt0 = _mm512_and_si512(_mm512_mask_i32gather_epi32(zero, v->stnz & m,
+                                                              _mm512_add_epi32(ridx, v->t),
+                                                              (const void *)base, 1),
+                                  PYR_LS_1(255));
+        v->wt = v->wnn & v->stnz
+                & _mm512_cmpeq_epi32_mask(_mm512_add_epi32(v->rw0, v->rt0), PYR_LS_1(13));
+    }
+}
+
 /* Lemire's k < n for the lanes in `need` (n > 1): advances their generators (s0: lanes
  * 0..7, s1: lanes 8..15). */
 PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_rand(__mmask16 need, pyr_ls_v n, pyr_ls_v *s0,
@@ -282,55 +329,28 @@ static void pyr_ls_random_draw1(int stp, int redeals, int waste_at_deal, int win
     int r;
     pyr_ls_load(&g, PR, TR, &TN, rec, base, prank_off, trank_off, tnext_off);
     while (1) {
-        pyr_ls_v fc[14], useful, kings, npairs, w, bc, st, t, rw0, rt0, rw, rt, nk, pmw, pmt;
+        pyr_ls_view v;
+        pyr_ls_v npairs, rw, rt, nk, pmw, pmt;
         pyr_ls_v cw, ct, cwt, n, k, k2, a, b;
-        __mmask16 stnz, wnn, wuse, tuse, wt, forced, wnz, canrec, nf, kw, kt, isk, kp, kwl;
+        __mmask16 forced, wnz, canrec, nf, kw, kt, isk, kp, kwl;
         __mmask16 chosen, l1, l2, l3, l4, rc, rem, need;
         act &= _mm512_test_epi32_mask(pyr, pyr)
                | (win_all ? _mm512_test_epi32_mask(talon, talon) : 0);
         if (!act)
             break;
-        /* free cards by rank; talon cards that are Kings or pair with a free card; the
-         * number of pyramid pairs */
-        useful = TR[13];
-        npairs = zero;
-        for (r = 1; r <= 13; r++)
-            fc[r] = _mm512_popcnt_epi32(_mm512_and_si512(fre, PR[r]));
-        for (r = 1; r <= 12; r++)
-            useful = _mm512_mask_or_epi32(useful, _mm512_test_epi32_mask(fc[r], fc[r]), useful,
-                                          TR[13 - r]);
+        pyr_ls_look(&v, stp, act, PR, TR, fre, talon, cur, ridx, base);
+        npairs = zero;                          /* the number of pyramid pairs */
         for (r = 1; r <= 6; r++)
-            npairs = _mm512_add_epi32(npairs, _mm512_mullo_epi32(fc[r], fc[13 - r]));
-        kings = _mm512_and_si512(fre, PR[13]);
-        /* the waste top w (-1: none) and, with stock_top_playable, the stock top t */
-        w = _mm512_sub_epi32(cur, one);
-        bc = pyr_ls_below(cur);
-        st = _mm512_andnot_si512(bc, talon);
-        stnz = _mm512_test_epi32_mask(st, st);
-        wnn = _mm512_cmpgt_epi32_mask(cur, zero);
-        wuse = _mm512_test_epi32_mask(_mm512_srlv_epi32(useful, w), one);
-        t = pyr_ls_ctz(st);
-        rw0 = _mm512_and_si512(_mm512_mask_i32gather_epi32(zero, wnn & act, _mm512_add_epi32(ridx, w),
-                                                           (const void *)base, 1), PYR_LS_1(255));
-        tuse = wt = 0;
-        rt0 = zero;
-        if (stp) {
-            tuse = _mm512_test_epi32_mask(_mm512_srlv_epi32(useful, t), one);
-            rt0 = _mm512_and_si512(_mm512_mask_i32gather_epi32(zero, stnz & act,
-                                                               _mm512_add_epi32(ridx, t),
-                                                               (const void *)base, 1),
-                                   PYR_LS_1(255));
-            wt = wnn & stnz & _mm512_cmpeq_epi32_mask(_mm512_add_epi32(rw0, rt0), thirteen);
-        }
-        forced = act & ~(wuse | tuse | wt) & _mm512_cmpeq_epi32_mask(npairs, zero)
-                 & _mm512_testn_epi32_mask(kings, kings);
-        wnz = _mm512_test_epi32_mask(talon, bc);
+            npairs = _mm512_add_epi32(npairs, _mm512_mullo_epi32(v.fc[r], v.fc[13 - r]));
+        forced = act & ~(v.wuse | v.tuse | v.wt) & _mm512_cmpeq_epi32_mask(npairs, zero)
+                 & _mm512_testn_epi32_mask(v.kings, v.kings);
+        wnz = _mm512_test_epi32_mask(talon, v.bc);
         canrec = unl ? (__mmask16)0xFFFF : _mm512_cmplt_epi32_mask(recycles, nredeals);
         if (forced) {
             /* drawing or recycling is the only move: no random number is used */
-            __mmask16 fs = forced & stnz, fe = forced & ~stnz;
+            __mmask16 fs = forced & v.stnz, fe = forced & ~v.stnz;
             if (fs)
-                pyr_ls_draws(stp, fs, st, t, useful, TN, &moves, &cur);
+                pyr_ls_draws(stp, fs, v.st, v.t, v.useful, TN, &moves, &cur);
             if (fe) {
                 __mmask16 end = fe & (~wnz | ~canrec
                                       | (unl ? _mm512_cmpeq_epi32_mask(prem, zero) : 0));
@@ -349,45 +369,45 @@ static void pyr_ls_random_draw1(int stp, int redeals, int waste_at_deal, int win
         /* count the legal moves by kind, in gen_moves order: pyramid Kings, talon Kings,
          * pyramid pairs, the waste top's partners, waste top + stock top, the stock top's
          * partners, draw or recycle */
-        rw = _mm512_maskz_mov_epi32(wuse, rw0);
-        rt = _mm512_maskz_mov_epi32(tuse, rt0);
+        rw = _mm512_maskz_mov_epi32(v.wuse, v.rw0);
+        rt = _mm512_maskz_mov_epi32(v.tuse, v.rt0);
         kw = _mm512_cmpeq_epi32_mask(rw, thirteen);
         kt = _mm512_cmpeq_epi32_mask(rt, thirteen);
-        nk = _mm512_mask_add_epi32(fc[13], kw, fc[13], one);
+        nk = _mm512_mask_add_epi32(v.fc[13], kw, v.fc[13], one);
         nk = _mm512_mask_add_epi32(nk, kt, nk, one);
         pmw = _mm512_and_si512(fre, _mm512_mask_i32gather_epi32(
-            zero, nf & wuse & ~kw, _mm512_add_epi32(_mm512_slli_epi32(_mm512_sub_epi32(thirteen, rw), 4), lane),
+            zero, nf & v.wuse & ~kw, _mm512_add_epi32(_mm512_slli_epi32(_mm512_sub_epi32(thirteen, rw), 4), lane),
             (const void *)PR, 4));
         cw = _mm512_popcnt_epi32(pmw);
         pmt = ct = zero;
         if (stp) {
             pmt = _mm512_and_si512(fre, _mm512_mask_i32gather_epi32(
-                zero, nf & tuse & ~kt, _mm512_add_epi32(_mm512_slli_epi32(_mm512_sub_epi32(thirteen, rt), 4), lane),
+                zero, nf & v.tuse & ~kt, _mm512_add_epi32(_mm512_slli_epi32(_mm512_sub_epi32(thirteen, rt), 4), lane),
                 (const void *)PR, 4));
             ct = _mm512_popcnt_epi32(pmt);
         }
         n = _mm512_add_epi32(_mm512_add_epi32(nk, npairs), _mm512_add_epi32(cw, ct));
-        n = _mm512_mask_add_epi32(n, wt, n, one);
-        n = _mm512_mask_add_epi32(n, stnz | (wnz & canrec), n, one);
+        n = _mm512_mask_add_epi32(n, v.wt, n, one);
+        n = _mm512_mask_add_epi32(n, v.stnz | (wnz & canrec), n, one);
         need = nf & _mm512_cmpgt_epi32_mask(n, one);
         k = need ? pyr_ls_rand(need, n, &s0, &s1) : zero;
         k = _mm512_maskz_mov_epi32(need, k);
         /* the k-th legal move: a, b (63: none) */
         a = b = PYR_LS_1(63);
         isk = nf & _mm512_cmplt_epi32_mask(k, nk);
-        kp = isk & _mm512_cmplt_epi32_mask(k, fc[13]);
+        kp = isk & _mm512_cmplt_epi32_mask(k, v.fc[13]);
         if (kp)
-            a = _mm512_mask_mov_epi32(a, kp, pyr_ls_nth(kings, k));
-        kwl = isk & ~kp & _mm512_cmpeq_epi32_mask(k, fc[13]) & kw;
-        a = _mm512_mask_add_epi32(a, kwl, w, PYR_LS_1(28));
-        a = _mm512_mask_add_epi32(a, isk & ~kp & ~kwl, t, PYR_LS_1(28));
+            a = _mm512_mask_mov_epi32(a, kp, pyr_ls_nth(v.kings, k));
+        kwl = isk & ~kp & _mm512_cmpeq_epi32_mask(k, v.fc[13]) & kw;
+        a = _mm512_mask_add_epi32(a, kwl, v.w, PYR_LS_1(28));
+        a = _mm512_mask_add_epi32(a, isk & ~kp & ~kwl, v.t, PYR_LS_1(28));
         k2 = _mm512_sub_epi32(k, nk);
         chosen = isk | ~nf;
         for (r = 1; r <= 6; r++) {
-            pyr_ls_v j = _mm512_mullo_epi32(fc[r], fc[13 - r]);
+            pyr_ls_v j = _mm512_mullo_epi32(v.fc[r], v.fc[13 - r]);
             __mmask16 sel = ~chosen & _mm512_cmplt_epi32_mask(k2, j);
             if (sel) {
-                pyr_ls_v f = fc[13 - r];
+                pyr_ls_v f = v.fc[13 - r];
                 pyr_ls_v ai = _mm512_srli_epi32(_mm512_mullo_epi32(k2, _mm512_permutexvar_epi32(f, div)), 8);
                 pyr_ls_v bi = _mm512_sub_epi32(k2, _mm512_mullo_epi32(ai, f));
                 a = _mm512_mask_mov_epi32(a, sel, pyr_ls_nth(_mm512_and_si512(fre, PR[r]), ai));
@@ -396,27 +416,27 @@ static void pyr_ls_random_draw1(int stp, int redeals, int waste_at_deal, int win
             }
             k2 = _mm512_mask_sub_epi32(k2, ~chosen, k2, j);
         }
-        cwt = _mm512_mask_add_epi32(cw, wt, cw, one);
+        cwt = _mm512_mask_add_epi32(cw, v.wt, cw, one);
         l1 = ~chosen & _mm512_cmplt_epi32_mask(k2, cw);
         l2 = ~chosen & ~l1 & _mm512_cmplt_epi32_mask(k2, cwt);
         l3 = ~chosen & ~l1 & ~l2 & _mm512_cmplt_epi32_mask(k2, _mm512_add_epi32(cwt, ct));
         l4 = ~chosen & ~(l1 | l2 | l3);
         if (l1) {
             a = _mm512_mask_mov_epi32(a, l1, pyr_ls_nth(pmw, k2));
-            b = _mm512_mask_add_epi32(b, l1, w, PYR_LS_1(28));
+            b = _mm512_mask_add_epi32(b, l1, v.w, PYR_LS_1(28));
         }
         if (l2) {
-            a = _mm512_mask_add_epi32(a, l2, w, PYR_LS_1(28));
-            b = _mm512_mask_add_epi32(b, l2, t, PYR_LS_1(28));
+            a = _mm512_mask_add_epi32(a, l2, v.w, PYR_LS_1(28));
+            b = _mm512_mask_add_epi32(b, l2, v.t, PYR_LS_1(28));
         }
         if (l3) {
             a = _mm512_mask_mov_epi32(a, l3, pyr_ls_nth(pmt, _mm512_sub_epi32(k2, cwt)));
-            b = _mm512_mask_add_epi32(b, l3, t, PYR_LS_1(28));
+            b = _mm512_mask_add_epi32(b, l3, v.t, PYR_LS_1(28));
         }
         /* play it: a draw, a recycle (unless it ends a pass that removed nothing under
          * unlimited redeals), or a removal */
-        cur = _mm512_mask_add_epi32(cur, l4 & stnz, t, one);
-        rc = l4 & ~stnz;
+        cur = _mm512_mask_add_epi32(cur, l4 & v.stnz, v.t, one);
+        rc = l4 & ~v.stnz;
         if (rc) {
             if (unl) {
                 __mmask16 end = rc & _mm512_cmpeq_epi32_mask(prem, zero);
@@ -756,7 +776,7 @@ static void pyr_ls_greedy_draw1(int stp, int redeals, int waste_at_deal, int win
                                 uint8_t *won, uint8_t *removed, uint16_t *moves_out,
                                 uint16_t *score)
 {
-    const pyr_ls_v one = PYR_LS_1(1), zero = _mm512_setzero_si512(), thirteen = PYR_LS_1(13);
+    const pyr_ls_v one = PYR_LS_1(1), zero = _mm512_setzero_si512();
     const pyr_ls_v lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     const pyr_ls_v rec = _mm512_mullo_epi32(lane, PYR_LS_1((int)stride));
     const pyr_ls_v rankidx = _mm512_add_epi32(rec, PYR_LS_1((int)rank_off));
@@ -785,64 +805,41 @@ static void pyr_ls_greedy_draw1(int stp, int redeals, int waste_at_deal, int win
     c.lane = lane;
     c.win_all = win_all;
     while (1) {
-        pyr_ls_v fc[14], useful, w, bc, st, t, rw0, rt0, a, b, kings;
-        __mmask16 stnz, wnn, wuse, tuse, wt, pp, kp, skip, tk, dl, wnz, canrec, np, nt, found;
+        pyr_ls_view v;
+        pyr_ls_v a, b;
+        __mmask16 pp, kp, skip, tk, dl, wnz, canrec, np, nt, found;
         __mmask16 stuck, hasbest, fdraw, frec, take, endl, rc, rem, dr;
         act &= _mm512_test_epi32_mask(pyr, pyr)
                | (win_all ? _mm512_test_epi32_mask(talon, talon) : 0);
         if (!act)
             break;
-        useful = TR[13];
+        pyr_ls_look(&v, stp, act, PR, TR, fre, talon, cur, ridx, base);
         pp = 0;
-        for (r = 1; r <= 13; r++)
-            fc[r] = _mm512_popcnt_epi32(_mm512_and_si512(fre, PR[r]));
-        for (r = 1; r <= 12; r++)
-            useful = _mm512_mask_or_epi32(useful, _mm512_test_epi32_mask(fc[r], fc[r]), useful,
-                                          TR[13 - r]);
         for (r = 1; r <= 6; r++) {
-            __mmask16 h = _mm512_test_epi32_mask(fc[r], fc[r]) & _mm512_test_epi32_mask(fc[13 - r], fc[13 - r]);
+            __mmask16 h = _mm512_test_epi32_mask(v.fc[r], v.fc[r])
+                          & _mm512_test_epi32_mask(v.fc[13 - r], v.fc[13 - r]);
             c.r_pairs[r] = (h & act) != 0;
             pp |= h;
         }
-        kings = _mm512_and_si512(fre, PR[13]);
-        kp = act & _mm512_test_epi32_mask(kings, kings);       /* a free pyramid King: at once */
-        w = _mm512_sub_epi32(cur, one);
-        bc = pyr_ls_below(cur);
-        st = _mm512_andnot_si512(bc, talon);
-        stnz = _mm512_test_epi32_mask(st, st);
-        wnn = _mm512_cmpgt_epi32_mask(cur, zero);
-        wuse = _mm512_test_epi32_mask(_mm512_srlv_epi32(useful, w), one);
-        t = pyr_ls_ctz(st);
-        rw0 = _mm512_and_si512(_mm512_mask_i32gather_epi32(zero, wnn & act & ~kp, _mm512_add_epi32(ridx, w),
-                                                           (const void *)base, 1), PYR_LS_1(255));
-        tuse = wt = 0;
-        rt0 = zero;
-        if (stp) {
-            tuse = _mm512_test_epi32_mask(_mm512_srlv_epi32(useful, t), one);
-            rt0 = _mm512_and_si512(_mm512_mask_i32gather_epi32(zero, stnz & act & ~kp,
-                                                               _mm512_add_epi32(ridx, t),
-                                                               (const void *)base, 1),
-                                   PYR_LS_1(255));
-            wt = wnn & stnz & _mm512_cmpeq_epi32_mask(_mm512_add_epi32(rw0, rt0), thirteen);
-        }
+        kp = act & _mm512_test_epi32_mask(v.kings, v.kings);   /* a free pyramid King: at once */
         /* nothing in play and no pyramid pair worth a look: draw on */
-        skip = act & ~kp & ~(wuse | tuse | wt) & (~pp | vetoed) & stnz;
+        skip = act & ~kp & ~(v.wuse | v.tuse | v.wt) & (~pp | vetoed) & v.stnz;
         if (skip)
-            pyr_ls_draws(stp, skip, st, t, useful, TN, &moves, &cur);
+            pyr_ls_draws(stp, skip, v.st, v.t, v.useful, TN, &moves, &cur);
         /* Kings: a free pyramid King (lowest position), else a talon King in play (waste
          * top first) */
         a = b = PYR_LS_1(63);
-        a = _mm512_mask_mov_epi32(a, kp, pyr_ls_ctz(kings));
-        tk = act & ~kp & ~skip & wuse & _mm512_test_epi32_mask(_mm512_srlv_epi32(TR[13], w), one);
-        a = _mm512_mask_add_epi32(a, tk, w, PYR_LS_1(28));
-        dl = act & ~kp & ~skip & ~tk & tuse & _mm512_test_epi32_mask(_mm512_srlv_epi32(TR[13], t), one);
-        a = _mm512_mask_add_epi32(a, dl, t, PYR_LS_1(28));
+        a = _mm512_mask_mov_epi32(a, kp, pyr_ls_ctz(v.kings));
+        tk = act & ~kp & ~skip & v.wuse & _mm512_test_epi32_mask(_mm512_srlv_epi32(TR[13], v.w), one);
+        a = _mm512_mask_add_epi32(a, tk, v.w, PYR_LS_1(28));
+        dl = act & ~kp & ~skip & ~tk & v.tuse & _mm512_test_epi32_mask(_mm512_srlv_epi32(TR[13], v.t), one);
+        a = _mm512_mask_add_epi32(a, dl, v.t, PYR_LS_1(28));
         tk |= dl;
         /* the other lanes decide among the pairs: the pyramid pairs first (their merit, 200
          * or more, beats any pair with a talon card); the talon cards' pairs when there is no
          * pyramid pair or every one is vetoed */
         dl = act & ~kp & ~skip & ~tk;
-        wnz = _mm512_test_epi32_mask(talon, bc);
+        wnz = _mm512_test_epi32_mask(talon, v.bc);
         canrec = unl ? (__mmask16)0xFFFF : _mm512_cmplt_epi32_mask(recycles, nredeals);
         found = 0;
         hasbest = 0;
@@ -852,15 +849,15 @@ static void pyr_ls_greedy_draw1(int stp, int redeals, int waste_at_deal, int win
             c.talon = talon;
             c.f1 = _mm512_andnot_si512(_mm512_slli_epi32(pyr, 1), hasl);
             c.f2 = _mm512_andnot_si512(_mm512_srli_epi32(pyr, 1), hasr);
-            c.w = w;
-            c.t = t;
-            c.rw = rw0;
-            c.rt = rt0;
-            c.wuse = wuse;
-            c.tuse = tuse;
-            c.wt = wt;
+            c.w = v.w;
+            c.t = v.t;
+            c.rw = v.rw0;
+            c.rt = v.rt0;
+            c.wuse = v.wuse;
+            c.tuse = v.tuse;
+            c.wt = v.wt;
             np = dl & pp;
-            nt = dl & (wuse | tuse | wt);
+            nt = dl & (v.wuse | v.tuse | v.wt);
             found = pyr_ls_choose(&c, np, nt, &a, &b);
             hasbest = np | nt;
         }
@@ -868,8 +865,8 @@ static void pyr_ls_greedy_draw1(int stp, int redeals, int waste_at_deal, int win
          * vetoed pair is played when there is no fallback, or at the end of a pass that
          * removed nothing under unlimited redeals (stuck) */
         stuck = unl ? _mm512_cmpeq_epi32_mask(prem, zero) : 0;
-        fdraw = dl & ~found & stnz;
-        frec = dl & ~found & ~stnz & wnz & canrec;
+        fdraw = dl & ~found & v.stnz;
+        frec = dl & ~found & ~v.stnz & wnz & canrec;
         take = (dl & found) | (hasbest & ~fdraw & (~frec | stuck));
         endl = dl & ~take & ~fdraw & ~frec;            /* no move at all */
         endl |= dl & ~take & frec & stuck;             /* unlimited: the pass removed nothing */
@@ -877,7 +874,7 @@ static void pyr_ls_greedy_draw1(int stp, int redeals, int waste_at_deal, int win
         dr = dl & ~take & fdraw;
         rc = dl & ~take & ~endl & frec;
         vetoed = (vetoed & ~(kp | tk | take)) | dr | rc;
-        cur = _mm512_mask_add_epi32(cur, dr, t, one);
+        cur = _mm512_mask_add_epi32(cur, dr, v.t, one);
         cur = _mm512_mask_mov_epi32(cur, rc, zero);
         if (!unl)
             recycles = _mm512_mask_add_epi32(recycles, rc, recycles, one);
