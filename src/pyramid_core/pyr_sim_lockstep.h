@@ -115,7 +115,7 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_take(const pyr_ls_geo *g, __mmask16 
 /* The geometry tables into registers, and the deals' rank masks and tnext as vectors (lane
  * k: the record at base + k * stride, rec holding those offsets). */
 PYR_LS_TARGET static PYR_INLINE void pyr_ls_load(pyr_ls_geo *g, pyr_ls_v *PR, pyr_ls_v *TR,
-                                                 pyr_ls_v *TN, pyr_ls_v rec, const char *base,
+                                                 pyr_ls_v *TN, pyr_ls_v *TB, pyr_ls_v rec, const char *base,
                                                  size_t prank_off, size_t trank_off,
                                                  size_t tnext_off)
 {
@@ -131,6 +131,13 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_load(pyr_ls_geo *g, pyr_ls_v *PR, py
                                        (const void *)base, 1);
         TR[r] = _mm512_i32gather_epi32(_mm512_add_epi32(rec, PYR_LS_1((int)trank_off + 4 * r)),
                                        (const void *)base, 1);
+    }
+    for (r = 0; r < 4; r++) {
+        int k;
+        TB[r] = _mm512_setzero_si512();
+        for (k = 1; k <= 13; k++)
+            if ((k >> r) & 1)
+                TB[r] = _mm512_or_si512(TB[r], TR[k]);
     }
     *TN = _mm512_i32gather_epi32(_mm512_add_epi32(rec, PYR_LS_1((int)tnext_off)),
                                  (const void *)base, 1);
@@ -210,10 +217,38 @@ typedef struct {
     __mmask16 stnz, wnn, wuse, tuse, wt;
 } pyr_ls_view;
 
+/* T[i] in each lane (T: 14 vectors, i: 0..13) by a tree of blends: no memory access */
+PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_pick(const pyr_ls_v *T, pyr_ls_v i)
+{
+    __mmask16 b0 = _mm512_test_epi32_mask(i, PYR_LS_1(1)), b1 = _mm512_test_epi32_mask(i, PYR_LS_1(2));
+    __mmask16 b2 = _mm512_test_epi32_mask(i, PYR_LS_1(4)), b3 = _mm512_test_epi32_mask(i, PYR_LS_1(8));
+    pyr_ls_v x[7];
+    int j;
+    for (j = 0; j < 7; j++)
+        x[j] = _mm512_mask_mov_epi32(T[2 * j], b0, T[2 * j + 1]);
+    x[0] = _mm512_mask_mov_epi32(x[0], b1, x[1]);
+    x[1] = _mm512_mask_mov_epi32(x[2], b1, x[3]);
+    x[2] = _mm512_mask_mov_epi32(x[4], b1, x[5]);
+    x[0] = _mm512_mask_mov_epi32(x[0], b2, x[1]);
+    x[2] = _mm512_mask_mov_epi32(x[2], b2, x[6]);
+    return _mm512_mask_mov_epi32(x[0], b3, x[2]);
+}
+
+/* The rank of talon card i (0..23), from the talon masks of the ranks' bits (TB[k]: the
+ * cards whose rank has bit k) */
+PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_rank(const pyr_ls_v *TB, pyr_ls_v i)
+{
+    const pyr_ls_v one = PYR_LS_1(1);
+    pyr_ls_v r = _mm512_and_si512(_mm512_srlv_epi32(TB[0], i), one);
+    r = _mm512_or_si512(r, _mm512_slli_epi32(_mm512_and_si512(_mm512_srlv_epi32(TB[1], i), one), 1));
+    r = _mm512_or_si512(r, _mm512_slli_epi32(_mm512_and_si512(_mm512_srlv_epi32(TB[2], i), one), 2));
+    return _mm512_or_si512(r, _mm512_slli_epi32(_mm512_and_si512(_mm512_srlv_epi32(TB[3], i), one), 3));
+}
+
 PYR_LS_TARGET static PYR_INLINE void pyr_ls_look(pyr_ls_view *v, int stp, __mmask16 m,
                                                  const pyr_ls_v *PR, const pyr_ls_v *TR,
                                                  pyr_ls_v fre, pyr_ls_v talon, pyr_ls_v cur,
-                                                 pyr_ls_v ridx, const char *base)
+                                                 const pyr_ls_v *TB)
 {
     const pyr_ls_v one = PYR_LS_1(1), zero = _mm512_setzero_si512();
     int r;
@@ -231,18 +266,12 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_look(pyr_ls_view *v, int stp, __mmas
     v->wnn = _mm512_cmpgt_epi32_mask(cur, zero);
     v->wuse = _mm512_test_epi32_mask(_mm512_srlv_epi32(v->useful, v->w), one);
     v->t = pyr_ls_ctz(v->st);
-    v->rw0 = _mm512_and_si512(_mm512_mask_i32gather_epi32(zero, v->wnn & m,
-                                                          _mm512_add_epi32(ridx, v->w),
-                                                          (const void *)base, 1),
-                              PYR_LS_1(255));
+    v->rw0 = _mm512_maskz_mov_epi32(v->wnn & m, pyr_ls_rank(TB, v->w));
     v->tuse = v->wt = 0;
     v->rt0 = zero;
     if (stp) {
         v->tuse = _mm512_test_epi32_mask(_mm512_srlv_epi32(v->useful, v->t), one);
-        v->rt0 = _mm512_and_si512(_mm512_mask_i32gather_epi32(zero, v->stnz & m,
-                                                              _mm512_add_epi32(ridx, v->t),
-                                                              (const void *)base, 1),
-                                  PYR_LS_1(255));
+        v->rt0 = _mm512_maskz_mov_epi32(v->stnz & m, pyr_ls_rank(TB, v->t));
         v->wt = v->wnn & v->stnz
                 & _mm512_cmpeq_epi32_mask(_mm512_add_epi32(v->rw0, v->rt0), PYR_LS_1(13));
     }
@@ -307,7 +336,7 @@ PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_rand(__mmask16 need, pyr_ls_v n,
  * their rows into won/removed/moves/score[0 .. cnt-1]. redeals: 255 for unlimited. */
 PYR_LS_TARGET
 static void pyr_ls_random_draw1(int stp, int redeals, int waste_at_deal, int win_all,
-                                const char *base, size_t stride, size_t rank_off,
+                                const char *base, size_t stride,
                                 size_t prank_off, size_t trank_off, size_t tnext_off,
                                 const uint64_t *rng, int cnt, uint8_t *won, uint8_t *removed,
                                 uint16_t *moves_out, uint16_t *score)
@@ -315,11 +344,10 @@ static void pyr_ls_random_draw1(int stp, int redeals, int waste_at_deal, int win
     const pyr_ls_v one = PYR_LS_1(1), zero = _mm512_setzero_si512(), thirteen = PYR_LS_1(13);
     const pyr_ls_v lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     const pyr_ls_v rec = _mm512_mullo_epi32(lane, PYR_LS_1((int)stride));   /* record offsets */
-    const pyr_ls_v ridx = _mm512_add_epi32(rec, PYR_LS_1((int)rank_off + 28));  /* talon card 0 */
     const pyr_ls_v div = _mm512_loadu_si512((const void *)pyr_ls_div);
     const int unl = redeals == 255;
     const pyr_ls_v nredeals = PYR_LS_1(redeals);
-    pyr_ls_v PR[14], TR[14], TN;
+    pyr_ls_v PR[14], TR[14], TN, TB[4];
     pyr_ls_v pyr = PYR_LS_1(0x0FFFFFFF), fre = PYR_LS_1(0x0FE00000), talon = PYR_LS_1(0xFFFFFF);
     pyr_ls_v cur = PYR_LS_1(waste_at_deal), moves = zero, recycles = zero, prem = zero;
     pyr_ls_v s0 = _mm512_loadu_si512((const void *)rng);
@@ -327,7 +355,7 @@ static void pyr_ls_random_draw1(int stp, int redeals, int waste_at_deal, int win
     __mmask16 act = cnt >= 16 ? 0xFFFF : (__mmask16)((1u << cnt) - 1);
     pyr_ls_geo g;
     int r;
-    pyr_ls_load(&g, PR, TR, &TN, rec, base, prank_off, trank_off, tnext_off);
+    pyr_ls_load(&g, PR, TR, &TN, TB, rec, base, prank_off, trank_off, tnext_off);
     while (1) {
         pyr_ls_view v;
         pyr_ls_v npairs, rw, rt, nk, pmw, pmt;
@@ -338,7 +366,7 @@ static void pyr_ls_random_draw1(int stp, int redeals, int waste_at_deal, int win
                | (win_all ? _mm512_test_epi32_mask(talon, talon) : 0);
         if (!act)
             break;
-        pyr_ls_look(&v, stp, act, PR, TR, fre, talon, cur, ridx, base);
+        pyr_ls_look(&v, stp, act, PR, TR, fre, talon, cur, TB);
         npairs = zero;                          /* the number of pyramid pairs */
         for (r = 1; r <= 6; r++)
             npairs = _mm512_add_epi32(npairs, _mm512_mullo_epi32(v.fc[r], v.fc[13 - r]));
@@ -375,15 +403,11 @@ static void pyr_ls_random_draw1(int stp, int redeals, int waste_at_deal, int win
         kt = _mm512_cmpeq_epi32_mask(rt, thirteen);
         nk = _mm512_mask_add_epi32(v.fc[13], kw, v.fc[13], one);
         nk = _mm512_mask_add_epi32(nk, kt, nk, one);
-        pmw = _mm512_and_si512(fre, _mm512_mask_i32gather_epi32(
-            zero, nf & v.wuse & ~kw, _mm512_add_epi32(_mm512_slli_epi32(_mm512_sub_epi32(thirteen, rw), 4), lane),
-            (const void *)PR, 4));
+        pmw = _mm512_maskz_and_epi32(nf & v.wuse & ~kw, fre, pyr_ls_pick(PR, _mm512_sub_epi32(thirteen, rw)));
         cw = _mm512_popcnt_epi32(pmw);
         pmt = ct = zero;
         if (stp) {
-            pmt = _mm512_and_si512(fre, _mm512_mask_i32gather_epi32(
-                zero, nf & v.tuse & ~kt, _mm512_add_epi32(_mm512_slli_epi32(_mm512_sub_epi32(thirteen, rt), 4), lane),
-                (const void *)PR, 4));
+            pmt = _mm512_maskz_and_epi32(nf & v.tuse & ~kt, fre, pyr_ls_pick(PR, _mm512_sub_epi32(thirteen, rt)));
             ct = _mm512_popcnt_epi32(pmt);
         }
         n = _mm512_add_epi32(_mm512_add_epi32(nk, npairs), _mm512_add_epi32(cw, ct));
@@ -550,25 +574,22 @@ PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_slack(pyr_ls_v need, pyr_ls_v sm
 
 /* _greedy_veto for the pairs (a < b) of lanes m: would the pair leave its rank pair
  * unclearable (it was clearable)? */
-PYR_LS_TARGET static PYR_INLINE __mmask16 pyr_ls_veto(const pyr_ls_gtab *gt, const char *base,
-                                                      pyr_ls_v rankidx, const pyr_ls_v *PR,
-                                                      const pyr_ls_v *TR, pyr_ls_v lane,
+PYR_LS_TARGET static PYR_INLINE __mmask16 pyr_ls_veto(const pyr_ls_gtab *gt, const pyr_ls_v *PR,
+                                                      const pyr_ls_v *TR,
                                                       __mmask16 m, pyr_ls_v a, pyr_ls_v b,
-                                                      pyr_ls_v pyr, pyr_ls_v talon)
+                                                      pyr_ls_v r, pyr_ls_v pyr, pyr_ls_v talon)
 {
     const pyr_ls_v zero = _mm512_setzero_si512(), one = PYR_LS_1(1);
-    pyr_ls_v r, q, prr, prq, trr, trq, pr, pq, tr, tq, need, small, rA, sA, rB, sB, mA, mB;
+    pyr_ls_v q, prr, prq, trr, trq, pr, pq, tr, tq, need, small, rA, sA, rB, sB, mA, mB;
     pyr_ls_v pyr2, bitx, ia1, ib1, needB, smallB;
     __mmask16 ia, ib, mixed, mx, same, wantA, wantB, veto, two;
     if (!m)
         return 0;
-    r = _mm512_and_si512(_mm512_mask_i32gather_epi32(zero, m, _mm512_add_epi32(rankidx, a),
-                                                     (const void *)base, 1), PYR_LS_1(255));
     q = _mm512_sub_epi32(PYR_LS_1(13), r);
-    prr = _mm512_mask_i32gather_epi32(zero, m, _mm512_add_epi32(_mm512_slli_epi32(r, 4), lane), (const void *)PR, 4);
-    prq = _mm512_mask_i32gather_epi32(zero, m, _mm512_add_epi32(_mm512_slli_epi32(q, 4), lane), (const void *)PR, 4);
-    trr = _mm512_mask_i32gather_epi32(zero, m, _mm512_add_epi32(_mm512_slli_epi32(r, 4), lane), (const void *)TR, 4);
-    trq = _mm512_mask_i32gather_epi32(zero, m, _mm512_add_epi32(_mm512_slli_epi32(q, 4), lane), (const void *)TR, 4);
+    prr = pyr_ls_pick(PR, r);
+    prq = pyr_ls_pick(PR, q);
+    trr = pyr_ls_pick(TR, r);
+    trq = pyr_ls_pick(TR, q);
     pr = _mm512_popcnt_epi32(_mm512_and_si512(pyr, prr));
     pq = _mm512_popcnt_epi32(_mm512_and_si512(pyr, prq));
     tr = _mm512_popcnt_epi32(_mm512_and_si512(talon, trr));
@@ -617,13 +638,13 @@ PYR_LS_TARGET static PYR_INLINE __mmask16 pyr_ls_veto(const pyr_ls_gtab *gt, con
  * the order (merit down, index up). Used again after a veto with the vetoed pair as the
  * ceiling: the next best. */
 typedef struct {
-    pyr_ls_v m, o, a, b;       /* best merit (-1: none), its index, its pair */
+    pyr_ls_v m, o, a, b, r;    /* best merit (-1: none), its index, its pair, a's rank */
     pyr_ls_v fa, fb;           /* the first candidate's pair */
 } pyr_ls_best;
 
 PYR_LS_TARGET static PYR_INLINE void pyr_ls_offer(pyr_ls_best *bs, __mmask16 l, pyr_ls_v merit,
                                                   pyr_ls_v *o, pyr_ls_v cm, pyr_ls_v co,
-                                                  pyr_ls_v a, pyr_ls_v b)
+                                                  pyr_ls_v a, pyr_ls_v b, pyr_ls_v r)
 {
     __mmask16 ok = l & (_mm512_cmplt_epi32_mask(merit, cm)
                         | (_mm512_cmpeq_epi32_mask(merit, cm) & _mm512_cmpgt_epi32_mask(*o, co)));
@@ -633,6 +654,7 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_offer(pyr_ls_best *bs, __mmask16 l, 
     bs->o = _mm512_mask_mov_epi32(bs->o, better, *o);
     bs->a = _mm512_mask_mov_epi32(bs->a, better, a);
     bs->b = _mm512_mask_mov_epi32(bs->b, better, b);
+    bs->r = _mm512_mask_mov_epi32(bs->r, better, r);
     bs->fa = _mm512_mask_mov_epi32(bs->fa, first, a);
     bs->fb = _mm512_mask_mov_epi32(bs->fb, first, b);
     *o = _mm512_mask_add_epi32(*o, l, *o, PYR_LS_1(1));
@@ -661,13 +683,13 @@ PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_merit(const pyr_ls_gtab *gt, pyr
 PYR_LS_TARGET static PYR_INLINE void pyr_ls_offer_partners(const pyr_ls_gtab *gt, pyr_ls_best *bs,
                                                            __mmask16 l, pyr_ls_v y, pyr_ls_v loc,
                                                            pyr_ls_v f1, pyr_ls_v f2, pyr_ls_v *o,
-                                                           pyr_ls_v cm, pyr_ls_v co)
+                                                           pyr_ls_v cm, pyr_ls_v co, pyr_ls_v r)
 {
     const pyr_ls_v one = PYR_LS_1(1);
     y = _mm512_maskz_mov_epi32(l, y);
     while ((l = _mm512_test_epi32_mask(y, y))) {
         pyr_ls_v a = pyr_ls_ctz(y);
-        pyr_ls_offer(bs, l, pyr_ls_merit(gt, f1, f2, a, loc), o, cm, co, a, loc);
+        pyr_ls_offer(bs, l, pyr_ls_merit(gt, f1, f2, a, loc), o, cm, co, a, loc, r);
         y = _mm512_and_si512(y, _mm512_sub_epi32(y, one));
     }
 }
@@ -677,9 +699,8 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_offer_partners(const pyr_ls_gtab *gt
  * 0 the pyramid pairs, 1 the talon cards' pairs. */
 typedef struct {
     const pyr_ls_gtab *gt;
-    const char *base;
     const pyr_ls_v *PR, *TR;
-    pyr_ls_v rankidx, lane, pyr, fre, talon, f1, f2, w, t, rw, rt;
+    pyr_ls_v pyr, fre, talon, f1, f2, w, t, rw, rt;
     __mmask16 wuse, tuse, wt;
     int r_pairs[7];            /* ranks 1..6 with a pyramid pair in some lane */
     int win_all;
@@ -709,7 +730,7 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_list(const pyr_ls_cands *c, __mmask1
                 while ((ly = _mm512_test_epi32_mask(y, y))) {
                     pyr_ls_v b = pyr_ls_ctz(y);
                     pyr_ls_v lo = _mm512_min_epi32(a, b), hi = _mm512_max_epi32(a, b);
-                    pyr_ls_offer(bs, ly, pyr_ls_merit(c->gt, c->f1, c->f2, lo, hi), &o, cm, co, lo, hi);
+                    pyr_ls_offer(bs, ly, pyr_ls_merit(c->gt, c->f1, c->f2, lo, hi), &o, cm, co, lo, hi, PYR_LS_1(r));
                     y = _mm512_and_si512(y, _mm512_sub_epi32(y, one));
                 }
                 x = _mm512_and_si512(x, _mm512_sub_epi32(x, one));
@@ -719,17 +740,11 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_list(const pyr_ls_cands *c, __mmask1
     l = l1;
     if (l1) {
         pyr_ls_v wl = _mm512_add_epi32(c->w, p28), tl = _mm512_add_epi32(c->t, p28);
-        pyr_ls_v y = _mm512_and_si512(c->fre, _mm512_mask_i32gather_epi32(
-            _mm512_setzero_si512(), l & c->wuse,
-            _mm512_add_epi32(_mm512_slli_epi32(_mm512_sub_epi32(PYR_LS_1(13), c->rw), 4), c->lane),
-            (const void *)c->PR, 4));
-        pyr_ls_offer_partners(c->gt, bs, l & c->wuse, y, wl, c->f1, c->f2, &o, cm, co);
-        pyr_ls_offer(bs, l & c->wt, _mm512_setzero_si512(), &o, cm, co, wl, tl);
-        y = _mm512_and_si512(c->fre, _mm512_mask_i32gather_epi32(
-            _mm512_setzero_si512(), l & c->tuse,
-            _mm512_add_epi32(_mm512_slli_epi32(_mm512_sub_epi32(PYR_LS_1(13), c->rt), 4), c->lane),
-            (const void *)c->PR, 4));
-        pyr_ls_offer_partners(c->gt, bs, l & c->tuse, y, tl, c->f1, c->f2, &o, cm, co);
+        pyr_ls_v y = _mm512_maskz_and_epi32(l & c->wuse, c->fre, pyr_ls_pick(c->PR, _mm512_sub_epi32(PYR_LS_1(13), c->rw)));
+        pyr_ls_offer_partners(c->gt, bs, l & c->wuse, y, wl, c->f1, c->f2, &o, cm, co, _mm512_sub_epi32(PYR_LS_1(13), c->rw));
+        pyr_ls_offer(bs, l & c->wt, _mm512_setzero_si512(), &o, cm, co, wl, tl, c->rw);
+        y = _mm512_maskz_and_epi32(l & c->tuse, c->fre, pyr_ls_pick(c->PR, _mm512_sub_epi32(PYR_LS_1(13), c->rt)));
+        pyr_ls_offer_partners(c->gt, bs, l & c->tuse, y, tl, c->f1, c->f2, &o, cm, co, _mm512_sub_epi32(PYR_LS_1(13), c->rt));
     }
 }
 
@@ -745,6 +760,7 @@ PYR_LS_TARGET static PYR_INLINE __mmask16 pyr_ls_choose(const pyr_ls_cands *c, _
     pyr_ls_v cm = top, co = none;
     __mmask16 found = 0, l0 = np, l1 = nt & ~np, fresh = l0 | l1;
     bs.fa = bs.fb = bs.a = bs.b = bs.o = PYR_LS_1(63);
+    bs.r = PYR_LS_1(1);
     while (l0 | l1) {
         __mmask16 v, some, sw;
         pyr_ls_list(c, l0, l1, &bs, cm, co);
@@ -755,8 +771,8 @@ PYR_LS_TARGET static PYR_INLINE __mmask16 pyr_ls_choose(const pyr_ls_cands *c, _
         }
         some = (l0 | l1) & _mm512_cmpge_epi32_mask(bs.m, _mm512_setzero_si512());
         sw = l0 & ~some & nt;
-        v = c->win_all ? 0 : pyr_ls_veto(c->gt, c->base, c->rankidx, c->PR, c->TR, c->lane,
-                                         some, bs.a, bs.b, c->pyr, c->talon);
+        v = c->win_all ? 0 : pyr_ls_veto(c->gt, c->PR, c->TR,
+                                         some, bs.a, bs.b, bs.r, c->pyr, c->talon);
         found |= some & ~v;
         *a = _mm512_mask_mov_epi32(*a, some & ~v, bs.a);
         *b = _mm512_mask_mov_epi32(*b, some & ~v, bs.b);
@@ -771,7 +787,7 @@ PYR_LS_TARGET static PYR_INLINE __mmask16 pyr_ls_choose(const pyr_ls_cands *c, _
 /* Games 0 .. cnt-1 as pyr_ls_random_draw1's, under the greedy policy. */
 PYR_LS_TARGET
 static void pyr_ls_greedy_draw1(int stp, int redeals, int waste_at_deal, int win_all,
-                                const char *base, size_t stride, size_t rank_off,
+                                const char *base, size_t stride,
                                 size_t prank_off, size_t trank_off, size_t tnext_off, int cnt,
                                 uint8_t *won, uint8_t *removed, uint16_t *moves_out,
                                 uint16_t *score)
@@ -779,12 +795,10 @@ static void pyr_ls_greedy_draw1(int stp, int redeals, int waste_at_deal, int win
     const pyr_ls_v one = PYR_LS_1(1), zero = _mm512_setzero_si512();
     const pyr_ls_v lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     const pyr_ls_v rec = _mm512_mullo_epi32(lane, PYR_LS_1((int)stride));
-    const pyr_ls_v rankidx = _mm512_add_epi32(rec, PYR_LS_1((int)rank_off));
-    const pyr_ls_v ridx = _mm512_add_epi32(rankidx, PYR_LS_1(28));
     const pyr_ls_v hasl = PYR_LS_1((int)pyr_ls_hasl), hasr = PYR_LS_1((int)pyr_ls_hasr);
     const int unl = redeals == 255;
     const pyr_ls_v nredeals = PYR_LS_1(redeals);
-    pyr_ls_v PR[14], TR[14], TN;
+    pyr_ls_v PR[14], TR[14], TN, TB[4];
     pyr_ls_v pyr = PYR_LS_1(0x0FFFFFFF), fre = PYR_LS_1(0x0FE00000), talon = PYR_LS_1(0xFFFFFF);
     pyr_ls_v cur = PYR_LS_1(waste_at_deal), moves = zero, recycles = zero, prem = zero;
     __mmask16 act = cnt >= 16 ? 0xFFFF : (__mmask16)((1u << cnt) - 1), vetoed = 0;
@@ -796,13 +810,10 @@ static void pyr_ls_greedy_draw1(int stp, int redeals, int waste_at_deal, int win
     gt.bad1 = _mm512_loadu_si512((const void *)(pyr_ls_bad + 16));
     gt.sup0 = _mm512_loadu_si512((const void *)pyr_ls_sup);
     gt.sup1 = _mm512_loadu_si512((const void *)(pyr_ls_sup + 16));
-    pyr_ls_load(&g, PR, TR, &TN, rec, base, prank_off, trank_off, tnext_off);
+    pyr_ls_load(&g, PR, TR, &TN, TB, rec, base, prank_off, trank_off, tnext_off);
     c.gt = &gt;
-    c.base = base;
     c.PR = PR;
     c.TR = TR;
-    c.rankidx = rankidx;
-    c.lane = lane;
     c.win_all = win_all;
     while (1) {
         pyr_ls_view v;
@@ -813,7 +824,7 @@ static void pyr_ls_greedy_draw1(int stp, int redeals, int waste_at_deal, int win
                | (win_all ? _mm512_test_epi32_mask(talon, talon) : 0);
         if (!act)
             break;
-        pyr_ls_look(&v, stp, act, PR, TR, fre, talon, cur, ridx, base);
+        pyr_ls_look(&v, stp, act, PR, TR, fre, talon, cur, TB);
         pp = 0;
         for (r = 1; r <= 6; r++) {
             __mmask16 h = _mm512_test_epi32_mask(v.fc[r], v.fc[r])
@@ -903,13 +914,29 @@ static PYR_INLINE int pyr_ls_on(void)
 /* Never called without AVX-512 (pyr_ls_on() is 0); declared so that the caller compiles. */
 static PYR_INLINE void pyr_ls_init(void) {}
 static PYR_INLINE void pyr_ls_random_draw1(int stp, int redeals, int waste_at_deal, int win_all,
-                                           const char *base, size_t stride, size_t rank_off,
+                                           const char *base, size_t stride,
                                            size_t prank_off, size_t trank_off, size_t tnext_off,
                                            const uint64_t *rng, int cnt, uint8_t *won,
                                            uint8_t *removed, uint16_t *moves_out, uint16_t *score)
 {
     (void)stp; (void)redeals; (void)waste_at_deal; (void)win_all; (void)base; (void)stride;
-    (void)rank_off; (void)prank_off; (void)trank_off; (void)tnext_off; (void)rng; (void)cnt;
+    (void)prank_off; (void)trank_off; (void)tnext_off; (void)rng; (void)cnt;
+    (void)won; (void)removed; (void)moves_out; (void)score;
+}
+static PYR_INLINE void pyr_ls_init_greedy(const uint32_t *bad, const uint8_t *support,
+                                          uint32_t has_left, uint32_t has_right,
+                                          const uint8_t *match16)
+{
+    (void)bad; (void)support; (void)has_left; (void)has_right; (void)match16;
+}
+static PYR_INLINE void pyr_ls_greedy_draw1(int stp, int redeals, int waste_at_deal, int win_all,
+                                           const char *base, size_t stride,
+                                           size_t prank_off, size_t trank_off, size_t tnext_off,
+                                           int cnt, uint8_t *won, uint8_t *removed,
+                                           uint16_t *moves_out, uint16_t *score)
+{
+    (void)stp; (void)redeals; (void)waste_at_deal; (void)win_all; (void)base; (void)stride;
+    (void)prank_off; (void)trank_off; (void)tnext_off; (void)cnt;
     (void)won; (void)removed; (void)moves_out; (void)score;
 }
 #endif

@@ -23,14 +23,14 @@ cdef extern from "pyr_sim_lockstep.h" nogil:
     void pyr_ls_init()
     int pyr_ls_on()
     void pyr_ls_random_draw1(int stp, int redeals, int waste_at_deal, int win_all,
-                             const char* base, size_t stride, size_t rank_off,
+                             const char* base, size_t stride,
                              size_t prank_off, size_t trank_off, size_t tnext_off,
                              const uint64_t* rng, int cnt, uint8_t* won, uint8_t* removed,
                              uint16_t* moves, uint16_t* score)
     void pyr_ls_init_greedy(const uint32_t* bad, const uint8_t* support, uint32_t has_left,
                             uint32_t has_right, const uint8_t* match16)
     void pyr_ls_greedy_draw1(int stp, int redeals, int waste_at_deal, int win_all,
-                             const char* base, size_t stride, size_t rank_off,
+                             const char* base, size_t stride,
                              size_t prank_off, size_t trank_off, size_t tnext_off, int cnt,
                              uint8_t* won, uint8_t* removed, uint16_t* moves, uint16_t* score)
 
@@ -1744,13 +1744,13 @@ cdef int _batch_lockstep(int policy, const pyr_rules* rules, uint64_t seed, uint
             for k in range(2 * SIM_BLOCK):
                 rng[k] = sim_game_seed(seed, numbers[k])
             pyr_ls_random_draw1(rules.stock_top_playable, rules.redeals, rules.waste_at_deal,
-                                rules.win_all, base, sizeof(sim_deal), <char*>ds[0].rank - base,
+                                rules.win_all, base, sizeof(sim_deal),
                                 <char*>ds[0].prank - base, <char*>ds[0].trank - base,
                                 <char*>&ds[0].tnext - base, rng, cnt, won + at, removed + at,
                                 moves + at, score + at)
         else:
             pyr_ls_greedy_draw1(rules.stock_top_playable, rules.redeals, rules.waste_at_deal,
-                                rules.win_all, base, sizeof(sim_deal), <char*>ds[0].rank - base,
+                                rules.win_all, base, sizeof(sim_deal),
                                 <char*>ds[0].prank - base, <char*>ds[0].trank - base,
                                 <char*>&ds[0].tnext - base, cnt, won + at, removed + at,
                                 moves + at, score + at)
