@@ -23,7 +23,7 @@ CALLS = textwrap.dedent("""
         uint64_t rng[1] = {0};
         char base[1] = {0};
         pyr_ls_init();
-        pyr_ls_init_greedy(NULL, NULL, 0, 0, NULL);
+        pyr_ls_init_greedy(NULL, NULL, 0, 0);
         if (pyr_ls_on())
             return 1;
         pyr_ls_random_draw1(0, 0, 0, 0, base, 1, 0, 0, 0, rng, 0, won, removed, moves, score);

@@ -21,7 +21,6 @@
 #ifndef PYR_SIM_LOCKSTEP_H
 #define PYR_SIM_LOCKSTEP_H
 #include <stdint.h>
-#include <string.h>
 #include "pyr_sim_shuffle.h"
 
 #ifdef PYR_SIM_AVX512
@@ -483,16 +482,14 @@ static void pyr_ls_random_draw1(int stp, int redeals, int waste_at_deal, int win
 
 /* ---- the greedy draw-1 playout in lockstep (simulate.pyx's _greedy_draw1, move for move) ----
  * Its tables come from simulate.pyx at import (pyr_ls_init_greedy): the veto's covering
- * relation BAD (28: the sentinel, related to everything), SUPPORT, the row-neighbour masks,
- * and the 4 x 4 matching table. */
+ * relation BAD (28: the sentinel, related to everything), SUPPORT and the row-neighbour
+ * masks. */
 static uint32_t pyr_ls_bad[32];
 static uint32_t pyr_ls_sup[32];
 static uint32_t pyr_ls_hasl, pyr_ls_hasr;
-static uint8_t pyr_ls_match[65536 + 4];     /* + 4: a 32-bit gather reads 3 bytes past */
 
 static PYR_INLINE void pyr_ls_init_greedy(const uint32_t *bad, const uint8_t *support,
-                                          uint32_t has_left, uint32_t has_right,
-                                          const uint8_t *match16)
+                                          uint32_t has_left, uint32_t has_right)
 {
     int i;
     for (i = 0; i < 32; i++) {
@@ -501,7 +498,6 @@ static PYR_INLINE void pyr_ls_init_greedy(const uint32_t *bad, const uint8_t *su
     }
     pyr_ls_hasl = has_left;
     pyr_ls_hasr = has_right;
-    memcpy(pyr_ls_match, match16, 65536);
 }
 
 typedef struct {
@@ -509,27 +505,40 @@ typedef struct {
 } pyr_ls_gtab;
 
 /* The largest matching of up to 4 x 4 cards (rset and sset, pyramid positions) not in a
- * covering relation: simulate.pyx's _matching, a lane at a time. */
+ * covering relation: simulate.pyx's _matching, a lane at a time. Its MATCH16 table holds the
+ * Konig-Ore formula, worked out here directly: 4 - the largest deficiency |S| - |N(S)| over
+ * the sets S of rset's (up to) four cards, N(S) their compatible cards in sset (a missing
+ * card, the sentinel, has none). A gather from that 64 KB table was slower. */
 PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_matching(const pyr_ls_gtab *gt, pyr_ls_v rset,
                                                          pyr_ls_v sset)
 {
     const pyr_ls_v sent = PYR_LS_1(1 << 28), one = PYR_LS_1(1);
-    pyr_ls_v s[4], x = sset, idx = _mm512_setzero_si512();
-    int i, j;
-    for (j = 0; j < 4; j++) {
-        s[j] = pyr_ls_ctz(_mm512_or_si512(x, sent));
-        x = _mm512_and_si512(x, _mm512_sub_epi32(x, one));
-    }
-    x = rset;
+    pyr_ls_v x = rset, ok[4], n01, n23, d, best;
+    int i;
     for (i = 0; i < 4; i++) {
         pyr_ls_v c = pyr_ls_ctz(_mm512_or_si512(x, sent));
-        pyr_ls_v ok = _mm512_andnot_si512(_mm512_permutex2var_epi32(gt->bad0, c, gt->bad1), sset);
-        for (j = 0; j < 4; j++)
-            idx = _mm512_or_si512(idx, _mm512_slli_epi32(_mm512_and_si512(_mm512_srlv_epi32(ok, s[j]), one),
-                                                         4 * i + j));
+        ok[i] = _mm512_andnot_si512(_mm512_permutex2var_epi32(gt->bad0, c, gt->bad1), sset);
         x = _mm512_and_si512(x, _mm512_sub_epi32(x, one));
     }
-    return _mm512_and_si512(_mm512_i32gather_epi32(idx, (const void *)pyr_ls_match, 1), PYR_LS_1(255));
+#define PYR_LS_DEF(k, n) _mm512_sub_epi32(PYR_LS_1(k), _mm512_popcnt_epi32(n))
+    n01 = _mm512_or_si512(ok[0], ok[1]);
+    n23 = _mm512_or_si512(ok[2], ok[3]);
+    best = _mm512_max_epi32(_mm512_max_epi32(PYR_LS_DEF(1, ok[0]), PYR_LS_DEF(1, ok[1])),
+                            _mm512_max_epi32(PYR_LS_DEF(1, ok[2]), PYR_LS_DEF(1, ok[3])));
+    d = _mm512_max_epi32(_mm512_max_epi32(PYR_LS_DEF(2, n01), PYR_LS_DEF(2, n23)),
+                         _mm512_max_epi32(PYR_LS_DEF(2, _mm512_or_si512(ok[0], ok[2])),
+                                          PYR_LS_DEF(2, _mm512_or_si512(ok[0], ok[3]))));
+    best = _mm512_max_epi32(best, d);
+    d = _mm512_max_epi32(PYR_LS_DEF(2, _mm512_or_si512(ok[1], ok[2])),
+                         PYR_LS_DEF(2, _mm512_or_si512(ok[1], ok[3])));
+    best = _mm512_max_epi32(best, d);
+    d = _mm512_max_epi32(_mm512_max_epi32(PYR_LS_DEF(3, _mm512_or_si512(n01, ok[2])),
+                                          PYR_LS_DEF(3, _mm512_or_si512(n01, ok[3]))),
+                         _mm512_max_epi32(PYR_LS_DEF(3, _mm512_or_si512(n23, ok[0])),
+                                          PYR_LS_DEF(3, _mm512_or_si512(n23, ok[1]))));
+    best = _mm512_max_epi32(best, _mm512_max_epi32(d, PYR_LS_DEF(4, _mm512_or_si512(n01, n23))));
+#undef PYR_LS_DEF
+    return _mm512_sub_epi32(PYR_LS_1(4), _mm512_max_epi32(best, _mm512_setzero_si512()));
 }
 
 /* Is some card of rset compatible with some card of sset (their matching at least 1)? */
@@ -924,10 +933,9 @@ static PYR_INLINE void pyr_ls_random_draw1(int stp, int redeals, int waste_at_de
     (void)won; (void)removed; (void)moves_out; (void)score;
 }
 static PYR_INLINE void pyr_ls_init_greedy(const uint32_t *bad, const uint8_t *support,
-                                          uint32_t has_left, uint32_t has_right,
-                                          const uint8_t *match16)
+                                          uint32_t has_left, uint32_t has_right)
 {
-    (void)bad; (void)support; (void)has_left; (void)has_right; (void)match16;
+    (void)bad; (void)support; (void)has_left; (void)has_right;
 }
 static PYR_INLINE void pyr_ls_greedy_draw1(int stp, int redeals, int waste_at_deal, int win_all,
                                            const char *base, size_t stride,

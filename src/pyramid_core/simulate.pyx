@@ -28,7 +28,7 @@ cdef extern from "pyr_sim_lockstep.h" nogil:
                              const uint64_t* rng, int cnt, uint8_t* won, uint8_t* removed,
                              uint16_t* moves, uint16_t* score)
     void pyr_ls_init_greedy(const uint32_t* bad, const uint8_t* support, uint32_t has_left,
-                            uint32_t has_right, const uint8_t* match16)
+                            uint32_t has_right)
     void pyr_ls_greedy_draw1(int stp, int redeals, int waste_at_deal, int win_all,
                              const char* base, size_t stride,
                              size_t prank_off, size_t trank_off, size_t tnext_off, int cnt,
@@ -149,7 +149,7 @@ cdef uint32_t _par_of(uint32_t m) noexcept nogil:
 _init_tables()
 pyr_sim_init()
 pyr_ls_init()
-pyr_ls_init_greedy(BAD, SUPPORT, <uint32_t>HAS_LEFT, <uint32_t>HAS_RIGHT, MATCH16)
+pyr_ls_init_greedy(BAD, SUPPORT, <uint32_t>HAS_LEFT, <uint32_t>HAS_RIGHT)
 
 # ---- small helpers --------------------------------------------------------------------------
 
