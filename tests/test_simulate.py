@@ -107,16 +107,20 @@ def test_batch_setup_ways_agree(policy, name):
     assert np.array_equal(runs[0][3], given[:, 11:])
 
 
-# Draw-1 rule sets the lockstep playouts take: every combination of what they read.
+# Rule sets the lockstep playouts take: every combination of what they read (draw 1 for
+# both policies; draw 3 for the greedy one).
 LOCKSTEP_RULES = [Rules(waste_at_deal=w, redeals=r, stock_top_playable=stp, win=win)
                   for w in (0, 1) for r in (0, 1, 2, "unlimited") for stp in (False, True)
                   for win in ("pyramid", "all")]
+LOCKSTEP_RULES_DRAW3 = [Rules(draw=3, redeals=0, waste_at_deal=w, win=win)
+                        for w in (0, 1) for win in ("pyramid", "all")]
 
 
-@pytest.mark.parametrize("policy", ["greedy", "random"])
-@pytest.mark.parametrize("rules", LOCKSTEP_RULES, ids=str)
+@pytest.mark.parametrize("rules, policy",
+                         [(r, p) for r in LOCKSTEP_RULES for p in ("greedy", "random")]
+                         + [(r, "greedy") for r in LOCKSTEP_RULES_DRAW3], ids=str)
 def test_lockstep_playouts_are_the_scalar_ones(rules, policy):
-    """With AVX-512 the batch plays draw-1 games sixteen at a time in vector lanes
+    """With AVX-512 the batch plays games sixteen at a time in vector lanes
     (pyr_sim_lockstep.h); its rows are those of the scalar playouts, game for game."""
     if not core.simd(-1):
         pytest.skip("this CPU has no AVX-512: the batch runs the scalar playout only")

@@ -67,6 +67,11 @@ PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_top1(pyr_ls_v x)
 {
     return _mm512_sub_epi32(PYR_LS_1(32), _mm512_lzcnt_epi32(x));
 }
+/* the highest set bit as a mask (0 for 0) */
+PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_topbit(pyr_ls_v x)
+{
+    return _mm512_sllv_epi32(PYR_LS_1(1), _mm512_sub_epi32(PYR_LS_1(31), _mm512_lzcnt_epi32(x)));
+}
 PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_nth(pyr_ls_v x, pyr_ls_v i)
 {
     const pyr_ls_v one = PYR_LS_1(1);
@@ -172,12 +177,37 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_draws(int stp, __mmask16 m, pyr_ls_v
     }
 }
 
+/* Draw 3: lanes m draw on while drawing is all they would do (_skip_draws3): while the stock
+ * is whole and starts at or after waste_at_deal (wad), to the lowest start c of three cards of
+ * which one has a move or two pair (t3), else the last draw; otherwise one draw a step (the
+ * same moves: the next step looks again). useful: the talon cards with a move. */
+PYR_LS_TARGET static PYR_INLINE void pyr_ls_draws3(__mmask16 m, int wad, pyr_ls_v talon,
+                                                   pyr_ls_v useful, pyr_ls_v T3, pyr_ls_v *moves,
+                                                   pyr_ls_v *cur)
+{
+    const pyr_ls_v all = PYR_LS_1(0xFFFFFF), every3 = PYR_LS_1(0x249249), n = PYR_LS_1(24);
+    __mmask16 whole = m & _mm512_cmpge_epi32_mask(*cur, PYR_LS_1(wad))
+                      & _mm512_cmpeq_epi32_mask(_mm512_srlv_epi32(talon, *cur), _mm512_srlv_epi32(all, *cur));
+    pyr_ls_v starts = _mm512_and_si512(_mm512_sllv_epi32(every3, *cur), all);
+    pyr_ls_v last = _mm512_sub_epi32(pyr_ls_top1(starts), PYR_LS_1(1));
+    pyr_ls_v stop = _mm512_and_si512(_mm512_and_si512(starts, pyr_ls_below(last)), _mm512_or_si512(
+        _mm512_or_si512(useful, _mm512_srli_epi32(useful, 1)), _mm512_or_si512(_mm512_srli_epi32(useful, 2), T3)));
+    pyr_ls_v c = pyr_ls_ctz(_mm512_or_si512(stop, _mm512_sllv_epi32(PYR_LS_1(1), last)));
+    /* (c - cur) / 3 draws before the last: c - cur is a multiple of 3 up to 21 */
+    pyr_ls_v k = _mm512_srli_epi32(_mm512_mullo_epi32(_mm512_sub_epi32(c, *cur), PYR_LS_1(11)), 5);
+    *moves = _mm512_mask_add_epi32(*moves, m, *moves, _mm512_maskz_add_epi32(whole, k, PYR_LS_1(1)));
+    *moves = _mm512_mask_add_epi32(*moves, m & ~whole, *moves, PYR_LS_1(1));
+    *cur = _mm512_mask_mov_epi32(*cur, whole, c);
+    *cur = _mm512_mask_min_epi32(*cur, m, _mm512_add_epi32(*cur, PYR_LS_1(3)), n);
+}
+
 /* Lanes m play the removal of a and b (locations, 63: none): talon locations 28.. leave the
  * talon (a shift by a pyramid location's negative offset, or by 63 - 28, clears nothing),
- * pyramid ones leave the pyramid, and the waste top is worked out again. */
-PYR_LS_TARGET static PYR_INLINE void pyr_ls_remove(const pyr_ls_geo *g, __mmask16 m, pyr_ls_v a,
-                                                   pyr_ls_v b, pyr_ls_v *pyr, pyr_ls_v *fre,
-                                                   pyr_ls_v *talon, pyr_ls_v *cur)
+ * pyramid ones leave the pyramid, and under draw 1 (canon) the waste top is worked out again
+ * (draw 3 keeps its cursor where it is). */
+PYR_LS_TARGET static PYR_INLINE void pyr_ls_remove(const pyr_ls_geo *g, int canon, __mmask16 m,
+                                                   pyr_ls_v a, pyr_ls_v b, pyr_ls_v *pyr,
+                                                   pyr_ls_v *fre, pyr_ls_v *talon, pyr_ls_v *cur)
 {
     const pyr_ls_v one = PYR_LS_1(1);
     *talon = _mm512_mask_andnot_epi32(*talon, m, _mm512_or_si512(
@@ -185,7 +215,8 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_remove(const pyr_ls_geo *g, __mmask1
         _mm512_sllv_epi32(one, _mm512_sub_epi32(b, PYR_LS_1(28)))), *talon);
     pyr_ls_take(g, m, a, pyr, fre);
     pyr_ls_take(g, m, b, pyr, fre);
-    *cur = _mm512_mask_mov_epi32(*cur, m, pyr_ls_top1(_mm512_and_si512(*talon, pyr_ls_below(*cur))));
+    if (canon)
+        *cur = _mm512_mask_mov_epi32(*cur, m, pyr_ls_top1(_mm512_and_si512(*talon, pyr_ls_below(*cur))));
 }
 
 /* The finished games' rows */
@@ -475,7 +506,7 @@ static void pyr_ls_random_draw1(int stp, int redeals, int waste_at_deal, int win
         moves = _mm512_mask_add_epi32(moves, nf, moves, one);
         rem = nf & ~l4;
         prem = _mm512_mask_add_epi32(prem, rem, prem, one);
-        pyr_ls_remove(&g, rem, a, b, &pyr, &fre, &talon, &cur);
+        pyr_ls_remove(&g, 1, rem, a, b, &pyr, &fre, &talon, &cur);
     }
     pyr_ls_rows(pyr, talon, moves, win_all, cnt, won, removed, moves_out, score);
 }
@@ -703,17 +734,20 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_offer_partners(const pyr_ls_gtab *gt
     }
 }
 
-/* The best pair of one candidate list that the veto lets through, for lanes l: found (out),
- * the pair in *a, *b; lanes where every pair is vetoed get the list's first pair. list(k):
- * 0 the pyramid pairs, 1 the talon cards' pairs. */
+/* What the candidate lists are made of. The talon cards in play: under draw 1 the waste top
+ * w and the stock top t (stock_top_playable), under draw 3 (draw3) the up to three waste
+ * pile tops, tp[0] < tp[1] < tp[2] (talon indices) in lanes th[i], of ranks tr[i]. */
 typedef struct {
     const pyr_ls_gtab *gt;
     const pyr_ls_v *PR, *TR;
-    pyr_ls_v pyr, fre, talon, f1, f2, w, t, rw, rt;
-    __mmask16 wuse, tuse, wt;
+    pyr_ls_v pyr, fre, talon, f1, f2, w, t, rw, rt, tp[3], tr[3];
+    __mmask16 wuse, tuse, wt, th[3];
     int r_pairs[7];            /* ranks 1..6 with a pyramid pair in some lane */
-    int win_all;
+    int win_all, draw3;
 } pyr_ls_cands;
+
+/* The candidates of lanes l0 (the pyramid pairs) and l1 (the talon cards' pairs), in
+ * gen_moves order, offered to *bs with the ceiling (cm, co) */
 
 PYR_LS_TARGET static PYR_INLINE void pyr_ls_list(const pyr_ls_cands *c, __mmask16 l0, __mmask16 l1,
                                                  pyr_ls_best *bs, pyr_ls_v cm, pyr_ls_v co)
@@ -747,7 +781,22 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_list(const pyr_ls_cands *c, __mmask1
         }
     }
     l = l1;
-    if (l1) {
+    if (l1 && c->draw3) {
+        /* each pile top in order: its pyramid partners, then its pairs with the later tops */
+        int i, j;
+        for (i = 0; i < 3; i++) {
+            pyr_ls_v loc = _mm512_add_epi32(c->tp[i], p28), q = _mm512_sub_epi32(PYR_LS_1(13), c->tr[i]);
+            __mmask16 li = l & c->th[i];
+            if (!li)
+                continue;
+            pyr_ls_offer_partners(c->gt, bs, li, _mm512_and_si512(c->fre, pyr_ls_pick(c->PR, q)), loc,
+                                  c->f1, c->f2, &o, cm, co, q);
+            for (j = i + 1; j < 3; j++)
+                pyr_ls_offer(bs, li & c->th[j] & _mm512_cmpeq_epi32_mask(c->tr[j], q),
+                             _mm512_setzero_si512(), &o, cm, co, loc,
+                             _mm512_add_epi32(c->tp[j], p28), c->tr[i]);
+        }
+    } else if (l1) {
         pyr_ls_v wl = _mm512_add_epi32(c->w, p28), tl = _mm512_add_epi32(c->t, p28);
         pyr_ls_v y = _mm512_maskz_and_epi32(l & c->wuse, c->fre, pyr_ls_pick(c->PR, _mm512_sub_epi32(PYR_LS_1(13), c->rw)));
         pyr_ls_offer_partners(c->gt, bs, l & c->wuse, y, wl, c->f1, c->f2, &o, cm, co, _mm512_sub_epi32(PYR_LS_1(13), c->rw));
@@ -793,13 +842,16 @@ PYR_LS_TARGET static PYR_INLINE __mmask16 pyr_ls_choose(const pyr_ls_cands *c, _
     return found;
 }
 
-/* Games 0 .. cnt-1 as pyr_ls_random_draw1's, under the greedy policy. */
-PYR_LS_TARGET
-static void pyr_ls_greedy_draw1(int stp, int redeals, int waste_at_deal, int win_all,
-                                const char *base, size_t stride,
-                                size_t prank_off, size_t trank_off, size_t tnext_off, int cnt,
-                                uint8_t *won, uint8_t *removed, uint16_t *moves_out,
-                                uint16_t *score)
+/* Games 0 .. cnt-1 as pyr_ls_random_draw1's, under the greedy policy: draw 1 (as
+ * _greedy_draw1) or draw 3 (draw3, as _greedy_draw3: the waste piles' tops in play, tnext_off
+ * then the offset of the records' t3 word). */
+PYR_LS_TARGET static PYR_INLINE void pyr_ls_greedy(int draw3, int stp, int redeals,
+                                                   int waste_at_deal, int win_all,
+                                                   const char *base, size_t stride,
+                                                   size_t prank_off, size_t trank_off,
+                                                   size_t tnext_off, int cnt, uint8_t *won,
+                                                   uint8_t *removed, uint16_t *moves_out,
+                                                   uint16_t *score)
 {
     const pyr_ls_v one = PYR_LS_1(1), zero = _mm512_setzero_si512();
     const pyr_ls_v lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
@@ -811,6 +863,12 @@ static void pyr_ls_greedy_draw1(int stp, int redeals, int waste_at_deal, int win
     pyr_ls_v pyr = PYR_LS_1(0x0FFFFFFF), fre = PYR_LS_1(0x0FE00000), talon = PYR_LS_1(0xFFFFFF);
     pyr_ls_v cur = PYR_LS_1(waste_at_deal), moves = zero, recycles = zero, prem = zero;
     __mmask16 act = cnt >= 16 ? 0xFFFF : (__mmask16)((1u << cnt) - 1), vetoed = 0;
+    /* draw 3: the waste piles' talon bits (card i < waste_at_deal goes to pile 0, else to
+     * pile (i - waste_at_deal) % 3) */
+    const uint32_t every3 = 0x249249u, all = 0xFFFFFFu, w3 = (uint32_t)waste_at_deal;
+    const pyr_ls_v pile0 = PYR_LS_1((int)((((1u << w3) - 1) | (every3 << w3)) & all));
+    const pyr_ls_v pile1 = PYR_LS_1((int)((every3 << (w3 + 1)) & all));
+    const pyr_ls_v pile2 = PYR_LS_1((int)((every3 << (w3 + 2)) & all));
     pyr_ls_geo g;
     pyr_ls_gtab gt;
     pyr_ls_cands c;
@@ -824,10 +882,13 @@ static void pyr_ls_greedy_draw1(int stp, int redeals, int waste_at_deal, int win
     c.PR = PR;
     c.TR = TR;
     c.win_all = win_all;
+    c.draw3 = draw3;
+    if (draw3)
+        stp = 0;
     while (1) {
         pyr_ls_view v;
-        pyr_ls_v a, b;
-        __mmask16 pp, kp, skip, tk, dl, wnz, canrec, np, nt, found;
+        pyr_ls_v a, b, tops = zero;
+        __mmask16 pp, kp, skip, tk, dl, wnz, canrec, np, nt, found, inplay;
         __mmask16 stuck, hasbest, fdraw, frec, take, endl, rc, rem, dr;
         act &= _mm512_test_epi32_mask(pyr, pyr)
                | (win_all ? _mm512_test_epi32_mask(talon, talon) : 0);
@@ -842,19 +903,47 @@ static void pyr_ls_greedy_draw1(int stp, int redeals, int waste_at_deal, int win
             pp |= h;
         }
         kp = act & _mm512_test_epi32_mask(v.kings, v.kings);   /* a free pyramid King: at once */
+        if (draw3) {
+            /* the piles' tops, their ranks, and whether one has a move or two pair */
+            pyr_ls_v wm = _mm512_and_si512(talon, v.bc), x;
+            tops = _mm512_or_si512(_mm512_or_si512(pyr_ls_topbit(_mm512_and_si512(wm, pile0)),
+                                                   pyr_ls_topbit(_mm512_and_si512(wm, pile1))),
+                                   pyr_ls_topbit(_mm512_and_si512(wm, pile2)));
+            x = tops;
+            for (r = 0; r < 3; r++) {
+                c.th[r] = _mm512_test_epi32_mask(x, x);
+                c.tp[r] = pyr_ls_ctz(x);
+                c.tr[r] = _mm512_maskz_mov_epi32(c.th[r], pyr_ls_rank(TB, c.tp[r]));
+                x = _mm512_and_si512(x, _mm512_sub_epi32(x, one));
+            }
+            inplay = _mm512_test_epi32_mask(tops, v.useful)
+                     | (c.th[1] & _mm512_cmpeq_epi32_mask(_mm512_add_epi32(c.tr[0], c.tr[1]), PYR_LS_1(13)))
+                     | (c.th[2] & (_mm512_cmpeq_epi32_mask(_mm512_add_epi32(c.tr[0], c.tr[2]), PYR_LS_1(13))
+                                   | _mm512_cmpeq_epi32_mask(_mm512_add_epi32(c.tr[1], c.tr[2]), PYR_LS_1(13))));
+        } else {
+            inplay = v.wuse | v.tuse | v.wt;
+        }
         /* nothing in play and no pyramid pair worth a look: draw on */
-        skip = act & ~kp & ~(v.wuse | v.tuse | v.wt) & (~pp | vetoed) & v.stnz;
-        if (skip)
+        skip = act & ~kp & ~inplay & (~pp | vetoed) & v.stnz;
+        if (skip && draw3)
+            pyr_ls_draws3(skip, waste_at_deal, talon, v.useful, TN, &moves, &cur);
+        else if (skip)
             pyr_ls_draws(stp, skip, v.st, v.t, v.useful, TN, &moves, &cur);
-        /* Kings: a free pyramid King (lowest position), else a talon King in play (waste
-         * top first) */
+        /* Kings: a free pyramid King (lowest position), else a talon King in play (draw 1:
+         * the waste top first; draw 3: the lowest pile top) */
         a = b = PYR_LS_1(63);
         a = _mm512_mask_mov_epi32(a, kp, pyr_ls_ctz(v.kings));
-        tk = act & ~kp & ~skip & v.wuse & _mm512_test_epi32_mask(_mm512_srlv_epi32(TR[13], v.w), one);
-        a = _mm512_mask_add_epi32(a, tk, v.w, PYR_LS_1(28));
-        dl = act & ~kp & ~skip & ~tk & v.tuse & _mm512_test_epi32_mask(_mm512_srlv_epi32(TR[13], v.t), one);
-        a = _mm512_mask_add_epi32(a, dl, v.t, PYR_LS_1(28));
-        tk |= dl;
+        if (draw3) {
+            pyr_ls_v x = _mm512_and_si512(tops, TR[13]);
+            tk = act & ~kp & ~skip & _mm512_test_epi32_mask(x, x);
+            a = _mm512_mask_add_epi32(a, tk, pyr_ls_ctz(x), PYR_LS_1(28));
+        } else {
+            tk = act & ~kp & ~skip & v.wuse & _mm512_test_epi32_mask(_mm512_srlv_epi32(TR[13], v.w), one);
+            a = _mm512_mask_add_epi32(a, tk, v.w, PYR_LS_1(28));
+            dl = act & ~kp & ~skip & ~tk & v.tuse & _mm512_test_epi32_mask(_mm512_srlv_epi32(TR[13], v.t), one);
+            a = _mm512_mask_add_epi32(a, dl, v.t, PYR_LS_1(28));
+            tk |= dl;
+        }
         /* the other lanes decide among the pairs: the pyramid pairs first (their merit, 200
          * or more, beats any pair with a talon card); the talon cards' pairs when there is no
          * pyramid pair or every one is vetoed */
@@ -877,7 +966,7 @@ static void pyr_ls_greedy_draw1(int stp, int redeals, int waste_at_deal, int win
             c.tuse = v.tuse;
             c.wt = v.wt;
             np = dl & pp;
-            nt = dl & (v.wuse | v.tuse | v.wt);
+            nt = dl & inplay;
             found = pyr_ls_choose(&c, np, nt, &a, &b);
             hasbest = np | nt;
         }
@@ -894,7 +983,10 @@ static void pyr_ls_greedy_draw1(int stp, int redeals, int waste_at_deal, int win
         dr = dl & ~take & fdraw;
         rc = dl & ~take & ~endl & frec;
         vetoed = (vetoed & ~(kp | tk | take)) | dr | rc;
-        cur = _mm512_mask_add_epi32(cur, dr, v.t, one);
+        if (draw3)
+            cur = _mm512_mask_min_epi32(cur, dr, _mm512_add_epi32(cur, PYR_LS_1(3)), PYR_LS_1(24));
+        else
+            cur = _mm512_mask_add_epi32(cur, dr, v.t, one);
         cur = _mm512_mask_mov_epi32(cur, rc, zero);
         if (!unl)
             recycles = _mm512_mask_add_epi32(recycles, rc, recycles, one);
@@ -902,9 +994,31 @@ static void pyr_ls_greedy_draw1(int stp, int redeals, int waste_at_deal, int win
         rem = kp | tk | take;
         moves = _mm512_mask_add_epi32(moves, rem | dr | rc, moves, one);
         prem = _mm512_mask_add_epi32(prem, rem, prem, one);
-        pyr_ls_remove(&g, rem, a, b, &pyr, &fre, &talon, &cur);
+        pyr_ls_remove(&g, !draw3, rem, a, b, &pyr, &fre, &talon, &cur);
     }
     pyr_ls_rows(pyr, talon, moves, win_all, cnt, won, removed, moves_out, score);
+}
+
+PYR_LS_TARGET
+static void pyr_ls_greedy_draw1(int stp, int redeals, int waste_at_deal, int win_all,
+                                const char *base, size_t stride,
+                                size_t prank_off, size_t trank_off, size_t tnext_off, int cnt,
+                                uint8_t *won, uint8_t *removed, uint16_t *moves_out,
+                                uint16_t *score)
+{
+    pyr_ls_greedy(0, stp, redeals, waste_at_deal, win_all, base, stride, prank_off, trank_off,
+                  tnext_off, cnt, won, removed, moves_out, score);
+}
+
+PYR_LS_TARGET
+static void pyr_ls_greedy_draw3(int redeals, int waste_at_deal, int win_all,
+                                const char *base, size_t stride,
+                                size_t prank_off, size_t trank_off, size_t t3_off, int cnt,
+                                uint8_t *won, uint8_t *removed, uint16_t *moves_out,
+                                uint16_t *score)
+{
+    pyr_ls_greedy(1, 0, redeals, waste_at_deal, win_all, base, stride, prank_off, trank_off,
+                  t3_off, cnt, won, removed, moves_out, score);
 }
 #undef PYR_LS_1
 #endif
@@ -946,6 +1060,15 @@ static PYR_INLINE void pyr_ls_greedy_draw1(int stp, int redeals, int waste_at_de
     (void)stp; (void)redeals; (void)waste_at_deal; (void)win_all; (void)base; (void)stride;
     (void)prank_off; (void)trank_off; (void)tnext_off; (void)cnt;
     (void)won; (void)removed; (void)moves_out; (void)score;
+}
+static PYR_INLINE void pyr_ls_greedy_draw3(int redeals, int waste_at_deal, int win_all,
+                                           const char *base, size_t stride,
+                                           size_t prank_off, size_t trank_off, size_t t3_off,
+                                           int cnt, uint8_t *won, uint8_t *removed,
+                                           uint16_t *moves_out, uint16_t *score)
+{
+    pyr_ls_greedy_draw1(0, redeals, waste_at_deal, win_all, base, stride, prank_off, trank_off,
+                        t3_off, cnt, won, removed, moves_out, score);
 }
 #endif
 #endif
