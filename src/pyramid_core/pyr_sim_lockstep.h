@@ -700,23 +700,28 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_offer(pyr_ls_best *bs, __mmask16 l, 
     *o = _mm512_mask_add_epi32(*o, l, *o, PYR_LS_1(1));
 }
 
-/* _greedy_merit_free: 100 a pyramid card, 30 a card freed, + SUPPORT (a < b) */
-PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_merit(const pyr_ls_gtab *gt, pyr_ls_v f1,
-                                                      pyr_ls_v f2, pyr_ls_v a, pyr_ls_v b)
+/* _greedy_merit_free of a pyramid card a with a talon card: 100 + SUPPORT[a] + 30 for each
+ * card it frees */
+PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_merit1(const pyr_ls_gtab *gt, pyr_ls_v f1,
+                                                       pyr_ls_v f2, pyr_ls_v a)
 {
-    const pyr_ls_v one = PYR_LS_1(1), p28 = PYR_LS_1(28);
-    pyr_ls_v fr = _mm512_add_epi32(
-        _mm512_add_epi32(_mm512_and_si512(_mm512_srlv_epi32(f1, a), one), _mm512_and_si512(_mm512_srlv_epi32(f2, a), one)),
-        _mm512_add_epi32(_mm512_and_si512(_mm512_srlv_epi32(f1, b), one), _mm512_and_si512(_mm512_srlv_epi32(f2, b), one)));
-    pyr_ls_v sup;
-    fr = _mm512_mask_add_epi32(fr, _mm512_cmpeq_epi32_mask(b, _mm512_add_epi32(a, one))
-                                   & _mm512_test_epi32_mask(_mm512_srlv_epi32(PYR_LS_1((int)pyr_ls_hasr), a), one),
-                               fr, one);
-    sup = _mm512_add_epi32(_mm512_permutex2var_epi32(gt->sup0, _mm512_min_epu32(a, p28), gt->sup1),
-                           _mm512_permutex2var_epi32(gt->sup0, _mm512_min_epu32(b, p28), gt->sup1));
-    sup = _mm512_mask_add_epi32(sup, _mm512_cmplt_epi32_mask(a, p28), sup, PYR_LS_1(100));
-    sup = _mm512_mask_add_epi32(sup, _mm512_cmplt_epi32_mask(b, p28), sup, PYR_LS_1(100));
-    return _mm512_add_epi32(sup, _mm512_mullo_epi32(fr, PYR_LS_1(30)));
+    const pyr_ls_v one = PYR_LS_1(1);
+    pyr_ls_v fr = _mm512_add_epi32(_mm512_and_si512(_mm512_srlv_epi32(f1, a), one),
+                                   _mm512_and_si512(_mm512_srlv_epi32(f2, a), one));
+    pyr_ls_v sup = _mm512_permutex2var_epi32(gt->sup0, a, gt->sup1);
+    return _mm512_add_epi32(_mm512_add_epi32(sup, PYR_LS_1(100)), _mm512_mullo_epi32(fr, PYR_LS_1(30)));
+}
+
+/* ... and of two pyramid cards a < b: both cards' merits, and 30 more for the card above two
+ * row neighbours */
+PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_merit2(const pyr_ls_gtab *gt, pyr_ls_v f1,
+                                                       pyr_ls_v f2, pyr_ls_v a, pyr_ls_v b)
+{
+    const pyr_ls_v one = PYR_LS_1(1);
+    __mmask16 adj = _mm512_cmpeq_epi32_mask(b, _mm512_add_epi32(a, one))
+                    & _mm512_test_epi32_mask(_mm512_srlv_epi32(PYR_LS_1((int)pyr_ls_hasr), a), one);
+    pyr_ls_v m = _mm512_add_epi32(pyr_ls_merit1(gt, f1, f2, a), pyr_ls_merit1(gt, f1, f2, b));
+    return _mm512_mask_add_epi32(m, adj, m, PYR_LS_1(30));
 }
 
 /* The partners y of one talon card (location loc) in lanes l, each offered as (y, loc) */
@@ -729,7 +734,7 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_offer_partners(const pyr_ls_gtab *gt
     y = _mm512_maskz_mov_epi32(l, y);
     while ((l = _mm512_test_epi32_mask(y, y))) {
         pyr_ls_v a = pyr_ls_ctz(y);
-        pyr_ls_offer(bs, l, pyr_ls_merit(gt, f1, f2, a, loc), o, cm, co, a, loc, r);
+        pyr_ls_offer(bs, l, pyr_ls_merit1(gt, f1, f2, a), o, cm, co, a, loc, r);
         y = _mm512_and_si512(y, _mm512_sub_epi32(y, one));
     }
 }
@@ -773,7 +778,7 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_list(const pyr_ls_cands *c, __mmask1
                 while ((ly = _mm512_test_epi32_mask(y, y))) {
                     pyr_ls_v b = pyr_ls_ctz(y);
                     pyr_ls_v lo = _mm512_min_epi32(a, b), hi = _mm512_max_epi32(a, b);
-                    pyr_ls_offer(bs, ly, pyr_ls_merit(c->gt, c->f1, c->f2, lo, hi), &o, cm, co, lo, hi, PYR_LS_1(r));
+                    pyr_ls_offer(bs, ly, pyr_ls_merit2(c->gt, c->f1, c->f2, lo, hi), &o, cm, co, lo, hi, PYR_LS_1(r));
                     y = _mm512_and_si512(y, _mm512_sub_epi32(y, one));
                 }
                 x = _mm512_and_si512(x, _mm512_sub_epi32(x, one));
