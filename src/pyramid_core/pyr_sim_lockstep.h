@@ -307,6 +307,45 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_look(pyr_ls_view *v, int stp, __mmas
     }
 }
 
+/* Draw 3: the waste piles' tops (pile[k]: pile k's talon bits; card i < waste_at_deal goes
+ * to pile 0, else to pile (i - waste_at_deal) % 3), as a mask and in order, tp[0] < tp[1] <
+ * tp[2] (talon indices) in lanes th[i], of ranks tr[i] (0 where none); inplay: the lanes
+ * where a top has a move (a King or a free partner: useful) or two tops pair. */
+typedef struct {
+    pyr_ls_v pile[3], tops, tp[3], tr[3];
+    __mmask16 th[3], inplay;
+} pyr_ls_tops;
+
+PYR_LS_TARGET static PYR_INLINE void pyr_ls_piles(pyr_ls_tops *p, int waste_at_deal)
+{
+    const uint32_t every3 = 0x249249u, all = 0xFFFFFFu, w = (uint32_t)waste_at_deal;
+    p->pile[0] = PYR_LS_1((int)((((1u << w) - 1) | (every3 << w)) & all));
+    p->pile[1] = PYR_LS_1((int)((every3 << (w + 1)) & all));
+    p->pile[2] = PYR_LS_1((int)((every3 << (w + 2)) & all));
+}
+
+PYR_LS_TARGET static PYR_INLINE void pyr_ls_look3(pyr_ls_tops *p, const pyr_ls_view *v,
+                                                  pyr_ls_v talon, const pyr_ls_v *TB)
+{
+    const pyr_ls_v thirteen = PYR_LS_1(13);
+    pyr_ls_v wm = _mm512_and_si512(talon, v->bc), x;
+    int i;
+    p->tops = _mm512_or_si512(_mm512_or_si512(pyr_ls_topbit(_mm512_and_si512(wm, p->pile[0])),
+                                              pyr_ls_topbit(_mm512_and_si512(wm, p->pile[1]))),
+                              pyr_ls_topbit(_mm512_and_si512(wm, p->pile[2])));
+    x = p->tops;
+    for (i = 0; i < 3; i++) {
+        p->th[i] = _mm512_test_epi32_mask(x, x);
+        p->tp[i] = pyr_ls_ctz(x);
+        p->tr[i] = _mm512_maskz_mov_epi32(p->th[i], pyr_ls_rank(TB, p->tp[i]));
+        x = _mm512_and_si512(x, _mm512_sub_epi32(x, PYR_LS_1(1)));
+    }
+    p->inplay = _mm512_test_epi32_mask(p->tops, v->useful)
+                | (p->th[1] & _mm512_cmpeq_epi32_mask(_mm512_add_epi32(p->tr[0], p->tr[1]), thirteen))
+                | (p->th[2] & (_mm512_cmpeq_epi32_mask(_mm512_add_epi32(p->tr[0], p->tr[2]), thirteen)
+                               | _mm512_cmpeq_epi32_mask(_mm512_add_epi32(p->tr[1], p->tr[2]), thirteen)));
+}
+
 /* Lemire's k < n for the lanes in `need` (n > 1): advances their generators (s0: lanes
  * 0..7, s1: lanes 8..15). */
 PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_rand(__mmask16 need, pyr_ls_v n, pyr_ls_v *s0,
@@ -740,13 +779,13 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_offer_partners(const pyr_ls_gtab *gt
 }
 
 /* What the candidate lists are made of. The talon cards in play: under draw 1 the waste top
- * w and the stock top t (stock_top_playable), under draw 3 (draw3) the up to three waste
- * pile tops, tp[0] < tp[1] < tp[2] (talon indices) in lanes th[i], of ranks tr[i]. */
+ * w and the stock top t (stock_top_playable), under draw 3 (draw3) the waste piles' tops. */
 typedef struct {
     const pyr_ls_gtab *gt;
     const pyr_ls_v *PR, *TR;
-    pyr_ls_v pyr, fre, talon, f1, f2, w, t, rw, rt, tp[3], tr[3];
-    __mmask16 wuse, tuse, wt, th[3];
+    const pyr_ls_tops *p3;
+    pyr_ls_v pyr, fre, talon, f1, f2, w, t, rw, rt;
+    __mmask16 wuse, tuse, wt;
     int r_pairs[7];            /* ranks 1..6 with a pyramid pair in some lane */
     int win_all, draw3;
 } pyr_ls_cands;
@@ -788,18 +827,19 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_list(const pyr_ls_cands *c, __mmask1
     l = l1;
     if (l1 && c->draw3) {
         /* each pile top in order: its pyramid partners, then its pairs with the later tops */
+        const pyr_ls_tops *p = c->p3;
         int i, j;
         for (i = 0; i < 3; i++) {
-            pyr_ls_v loc = _mm512_add_epi32(c->tp[i], p28), q = _mm512_sub_epi32(PYR_LS_1(13), c->tr[i]);
-            __mmask16 li = l & c->th[i];
+            pyr_ls_v loc = _mm512_add_epi32(p->tp[i], p28), q = _mm512_sub_epi32(PYR_LS_1(13), p->tr[i]);
+            __mmask16 li = l & p->th[i];
             if (!li)
                 continue;
             pyr_ls_offer_partners(c->gt, bs, li, _mm512_and_si512(c->fre, pyr_ls_pick(c->PR, q)), loc,
                                   c->f1, c->f2, &o, cm, co, q);
             for (j = i + 1; j < 3; j++)
-                pyr_ls_offer(bs, li & c->th[j] & _mm512_cmpeq_epi32_mask(c->tr[j], q),
+                pyr_ls_offer(bs, li & p->th[j] & _mm512_cmpeq_epi32_mask(p->tr[j], q),
                              _mm512_setzero_si512(), &o, cm, co, loc,
-                             _mm512_add_epi32(c->tp[j], p28), c->tr[i]);
+                             _mm512_add_epi32(p->tp[j], p28), p->tr[i]);
         }
     } else if (l1) {
         pyr_ls_v wl = _mm512_add_epi32(c->w, p28), tl = _mm512_add_epi32(c->t, p28);
@@ -868,12 +908,7 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_greedy(int draw3, int stp, int redea
     pyr_ls_v pyr = PYR_LS_1(0x0FFFFFFF), fre = PYR_LS_1(0x0FE00000), talon = PYR_LS_1(0xFFFFFF);
     pyr_ls_v cur = PYR_LS_1(waste_at_deal), moves = zero, recycles = zero, prem = zero;
     __mmask16 act = cnt >= 16 ? 0xFFFF : (__mmask16)((1u << cnt) - 1), vetoed = 0;
-    /* draw 3: the waste piles' talon bits (card i < waste_at_deal goes to pile 0, else to
-     * pile (i - waste_at_deal) % 3) */
-    const uint32_t every3 = 0x249249u, all = 0xFFFFFFu, w3 = (uint32_t)waste_at_deal;
-    const pyr_ls_v pile0 = PYR_LS_1((int)((((1u << w3) - 1) | (every3 << w3)) & all));
-    const pyr_ls_v pile1 = PYR_LS_1((int)((every3 << (w3 + 1)) & all));
-    const pyr_ls_v pile2 = PYR_LS_1((int)((every3 << (w3 + 2)) & all));
+    pyr_ls_tops p3;
     pyr_ls_geo g;
     pyr_ls_gtab gt;
     pyr_ls_cands c;
@@ -888,11 +923,13 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_greedy(int draw3, int stp, int redea
     c.TR = TR;
     c.win_all = win_all;
     c.draw3 = draw3;
+    c.p3 = &p3;
+    pyr_ls_piles(&p3, waste_at_deal);
     if (draw3)
         stp = 0;
     while (1) {
         pyr_ls_view v;
-        pyr_ls_v a, b, tops = zero;
+        pyr_ls_v a, b;
         __mmask16 pp, kp, skip, tk, dl, wnz, canrec, np, nt, found, inplay;
         __mmask16 stuck, hasbest, fdraw, frec, take, endl, rc, rem, dr;
         act &= _mm512_test_epi32_mask(pyr, pyr)
@@ -909,22 +946,8 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_greedy(int draw3, int stp, int redea
         }
         kp = act & _mm512_test_epi32_mask(v.kings, v.kings);   /* a free pyramid King: at once */
         if (draw3) {
-            /* the piles' tops, their ranks, and whether one has a move or two pair */
-            pyr_ls_v wm = _mm512_and_si512(talon, v.bc), x;
-            tops = _mm512_or_si512(_mm512_or_si512(pyr_ls_topbit(_mm512_and_si512(wm, pile0)),
-                                                   pyr_ls_topbit(_mm512_and_si512(wm, pile1))),
-                                   pyr_ls_topbit(_mm512_and_si512(wm, pile2)));
-            x = tops;
-            for (r = 0; r < 3; r++) {
-                c.th[r] = _mm512_test_epi32_mask(x, x);
-                c.tp[r] = pyr_ls_ctz(x);
-                c.tr[r] = _mm512_maskz_mov_epi32(c.th[r], pyr_ls_rank(TB, c.tp[r]));
-                x = _mm512_and_si512(x, _mm512_sub_epi32(x, one));
-            }
-            inplay = _mm512_test_epi32_mask(tops, v.useful)
-                     | (c.th[1] & _mm512_cmpeq_epi32_mask(_mm512_add_epi32(c.tr[0], c.tr[1]), PYR_LS_1(13)))
-                     | (c.th[2] & (_mm512_cmpeq_epi32_mask(_mm512_add_epi32(c.tr[0], c.tr[2]), PYR_LS_1(13))
-                                   | _mm512_cmpeq_epi32_mask(_mm512_add_epi32(c.tr[1], c.tr[2]), PYR_LS_1(13))));
+            pyr_ls_look3(&p3, &v, talon, TB);
+            inplay = p3.inplay;
         } else {
             inplay = v.wuse | v.tuse | v.wt;
         }
@@ -939,7 +962,7 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_greedy(int draw3, int stp, int redea
         a = b = PYR_LS_1(63);
         a = _mm512_mask_mov_epi32(a, kp, pyr_ls_ctz(v.kings));
         if (draw3) {
-            pyr_ls_v x = _mm512_and_si512(tops, TR[13]);
+            pyr_ls_v x = _mm512_and_si512(p3.tops, TR[13]);
             tk = act & ~kp & ~skip & _mm512_test_epi32_mask(x, x);
             a = _mm512_mask_add_epi32(a, tk, pyr_ls_ctz(x), PYR_LS_1(28));
         } else {
