@@ -403,12 +403,13 @@ PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_rand(__mmask16 need, pyr_ls_v n,
 /* Games 0 .. cnt-1 (cnt <= 16) of the records `stride` bytes apart from base (their rank,
  * prank, trank arrays and tnext word at the given offsets), game k's generator in rng[k];
  * their rows into won/removed/moves/score[0 .. cnt-1]. redeals: 255 for unlimited. */
-PYR_LS_TARGET
-static void pyr_ls_random_draw1(int stp, int redeals, int waste_at_deal, int win_all,
-                                const char *base, size_t stride,
-                                size_t prank_off, size_t trank_off, size_t tnext_off,
-                                const uint64_t *rng, int cnt, uint8_t *won, uint8_t *removed,
-                                uint16_t *moves_out, uint16_t *score)
+PYR_LS_TARGET static PYR_INLINE void pyr_ls_random(int draw3, int stp, int redeals,
+                                                   int waste_at_deal, int win_all,
+                                                   const char *base, size_t stride,
+                                                   size_t prank_off, size_t trank_off,
+                                                   size_t tnext_off, const uint64_t *rng, int cnt,
+                                                   uint8_t *won, uint8_t *removed,
+                                                   uint16_t *moves_out, uint16_t *score)
 {
     const pyr_ls_v one = PYR_LS_1(1), zero = _mm512_setzero_si512(), thirteen = PYR_LS_1(13);
     const pyr_ls_v lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
@@ -422,31 +423,40 @@ static void pyr_ls_random_draw1(int stp, int redeals, int waste_at_deal, int win
     pyr_ls_v s0 = _mm512_loadu_si512((const void *)rng);
     pyr_ls_v s1 = _mm512_loadu_si512((const void *)(rng + 8));
     __mmask16 act = cnt >= 16 ? 0xFFFF : (__mmask16)((1u << cnt) - 1);
+    pyr_ls_tops p3;
     pyr_ls_geo g;
-    int r;
+    int r, i;
     pyr_ls_load(&g, PR, TR, &TN, TB, rec, base, prank_off, trank_off, tnext_off);
+    pyr_ls_piles(&p3, waste_at_deal);
+    if (draw3)
+        stp = 0;
     while (1) {
         pyr_ls_view v;
-        pyr_ls_v npairs, rw, rt, nk, pmw, pmt;
+        pyr_ls_v npairs, rw, rt, nk, pmw, pmt, pm3[3], c3[3], ktop = zero;
         pyr_ls_v cw, ct, cwt, n, k, k2, a, b;
-        __mmask16 forced, wnz, canrec, nf, kw, kt, isk, kp, kwl;
+        __mmask16 forced, wnz, canrec, nf, kw, kt, isk, kp, kwl, inplay, e3[3][3];
         __mmask16 chosen, l1, l2, l3, l4, rc, rem, need;
         act &= _mm512_test_epi32_mask(pyr, pyr)
                | (win_all ? _mm512_test_epi32_mask(talon, talon) : 0);
         if (!act)
             break;
         pyr_ls_look(&v, stp, act, PR, TR, fre, talon, cur, TB);
+        if (draw3)
+            pyr_ls_look3(&p3, &v, talon, TB);
+        inplay = draw3 ? p3.inplay : v.wuse | v.tuse | v.wt;
         npairs = zero;                          /* the number of pyramid pairs */
         for (r = 1; r <= 6; r++)
             npairs = _mm512_add_epi32(npairs, _mm512_mullo_epi32(v.fc[r], v.fc[13 - r]));
-        forced = act & ~(v.wuse | v.tuse | v.wt) & _mm512_cmpeq_epi32_mask(npairs, zero)
+        forced = act & ~inplay & _mm512_cmpeq_epi32_mask(npairs, zero)
                  & _mm512_testn_epi32_mask(v.kings, v.kings);
         wnz = _mm512_test_epi32_mask(talon, v.bc);
         canrec = unl ? (__mmask16)0xFFFF : _mm512_cmplt_epi32_mask(recycles, nredeals);
         if (forced) {
             /* drawing or recycling is the only move: no random number is used */
             __mmask16 fs = forced & v.stnz, fe = forced & ~v.stnz;
-            if (fs)
+            if (fs && draw3)
+                pyr_ls_draws3(fs, waste_at_deal, talon, v.useful, TN, &moves, &cur);
+            else if (fs)
                 pyr_ls_draws(stp, fs, v.st, v.t, v.useful, TN, &moves, &cur);
             if (fe) {
                 __mmask16 end = fe & (~wnz | ~canrec
@@ -464,23 +474,43 @@ static void pyr_ls_random_draw1(int stp, int redeals, int waste_at_deal, int win
         if (!nf)
             continue;
         /* count the legal moves by kind, in gen_moves order: pyramid Kings, talon Kings,
-         * pyramid pairs, the waste top's partners, waste top + stock top, the stock top's
-         * partners, draw or recycle */
-        rw = _mm512_maskz_mov_epi32(v.wuse, v.rw0);
-        rt = _mm512_maskz_mov_epi32(v.tuse, v.rt0);
-        kw = _mm512_cmpeq_epi32_mask(rw, thirteen);
-        kt = _mm512_cmpeq_epi32_mask(rt, thirteen);
-        nk = _mm512_mask_add_epi32(v.fc[13], kw, v.fc[13], one);
-        nk = _mm512_mask_add_epi32(nk, kt, nk, one);
-        pmw = _mm512_maskz_and_epi32(nf & v.wuse & ~kw, fre, pyr_ls_pick(PR, _mm512_sub_epi32(thirteen, rw)));
-        cw = _mm512_popcnt_epi32(pmw);
-        pmt = ct = zero;
-        if (stp) {
-            pmt = _mm512_maskz_and_epi32(nf & v.tuse & ~kt, fre, pyr_ls_pick(PR, _mm512_sub_epi32(thirteen, rt)));
-            ct = _mm512_popcnt_epi32(pmt);
+         * pyramid pairs, then under draw 1 the waste top's partners, waste top + stock top,
+         * the stock top's partners, under draw 3 each pile top's partners and its pairs with
+         * the later tops (e3[i][j]: tops i < j pair), and last draw or recycle */
+        kw = kt = l1 = l2 = l3 = 0;
+        rw = rt = pmw = pmt = cw = ct = cwt = zero;
+        if (draw3) {
+            ktop = _mm512_and_si512(p3.tops, TR[13]);
+            nk = _mm512_add_epi32(v.fc[13], _mm512_popcnt_epi32(ktop));
+            n = _mm512_add_epi32(nk, npairs);
+            for (i = 0; i < 3; i++) {
+                pyr_ls_v q = _mm512_sub_epi32(thirteen, p3.tr[i]);
+                __mmask16 live = nf & p3.th[i] & _mm512_cmpneq_epi32_mask(p3.tr[i], thirteen);
+                int j;
+                pm3[i] = _mm512_maskz_and_epi32(live, fre, pyr_ls_pick(PR, q));
+                c3[i] = _mm512_popcnt_epi32(pm3[i]);
+                n = _mm512_add_epi32(n, c3[i]);
+                for (j = i + 1; j < 3; j++) {
+                    e3[i][j] = live & p3.th[j] & _mm512_cmpeq_epi32_mask(p3.tr[j], q);
+                    n = _mm512_mask_add_epi32(n, e3[i][j], n, one);
+                }
+            }
+        } else {
+            rw = _mm512_maskz_mov_epi32(v.wuse, v.rw0);
+            rt = _mm512_maskz_mov_epi32(v.tuse, v.rt0);
+            kw = _mm512_cmpeq_epi32_mask(rw, thirteen);
+            kt = _mm512_cmpeq_epi32_mask(rt, thirteen);
+            nk = _mm512_mask_add_epi32(v.fc[13], kw, v.fc[13], one);
+            nk = _mm512_mask_add_epi32(nk, kt, nk, one);
+            pmw = _mm512_maskz_and_epi32(nf & v.wuse & ~kw, fre, pyr_ls_pick(PR, _mm512_sub_epi32(thirteen, rw)));
+            cw = _mm512_popcnt_epi32(pmw);
+            if (stp) {
+                pmt = _mm512_maskz_and_epi32(nf & v.tuse & ~kt, fre, pyr_ls_pick(PR, _mm512_sub_epi32(thirteen, rt)));
+                ct = _mm512_popcnt_epi32(pmt);
+            }
+            n = _mm512_add_epi32(_mm512_add_epi32(nk, npairs), _mm512_add_epi32(cw, ct));
+            n = _mm512_mask_add_epi32(n, v.wt, n, one);
         }
-        n = _mm512_add_epi32(_mm512_add_epi32(nk, npairs), _mm512_add_epi32(cw, ct));
-        n = _mm512_mask_add_epi32(n, v.wt, n, one);
         n = _mm512_mask_add_epi32(n, v.stnz | (wnz & canrec), n, one);
         need = nf & _mm512_cmpgt_epi32_mask(n, one);
         k = need ? pyr_ls_rand(need, n, &s0, &s1) : zero;
@@ -491,9 +521,14 @@ static void pyr_ls_random_draw1(int stp, int redeals, int waste_at_deal, int win
         kp = isk & _mm512_cmplt_epi32_mask(k, v.fc[13]);
         if (kp)
             a = _mm512_mask_mov_epi32(a, kp, pyr_ls_nth(v.kings, k));
-        kwl = isk & ~kp & _mm512_cmpeq_epi32_mask(k, v.fc[13]) & kw;
-        a = _mm512_mask_add_epi32(a, kwl, v.w, PYR_LS_1(28));
-        a = _mm512_mask_add_epi32(a, isk & ~kp & ~kwl, v.t, PYR_LS_1(28));
+        if (draw3) {
+            a = _mm512_mask_add_epi32(a, isk & ~kp, pyr_ls_nth(ktop, _mm512_sub_epi32(k, v.fc[13])),
+                                      PYR_LS_1(28));
+        } else {
+            kwl = isk & ~kp & _mm512_cmpeq_epi32_mask(k, v.fc[13]) & kw;
+            a = _mm512_mask_add_epi32(a, kwl, v.w, PYR_LS_1(28));
+            a = _mm512_mask_add_epi32(a, isk & ~kp & ~kwl, v.t, PYR_LS_1(28));
+        }
         k2 = _mm512_sub_epi32(k, nk);
         chosen = isk | ~nf;
         for (r = 1; r <= 6; r++) {
@@ -509,26 +544,52 @@ static void pyr_ls_random_draw1(int stp, int redeals, int waste_at_deal, int win
             }
             k2 = _mm512_mask_sub_epi32(k2, ~chosen, k2, j);
         }
-        cwt = _mm512_mask_add_epi32(cw, v.wt, cw, one);
-        l1 = ~chosen & _mm512_cmplt_epi32_mask(k2, cw);
-        l2 = ~chosen & ~l1 & _mm512_cmplt_epi32_mask(k2, cwt);
-        l3 = ~chosen & ~l1 & ~l2 & _mm512_cmplt_epi32_mask(k2, _mm512_add_epi32(cwt, ct));
-        l4 = ~chosen & ~(l1 | l2 | l3);
-        if (l1) {
+        if (draw3) {
+            /* each pile top: its partners, then its pairs with the later tops */
+            for (i = 0; i < 3; i++) {
+                int j;
+                __mmask16 sel = ~chosen & _mm512_cmplt_epi32_mask(k2, c3[i]);
+                pyr_ls_v loc = _mm512_add_epi32(p3.tp[i], PYR_LS_1(28));
+                if (sel) {
+                    a = _mm512_mask_mov_epi32(a, sel, pyr_ls_nth(pm3[i], k2));
+                    b = _mm512_mask_mov_epi32(b, sel, loc);
+                    chosen |= sel;
+                }
+                k2 = _mm512_mask_sub_epi32(k2, ~chosen, k2, c3[i]);
+                for (j = i + 1; j < 3; j++) {
+                    sel = ~chosen & e3[i][j] & _mm512_cmpeq_epi32_mask(k2, zero);
+                    a = _mm512_mask_mov_epi32(a, sel, loc);
+                    b = _mm512_mask_add_epi32(b, sel, p3.tp[j], PYR_LS_1(28));
+                    chosen |= sel;
+                    k2 = _mm512_mask_sub_epi32(k2, ~chosen & e3[i][j], k2, one);
+                }
+            }
+            l4 = ~chosen;
+        } else {
+            cwt = _mm512_mask_add_epi32(cw, v.wt, cw, one);
+            l1 = ~chosen & _mm512_cmplt_epi32_mask(k2, cw);
+            l2 = ~chosen & ~l1 & _mm512_cmplt_epi32_mask(k2, cwt);
+            l3 = ~chosen & ~l1 & ~l2 & _mm512_cmplt_epi32_mask(k2, _mm512_add_epi32(cwt, ct));
+            l4 = ~chosen & ~(l1 | l2 | l3);
+        }
+        if (!draw3 && l1) {
             a = _mm512_mask_mov_epi32(a, l1, pyr_ls_nth(pmw, k2));
             b = _mm512_mask_add_epi32(b, l1, v.w, PYR_LS_1(28));
         }
-        if (l2) {
+        if (!draw3 && l2) {
             a = _mm512_mask_add_epi32(a, l2, v.w, PYR_LS_1(28));
             b = _mm512_mask_add_epi32(b, l2, v.t, PYR_LS_1(28));
         }
-        if (l3) {
+        if (!draw3 && l3) {
             a = _mm512_mask_mov_epi32(a, l3, pyr_ls_nth(pmt, _mm512_sub_epi32(k2, cwt)));
             b = _mm512_mask_add_epi32(b, l3, v.t, PYR_LS_1(28));
         }
         /* play it: a draw, a recycle (unless it ends a pass that removed nothing under
          * unlimited redeals), or a removal */
-        cur = _mm512_mask_add_epi32(cur, l4 & v.stnz, v.t, one);
+        if (draw3)
+            cur = _mm512_mask_min_epi32(cur, l4 & v.stnz, _mm512_add_epi32(cur, PYR_LS_1(3)), PYR_LS_1(24));
+        else
+            cur = _mm512_mask_add_epi32(cur, l4 & v.stnz, v.t, one);
         rc = l4 & ~v.stnz;
         if (rc) {
             if (unl) {
@@ -545,9 +606,31 @@ static void pyr_ls_random_draw1(int stp, int redeals, int waste_at_deal, int win
         moves = _mm512_mask_add_epi32(moves, nf, moves, one);
         rem = nf & ~l4;
         prem = _mm512_mask_add_epi32(prem, rem, prem, one);
-        pyr_ls_remove(&g, 1, rem, a, b, &pyr, &fre, &talon, &cur);
+        pyr_ls_remove(&g, !draw3, rem, a, b, &pyr, &fre, &talon, &cur);
     }
     pyr_ls_rows(pyr, talon, moves, win_all, cnt, won, removed, moves_out, score);
+}
+
+PYR_LS_TARGET
+static void pyr_ls_random_draw1(int stp, int redeals, int waste_at_deal, int win_all,
+                                const char *base, size_t stride,
+                                size_t prank_off, size_t trank_off, size_t tnext_off,
+                                const uint64_t *rng, int cnt, uint8_t *won, uint8_t *removed,
+                                uint16_t *moves_out, uint16_t *score)
+{
+    pyr_ls_random(0, stp, redeals, waste_at_deal, win_all, base, stride, prank_off, trank_off,
+                  tnext_off, rng, cnt, won, removed, moves_out, score);
+}
+
+PYR_LS_TARGET
+static void pyr_ls_random_draw3(int redeals, int waste_at_deal, int win_all,
+                                const char *base, size_t stride,
+                                size_t prank_off, size_t trank_off, size_t t3_off,
+                                const uint64_t *rng, int cnt, uint8_t *won, uint8_t *removed,
+                                uint16_t *moves_out, uint16_t *score)
+{
+    pyr_ls_random(1, 0, redeals, waste_at_deal, win_all, base, stride, prank_off, trank_off,
+                  t3_off, rng, cnt, won, removed, moves_out, score);
 }
 
 /* ---- the greedy draw-1 playout in lockstep (simulate.pyx's _greedy_draw1, move for move) ----
@@ -1073,6 +1156,15 @@ static PYR_INLINE void pyr_ls_random_draw1(int stp, int redeals, int waste_at_de
     (void)stp; (void)redeals; (void)waste_at_deal; (void)win_all; (void)base; (void)stride;
     (void)prank_off; (void)trank_off; (void)tnext_off; (void)rng; (void)cnt;
     (void)won; (void)removed; (void)moves_out; (void)score;
+}
+static PYR_INLINE void pyr_ls_random_draw3(int redeals, int waste_at_deal, int win_all,
+                                           const char *base, size_t stride,
+                                           size_t prank_off, size_t trank_off, size_t t3_off,
+                                           const uint64_t *rng, int cnt, uint8_t *won,
+                                           uint8_t *removed, uint16_t *moves_out, uint16_t *score)
+{
+    pyr_ls_random_draw1(0, redeals, waste_at_deal, win_all, base, stride, prank_off, trank_off,
+                        t3_off, rng, cnt, won, removed, moves_out, score);
 }
 static PYR_INLINE void pyr_ls_init_greedy(const uint32_t *bad, const uint8_t *support,
                                           uint32_t has_left, uint32_t has_right)

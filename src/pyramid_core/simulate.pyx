@@ -33,6 +33,10 @@ cdef extern from "pyr_sim_lockstep.h" nogil:
                              const char* base, size_t stride,
                              size_t prank_off, size_t trank_off, size_t tnext_off, int cnt,
                              uint8_t* won, uint8_t* removed, uint16_t* moves, uint16_t* score)
+    void pyr_ls_random_draw3(int redeals, int waste_at_deal, int win_all, const char* base,
+                             size_t stride, size_t prank_off, size_t trank_off, size_t t3_off,
+                             const uint64_t* rng, int cnt, uint8_t* won, uint8_t* removed,
+                             uint16_t* moves, uint16_t* score)
     void pyr_ls_greedy_draw3(int redeals, int waste_at_deal, int win_all, const char* base,
                              size_t stride, size_t prank_off, size_t trank_off, size_t t3_off,
                              int cnt, uint8_t* won, uint8_t* removed, uint16_t* moves,
@@ -1687,7 +1691,7 @@ cdef int sim_batch(int policy, const pyr_rules* rules, uint64_t seed, uint64_t s
         return SIM_BAD_POLICY
     for k in range(SIM_BLOCK):
         _deal_rules(&ds[k], rules)
-    if pyr_ls_on() and (_fast_rules(&ds[0]) or (policy == POLICY_GREEDY and rules.draw == 3
+    if pyr_ls_on() and (_fast_rules(&ds[0]) or (rules.draw == 3
                                                  and not rules.pair_with_covering)):
         return _batch_lockstep(policy, rules, seed, start, deals, lo, hi, won, removed, moves,
                                score)
@@ -1720,9 +1724,9 @@ cdef int sim_batch(int policy, const pyr_rules* rules, uint64_t seed, uint64_t s
 cdef int _batch_lockstep(int policy, const pyr_rules* rules, uint64_t seed, uint64_t start,
                          const uint64_t* deals, Py_ssize_t lo, Py_ssize_t hi, uint8_t* won,
                          uint8_t* removed, uint16_t* moves, uint16_t* score) noexcept nogil:
-    """sim_batch with AVX-512 under _fast_rules, or the greedy policy under draw 3 without
-    pair_with_covering: sixteen games at a time in lockstep (pyr_sim_lockstep.h), their deals
-    set up as two blocks."""
+    """sim_batch with AVX-512 under _fast_rules, or under draw 3 without pair_with_covering:
+    sixteen games at a time in lockstep (pyr_sim_lockstep.h), their deals set up as two
+    blocks."""
     cdef sim_deal ds[2 * SIM_BLOCK]
     cdef uint64_t numbers[2 * SIM_BLOCK]
     cdef uint64_t nxt[2 * SIM_BLOCK]
@@ -1749,6 +1753,12 @@ cdef int _batch_lockstep(int policy, const pyr_rules* rules, uint64_t seed, uint
         if policy == POLICY_RANDOM:
             for k in range(2 * SIM_BLOCK):
                 rng[k] = sim_game_seed(seed, numbers[k])
+        if policy == POLICY_RANDOM and rules.draw == 3:
+            pyr_ls_random_draw3(rules.redeals, rules.waste_at_deal, rules.win_all, base,
+                                sizeof(sim_deal), <char*>ds[0].prank - base,
+                                <char*>ds[0].trank - base, <char*>&ds[0].t3 - base, rng, cnt,
+                                won + at, removed + at, moves + at, score + at)
+        elif policy == POLICY_RANDOM:
             pyr_ls_random_draw1(rules.stock_top_playable, rules.redeals, rules.waste_at_deal,
                                 rules.win_all, base, sizeof(sim_deal),
                                 <char*>ds[0].prank - base, <char*>ds[0].trank - base,
