@@ -1,8 +1,9 @@
-/* The random and greedy draw-1 playouts in lockstep: sixteen games at once, one per 32-bit lane of
- * AVX-512 vectors, every lane making one move per step with no branch on its cards (a lane
- * that has finished sits out under a mask). They play the same games as simulate.pyx's
- * _random_draw1 and _greedy_draw1, move for move and random number for random number
- * (tests/test_simulate.py compares whole batches both ways). The random playout:
+/* The random and greedy playouts in lockstep, draw 1 and draw 3: sixteen games at once, one
+ * per 32-bit lane of AVX-512 vectors, every lane making one move per step with no branch on
+ * its cards (a lane that has finished sits out under a mask). They play the same games as
+ * simulate.pyx's _random_draw1, _greedy_draw1, _random_draw3 and _greedy_draw3, move for
+ * move and random number for random number (tests/test_simulate.py compares whole batches
+ * both ways). The random playout:
  *  - the legal moves are counted by kind in gen_moves order, and the k-th is found by
  *    comparing k with the running counts (masks instead of branches);
  *  - each game's SplitMix64 state sits in a 64-bit lane; Lemire's rejection step, needed
@@ -12,12 +13,16 @@
  *    date, and the pyramid's geometry (the cards a card covers, what covers it) comes from
  *    32-entry tables held in registers (two-register permutes, no memory access);
  *  - a run of draws that is the only legal move goes in one step while the stock has no gap
- *    (the stock_top_playable mask of _skip_draws_stp), else one draw a step: the same moves.
- * Branch mispredictions, a third of a scalar game, are gone; what costs now is the work of
- * every path in every lane and the gathers (about a cycle a lane). The deals are read in
- * place from the batch's sim_deal records (byte offsets passed in), as the set-up wrote
- * them. Only where the AVX-512 set-up is in use (pyr_sim_simd): the tests switch it off to
- * compare with the scalar playouts. */
+ *    (the stock_top_playable mask of _skip_draws_stp, the triples of _skip_draws3), else one
+ *    draw a step: the same moves.
+ * Each lane's deal (its rank masks) is gathered once from the batch's sim_deal records (byte
+ * offsets passed in), as the set-up wrote them; a step then reads no memory: a card's rank
+ * and the cards of a rank that differs from lane to lane come from masks and blend trees
+ * (pyr_ls_rank, pyr_ls_pick), as a step is one chain (what is in play, the candidates, the
+ * veto, the removal) on which a gather's latency would be paid in full. Branch
+ * mispredictions, a third of a scalar game, are gone; what costs now is the work of every
+ * path in every lane. Only where the AVX-512 set-up is in use (pyr_sim_simd): the tests
+ * switch it off to compare with the scalar playouts. */
 #ifndef PYR_SIM_LOCKSTEP_H
 #define PYR_SIM_LOCKSTEP_H
 #include <stdint.h>

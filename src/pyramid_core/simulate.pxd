@@ -9,9 +9,10 @@
 # engine is the reference (tests/test_simulate.py compares both on random positions and whole
 # games, and replays recorded games on pyramid_solitaire.Game).
 #
-# With AVX-512 the batch plays the random and greedy policies under the draw-1 rules of the
-# specialised playouts sixteen games at a time, one per vector lane (pyr_sim_lockstep.h): the
-# same games as sim_play, move for move (the tests compare whole batches both ways).
+# With AVX-512 the batch plays the random and greedy policies under the rules of the
+# specialised playouts (draw 1, and draw 3 without pair_with_covering) sixteen games at a
+# time, one per vector lane (pyr_sim_lockstep.h): the same games as sim_play, move for move
+# (the tests compare whole batches both ways).
 #
 # A game ends when it is won, when no legal move remains, or (unlimited redeals only) when a
 # whole pass through the talon has removed nothing: the policy is about to recycle and no card
