@@ -1691,8 +1691,9 @@ cdef int sim_batch(int policy, const pyr_rules* rules, uint64_t seed, uint64_t s
         return SIM_BAD_POLICY
     for k in range(SIM_BLOCK):
         _deal_rules(&ds[k], rules)
-    if pyr_ls_on() and (_fast_rules(&ds[0]) or (rules.draw == 3
-                                                 and not rules.pair_with_covering)):
+    # (the lockstep playouts know the random and greedy policies only)
+    if (pyr_ls_on() and (policy == POLICY_RANDOM or policy == POLICY_GREEDY)
+            and (_fast_rules(&ds[0]) or (rules.draw == 3 and not rules.pair_with_covering))):
         return _batch_lockstep(policy, rules, seed, start, deals, lo, hi, won, removed, moves,
                                score)
     memset(&b, 0, sizeof(b))
