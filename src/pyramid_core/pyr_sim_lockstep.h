@@ -121,8 +121,9 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_take(const pyr_ls_geo *g, __mmask16 
     *fre = _mm512_mask_or_epi32(*fre, now, *fre, _mm512_sllv_epi32(PYR_LS_1(1), q));
 }
 
-/* The geometry tables into registers, and the deals' rank masks and tnext as vectors (lane
- * k: the record at base + k * stride, rec holding those offsets). */
+/* The geometry tables into registers, and the deals' rank masks, the talon masks of the
+ * ranks' bits (TB[k]: the cards whose rank has bit k) and tnext (t3 under draw 3) as vectors
+ * (lane k: the record at base + k * stride, rec holding those offsets). */
 PYR_LS_TARGET static PYR_INLINE void pyr_ls_load(pyr_ls_geo *g, pyr_ls_v *PR, pyr_ls_v *TR,
                                                  pyr_ls_v *TN, pyr_ls_v *TB, pyr_ls_v rec, const char *base,
                                                  size_t prank_off, size_t trank_off,
@@ -245,8 +246,8 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_rows(pyr_ls_v pyr, pyr_ls_v talon, p
 
 /* What a step looks at, for every lane: free cards by rank, the talon cards that are Kings
  * or pair with a free card (useful), the free pyramid Kings, the waste top w (-1: none) and,
- * with stock_top_playable, the stock top t, their ranks (gathered for lanes m), whether they
- * have a move (wuse, tuse) or pair (wt). */
+ * with stock_top_playable, the stock top t, their ranks (for lanes m, from the rank-bit
+ * masks TB), whether they have a move (wuse, tuse) or pair (wt). */
 typedef struct {
     pyr_ls_v fc[14], useful, kings, w, bc, st, t, rw0, rt0;
     __mmask16 stnz, wnn, wuse, tuse, wt;
