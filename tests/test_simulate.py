@@ -171,9 +171,11 @@ def test_fast_playouts_agree_with_engine_playouts(name, policy):
 
 # ---- determinism ----------------------------------------------------------------------------
 
+@pytest.mark.parametrize("rules", ["pyramide", "msc", "classic-draw3"])
 @pytest.mark.parametrize("policy", ["greedy", "random"])
-def test_same_arrays_whatever_the_threads_and_chunks(policy):
-    runs = [simulate(6000, start=1000, policy=policy, seed=7, threads=t, chunk_size=c)
+def test_same_arrays_whatever_the_threads_and_chunks(policy, rules):
+    runs = [simulate(6000, start=1000, rules=rules, policy=policy, seed=7, threads=t,
+                     chunk_size=c)
             for t, c in [(1, None), (2, 1000), (3, 777), (2, 6000), (1, 1)]]
     first = arrays(runs[0])
     for other in runs[1:]:
