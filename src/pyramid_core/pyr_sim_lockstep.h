@@ -183,6 +183,12 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_draws(int stp, __mmask16 m, pyr_ls_v
     }
 }
 
+/* Draw 3: lanes m draw once (the cursor three cards on, at most to the end) */
+PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_draw3(__mmask16 m, pyr_ls_v cur)
+{
+    return _mm512_mask_min_epi32(cur, m, _mm512_add_epi32(cur, PYR_LS_1(3)), PYR_LS_1(24));
+}
+
 /* Draw 3: lanes m draw on while drawing is all they would do (_skip_draws3): while the stock
  * is whole and starts at or after waste_at_deal (wad), to the lowest start c of three cards of
  * which one has a move or two pair (t3), else the last draw; otherwise one draw a step (the
@@ -191,7 +197,7 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_draws3(__mmask16 m, int wad, pyr_ls_
                                                    pyr_ls_v useful, pyr_ls_v T3, pyr_ls_v *moves,
                                                    pyr_ls_v *cur)
 {
-    const pyr_ls_v all = PYR_LS_1(0xFFFFFF), every3 = PYR_LS_1(0x249249), n = PYR_LS_1(24);
+    const pyr_ls_v all = PYR_LS_1(0xFFFFFF), every3 = PYR_LS_1(0x249249);
     __mmask16 whole = m & _mm512_cmpge_epi32_mask(*cur, PYR_LS_1(wad))
                       & _mm512_cmpeq_epi32_mask(_mm512_srlv_epi32(talon, *cur), _mm512_srlv_epi32(all, *cur));
     pyr_ls_v starts = _mm512_and_si512(_mm512_sllv_epi32(every3, *cur), all);
@@ -204,7 +210,7 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_draws3(__mmask16 m, int wad, pyr_ls_
     *moves = _mm512_mask_add_epi32(*moves, m, *moves, _mm512_maskz_add_epi32(whole, k, PYR_LS_1(1)));
     *moves = _mm512_mask_add_epi32(*moves, m & ~whole, *moves, PYR_LS_1(1));
     *cur = _mm512_mask_mov_epi32(*cur, whole, c);
-    *cur = _mm512_mask_min_epi32(*cur, m, _mm512_add_epi32(*cur, PYR_LS_1(3)), n);
+    *cur = pyr_ls_draw3(m, *cur);
 }
 
 /* Lanes m play the removal of a and b (locations, 63: none): talon locations 28.. leave the
@@ -593,7 +599,7 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_random(int draw3, int stp, int redea
         /* play it: a draw, a recycle (unless it ends a pass that removed nothing under
          * unlimited redeals), or a removal */
         if (draw3)
-            cur = _mm512_mask_min_epi32(cur, l4 & v.stnz, _mm512_add_epi32(cur, PYR_LS_1(3)), PYR_LS_1(24));
+            cur = pyr_ls_draw3(l4 & v.stnz, cur);
         else
             cur = _mm512_mask_add_epi32(cur, l4 & v.stnz, v.t, one);
         rc = l4 & ~v.stnz;
@@ -1101,7 +1107,7 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_greedy(int draw3, int stp, int redea
         rc = dl & ~take & ~endl & frec;
         vetoed = (vetoed & ~(kp | tk | take)) | dr | rc;
         if (draw3)
-            cur = _mm512_mask_min_epi32(cur, dr, _mm512_add_epi32(cur, PYR_LS_1(3)), PYR_LS_1(24));
+            cur = pyr_ls_draw3(dr, cur);
         else
             cur = _mm512_mask_add_epi32(cur, dr, v.t, one);
         cur = _mm512_mask_mov_epi32(cur, rc, zero);
@@ -1137,6 +1143,29 @@ static void pyr_ls_greedy_draw3(int redeals, int waste_at_deal, int win_all,
     pyr_ls_greedy(1, 0, redeals, waste_at_deal, win_all, base, stride, prank_off, trank_off,
                   t3_off, cnt, won, removed, moves_out, score);
 }
+
+/* The batch's entry: games 0 .. cnt-1 (cnt <= 16) of the records `stride` bytes apart from
+ * base (their prank, trank and talon mask, tnext under draw 1 or t3 under draw 3, at the
+ * given offsets) under the greedy or the random policy (game k's generator in rng[k]), draw
+ * 1 or 3; their rows into won/removed/moves/score[0 .. cnt-1]. redeals: 255 for unlimited. */
+static void pyr_ls_play(int greedy, int draw3, int stp, int redeals, int waste_at_deal,
+                        int win_all, const char *base, size_t stride, size_t prank_off,
+                        size_t trank_off, size_t talon_off, const uint64_t *rng, int cnt,
+                        uint8_t *won, uint8_t *removed, uint16_t *moves, uint16_t *score)
+{
+    if (greedy && draw3)
+        pyr_ls_greedy_draw3(redeals, waste_at_deal, win_all, base, stride, prank_off, trank_off,
+                            talon_off, cnt, won, removed, moves, score);
+    else if (greedy)
+        pyr_ls_greedy_draw1(stp, redeals, waste_at_deal, win_all, base, stride, prank_off,
+                            trank_off, talon_off, cnt, won, removed, moves, score);
+    else if (draw3)
+        pyr_ls_random_draw3(redeals, waste_at_deal, win_all, base, stride, prank_off, trank_off,
+                            talon_off, rng, cnt, won, removed, moves, score);
+    else
+        pyr_ls_random_draw1(stp, redeals, waste_at_deal, win_all, base, stride, prank_off,
+                            trank_off, talon_off, rng, cnt, won, removed, moves, score);
+}
 #undef PYR_LS_1
 #endif
 
@@ -1153,48 +1182,20 @@ static PYR_INLINE int pyr_ls_on(void)
 #ifndef PYR_SIM_AVX512
 /* Never called without AVX-512 (pyr_ls_on() is 0); declared so that the caller compiles. */
 static PYR_INLINE void pyr_ls_init(void) {}
-static PYR_INLINE void pyr_ls_random_draw1(int stp, int redeals, int waste_at_deal, int win_all,
-                                           const char *base, size_t stride,
-                                           size_t prank_off, size_t trank_off, size_t tnext_off,
-                                           const uint64_t *rng, int cnt, uint8_t *won,
-                                           uint8_t *removed, uint16_t *moves_out, uint16_t *score)
-{
-    (void)stp; (void)redeals; (void)waste_at_deal; (void)win_all; (void)base; (void)stride;
-    (void)prank_off; (void)trank_off; (void)tnext_off; (void)rng; (void)cnt;
-    (void)won; (void)removed; (void)moves_out; (void)score;
-}
-static PYR_INLINE void pyr_ls_random_draw3(int redeals, int waste_at_deal, int win_all,
-                                           const char *base, size_t stride,
-                                           size_t prank_off, size_t trank_off, size_t t3_off,
-                                           const uint64_t *rng, int cnt, uint8_t *won,
-                                           uint8_t *removed, uint16_t *moves_out, uint16_t *score)
-{
-    pyr_ls_random_draw1(0, redeals, waste_at_deal, win_all, base, stride, prank_off, trank_off,
-                        t3_off, rng, cnt, won, removed, moves_out, score);
-}
 static PYR_INLINE void pyr_ls_init_greedy(const uint32_t *bad, const uint8_t *support,
                                           uint32_t has_left, uint32_t has_right)
 {
     (void)bad; (void)support; (void)has_left; (void)has_right;
 }
-static PYR_INLINE void pyr_ls_greedy_draw1(int stp, int redeals, int waste_at_deal, int win_all,
-                                           const char *base, size_t stride,
-                                           size_t prank_off, size_t trank_off, size_t tnext_off,
-                                           int cnt, uint8_t *won, uint8_t *removed,
-                                           uint16_t *moves_out, uint16_t *score)
+static PYR_INLINE void pyr_ls_play(int greedy, int draw3, int stp, int redeals,
+                                   int waste_at_deal, int win_all, const char *base,
+                                   size_t stride, size_t prank_off, size_t trank_off,
+                                   size_t talon_off, const uint64_t *rng, int cnt, uint8_t *won,
+                                   uint8_t *removed, uint16_t *moves, uint16_t *score)
 {
-    (void)stp; (void)redeals; (void)waste_at_deal; (void)win_all; (void)base; (void)stride;
-    (void)prank_off; (void)trank_off; (void)tnext_off; (void)cnt;
-    (void)won; (void)removed; (void)moves_out; (void)score;
-}
-static PYR_INLINE void pyr_ls_greedy_draw3(int redeals, int waste_at_deal, int win_all,
-                                           const char *base, size_t stride,
-                                           size_t prank_off, size_t trank_off, size_t t3_off,
-                                           int cnt, uint8_t *won, uint8_t *removed,
-                                           uint16_t *moves_out, uint16_t *score)
-{
-    pyr_ls_greedy_draw1(0, redeals, waste_at_deal, win_all, base, stride, prank_off, trank_off,
-                        t3_off, cnt, won, removed, moves_out, score);
+    (void)greedy; (void)draw3; (void)stp; (void)redeals; (void)waste_at_deal; (void)win_all;
+    (void)base; (void)stride; (void)prank_off; (void)trank_off; (void)talon_off; (void)rng;
+    (void)cnt; (void)won; (void)removed; (void)moves; (void)score;
 }
 #endif
 #endif

@@ -22,25 +22,12 @@ from pyramid_core.shuffle cimport deal_shuffle, splitmix64_next
 cdef extern from "pyr_sim_lockstep.h" nogil:
     void pyr_ls_init()
     int pyr_ls_on()
-    void pyr_ls_random_draw1(int stp, int redeals, int waste_at_deal, int win_all,
-                             const char* base, size_t stride,
-                             size_t prank_off, size_t trank_off, size_t tnext_off,
-                             const uint64_t* rng, int cnt, uint8_t* won, uint8_t* removed,
-                             uint16_t* moves, uint16_t* score)
     void pyr_ls_init_greedy(const uint32_t* bad, const uint8_t* support, uint32_t has_left,
                             uint32_t has_right)
-    void pyr_ls_greedy_draw1(int stp, int redeals, int waste_at_deal, int win_all,
-                             const char* base, size_t stride,
-                             size_t prank_off, size_t trank_off, size_t tnext_off, int cnt,
-                             uint8_t* won, uint8_t* removed, uint16_t* moves, uint16_t* score)
-    void pyr_ls_random_draw3(int redeals, int waste_at_deal, int win_all, const char* base,
-                             size_t stride, size_t prank_off, size_t trank_off, size_t t3_off,
-                             const uint64_t* rng, int cnt, uint8_t* won, uint8_t* removed,
-                             uint16_t* moves, uint16_t* score)
-    void pyr_ls_greedy_draw3(int redeals, int waste_at_deal, int win_all, const char* base,
-                             size_t stride, size_t prank_off, size_t trank_off, size_t t3_off,
-                             int cnt, uint8_t* won, uint8_t* removed, uint16_t* moves,
-                             uint16_t* score)
+    void pyr_ls_play(int greedy, int draw3, int stp, int redeals, int waste_at_deal,
+                     int win_all, const char* base, size_t stride, size_t prank_off,
+                     size_t trank_off, size_t talon_off, const uint64_t* rng, int cnt,
+                     uint8_t* won, uint8_t* removed, uint16_t* moves, uint16_t* score)
 
 POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY}
 MAX_RECORD = SIM_MAX_RECORD
@@ -1737,6 +1724,9 @@ cdef int _batch_lockstep(int policy, const pyr_rules* rules, uint64_t seed, uint
     cdef Py_ssize_t at
     cdef int k, cnt
     cdef bint more
+    cdef size_t prank_off = <char*>ds[0].prank - base, trank_off = <char*>ds[0].trank - base
+    # the talon mask the draw runs use: tnext (draw 1) or t3 (draw 3)
+    cdef size_t talon_off = (<char*>&ds[0].t3 if rules.draw == 3 else <char*>&ds[0].tnext) - base
     for k in range(2 * SIM_BLOCK):
         _deal_rules(&ds[k], rules)
     memset(&b, 0, sizeof(b))
@@ -1754,28 +1744,10 @@ cdef int _batch_lockstep(int policy, const pyr_rules* rules, uint64_t seed, uint
         if policy == POLICY_RANDOM:
             for k in range(2 * SIM_BLOCK):
                 rng[k] = sim_game_seed(seed, numbers[k])
-        if policy == POLICY_RANDOM and rules.draw == 3:
-            pyr_ls_random_draw3(rules.redeals, rules.waste_at_deal, rules.win_all, base,
-                                sizeof(sim_deal), <char*>ds[0].prank - base,
-                                <char*>ds[0].trank - base, <char*>&ds[0].t3 - base, rng, cnt,
-                                won + at, removed + at, moves + at, score + at)
-        elif policy == POLICY_RANDOM:
-            pyr_ls_random_draw1(rules.stock_top_playable, rules.redeals, rules.waste_at_deal,
-                                rules.win_all, base, sizeof(sim_deal),
-                                <char*>ds[0].prank - base, <char*>ds[0].trank - base,
-                                <char*>&ds[0].tnext - base, rng, cnt, won + at, removed + at,
-                                moves + at, score + at)
-        elif rules.draw == 3:
-            pyr_ls_greedy_draw3(rules.redeals, rules.waste_at_deal, rules.win_all, base,
-                                sizeof(sim_deal), <char*>ds[0].prank - base,
-                                <char*>ds[0].trank - base, <char*>&ds[0].t3 - base, cnt,
-                                won + at, removed + at, moves + at, score + at)
-        else:
-            pyr_ls_greedy_draw1(rules.stock_top_playable, rules.redeals, rules.waste_at_deal,
-                                rules.win_all, base, sizeof(sim_deal),
-                                <char*>ds[0].prank - base, <char*>ds[0].trank - base,
-                                <char*>&ds[0].tnext - base, cnt, won + at, removed + at,
-                                moves + at, score + at)
+        pyr_ls_play(policy == POLICY_GREEDY, rules.draw == 3, rules.stock_top_playable,
+                    rules.redeals, rules.waste_at_deal, rules.win_all, base, sizeof(sim_deal),
+                    prank_off, trank_off, talon_off, rng, cnt, won + at, removed + at,
+                    moves + at, score + at)
         memcpy(numbers, nxt, sizeof(numbers))
         at += cnt
     return SIM_OK
