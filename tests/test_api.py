@@ -6,6 +6,8 @@ import json
 import pickle
 import random
 import re
+
+import numpy as np
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -204,14 +206,22 @@ def test_draw3_combinations_that_make_sense():
 
 
 BAD_VALUES = {
-    "waste_at_deal": [2, -1, "1", None, 0.5, "one"],
-    "draw": [0, 2, 4, "3", True, None, 1.5],
+    "waste_at_deal": [2, -1, "2", None, 0.5, "one", "\u00b9"],
+    "draw": [0, 2, 4, "2", True, None, 1.5, "\u0663"],
     "redeals": [-1, 64, 1.5, "many", True, "-1", [], float("nan")],
     "win": ["none", "", 1, None, True, "pyramids"],
     "stock_top_playable": ["yes", 2, None, -1, "True"],
     "pair_waste_top_two": ["no", 3, None],
     "pair_with_covering": ["on", 7, None],
 }
+
+
+def test_option_values_as_text_and_numpy():
+    """Digit strings and numpy numbers read like ints (the command line passes text)."""
+    assert Rules(waste_at_deal="0", draw="3", redeals="0") == Rules.preset("classic-draw3")
+    assert Rules(waste_at_deal=np.int64(0), redeals=np.uint8(2),
+                 stock_top_playable=np.bool_(True)) == Rules.preset("msc")
+    assert Rules(redeals=2.0).redeals == 2
 
 
 @pytest.mark.parametrize("option, value",

@@ -9,9 +9,10 @@ from .deal import Deal
 from .game import Game, IllegalMoveError, Status
 from .move import Move
 from .rules import UNLIMITED, Rules
-from .simulate import SimulationResult, replay, simulate
+from ._parallel import Cancelled
+from .simulate import SimulationResult, memory_needed, replay, simulate
 from .solver import (SearchBudgetExceeded, Solution, SolveManyResult, can_still_win, hint,
-                     max_removable, solve, solve_many)
+                     max_removable, max_removed_line, solve, solve_many)
 
 __version__ = "0.1.0"
 
@@ -19,4 +20,5 @@ __all__ = ["CARDS", "Card", "Deal", "Game", "IllegalMoveError", "Move", "Rules",
            "UNLIMITED", "format_cards", "parse_card", "parse_cards", "__version__",
            "SearchBudgetExceeded", "Solution", "SolveManyResult", "can_still_win", "hint",
            "max_removable", "solve", "solve_many",
-           "SimulationResult", "replay", "simulate"]
+           "SimulationResult", "replay", "simulate", "memory_needed", "max_removed_line",
+           "Cancelled"]

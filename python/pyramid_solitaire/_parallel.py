@@ -1,118 +1,214 @@
-"""Thread counts, progress bars and chunked work for the batch entry points (the core
-releases the GIL inside each chunk, so threads run in parallel)."""
+"""Running native work so that it can be stopped: threads, cancellation, progress.
+
+The core releases the GIL, so its batch entry points run in worker threads while the calling
+thread waits in Python, where it sees Ctrl-C (``KeyboardInterrupt``) and the caller's
+``cancel`` event. Either one sets a one-byte flag that the native loops read (the solver
+every 1,024 positions, the batch loops between deals), so the work stops within
+milliseconds; the calling thread then re-raises: ``KeyboardInterrupt`` for Ctrl-C,
+:class:`Cancelled` for the event. Progress is reported from the calling thread only.
+
+``progress`` anywhere in the API: ``False``/``None`` (nothing), ``True`` (a tqdm bar on
+stderr, or a notebook widget through ``tqdm.auto``), or a callable ``progress(done, total)``.
+``cancel``: any object with ``is_set()``, such as a ``threading.Event``; it is polled every
+50 ms.
+"""
 from __future__ import annotations
 
-import math
-import os
-import sys
-import time
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from typing import Any, Callable, TextIO
+import threading
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from typing import Any, Callable, Iterator
+
+import numpy as np
+
+from ._args import threads as resolve_threads
+
+__all__ = ["Cancelled", "Progress", "make_progress", "new_flag", "resolve_threads",
+           "run_call", "run_chunks"]
+
+POLL_SECONDS = 0.05
 
 
-def resolve_threads(threads: Any) -> int:
-    """None: all cores; n >= 1: n; negative n: cores + 1 + n (scikit-learn's convention:
-    -1 all cores, -2 all but one)."""
-    cores = os.cpu_count() or 1
-    if threads is None:
-        return cores
-    if isinstance(threads, bool) or not hasattr(threads, "__index__"):
-        raise ValueError(f"threads must be a whole number or None, got {threads!r}")
-    n = int(threads)
-    if n == 0:
-        raise ValueError("threads must be >= 1, or negative to count back from the number of "
-                         f"cores (-1 = all {cores}), got 0")
-    if n < 0:
-        if cores + 1 + n < 1:
-            raise ValueError(f"threads={n} leaves no thread on {cores} core(s): use -1 .. -{cores}")
-        return cores + 1 + n
-    return n
+class Cancelled(Exception):
+    """The work was stopped because its ``cancel`` event was set."""
+
+    def __init__(self, what: str = "the work") -> None:
+        super().__init__(f"{what} was cancelled")
 
 
-def _isatty(stream: Any) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False
+def new_flag() -> np.ndarray:
+    """The one-byte flag the native loops read: non-zero means stop."""
+    return np.zeros(1, dtype=np.uint8)
 
 
 class Progress:
-    """A one-line text progress bar on stderr with rate and time left; drawn only when
-    ``enabled`` is true (None: when stderr is a terminal). Updated from one thread."""
+    """What the batch code reports progress to: a tqdm bar, a callback or nothing."""
 
-    def __init__(self, total: int, unit: str, enabled: bool | None = None,
-                 stream: TextIO | None = None) -> None:
-        self.stream = stream if stream is not None else sys.stderr
-        self.enabled = (_isatty(self.stream) if enabled is None else bool(enabled)
-                        and _isatty(self.stream)) and total > 0
-        self.total, self.unit, self.done = total, unit, 0
-        self.start = time.perf_counter()
-        self.last = 0.0
-        if self.enabled:
-            self._draw(force=True)
+    def __init__(self, total: int, unit: str, progress: Any = False, desc: str | None = None,
+                 delay: float = 0.0) -> None:
+        self.total, self.done = total, 0
+        self._bar = None
+        self._callback: Callable[[int, int], Any] | None = None
+        if callable(progress) and not isinstance(progress, bool):
+            self._callback = progress
+        elif progress:
+            from tqdm.auto import tqdm
+            self._bar = tqdm(total=total or None, unit=unit, desc=desc, delay=delay,
+                             dynamic_ncols=True, leave=False, unit_scale=total > 100_000)
+
+    @property
+    def enabled(self) -> bool:
+        return self._bar is not None or self._callback is not None
 
     def update(self, n: int) -> None:
         self.done += n
-        if self.enabled:
-            self._draw(force=self.done >= self.total)
+        if self._bar is not None:
+            self._bar.update(n)
+        if self._callback is not None:
+            self._callback(self.done, self.total)
 
-    def _draw(self, force: bool = False) -> None:
-        now = time.perf_counter()
-        if not force and now - self.last < 0.1:
-            return
-        self.last = now
-        frac = self.done / self.total
-        filled = int(frac * 30)
-        elapsed = now - self.start
-        rate = self.done / elapsed if elapsed > 0 and self.done else 0.0
-        eta = (self.total - self.done) / rate if rate else float("nan")
-        eta_text = f"{eta:4.0f}s left" if math.isfinite(eta) else ""
-        self.stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {frac * 100:5.1f}% "
-                          f"{self.done:,}/{self.total:,} {self.unit}  {rate:,.0f}/s  {eta_text}")
-        self.stream.flush()
+    def refresh(self) -> None:
+        """Redraw (a bar with no total shows the time spent)."""
+        if self._bar is not None:
+            self._bar.refresh()
 
-    def clear_line(self) -> None:
-        """Blank the bar so that a line of output can be printed."""
-        if self.enabled:
-            self.stream.write("\r\033[K")
-            self.stream.flush()
+    def write(self, text: str) -> None:
+        """Print a line of output without breaking the bar."""
+        if self._bar is not None:
+            self._bar.clear()
+        print(text, flush=True)
+        if self._bar is not None:
+            self._bar.refresh()
 
     def close(self) -> None:
-        if self.enabled:
-            self.clear_line()
-            self.enabled = False
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
 
 
-def run_chunks(work: Callable[[int, int], None], total: int, threads: Any, chunk: int,
-               progress: Progress | None = None) -> int:
-    """Call work(lo, hi) over [0, total) in chunks on `threads` threads; returns how many
-    threads ran. Every item must be computed on its own, so results do not depend on the
-    chunking or the thread count."""
+def make_progress(progress: Any, total: int, unit: str, desc: str | None = None) -> Progress:
+    """A :class:`Progress` from the API's ``progress`` argument (or one given through)."""
+    if isinstance(progress, Progress):
+        return progress
+    return Progress(total, unit, progress, desc)
+
+
+def _check_cancel(cancel: Any) -> None:
+    if cancel is not None and not callable(getattr(cancel, "is_set", None)):
+        from ._args import excerpt
+        raise ValueError(f"cancel must be an event with is_set() (threading.Event), got "
+                         f"{excerpt(cancel)}")
+
+
+def _drain(pool: ThreadPoolExecutor, pending: dict, flag: np.ndarray) -> None:
+    """Stop everything: raise the flag, drop what has not started, wait for the rest (the
+    native loops see the flag within milliseconds)."""
+    flag[0] = 1
+    for f in pending:
+        f.cancel()
+    pool.shutdown(wait=True)
+
+
+def run_chunks(work: Callable[[int, int, np.ndarray], None], total: int, threads: Any,
+               chunk: int, progress: Progress | None = None, cancel: Any = None,
+               what: str = "the batch") -> int:
+    """Call ``work(lo, hi, flag)`` over [0, total) in chunks on ``threads`` worker threads and
+    return how many ran. Every item must be computed on its own, so results do not depend on
+    the chunking or the thread count. Ctrl-C or ``cancel`` stop it (see the module)."""
+    _check_cancel(cancel)
     n = resolve_threads(threads)
-    bounds = [(lo, min(lo + chunk, total)) for lo in range(0, total, chunk)]
-    used = min(n, len(bounds))
+    flag = new_flag()
+    bounds: Iterator[tuple[int, int]] = ((lo, min(lo + chunk, total))
+                                         for lo in range(0, total, chunk))
+    chunks = -(-total // chunk) if total else 0
+    used = max(1, min(n, chunks))
+    pool = ThreadPoolExecutor(max_workers=used, thread_name_prefix="pyramid")
+    pending: dict[Future, int] = {}
     try:
-        if used <= 1:
-            for lo, hi in bounds:
-                work(lo, hi)
+        more = True
+        while more or pending:
+            while more and len(pending) < 2 * used:    # a short queue: quick to cancel
+                lohi = next(bounds, None)
+                if lohi is None:
+                    more = False
+                    break
+                pending[pool.submit(work, lohi[0], lohi[1], flag)] = lohi[1] - lohi[0]
+            done, _ = wait(pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+            for f in done:
+                size = pending.pop(f)
+                f.result()
                 if progress is not None:
-                    progress.update(hi - lo)
-        else:
-            with ThreadPoolExecutor(max_workers=used, thread_name_prefix="pyramid") as pool:
-                pending = {pool.submit(work, lo, hi): hi - lo for lo, hi in bounds}
-                try:
-                    while pending:
-                        done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                        for f in done:
-                            f.result()
-                            size = pending.pop(f)
-                            if progress is not None:
-                                progress.update(size)
-                except BaseException:
-                    for f in pending:
-                        f.cancel()
-                    raise
+                    progress.update(size)
+            if cancel is not None and cancel.is_set():
+                raise Cancelled(what)
+    except BaseException:
+        _drain(pool, pending, flag)
+        raise
+    pool.shutdown(wait=True)
+    return used
+
+
+def run_call(fn: Callable[[np.ndarray], Any], cancel: Any = None, progress: Progress | None = None,
+             what: str = "the search") -> Any:
+    """``fn(flag)`` in a worker thread, the calling thread waiting where it sees Ctrl-C and
+    ``cancel``; ``progress`` (a bar with no total) is refreshed while it waits."""
+    _check_cancel(cancel)
+    flag = new_flag()
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["result"] = fn(flag)
+        except BaseException as e:  # handed to the caller
+            box["error"] = e
+
+    worker = threading.Thread(target=target, name="pyramid-call", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(POLL_SECONDS)
+            if progress is not None:
+                progress.refresh()
+            if cancel is not None and cancel.is_set() and worker.is_alive():
+                raise Cancelled(what)
+    except BaseException:
+        flag[0] = 1
+        worker.join()
+        raise
     finally:
         if progress is not None:
             progress.close()
-    return max(1, used)
+    if "error" in box:
+        raise box["error"]
+    return box["result"]
+
+
+def map_ordered(fn: Callable[[Any, np.ndarray], Any], items: list, threads: Any,
+                cancel: Any = None, what: str = "the batch") -> Iterator[Any]:
+    """``fn(item, flag)`` for every item on worker threads, yielded in the items' order as
+    soon as each is ready (for output that streams in input order). Ctrl-C and ``cancel``
+    stop it like :func:`run_chunks`."""
+    _check_cancel(cancel)
+    n = resolve_threads(threads)
+    flag = new_flag()
+    pool = ThreadPoolExecutor(max_workers=max(1, min(n, len(items))),
+                              thread_name_prefix="pyramid")
+    pending: dict[int, Future] = {}
+    nxt = 0
+    try:
+        for i in range(len(items)):
+            while len(pending) < 2 * n and nxt < len(items):
+                pending[nxt] = pool.submit(fn, items[nxt], flag)
+                nxt += 1
+            future = pending[i]
+            while True:
+                done, _ = wait([future], timeout=POLL_SECONDS)
+                if cancel is not None and cancel.is_set():
+                    raise Cancelled(what)
+                if done:
+                    break
+            del pending[i]
+            yield future.result()
+    except BaseException:
+        _drain(pool, {f: 0 for f in pending.values()}, flag)
+        raise
+    pool.shutdown(wait=True)

@@ -10,6 +10,9 @@ Card('Td')
 """
 from __future__ import annotations
 
+from ._args import excerpt
+
+import operator
 import re
 from typing import Iterable
 
@@ -34,9 +37,15 @@ class Card(int):
     def __new__(cls, value: int | str) -> "Card":
         if isinstance(value, str):
             return parse_card(value)
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 52:
-            raise ValueError(f"a card index is an int 0..51, got {value!r}")
-        return super().__new__(cls, value)
+        if isinstance(value, Card):
+            return value
+        try:
+            index = -1 if type(value).__name__ in ("bool", "bool_") else operator.index(value)
+        except TypeError:
+            index = -1
+        if not 0 <= index < 52:
+            raise ValueError(f"a card index is an int 0..51, got {excerpt(value)}")
+        return super().__new__(cls, index)
 
     @classmethod
     def parse(cls, token: str) -> "Card":
@@ -83,10 +92,10 @@ CARDS: tuple[Card, ...] = tuple(int.__new__(Card, c) for c in range(52))
 def parse_card(token: str) -> Card:
     """Parse one card token: ``Td``, ``10d``, ``TD``, ``10♦``; ValueError naming the token."""
     if not isinstance(token, str):
-        raise ValueError(f"a card token is a string, got {token!r}")
+        raise ValueError(f"a card token is a string, got {excerpt(token)}")
     m = _TOKEN.fullmatch(token.strip())
     if not m:
-        raise ValueError(f"{token!r} is not a card: expected {_EXPECTED}")
+        raise ValueError(f"{excerpt(token)} is not a card: expected {_EXPECTED}")
     return _card_of(m)
 
 
@@ -105,7 +114,7 @@ def parse_cards(text: str | Iterable, count: int | None = 52) -> list[Card]:
     if isinstance(text, str):
         tokens = _tokens(text)
     elif not isinstance(text, Iterable):
-        raise ValueError(f"a card list is a string of tokens or a sequence of cards, got {text!r}")
+        raise ValueError(f"a card list is a string of tokens or a sequence of cards, got {excerpt(text)}")
     else:
         tokens = [(i + 1, x.strip() if isinstance(x, str) else Card(x), None)
                   for i, x in enumerate(text)]
@@ -117,8 +126,8 @@ def parse_cards(text: str | Iterable, count: int | None = 52) -> list[Card]:
         else:
             m = _TOKEN.fullmatch(tok)
             if not m:
-                where = f" (in {run!r})" if run else ""
-                raise ValueError(f"token {pos} {tok!r}{where} is not a card: expected {_EXPECTED}")
+                where = f" (in {excerpt(run)})" if run else ""
+                raise ValueError(f"token {pos} {excerpt(tok)}{where} is not a card: expected {_EXPECTED}")
             card = _card_of(m)
         if card in seen:
             raise ValueError(f"card {card.token} appears twice (tokens {seen[card]} and {pos}); "

@@ -2,23 +2,29 @@
 
 Every subcommand shares the rule flags: ``--rules PRESET`` picks a preset (default: the deal
 code's own, else ``pyramide``) and the option flags change single options on top of it.
-Bad input prints one line, ``pyramid-solitaire: error: ...``, and exits with status 2.
+Bad input prints one line, ``pyramid-solitaire: error: ...``, and exits with status 2;
+Ctrl-C prints ``pyramid-solitaire: interrupted`` and exits with status 130; output into a
+closed pipe (``... | head -1``) ends quietly.
 """
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from typing import NoReturn, Sequence
 
 from . import __version__
-from .deal import Deal
-from .game import resolve_rules
+from .deal import Deal, code_rules_conflict
 from .rules import Rules
 
 PROG = "pyramid-solitaire"
 # Subcommands, one module each in pyramid_solitaire/commands/ with register(subparsers, rules).
 COMMANDS = ["deal", "solve", "simulate"]
+EXIT_BUDGET = 1          # a budget ran out before an answer that needs one
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+EXIT_PIPE = 141          # 128 + SIGPIPE, what a shell reports for a writer whose reader left
 
 
 class UsageError(ValueError):
@@ -29,7 +35,11 @@ class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line like every other error (exit status 2)."""
 
     def error(self, message: str) -> "NoReturn":  # type: ignore[override]
-        self.exit(2, f"{PROG}: error: {message} (see '{self.prog} --help')\n")
+        self.exit(EXIT_USAGE, f"{PROG}: error: {_one_line(message)} (see '{self.prog} --help')\n")
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
 
 
 def rule_flags() -> argparse.ArgumentParser:
@@ -49,25 +59,43 @@ def rule_flags() -> argparse.ArgumentParser:
     return p
 
 
+_OPTIONS = ("redeals", "waste_at_deal", "draw", "win", "stock_top_playable",
+            "pair_waste_top_two", "pair_with_covering")
+
+
+def rule_changes(args: argparse.Namespace) -> dict[str, object]:
+    """The option flags given, by option name."""
+    return {name: getattr(args, name) for name in _OPTIONS if getattr(args, name) is not None}
+
+
+def explicit_rules(args: argparse.Namespace) -> Rules | None:
+    """The rules the flags name on their own (None when no rule flag was given): ``--rules``
+    (default pyramide) with the option flags on top."""
+    changes = rule_changes(args)
+    if args.rules is None and not changes:
+        return None
+    base = Rules.preset(args.rules) if args.rules is not None else Rules()
+    return base.replace(**changes) if changes else base
+
+
 def rules_from_args(args: argparse.Namespace, deal: Deal | None = None) -> Rules:
-    """The preset (``--rules``, else the deal's, else pyramide) with the option flags applied."""
+    """The rules to play ``deal`` under: ``--rules`` (which must agree with a code's letter),
+    else the deal's own, else pyramide; the option flags change options on top."""
+    changes = rule_changes(args)
     if args.rules is not None:
         base = Rules.preset(args.rules)
-    elif deal is not None and (deal.rules is not None or deal.number is None):
-        base = resolve_rules(deal, None)
+        if deal is not None and deal.rules is not None and deal.number is not None \
+                and deal.rules != base:
+            raise code_rules_conflict(deal.code, deal.rules, base)
+    elif deal is not None and deal.rules is not None:
+        base = deal.rules
+    elif deal is not None and deal.number is not None:
+        if not changes:
+            raise UsageError(f"deal {deal.code} uses custom rules (letter X): give --rules and "
+                             "option flags")
+        base = Rules()
     else:
         base = Rules()
-    changes: dict[str, object] = {}
-    for name in ("redeals", "waste_at_deal", "draw", "win"):
-        value = getattr(args, name)
-        if value is not None:
-            changes[name] = int(value) if name in ("waste_at_deal", "draw") and value.isdigit() else value
-    for name in ("stock_top_playable", "pair_waste_top_two", "pair_with_covering"):
-        if getattr(args, name) is not None:
-            changes[name] = getattr(args, name)
-    if (deal is not None and deal.number is not None and deal.rules is None
-            and args.rules is None and not changes):
-        raise UsageError(f"deal {deal.code} uses custom rules (letter X): give --rules and option flags")
     return base.replace(**changes) if changes else base
 
 
@@ -83,18 +111,39 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+def _silence_stdout() -> None:
+    """After the reader of stdout went away: send what is still buffered nowhere, so that
+    the interpreter's last flush does not complain."""
     try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # pragma: no cover - no real stdout
+        pass
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from .solver import SearchBudgetExceeded
+    try:
+        args = build_parser().parse_args(argv)
         return args.func(args)
-    except (ValueError, IndexError) as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
-        return 2
+    except ValueError as e:
+        print(f"{PROG}: error: {_one_line(e)}", file=sys.stderr)
+        return EXIT_USAGE
+    except SearchBudgetExceeded as e:
+        print(f"{PROG}: {_one_line(e)}", file=sys.stderr)
+        return EXIT_BUDGET
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_PIPE
+
+
+def run() -> None:
+    """The console script's entry point."""
+    sys.exit(main())
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    run()

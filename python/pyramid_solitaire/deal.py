@@ -10,6 +10,8 @@
 """
 from __future__ import annotations
 
+from ._args import excerpt
+
 import operator
 import random as _random
 from typing import Any, Iterable
@@ -31,7 +33,7 @@ def _deal_number(number: object) -> int:
             raise TypeError
         n = operator.index(number)
     except TypeError:
-        raise ValueError(f"a deal number is a whole number 0..{MAX_DEAL_NUMBER:,}, got {number!r}") from None
+        raise ValueError(f"a deal number is a whole number 0..{MAX_DEAL_NUMBER:,}, got {excerpt(number)}") from None
     if not 0 <= n <= MAX_DEAL_NUMBER:
         raise ValueError(f"a deal number is a whole number 0..{MAX_DEAL_NUMBER:,}, got {n:,}")
     return n
@@ -50,29 +52,37 @@ def number_to_letters(number: int) -> str:
 def parse_code(code: str) -> tuple[int, str]:
     """``PY1-N-AAAAAAS`` -> (deal number, rules letter); ValueError naming the bad part."""
     if not isinstance(code, str):
-        raise ValueError(f"a deal code is a string like {_FORMAT}, got {code!r}")
+        raise ValueError(f"a deal code is a string like {_FORMAT}, got {excerpt(code)}")
     if not code.isascii():
         bad = next(ch for ch in code if not ch.isascii())
-        raise ValueError(f"deal code {code!r}: {bad!r} is not allowed; a code is ASCII: {_FORMAT}")
+        raise ValueError(f"deal code {excerpt(code)}: {bad!r} is not allowed; a code is ASCII: {_FORMAT}")
     parts = code.strip().upper().split("-")
     if len(parts) != 3:
-        raise ValueError(f"deal code {code!r} is malformed: expected {_FORMAT}")
+        raise ValueError(f"deal code {excerpt(code)} is malformed: expected {_FORMAT}")
     version, letter, digits = parts
     if version != CODE_VERSION:
-        raise ValueError(f"deal code {code!r}: unknown version {version!r} (expected {CODE_VERSION})")
+        raise ValueError(f"deal code {excerpt(code)}: unknown version {excerpt(version)} (expected {CODE_VERSION})")
     if len(letter) != 1:
-        raise ValueError(f"deal code {code!r}: the rules part {letter!r} must be one letter")
+        raise ValueError(f"deal code {excerpt(code)}: the rules part {excerpt(letter)} must be one letter")
     Rules.from_letter(letter)  # an unknown letter raises, naming the letters there are
     if len(digits) != 7:
-        raise ValueError(f"deal code {code!r}: the deal number {digits!r} must be 7 letters A-Z, "
+        raise ValueError(f"deal code {excerpt(code)}: the deal number {excerpt(digits)} must be 7 letters A-Z, "
                          f"got {len(digits)}")
     number = 0
     for i, ch in enumerate(digits):
         if ch not in _ALPHABET:
-            raise ValueError(f"deal code {code!r}: character {i + 1} of the deal number, {ch!r}, "
+            raise ValueError(f"deal code {excerpt(code)}: character {i + 1} of the deal number, {ch!r}, "
                              "is not a letter A-Z")
         number = number * 26 + _ALPHABET.index(ch)
     return number, letter
+
+
+def code_rules_conflict(code: str, named: Rules, given: Rules) -> ValueError:
+    """The error for a deal code given with rules other than its letter names."""
+    return ValueError(f"deal code {excerpt(code)} names the {named.name} rules (letter "
+                      f"{named.letter}), but rules={given.name!r} was given: drop rules= to play "
+                      f"the code's rules, or name the deal under the other rules "
+                      f"(PY1-{given.letter}-{code.strip().upper()[-7:]})")
 
 
 class Deal:
@@ -89,7 +99,7 @@ class Deal:
                  rules: Rules | str | None = None) -> None:
         self._cards: tuple[Card, ...] = tuple(parse_cards(cards))
         self._number = number
-        self._rules = None if rules is None else Rules.preset(rules)
+        self._rules = None if rules is None else Rules.coerce(rules)
 
     # ---- constructors -----------------------------------------------------------------------
     @classmethod
@@ -113,11 +123,16 @@ class Deal:
     def parse(cls, text: str, rules: Rules | str | None = None) -> "Deal":
         """A deal code or a card list, whichever ``text`` is."""
         if not isinstance(text, str):
-            raise ValueError(f"a deal is a code such as PY1-N-AAAAAAS or 52 card tokens, got {text!r}")
+            raise ValueError(f"a deal is a code such as PY1-N-AAAAAAS or 52 card tokens, got {excerpt(text)}")
         stripped = text.strip()
         if stripped.upper().startswith("PY") and len(stripped.split()) == 1:
             deal = cls.from_code(stripped)
-            return deal if rules is None else deal.with_rules(rules)
+            if rules is None:
+                return deal
+            wanted = Rules.coerce(rules)
+            if deal.rules is not None and deal.rules != wanted:
+                raise code_rules_conflict(stripped, deal.rules, wanted)
+            return deal.with_rules(wanted)
         return cls.from_cards(stripped, rules=rules)
 
     @classmethod

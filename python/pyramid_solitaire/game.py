@@ -44,37 +44,21 @@ class IllegalMoveError(ValueError):
     """A move that is not legal in the current position; the message says why."""
 
 
-def resolve_rules(deal: Deal, rules: Rules | str | None) -> Rules:
-    """The rules a game of ``deal`` is played under: ``rules`` if given, else the deal's."""
-    if rules is not None:
-        return Rules.preset(rules)
-    if deal.rules is not None:
-        return deal.rules
-    if deal.number is not None:
-        raise ValueError(f"deal {deal.code} was named under custom rules (letter X): "
-                         "pass rules=Rules(...) to play it")
-    return Rules()
-
-
 class Game:
     """One game of a deal under a rule set.
 
     ``deal`` is a :class:`Deal`, a deal code, a card list (text, or a list of tokens or card
-    indices) or None for a random deal; ``rules``
-    a :class:`Rules` or preset name (default: the deal's rules, else ``pyramide``).
+    indices), a deal number, or None for a random deal; ``rules`` a :class:`Rules`, preset
+    name or dict (default: the deal's rules, else ``pyramide``). A code's rules letter is
+    binding: other ``rules`` raise (see :mod:`pyramid_solitaire.deals_input`).
     """
 
     def __init__(self, deal: Deal | str | None = None, rules: Rules | str | None = None) -> None:
+        from .deals_input import read_deal
         if deal is None:
-            deal = Deal.random(rules=rules or "pyramide")
-        elif isinstance(deal, str):
-            deal = Deal.parse(deal)
-        elif isinstance(deal, (list, tuple)):
-            deal = Deal.from_cards(deal)
-        elif not isinstance(deal, Deal):
-            raise ValueError(f"deal must be a Deal, a deal code or a card list, got {type(deal).__name__}")
-        self._rules = resolve_rules(deal, rules)
-        self._deal = deal if deal.rules == self._rules else deal.with_rules(self._rules)
+            deal = Deal.random(rules=Rules.coerce(rules))
+        self._deal = read_deal(deal, rules)
+        self._rules = self._deal.rules
         self._table = Table([int(c) for c in deal.cards], **self._rules.core_options())
         self._loc = {card: loc for loc, card in enumerate(deal.cards)}
         self._pos: int = self._table.start()

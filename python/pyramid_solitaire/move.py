@@ -11,6 +11,8 @@ Move('Tc+3s')
 """
 from __future__ import annotations
 
+from ._args import excerpt
+
 from typing import ClassVar
 
 from .cards import Card, parse_card
@@ -57,7 +59,7 @@ class Move:
             if cards:
                 raise ValueError(f"{kind} takes no cards")
         else:
-            raise ValueError(f"unknown move kind {kind!r}: expected king, pair, draw or recycle")
+            raise ValueError(f"unknown move kind {excerpt(kind)}: expected king, pair, draw or recycle")
         object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "cards", cards)
 
@@ -75,7 +77,7 @@ class Move:
         if isinstance(text, Move):
             return text
         if not isinstance(text, str):
-            raise ValueError(f"a move is a string like 'Kd', 'Tc+3s', 'draw' or 'recycle', got {text!r}")
+            raise ValueError(f"a move is a string like 'Kd', 'Tc+3s', 'draw' or 'recycle', got {excerpt(text)}")
         t = text.strip()
         if t.lower() in _DRAW_WORDS:
             return cls.DRAW
@@ -83,12 +85,12 @@ class Move:
             return cls.RECYCLE
         parts = [p.strip() for p in t.split("+")]
         if not t or not all(parts) or len(parts) > 2:
-            raise ValueError(f"{text!r} is not a move: expected a King ('Kd'), a pair ('Tc+3s'), "
+            raise ValueError(f"{excerpt(text)} is not a move: expected a King ('Kd'), a pair ('Tc+3s'), "
                              "'draw' or 'recycle'")
         try:
             cards = tuple(parse_card(p) for p in parts)
         except ValueError as e:
-            raise ValueError(f"move {text!r}: {e}") from None
+            raise ValueError(f"move {excerpt(text)}: {e}") from None
         return cls("king" if len(cards) == 1 else "pair", cards)
 
     def _key(self) -> tuple[str, frozenset[int]]:

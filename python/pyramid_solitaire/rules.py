@@ -18,6 +18,8 @@ from typing import Any, Literal, Union
 
 from pyramid_core.rules import MAX_REDEALS, UNLIMITED as _CORE_UNLIMITED
 
+from ._args import excerpt, flag, whole
+
 UNLIMITED = "unlimited"
 Redeals = Union[int, Literal["unlimited"]]
 
@@ -38,6 +40,8 @@ _PRESETS: dict[str, tuple[str, dict[str, Any], str]] = {
             "Microsoft Solitaire Collection"),
 }
 CUSTOM_LETTER = "X"
+# Keys of a rules dict that name its base preset.
+_BASE_KEYS = ("preset", "name", "letter")
 
 
 class Rules:
@@ -68,9 +72,9 @@ class Rules:
                       draw=_choice("draw", draw, (1, 3)),
                       redeals=_redeals(redeals),
                       win=_choice("win", win, ("pyramid", "all")),
-                      stock_top_playable=_flag("stock_top_playable", stock_top_playable),
-                      pair_waste_top_two=_flag("pair_waste_top_two", pair_waste_top_two),
-                      pair_with_covering=_flag("pair_with_covering", pair_with_covering))
+                      stock_top_playable=flag("stock_top_playable", stock_top_playable),
+                      pair_waste_top_two=flag("pair_waste_top_two", pair_waste_top_two),
+                      pair_with_covering=flag("pair_with_covering", pair_with_covering))
         if values["draw"] == 3:
             if values["redeals"] != 0:
                 raise ValueError("draw=3 needs redeals=0 (three waste piles cannot be recycled), "
@@ -90,21 +94,23 @@ class Rules:
         if isinstance(name, Rules):
             return name
         if not isinstance(name, str):
-            raise ValueError(f"a preset name is a string, got {name!r}")
+            raise ValueError(f"a preset name is a string, got {excerpt(name)}")
         key = name.strip().lower().replace("_", "-")
         for preset, (letter, opts, _src) in _PRESETS.items():
             if key == preset or name.strip().upper() == letter:
                 return cls(**opts)
-        raise ValueError(f"unknown rules preset {name!r}: expected one of "
+        raise ValueError(f"unknown rules preset {excerpt(name)}: expected one of "
                          + ", ".join(f"{n} ({v[0]})" for n, v in _PRESETS.items()))
 
     @classmethod
     def from_letter(cls, letter: str) -> "Rules | None":
         """The preset of a deal code's letter; None for ``X`` (custom rules)."""
+        if not isinstance(letter, str):
+            raise ValueError(f"a rules letter is a string, got {excerpt(letter)}")
         if letter.upper() == CUSTOM_LETTER:
             return None
         if letter.upper() not in {v[0] for v in _PRESETS.values()}:
-            raise ValueError(f"unknown rules letter {letter!r}: expected one of "
+            raise ValueError(f"unknown rules letter {excerpt(letter)}: expected one of "
                              + " ".join(v[0] for v in _PRESETS.values()) + f" or {CUSTOM_LETTER}")
         return cls.preset(letter.upper())
 
@@ -140,19 +146,54 @@ class Rules:
         return Rules(**{**self.to_dict(), **changes})
 
     def to_dict(self) -> dict[str, Any]:
+        """Every option by name (what :meth:`from_dict` reads back)."""
         return {k: getattr(self, k) for k in _FIELDS}
+
+    def describe_dict(self) -> dict[str, Any]:
+        """The name, the letter and every option: how JSON outputs describe rules."""
+        return {"name": self.name, "letter": self.letter, **self.to_dict()}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Rules":
-        """The inverse of to_dict (also ``{"preset": "msc"}``)."""
+        """Rules from a dict: a base preset (``"preset"`` or ``"name"``: a preset's name, or
+        ``"letter"``: its letter; default ``pyramide``) plus options changed on top of it,
+        ``{"preset": "msc", "redeals": 1}``. It reads what :meth:`to_dict` and the JSON
+        outputs write. Unknown keys raise."""
         if not isinstance(d, dict):
-            raise ValueError(f"rules as a dict of options (see Rules.to_dict), got {d!r}")
-        if "preset" in d and set(d) <= {"preset", "name", "letter"}:
-            return cls.preset(d["preset"])
-        unknown = set(d) - set(_FIELDS) - {"name", "letter"}
+            raise ValueError(f"rules as a dict of options (see Rules.to_dict), got {excerpt(d)}")
+        unknown = [k for k in d if k not in _FIELDS and k not in _BASE_KEYS]
         if unknown:
-            raise ValueError(f"unknown rule option(s) {sorted(unknown)}: expected {list(_FIELDS)}")
-        return cls(**{k: v for k, v in d.items() if k in _FIELDS})
+            raise ValueError(f"unknown rule option(s) {excerpt(sorted(map(str, unknown)))}: "
+                             f"expected {', '.join(_FIELDS)}, or a base preset as "
+                             f"{' / '.join(_BASE_KEYS)}")
+        bases = {}
+        for key in _BASE_KEYS:
+            value = d.get(key)
+            if value is None or (isinstance(value, str) and value.strip().lower() in
+                                 ("custom", CUSTOM_LETTER.lower())):
+                continue   # "custom" / "X": the options alone say what the rules are
+            bases[key] = cls.preset(value)
+        if len(set(bases.values())) > 1:
+            raise ValueError("rules dict names two different presets: "
+                             + ", ".join(f"{k}={d[k]!r}" for k in bases))
+        base = next(iter(bases.values())) if bases else cls()
+        changes = {k: v for k, v in d.items() if k in _FIELDS}
+        return base.replace(**changes) if changes else base
+
+    @classmethod
+    def coerce(cls, value: Any, name: str = "rules") -> "Rules":
+        """The one way every entry point reads a rule set: a :class:`Rules`, a preset's name
+        or letter, a dict (see :meth:`from_dict`), or None for the default ``pyramide``."""
+        if value is None:
+            return cls()
+        if isinstance(value, Rules):
+            return value
+        if isinstance(value, str):
+            return cls.preset(value)
+        if isinstance(value, dict):
+            return cls.from_dict(value)
+        raise ValueError(f"{name} must be a Rules, a preset name or a dict of options, "
+                         f"got {excerpt(value)}")
 
     def core_options(self) -> dict[str, Any]:
         """Keyword arguments for ``pyramid_core.position.Table``."""
@@ -207,34 +248,33 @@ def _rules_from_options(d: dict[str, Any]) -> Rules:
 
 
 def _choice(name: str, value: Any, allowed: tuple) -> Any:
-    if isinstance(value, bool) and not isinstance(allowed[0], bool) and name != "waste_at_deal":
-        raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
-    if isinstance(value, str) and isinstance(allowed[0], str):
-        value = value.strip().lower()
-    if value not in allowed:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
-    return int(value) if isinstance(allowed[0], int) else value
-
-
-def _flag(name: str, value: Any) -> bool:
-    if value in (True, False, 0, 1):
-        return bool(value)
-    raise ValueError(f"{name} is on or off (True/False), got {value!r}")
+    if isinstance(allowed[0], int):
+        if isinstance(value, str) and not value.strip().lstrip("+-").isascii():
+            raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, "
+                             f"got {excerpt(value)}")
+        try:
+            # waste_at_deal reads as a yes/no too: True is one card on the waste
+            number = int(value) if isinstance(value, bool) and name == "waste_at_deal" \
+                else whole(name, value)
+        except ValueError:
+            number = None
+        if number not in allowed:
+            raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, "
+                             f"got {excerpt(value)}")
+        return number
+    if isinstance(value, str) and value.strip().lower() in allowed:
+        return value.strip().lower()
+    raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {excerpt(value)}")
 
 
 def _redeals(value: Any) -> Redeals:
     if value is None or (isinstance(value, float) and math.isinf(value) and value > 0):
         return UNLIMITED
-    if isinstance(value, str):
-        text = value.strip().lower()
-        if text in ("unlimited", "inf", "infinite", "none"):
-            return UNLIMITED
-        if text.isdigit():
-            value = int(text)
-        else:
-            raise ValueError(f"redeals must be a whole number 0..{MAX_REDEALS} or 'unlimited', "
-                             f"got {value!r}")
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_REDEALS:
+    if isinstance(value, str) and value.strip().lower() in ("unlimited", "inf", "infinite",
+                                                            "none"):
+        return UNLIMITED
+    try:
+        return whole("redeals", value, 0, MAX_REDEALS)
+    except ValueError:
         raise ValueError(f"redeals must be a whole number 0..{MAX_REDEALS} or 'unlimited', "
-                         f"got {value!r}")
-    return int(value)
+                         f"got {excerpt(value)}") from None

@@ -10,17 +10,20 @@ True
 [Move('5d+8h'), Move('3h+Td')]
 
 The games are played by the compiled core (``pyramid_core.simulate``) without the GIL, in
-chunks shared over a thread pool. Every game depends only on its deal number, the rules, the
-policy and (for ``random``) the seed, so the arrays are identical whatever the number of
-threads or the chunk size, and any game can be replayed move by move with :func:`replay`.
+chunks shared over a thread pool. Every game depends only on its deal, the rules, the policy
+and (for ``random``) the seed, so the arrays are identical whatever the number of threads or
+the chunk size, and any game can be replayed move by move with :func:`replay`.
+
+Memory: the per-game arrays cost 14 bytes a game (more under the solver policy);
+:func:`memory_needed` says how much a request needs, and a request that cannot fit is refused
+before anything is allocated. ``arrays=False`` keeps only running totals (constant memory,
+any number of games): what the command line does.
 """
 from __future__ import annotations
 
-import math
-import os
 import secrets
-import sys
 import time
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
 import numpy as np
@@ -29,12 +32,15 @@ from pyramid_core import simulate as _core
 from pyramid_core.position import DRAW, NONE, RECYCLE
 from pyramid_core.shuffle import MAX_DEAL_NUMBER, decks as _decks
 
-from ._parallel import Progress, resolve_threads, run_chunks
+from . import _args
+from ._parallel import make_progress, run_chunks
 from .deal import Deal
+from .deals_input import DealBatch, read_deal, read_deals
 from .move import Move
 from .rules import Rules
 
-__all__ = ["POLICIES", "SimulationResult", "replay", "simulate", "wilson_interval"]
+__all__ = ["POLICIES", "SimulationResult", "memory_needed", "replay", "simulate",
+           "wilson_interval"]
 
 #: The built-in policies, by name: the core's playouts, and perfect play by the solver.
 POLICIES: tuple[str, ...] = tuple(sorted(_core.POLICIES)) + ("solver",)
@@ -44,145 +50,167 @@ SOLVER_MAX_SECONDS = 10.0
 
 _Z95 = 1.959963984540054          # the 97.5% quantile of the standard normal distribution
 _MIN_CHUNK = 4096
-_MAX_CHUNK = 1 << 18
+_MAX_CHUNK = 1 << 17              # about 0.1 s of games: Ctrl-C is seen between chunks
+_BLOCK = 1 << 22                  # games per block with arrays=False (about 60 MB)
 _SEED_LIMIT = 1 << 64
+_FRESH_SEED_BITS = 53             # fresh seeds stay exact in JSON readers (JavaScript)
+#: Bytes of the per-game arrays: deal 8, won 1, removed 1, moves 2, score 2.
+BYTES_PER_GAME = 14
+#: ... and under the solver policy: the masks of decided games and the solver's own rows.
+BYTES_PER_SOLVER_GAME = BYTES_PER_GAME + 2 + 27 + 52
+
+
+def memory_needed(games: int, policy: str = "greedy", arrays: bool = True) -> int:
+    """Bytes that :func:`simulate` needs for ``games`` games (its per-game arrays, or a block
+    of them with ``arrays=False``)."""
+    games = _args.whole("games", games, 1)
+    per = BYTES_PER_SOLVER_GAME if _policy(policy) == "solver" else BYTES_PER_GAME
+    return per * (games if _args.flag("arrays", arrays) else min(games, _BLOCK))
 
 
 # ---- validation -------------------------------------------------------------------------------
 
-def _whole(name: str, value: Any, low: int, high: int | None = None) -> int:
-    """An int (or numpy integer) in low..high, else ValueError naming it."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name} must be a whole number, got {value!r}")
-    value = int(value)
-    if value < low or (high is not None and value > high):
-        bound = f"{low:,}..{high:,}" if high is not None else f">= {low:,}"
-        raise ValueError(f"{name} must be {bound}, got {value:,}")
-    return value
-
-
 def _policy(policy: Any) -> str:
     if not isinstance(policy, str):
-        raise ValueError(f"policy must be a name ({', '.join(POLICIES)}), got {policy!r}")
+        raise ValueError(f"policy must be a name ({', '.join(POLICIES)}), got "
+                         f"{_args.excerpt(policy)}")
     name = policy.strip().lower()
     if name not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r}: expected one of {', '.join(POLICIES)}")
+        raise ValueError(f"unknown policy {_args.excerpt(policy)}: expected one of "
+                         f"{', '.join(POLICIES)}")
     return name
 
 
-def _rules(rules: Any) -> Rules:
-    if isinstance(rules, Rules):
-        return rules
-    if isinstance(rules, dict):
-        return Rules.from_dict(rules)
-    if isinstance(rules, str):
-        return Rules.preset(rules)
-    raise ValueError(f"rules must be a Rules, a preset name or a dict of options, got {rules!r}")
-
-
-def _seed(seed: Any) -> int:
+def _seed(seed: Any, policy: str) -> int | None:
+    """The seed to keep: the given one, a fresh one for ``random``, else None (unused)."""
     if seed is None:
-        return secrets.randbits(64)
-    return _whole("seed", seed, 0, _SEED_LIMIT - 1)
+        return secrets.randbits(_FRESH_SEED_BITS) if policy == "random" else None
+    return _args.whole("seed", seed, 0, _SEED_LIMIT - 1)
 
 
-def _deals(deals: Any) -> np.ndarray:
-    """A 1-D uint64 array of deal numbers (each 0 .. 26**7 - 1)."""
-    if isinstance(deals, (str, bytes, dict)) or isinstance(deals, (int, np.integer)):
-        raise ValueError(f"deals must be a sequence or array of deal numbers, got {deals!r}")
-    try:
-        arr = np.asarray(deals if not isinstance(deals, range) else np.arange(
-            deals.start, deals.stop, deals.step, dtype=np.int64))
-    except (TypeError, ValueError, OverflowError) as e:
-        raise ValueError(f"deals must be a sequence or array of deal numbers: {e}") from None
-    if arr.ndim != 1:
-        raise ValueError(f"deals must be one-dimensional, got shape {arr.shape}")
-    if arr.size == 0:
-        raise ValueError("deals is empty: give at least one deal number")
-    if arr.dtype == object:
-        try:
-            arr = np.array([_whole("a deal number", v, 0, MAX_DEAL_NUMBER) for v in arr],
-                           dtype=np.uint64)
-        except OverflowError as e:  # pragma: no cover - caught by _whole's bounds
-            raise ValueError(str(e)) from None
-    elif arr.dtype.kind == "b" or arr.dtype.kind not in "iu":
-        raise ValueError(f"deal numbers must be whole numbers, got an array of {arr.dtype}")
-    lo, hi = arr.min(), arr.max()
-    if (arr.dtype.kind == "i" and lo < 0) or int(hi) > MAX_DEAL_NUMBER:
-        bad = int(lo) if arr.dtype.kind == "i" and lo < 0 else int(hi)
-        raise ValueError(f"deal numbers must be 0..{MAX_DEAL_NUMBER:,}, got {bad:,}")
-    return np.ascontiguousarray(arr, dtype=np.uint64)
+def _start(start: Any, rules: Rules | None) -> tuple[int, Rules]:
+    """``start`` as a deal number, or a deal code whose letter names the rules."""
+    if isinstance(start, str) and start.strip().upper().startswith("PY"):
+        deal = read_deal(start.strip(), rules)
+        return deal.number, deal.rules
+    return _args.whole("start", start, 0, MAX_DEAL_NUMBER), rules or Rules()
 
 
 # ---- statistics -------------------------------------------------------------------------------
 
 def wilson_interval(wins: int, games: int, z: float = _Z95) -> tuple[float, float]:
     """The Wilson score interval of a win rate (95% for the default z)."""
-    wins = _whole("wins", wins, 0)
-    games = _whole("games", games, 1)
+    wins = _args.whole("wins", wins, 0)
+    games = _args.whole("games", games, 1)
     if wins > games:
         raise ValueError(f"wins ({wins:,}) cannot exceed games ({games:,})")
     p = wins / games
     z2 = z * z
     denom = 1 + z2 / games
     center = (p + z2 / (2 * games)) / denom
-    half = z * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games)) / denom
+    half = z * (p * (1 - p) / games + z2 / (4 * games * games)) ** 0.5 / denom
     return max(0.0, center - half), min(1.0, center + half)
+
+
+@dataclass
+class Totals:
+    """Running totals of a simulation: what its summary is made of."""
+
+    games: int = 0
+    wins: int = 0
+    decided: int = 0         # games whose win or loss is settled (all but the solver's undecided)
+    known: int = 0           # games whose removed count is settled
+    histogram: np.ndarray = field(default_factory=lambda: np.zeros(29, np.int64))
+    removed_sum: int = 0     # over the known games
+    moves_sum: int = 0
+    score_sum: int = 0
+
+    @classmethod
+    def of(cls, won: np.ndarray, removed: np.ndarray, moves: np.ndarray, score: np.ndarray,
+           decided: np.ndarray | None = None, known: np.ndarray | None = None) -> "Totals":
+        decided = np.ones(won.size, np.bool_) if decided is None else decided
+        known = decided if known is None else known
+        return cls(games=int(won.size), wins=int(np.count_nonzero(won)),
+                   decided=int(np.count_nonzero(decided)), known=int(np.count_nonzero(known)),
+                   histogram=np.bincount(removed[known], minlength=29)[:29].astype(np.int64),
+                   removed_sum=int(removed[known].sum(dtype=np.int64)),
+                   moves_sum=int(moves[known].sum(dtype=np.int64)),
+                   score_sum=int(score[known].sum(dtype=np.int64)))
+
+    def add(self, other: "Totals") -> None:
+        for name in ("games", "wins", "decided", "known", "removed_sum", "moves_sum",
+                     "score_sum"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.histogram = self.histogram + other.histogram
+
+    def mean(self, name: str) -> float | None:
+        return getattr(self, f"{name}_sum") / self.known if self.known else None
 
 
 class SimulationResult:
     """Per-game arrays and a summary of a simulation.
 
-    Arrays (one entry per game, in the order the deals were given): ``deal`` (uint64 deal
-    numbers), ``won`` (bool), ``removed`` (uint8 pyramid cards removed, 0..28), ``moves``
-    (uint16: each draw, recycle, King and pair counts one) and ``score`` (uint16, seed 000's
-    scheme: 10 per pyramid card removed). With the solver policy, ``decided`` (bool) is False
-    for games whose win or loss was not settled within the budget (left out of the win rate),
-    and ``removed_known`` is False where the most removable cards were not settled (left out
-    of the histogram and the means); their other entries are 0.
+    Arrays (one entry per game, in the order the deals were given; None with
+    ``arrays=False``): ``deal`` (uint64 deal numbers; a deal given as a card list has its row
+    there and False in ``numbered``), ``won`` (bool), ``removed`` (uint8 pyramid cards removed,
+    0..28), ``moves`` (uint16: each draw, recycle, King and pair counts one) and ``score``
+    (uint16, seed 000's scheme: 10 per pyramid card removed). With the solver policy,
+    ``decided`` (bool) is False for games whose win or loss was not settled within the budget
+    (left out of the win rate), and ``removed_known`` is False where the most removable cards
+    were not settled (left out of the histogram and the means); their other entries are 0.
     """
 
-    def __init__(self, *, deal: np.ndarray, won: np.ndarray, removed: np.ndarray,
-                 moves: np.ndarray, score: np.ndarray, policy: str, rules: Rules, seed: int,
-                 threads: int, seconds: float, decided: np.ndarray | None = None,
-                 removed_known: np.ndarray | None = None) -> None:
-        self.decided = np.ones(won.size, dtype=np.bool_) if decided is None else decided
-        self.removed_known = self.decided if removed_known is None else removed_known
-        self.deal = deal
-        self.won = won
-        self.removed = removed
-        self.moves = moves
-        self.score = score
+    def __init__(self, *, policy: str, rules: Rules, seed: int | None, threads: int,
+                 seconds: float, deal: np.ndarray | None = None, won: np.ndarray | None = None,
+                 removed: np.ndarray | None = None, moves: np.ndarray | None = None,
+                 score: np.ndarray | None = None, decided: np.ndarray | None = None,
+                 removed_known: np.ndarray | None = None, numbered: np.ndarray | None = None,
+                 totals: Totals | None = None, deals: dict[str, Any] | None = None,
+                 decks: np.ndarray | None = None) -> None:
+        self.deal, self.won, self.removed, self.moves, self.score = deal, won, removed, moves, score
+        if won is not None:
+            self.decided = np.ones(won.size, dtype=np.bool_) if decided is None else decided
+            self.removed_known = self.decided if removed_known is None else removed_known
+            self.numbered = np.ones(won.size, np.bool_) if numbered is None else numbered
+        else:
+            self.decided = self.removed_known = self.numbered = None
+        self.totals = totals if totals is not None else Totals.of(
+            won, removed, moves, score, self.decided, self.removed_known)
         self.policy = policy
         self.rules = rules
         self.seed = seed
         self.threads = threads
         self.seconds = seconds
+        self.deals = deals if deals is not None else _span(deal)
+        self._decks = decks
 
     # ---- summary ----------------------------------------------------------------------------
     @property
+    def has_arrays(self) -> bool:
+        return self.won is not None
+
+    @property
     def games(self) -> int:
-        return int(self.won.size)
+        return self.totals.games
 
     @property
     def wins(self) -> int:
-        return int(np.count_nonzero(self.won))
+        return self.totals.wins
 
     @property
     def undecided(self) -> int:
         """Games the solver policy could not decide within its budget."""
-        return int(self.won.size - np.count_nonzero(self.decided))
+        return self.totals.games - self.totals.decided
 
     @property
     def win_rate(self) -> float:
-        """Wins among the decided games."""
-        decided = self.games - self.undecided
-        return self.wins / decided if decided else float("nan")
+        """Wins among the decided games (NaN when none was decided)."""
+        return self.wins / self.totals.decided if self.totals.decided else float("nan")
 
     @property
     def ci95(self) -> tuple[float, float]:
         """The 95% Wilson interval of the win rate."""
-        decided = self.games - self.undecided
+        decided = self.totals.decided
         return wilson_interval(self.wins, decided) if decided else (float("nan"), float("nan"))
 
     @property
@@ -191,35 +219,54 @@ class SimulationResult:
 
     def histogram(self) -> np.ndarray:
         """How many games removed 0, 1, ..., 28 pyramid cards (29 counts)."""
-        return np.bincount(self.removed[self.removed_known], minlength=29)[:29]
+        return self.totals.histogram.copy()
 
-    def code(self, i: int) -> str:
-        """The deal code of game i (under this simulation's rules)."""
+    def _arrays(self, what: str) -> None:
+        if not self.has_arrays:
+            raise ValueError(f"{what} needs the per-game arrays; this result keeps totals only "
+                             "(simulate(..., arrays=False))")
+
+    def code(self, i: int) -> str | None:
+        """The deal code of game i (under this simulation's rules); None for a card list."""
+        self._arrays("code(i)")
+        i = _args.whole("i", i, -self.games, self.games - 1)
+        if not self.numbered[i]:
+            return None
         return Deal.from_number(int(self.deal[i]), rules=self.rules).code
 
     def replay(self, i: int) -> list[Move]:
         """The moves game i played."""
-        return replay(int(self.deal[i]), rules=self.rules, policy=self.policy, seed=self.seed)
+        self._arrays("replay(i)")
+        i = _args.whole("i", i, -self.games, self.games - 1)
+        if self.numbered[i]:
+            return replay(int(self.deal[i]), rules=self.rules, policy=self.policy,
+                          seed=self.seed)
+        deal = Deal.from_cards(self._decks[i].tolist(), rules=self.rules)
+        return replay(deal, rules=self.rules, policy=self.policy, seed=self.seed,
+                      key=int(self.deal[i]))
 
     def to_dict(self, arrays: bool = False) -> dict[str, Any]:
-        """The summary as JSON-ready data; ``arrays=True`` adds the per-game arrays as lists."""
+        """The summary as JSON-ready data (write it with :func:`pyramid_solitaire.jsonout.dumps`:
+        strict JSON); ``arrays=True`` adds the per-game arrays as lists. It describes the run
+        completely: the rules with every option, the deals, the policy and its seed (None for
+        the policies that use none), so identical runs give identical data apart from
+        ``seconds`` and ``games_per_second``."""
         low, high = self.ci95
-        hist = self.histogram()
+        t = self.totals
         data: dict[str, Any] = {
             "games": self.games, "wins": self.wins, "undecided": self.undecided,
-            "win_rate": self.win_rate,
-            "ci95": [low, high], "games_per_second": self.games_per_second,
-            "seconds": self.seconds, "policy": self.policy,
-            "rules": {"name": self.rules.name, "letter": self.rules.letter,
-                      **self.rules.to_dict()},
-            "seed": self.seed, "threads": self.threads,
-            "removed_unknown": int(self.removed_known.size - np.count_nonzero(self.removed_known)),
-            "mean_removed": _mean(self.removed, self.removed_known),
-            "mean_moves": _mean(self.moves, self.removed_known),
-            "mean_score": _mean(self.score, self.removed_known),
-            "removed_histogram": {str(k): int(v) for k, v in enumerate(hist) if v},
+            "win_rate": self.win_rate, "ci95": [low, high],
+            "policy": self.policy, "seed": self.seed,
+            "rules": self.rules.describe_dict(), "deals": self.deals,
+            "threads": self.threads, "seconds": self.seconds,
+            "games_per_second": self.games_per_second,
+            "removed_unknown": t.games - t.known,
+            "mean_removed": t.mean("removed"), "mean_moves": t.mean("moves"),
+            "mean_score": t.mean("score"),
+            "removed_histogram": {str(k): int(v) for k, v in enumerate(t.histogram) if v},
         }
         if arrays:
+            self._arrays("to_dict(arrays=True)")
             data.update(deal=self.deal.tolist(), won=self.won.tolist(),
                         removed=self.removed.tolist(), moves=self.moves.tolist(),
                         score=self.score.tolist())
@@ -227,7 +274,8 @@ class SimulationResult:
 
     def to_pandas(self):
         """A pandas DataFrame with one row per game (columns deal, won, removed, moves,
-        score); the summary is in ``.attrs``. Needs pandas."""
+        score, decided); the summary is in ``.attrs``. Needs pandas."""
+        self._arrays("to_pandas()")
         try:
             import pandas as pd
         except ImportError:
@@ -273,20 +321,21 @@ class SimulationResult:
     def summary(self) -> str:
         """A few lines for people, with a histogram table of pyramid cards removed."""
         low, high = self.ci95
+        t = self.totals
         lines = [
             f"policy {self.policy}, rules {self.rules.describe()}",
-            f"games {self.games:,} (deals {_deal_span(self.deal)})"
+            f"games {self.games:,} (deals {_deals_text(self.deals)})"
             + (f", seed {self.seed}" if self.policy == "random" else ""),
             f"won {self.wins:,}: {self.win_rate * 100:.2f}% "
             f"(95% interval {low * 100:.2f}% .. {high * 100:.2f}%)"
             + (f"; {self.undecided:,} undecided within the budget (left out)"
                if self.undecided else "")
-            + (f"; most removable cards unknown for {self.games - int(self.removed_known.sum()):,}"
-               f" (left out of the table)" if not self.removed_known.all() else ""),
+            + (f"; most removable cards unknown for {t.games - t.known:,}"
+               f" (left out of the table)" if t.known < t.games else ""),
             f"{self.games_per_second:,.0f} games/s on {self.threads} thread"
             f"{'s' if self.threads != 1 else ''} ({self.seconds:.2f} s)",
-            f"mean pyramid cards removed {_mean(self.removed, self.removed_known) or 0:.2f}, "
-            f"mean moves {_mean(self.moves, self.removed_known) or 0:.1f}",
+            f"mean pyramid cards removed {t.mean('removed') or 0:.2f}, "
+            f"mean moves {t.mean('moves') or 0:.1f}",
             "",
             histogram_table(self.histogram()),
         ]
@@ -301,10 +350,6 @@ class SimulationResult:
                 f"game{'s' if self.games != 1 else ''}, "
                 f"{self.win_rate * 100:.2f}% won [{low * 100:.2f}%, {high * 100:.2f}%], "
                 f"{self.games_per_second:,.0f} games/s>")
-
-
-def _mean(values: np.ndarray, mask: np.ndarray) -> float | None:
-    return float(values[mask].mean()) if mask.any() else None
 
 
 def histogram_table(hist: Sequence[int], width: int = 40) -> str:
@@ -328,11 +373,20 @@ def histogram_table(hist: Sequence[int], width: int = 40) -> str:
     return "\n".join(rows)
 
 
-def _deal_span(deal: np.ndarray) -> str:
-    if deal.size and int(deal[-1]) - int(deal[0]) == deal.size - 1 and (
-            deal.size < 3 or bool(np.all(np.diff(deal.astype(np.int64)) == 1))):
-        return f"{int(deal[0]):,}..{int(deal[-1]):,}"
-    return f"{deal.size:,} given"
+def _span(deal: np.ndarray | None) -> dict[str, Any] | None:
+    if deal is None or not deal.size:
+        return None
+    if deal.size == 1 or bool(np.all(np.diff(deal.astype(np.int64)) == 1)):
+        return {"count": int(deal.size), "first": int(deal[0]), "last": int(deal[-1])}
+    return {"count": int(deal.size)}
+
+
+def _deals_text(deals: dict[str, Any] | None) -> str:
+    if not deals:
+        return "none"
+    if "first" in deals:
+        return f"{deals['first']:,}..{deals['last']:,}"
+    return f"{deals['count']:,} given"
 
 
 def _has_display() -> bool:
@@ -342,15 +396,21 @@ def _has_display() -> bool:
 
 # ---- the API ------------------------------------------------------------------------------------
 
-def simulate(games: int | None = None, *, deals: Iterable[int] | np.ndarray | None = None,
-             start: int = 0, rules: Rules | str = "pyramide", policy: str = "greedy",
-             seed: int | None = None, threads: int | None = None, progress: bool = False,
-             chunk_size: int | None = None, max_nodes: int | None = None,
+def simulate(games: int | None = None, *, deals: Iterable | np.ndarray | None = None,
+             start: int | str = 0, rules: Rules | str | dict | None = None,
+             policy: str = "greedy", seed: int | None = None, threads: int | None = None,
+             progress: Any = False, cancel: Any = None, chunk_size: int | None = None,
+             arrays: bool = True, max_nodes: int | None = None,
              max_seconds: float | None = None,
              max_memory: int | str | None = None) -> SimulationResult:
     """Play ``games`` deals numbered ``start``, ``start + 1``, ... (or the given ``deals``)
     with ``policy`` under ``rules`` and return a :class:`SimulationResult`.
 
+    - ``deals``: deal numbers (a list, range or integer array), codes, card lists, Deals or a
+      2-D array of decks, checked like everywhere (:mod:`pyramid_solitaire.deals_input`).
+    - ``start``: a deal number, or a deal code (its letter names the rules).
+    - ``rules``: a Rules, preset name or dict; default the codes' rules, else ``pyramide``.
+      A code whose letter names other rules than ``rules`` raises.
     - ``policy``: ``"greedy"`` (deterministic heuristic), ``"random"`` (uniform over the
       legal moves; ``seed`` makes it reproducible) or ``"solver"`` (perfect play: a game is
       won when the deal can be won, else it removes the most pyramid cards any line removes;
@@ -358,138 +418,201 @@ def simulate(games: int | None = None, *, deals: Iterable[int] | np.ndarray | No
     - ``max_nodes``, ``max_seconds`` (default 10), ``max_memory``: the solver policy's budget
       per game. A game it cannot decide within it is *undecided* (``result.decided`` is
       False): counted and reported, left out of the win rate, never guessed.
-    - ``seed``: 0 .. 2**64 - 1, or None for a fresh one (kept in the result for replays).
+    - ``seed``: 0 .. 2**64 - 1; None draws a fresh one for ``random`` (below 2**53, kept in
+      the result for replays); the other policies use none.
     - ``threads``: None for all cores, n >= 1, or a negative n for cpu_count + 1 + n.
-    - ``progress``: a text progress bar on stderr (only when stderr is a terminal).
+    - ``progress``: True for a progress bar (tqdm), or a callable ``progress(done, total)``;
+      ``cancel``: an event (``threading.Event``) that stops the run (:class:`Cancelled`);
+      Ctrl-C stops it too (``KeyboardInterrupt``).
+    - ``arrays``: False keeps only running totals (constant memory, any number of games);
+      True (the default) keeps the per-game arrays, refusing a request they cannot fit in
+      (see :func:`memory_needed`).
     - ``chunk_size``: games per task handed to a thread (tuning only; results do not
       depend on it).
 
-    Results are identical whatever ``threads`` and ``chunk_size``.
+    Results are identical whatever ``threads``, ``chunk_size`` and ``arrays``.
     """
     if (games is None) == (deals is None):
         raise ValueError("give exactly one of games (a count, played from deal number start) "
-                         "or deals (the deal numbers to play)")
-    rules = _rules(rules)
+                         "or deals (the deals to play)")
     policy = _policy(policy)
-    seed = _seed(seed)
-    n_threads = resolve_threads(threads)
+    seed = _seed(seed, policy)
+    n_threads = _args.threads(threads)
+    arrays = _args.flag("arrays", arrays)
+    explicit = None if rules is None else Rules.coerce(rules)
+    if policy != "solver" and (max_nodes, max_seconds, max_memory) != (None, None, None):
+        raise ValueError("max_nodes, max_seconds and max_memory are budgets of the solver "
+                         "policy; the greedy and random policies take none")
+    batch: DealBatch | None = None
     if games is not None:
-        n = _whole("games", games, 1)
-        start = _whole("start", start, 0, MAX_DEAL_NUMBER)
-        if start + n - 1 > MAX_DEAL_NUMBER:
-            raise ValueError(f"games={n:,} from start={start:,} runs past the last deal number "
+        n = _args.whole("games", games, 1)
+        first, rules = _start(start, explicit)
+        if first + n - 1 > MAX_DEAL_NUMBER:
+            raise ValueError(f"games={n:,} from start={first:,} runs past the last deal number "
                              f"{MAX_DEAL_NUMBER:,}")
-        deal_arr = np.arange(start, start + n, dtype=np.uint64)
-        core_deals = None
+        described = {"count": n, "first": first, "last": first + n - 1}
     else:
-        if start != 0:
+        if not (isinstance(start, int) and start == 0):
             raise ValueError("start goes with games, not with deals")
-        deal_arr = _deals(deals)
-        n = int(deal_arr.size)
-        core_deals = deal_arr
+        if arrays and isinstance(deals, (np.ndarray, range)):
+            _check_fits(len(deals), policy, arrays)
+        batch = read_deals(deals, explicit)
+        first, rules, n = 0, batch.rules, len(batch)
+        described = batch.describe()
+    _check_fits(n, policy, arrays)
     if chunk_size is None:
         chunk = min(_MAX_CHUNK, max(_MIN_CHUNK, n // (n_threads * 16) or 1))
         if policy == "solver":
             chunk = max(1, min(256, n // (n_threads * 8) or 1))
     else:
-        chunk = _whole("chunk_size", chunk_size, 1)
-    if policy != "solver" and (max_nodes, max_seconds, max_memory) != (None, None, None):
-        raise ValueError("max_nodes, max_seconds and max_memory are budgets of the solver "
-                         "policy; the greedy and random policies take none")
-    won = np.zeros(n, dtype=np.bool_)
-    removed = np.zeros(n, dtype=np.uint8)
-    moves = np.zeros(n, dtype=np.uint16)
-    score = np.zeros(n, dtype=np.uint16)
-    decided = removed_known = None
-    bar = Progress(n, "games", progress)
-    t0 = time.perf_counter()
+        chunk = _args.whole("chunk_size", chunk_size, 1, 1 << 24)
+    budgets = None
     if policy == "solver":
-        decided, removed_known, used = _solver_games(deal_arr, rules, n_threads, chunk, bar, won,
-                                                     removed, moves,
-                                      max_nodes=max_nodes, max_memory=max_memory,
-                                      max_seconds=SOLVER_MAX_SECONDS if max_seconds is None
-                                      else max_seconds)
-        score[:] = 10 * removed.astype(np.uint16)
-    else:
-        won_u8 = won.view(np.uint8)
-        options = rules.core_options()
-        code = _core.POLICIES[policy]
-
-        def work(lo: int, hi: int) -> None:
-            _core.run(code, options, seed, start, core_deals, lo, hi, won_u8, removed, moves,
-                      score)
-
-        used = run_chunks(work, n, n_threads, chunk, bar)
+        from .solver import _budgets
+        budgets = _budgets(max_nodes, SOLVER_MAX_SECONDS if max_seconds is None else max_seconds,
+                           max_memory)
+    play = _Player(policy, rules, seed, first, batch, n_threads, chunk, cancel, budgets)
+    bar = make_progress(progress, n, "games")
+    t0 = time.perf_counter()
+    totals, kept = Totals(), None
+    try:
+        block = n if arrays else _BLOCK
+        for lo in range(0, n, block):
+            rows = play(lo, min(n, lo + block), bar)
+            totals.add(Totals.of(rows["won"], rows["removed"], rows["moves"], rows["score"],
+                                 rows.get("decided"), rows.get("removed_known")))
+            kept = rows if arrays else None
+    finally:
+        bar.close()
     seconds = time.perf_counter() - t0
-    return SimulationResult(deal=deal_arr, won=won, removed=removed, moves=moves, score=score,
-                            policy=policy, rules=rules, seed=seed, threads=used,
-                            seconds=seconds, decided=decided, removed_known=removed_known)
+    kept = kept or {}
+    return SimulationResult(policy=policy, rules=rules, seed=seed, threads=play.used,
+                            seconds=seconds, totals=totals, deals=described,
+                            decks=batch.decks if batch is not None and arrays else None,
+                            numbered=(batch.numbered if batch is not None and arrays
+                                      else None), **kept)
 
 
-def _solver_games(deal_arr: np.ndarray, rules: Rules, threads: int, chunk: int, bar: Progress,
-                  won: np.ndarray, removed: np.ndarray, moves: np.ndarray,
-                  **budgets: Any) -> tuple[np.ndarray, np.ndarray, int]:
-    """Perfect play: each deal decided by the solver; a lost one removes the most pyramid
-    cards any line removes. Fills the arrays; returns the masks of games decided and of
-    games whose removed count is exact, and the threads used."""
-    from .solver import solve_many
-    decks = np.empty((deal_arr.size, 52), dtype=np.uint8)
-    _decks(deal_arr, decks)
-    r = solve_many(decks, rules, max_removed=True, threads=threads, chunk=chunk,
-                   progress=bar, **budgets)
-    decided = r.winnable >= 0
-    known = decided & (r.max_removed >= 0)
-    won[:] = r.winnable == 1
-    removed[:] = np.where(known, r.max_removed, 0)
-    moves[:] = np.where(known, np.maximum(r.n_moves, 0), 0)
-    return decided, known, min(resolve_threads(threads), max(1, -(-deal_arr.size // chunk)))
+def _check_fits(n: int, policy: str, arrays: bool) -> None:
+    need = memory_needed(n, policy, arrays)
+    free = _args.available_memory()
+    if free is not None and need > free:
+        raise ValueError(f"simulate of {n:,} games needs about {_args.format_bytes(need)} for "
+                         f"its per-game arrays, more than the {_args.format_bytes(free)} of "
+                         "memory available: pass arrays=False to keep only the totals "
+                         "(constant memory), or ask for fewer games")
+
+
+class _Player:
+    """Plays rows lo..hi-1 of a simulation into fresh arrays (one block)."""
+
+    def __init__(self, policy: str, rules: Rules, seed: int | None, first: int,
+                 batch: DealBatch | None, threads: int, chunk: int, cancel: Any,
+                 budgets: dict[str, Any] | None) -> None:
+        self.policy, self.rules, self.first, self.batch = policy, rules, first, batch
+        self.seed = 0 if seed is None else seed
+        self.threads, self.chunk, self.cancel, self.budgets = threads, chunk, cancel, budgets
+        self.used = 1
+
+    def numbers(self, lo: int, hi: int) -> np.ndarray | None:
+        """The deal numbers of rows lo..hi-1, None when some deal has none."""
+        if self.batch is None:
+            return np.arange(self.first + lo, self.first + hi, dtype=np.uint64)
+        return None if self.batch.numbers is None else self.batch.numbers[lo:hi]
+
+    def __call__(self, lo: int, hi: int, bar: Any) -> dict[str, np.ndarray]:
+        m = hi - lo
+        numbers = self.numbers(lo, hi)
+        deal = numbers if numbers is not None else self.batch.keys[lo:hi]
+        rows = dict(deal=np.ascontiguousarray(deal, dtype=np.uint64),
+                    won=np.zeros(m, np.bool_), removed=np.zeros(m, np.uint8),
+                    moves=np.zeros(m, np.uint16), score=np.zeros(m, np.uint16))
+        if self.policy == "solver":
+            self._solver(lo, hi, numbers, rows, bar)
+            return rows
+        won_u8 = rows["won"].view(np.uint8)
+        options = self.rules.core_options()
+        code = _core.POLICIES[self.policy]
+        if numbers is not None:
+            start, listed = (self.first + lo, None) if self.batch is None else (0, rows["deal"])
+
+            def work(a: int, b: int, flag: np.ndarray) -> None:
+                _core.run(code, options, self.seed, start, listed, a, b, won_u8,
+                          rows["removed"], rows["moves"], rows["score"])
+        else:
+            decks = self.batch.decks[lo:hi]
+
+            def work(a: int, b: int, flag: np.ndarray) -> None:
+                _core.run_decks(code, options, self.seed, decks, rows["deal"], a, b, won_u8,
+                                rows["removed"], rows["moves"], rows["score"])
+
+        self.used = run_chunks(work, m, self.threads, self.chunk, bar, self.cancel, "simulate")
+        return rows
+
+    def _solver(self, lo: int, hi: int, numbers: np.ndarray | None,
+                rows: dict[str, np.ndarray], bar: Any) -> None:
+        """Perfect play: each deal decided by the solver; a lost one removes the most pyramid
+        cards any line removes. Decks are shuffled chunk by chunk."""
+        from .solver import _core as _solver_core, _solve_rows
+
+        def decks_of(a: int, b: int) -> np.ndarray:
+            if numbers is None:
+                return self.batch.decks[lo + a:lo + b]
+            out = np.empty((b - a, 52), dtype=np.uint8)
+            _decks(np.ascontiguousarray(numbers[a:b]), out)
+            return out
+
+        b = self.budgets
+        out = _solve_rows(decks_of, hi - lo, self.rules, _solver_core.OBJECTIVES["any"], True,
+                          b, self.threads, self.chunk, bar, self.cancel)
+        decided = out["winnable"] >= 0
+        known = decided & (out["max_removed"] >= 0)
+        rows["won"][:] = out["winnable"] == 1
+        rows["removed"][:] = np.where(known, out["max_removed"], 0)
+        rows["moves"][:] = np.where(known, np.maximum(out["n_moves"], 0), 0)
+        rows["score"][:] = 10 * rows["removed"].astype(np.uint16)
+        rows["decided"], rows["removed_known"] = decided, known
+        self.used = min(self.threads, max(1, -(-(hi - lo) // self.chunk)))
 
 
 def replay(deal: int | str | Deal, rules: Rules | str | None = None, policy: str = "greedy",
-           seed: int | None = None) -> list[Move]:
-    """The moves ``policy`` plays on ``deal`` (a deal number, a deal code or a numbered
-    :class:`Deal`), exactly as in :func:`simulate` with the same rules and seed. ``rules``
+           seed: int | None = None, key: int | None = None) -> list[Move]:
+    """The moves ``policy`` plays on ``deal`` (a deal number, a deal code, a :class:`Deal` or
+    a card list), exactly as in :func:`simulate` with the same rules and seed. ``rules``
     defaults to the code's rules, else ``pyramide``; the ``random`` policy needs the seed of
-    the simulation (``result.seed``)."""
-    number, rules = _deal_and_rules(deal, rules)
+    the simulation (``result.seed``), and for a deal given as a card list its row in the
+    simulated batch (``key``; ``result.replay(i)`` knows both)."""
+    deal = read_deal(deal, rules)
+    rules = deal.rules
     policy = _policy(policy)
     if policy == "solver":
-        from .solver import _max_line, _budgets, solve
-        game_deal = Deal.from_number(number, rules=rules)
-        s = solve(game_deal, rules, max_seconds=SOLVER_MAX_SECONDS)
+        from .game import Game
+        from .solver import _budgets, _max_line, solve
+        s = solve(deal, rules, max_seconds=SOLVER_MAX_SECONDS)
         if s.winnable is None:
-            raise ValueError(f"the solver could not decide deal {game_deal.code} within "
+            raise ValueError(f"the solver could not decide deal {deal} within "
                              f"{SOLVER_MAX_SECONDS} s")
         if s.winnable:
             return s.moves
-        from .game import Game
-        return _max_line(Game(game_deal, rules), _budgets(None, SOLVER_MAX_SECONDS, None))[1]
+        return _max_line(Game(deal, rules), _budgets(None, SOLVER_MAX_SECONDS, None))[1]
     if seed is None:
         if policy == "random":
             raise ValueError("replaying a random-policy game needs its simulation's seed "
                              "(SimulationResult.seed)")
         seed = 0
-    seed = _seed(seed)
+    seed = _args.whole("seed", seed, 0, _SEED_LIMIT - 1)
+    if deal.number is not None:
+        number, deck = deal.number, None
+    else:
+        if key is None and policy == "random":
+            raise ValueError("replaying a random-policy game of a card list needs its row in "
+                             "the simulated batch (key=; SimulationResult.replay(i) knows it)")
+        number = 0 if key is None else _args.whole("key", key, 0, _SEED_LIMIT - 1)
+        deck = [int(c) for c in deal.cards]
     won, removed, n_moves, score, codes = _core.play(_core.POLICIES[policy], rules.core_options(),
-                                                     seed, number)
-    cards = Deal.from_number(number, rules=rules).cards
+                                                     seed, number, deck)
+    cards = deal.cards
     return [_move(cards, c) for c in codes]
-
-
-def _deal_and_rules(deal: Any, rules: Any) -> tuple[int, Rules]:
-    if isinstance(deal, str):
-        deal = Deal.from_code(deal)
-    if isinstance(deal, Deal):
-        if deal.number is None:
-            raise ValueError("replay needs a numbered deal (a deal code); card lists are not "
-                             "simulated")
-        if rules is None:
-            if deal.rules is None:
-                raise ValueError(f"deal {deal.code} uses custom rules (letter X): pass rules=")
-            rules = deal.rules
-        return deal.number, _rules(rules)
-    number = _whole("deal", deal, 0, MAX_DEAL_NUMBER)
-    return number, _rules("pyramide" if rules is None else rules)
 
 
 def _move(cards: Sequence, code: int) -> Move:

@@ -10,26 +10,29 @@ Answers are exact: ``winnable`` is None (never a guess) when a budget ran out, a
 """
 from __future__ import annotations
 
-import math
-import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
 from pyramid_core import solver as _core
-from pyramid_core.shuffle import decks as _decks
 
-from ._parallel import Progress, run_chunks
+from . import _args
+from ._parallel import Cancelled, Progress, make_progress, run_call, run_chunks
 from .deal import Deal
+from .deals_input import DealBatch, read_deals
 from .game import Game, Status
 from .move import Move
 from .rules import Rules
 
 OBJECTIVES = ("any", "min_moves")
 DEFAULT_MAX_MEMORY = 1 << 30
-_UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mb": 1 << 20,
-          "mib": 1 << 20, "g": 1 << 30, "gb": 1 << 30, "gib": 1 << 30}
+#: A search first runs in the calling thread for this many positions (most end within it:
+#: starting a thread would cost more than they do), then, when it needs more, in a worker
+#: thread that Ctrl-C and ``cancel`` can stop.
+PROBE_NODES = 20_000
+#: Bytes a deal costs solve_many: its deck and its rows of the result arrays.
+BYTES_PER_DEAL = 52 + 1 + 4 + 4 + 8 + 8 + 1 + 1
 
 
 class SearchBudgetExceeded(RuntimeError):
@@ -54,6 +57,7 @@ class Solution:
     deal: Deal | None = field(default=None, repr=False)
     rules: Rules | None = field(default=None, repr=False)
     start: Game | None = field(default=None, repr=False, compare=False)
+    optimal: bool = False          # the line is known to be a shortest one (min_moves)
 
     @property
     def n_moves(self) -> int | None:
@@ -71,14 +75,15 @@ class Solution:
 
     def __repr__(self) -> str:
         stop = f", stopped_by={self.stopped_by!r}" if self.stopped_by else ""
+        opt = ", optimal=True" if self.optimal else ""
         return (f"Solution(winnable={self.winnable}, n_moves={self.n_moves}, nodes={self.nodes}, "
-                f"seconds={self.seconds:.6f}, objective={self.objective!r}{stop})")
+                f"seconds={self.seconds:.6f}, objective={self.objective!r}{opt}{stop})")
 
     def to_dict(self) -> dict[str, Any]:
         return {"deal": None if self.deal is None else (self.deal.code or self.deal.to_cards()),
-                "rules": None if self.rules is None else self.rules.name,
+                "rules": None if self.rules is None else self.rules.describe_dict(),
                 "objective": self.objective, "winnable": self.winnable,
-                "n_moves": self.n_moves,
+                "n_moves": self.n_moves, "optimal": self.optimal,
                 "moves": None if self.moves is None else [str(m) for m in self.moves],
                 "nodes": self.nodes, "seconds": round(self.seconds, 6),
                 "stopped_by": self.stopped_by}
@@ -86,32 +91,23 @@ class Solution:
 
 # ---- argument checking ---------------------------------------------------------------------
 
-def parse_memory(value: int | str | None) -> int | None:
-    """Bytes from an int or a text such as ``"512MB"`` or ``"1 GiB"``."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*", value)
-        if not m or m.group(2).lower() not in _UNITS:
-            raise ValueError(f"max_memory {value!r}: expected bytes such as 1000000, '512MB' or '1GiB'")
-        value = int(float(m.group(1)) * _UNITS[m.group(2).lower()])
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1 << 16:
-        raise ValueError(f"max_memory must be at least 65536 bytes, got {value!r}")
-    return value
+def parse_memory(value: int | str | None, name: str = "max_memory") -> int | None:
+    """Bytes from an int or a text such as ``"512MB"`` or ``"1 GiB"`` (None stays None)."""
+    return None if value is None else _args.memory(name, value)
 
 
 def _budgets(max_nodes: Any, max_seconds: Any, max_memory: Any) -> dict[str, Any]:
-    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int)
-                                  or max_nodes < 1):
-        raise ValueError(f"max_nodes must be a positive whole number or None, got {max_nodes!r}")
+    """The budgets of one search, checked (see :mod:`pyramid_solitaire._args`): a node
+    budget beyond what the core counts is no budget; an infinite time budget is none."""
+    nodes = None if max_nodes is None else _args.whole("max_nodes", max_nodes, 1,
+                                                       _args.INT64_MAX, clamp=True)
+    seconds = None
     if max_seconds is not None:
-        if isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float)) \
-                or not max_seconds > 0 or math.isnan(max_seconds):
-            raise ValueError(f"max_seconds must be a positive number or None, got {max_seconds!r}")
-        if math.isinf(max_seconds):
-            max_seconds = None
+        seconds = _args.real("max_seconds", max_seconds, allow_inf=True)
+        if seconds == float("inf") or seconds > 1e9:
+            seconds = None
     memory = parse_memory(max_memory)
-    return dict(max_nodes=max_nodes, max_seconds=max_seconds,
+    return dict(max_nodes=nodes, max_seconds=seconds,
                 max_memory=DEFAULT_MAX_MEMORY if memory is None else memory)
 
 
@@ -124,40 +120,86 @@ def _objective(objective: str) -> int:
 
 def _game_of(deal: Deal | Game | str | Sequence, rules: Rules | str | None) -> Game:
     if isinstance(deal, Game):
-        if rules is not None and Rules.preset(rules) != deal.rules:
+        if rules is not None and Rules.coerce(rules) != deal.rules:
             raise ValueError("a Game carries its own rules; do not pass other rules with it")
         return deal
     return Game(deal, rules)
 
 
-def _run(game: Game, objective: int, budgets: dict[str, Any]) -> dict[str, Any]:
-    return _core.solve_table(game._table, game.position, objective, **budgets)
+def _run(game: Game, objective: int, budgets: dict[str, Any], cancel: Any = None,
+         progress: Any = False, flag: np.ndarray | None = None) -> dict[str, Any]:
+    """One search, stoppable by Ctrl-C and ``cancel`` (see PROBE_NODES); with ``flag`` (a
+    worker thread's, see _parallel), in this thread reading that flag."""
+    def search(flag: Any, budgets: dict[str, Any] = budgets) -> dict[str, Any]:
+        return _core.solve_table(game._table, game.position, objective, cancel=flag, **budgets)
+
+    if flag is not None:
+        return search(flag)
+    if cancel is None and not progress:
+        user_nodes = budgets["max_nodes"]
+        probe = search(None, dict(budgets, max_nodes=min(user_nodes or PROBE_NODES, PROBE_NODES)))
+        if probe["stop"] != "nodes" or (user_nodes is not None and user_nodes <= PROBE_NODES):
+            return probe
+    bar = Progress(0, "s", progress, desc="solving", delay=1.0) if progress else None
+    r = run_call(search, cancel, bar)
+    if r["stop"] == "cancelled":  # pragma: no cover - run_call raises first
+        raise Cancelled("the search")
+    return r
 
 
 # ---- one deal or position ------------------------------------------------------------------
 
 def solve(deal: Deal | Game | str | Sequence, rules: Rules | str | None = None, *,
           objective: str = "any", max_nodes: int | None = None,
-          max_seconds: float | None = None, max_memory: int | str | None = None) -> Solution:
-    """Decide a deal (a Deal, code or card list) or a Game's current position exactly.
+          max_seconds: float | None = None, max_memory: int | str | None = None,
+          cancel: Any = None, progress: Any = False) -> Solution:
+    """Decide a deal (a Deal, code, card list or deal number) or a Game's current position
+    exactly.
 
     ``objective="min_moves"`` returns a shortest winning line. Budgets: positions searched,
     wall-clock seconds, and bytes for the search's tables (default 1 GiB); when one runs out,
-    ``winnable`` is None and ``stopped_by`` names it.
+    ``winnable`` is None and ``stopped_by`` names it, except under ``min_moves`` once the
+    deal is known to be winnable: then the line found is returned with ``optimal=False``.
+    Ctrl-C raises ``KeyboardInterrupt`` and a set ``cancel`` event :class:`Cancelled`
+    within milliseconds; ``progress=True`` shows the time spent after a second.
     """
     obj = _objective(objective)
     budgets = _budgets(max_nodes, max_seconds, max_memory)
     game = _game_of(deal, rules)
-    r = _run(game, obj, budgets)
+    return _solution(game, objective, _run(game, obj, budgets, cancel, progress),
+                     isinstance(deal, Game))
+
+
+def _solution(game: Game, objective: str, r: dict[str, Any], from_position: bool) -> Solution:
     winnable = None if r["winnable"] < 0 else bool(r["winnable"])
     moves = [game._to_move(c) for c in r["line"]] if winnable else None
     return Solution(winnable=winnable, moves=moves, nodes=r["nodes"], seconds=r["seconds"],
                     objective=objective, stopped_by=r["stop"], deal=game.deal, rules=game.rules,
-                    start=game if isinstance(deal, Game) else None)
+                    start=game if from_position else None, optimal=bool(r.get("optimal", False)))
 
 
-def _max_line(game: Game, budgets: dict[str, Any]) -> tuple[int, list[Move]]:
-    r = _run(game, _core.OBJECTIVES["max_removed"], budgets)
+def solve_flagged(game: Game, objective: str, budgets: dict[str, Any], flag: np.ndarray,
+                  max_removed: bool = False) -> tuple[Solution, tuple[int, list[Move]] | None]:
+    """For batch callers already on a worker thread (see ``_parallel.map_ordered``): the
+    solution of ``game``'s position, and with ``max_removed``, for a lost one, the most
+    pyramid cards removable and such a line (None when a budget ran out). ``budgets`` as
+    ``_budgets`` returns them."""
+    r = _run(game, _objective(objective), budgets, flag=flag)
+    if r["stop"] == "cancelled":
+        raise KeyboardInterrupt
+    sol = _solution(game, objective, r, game.moves != [])
+    best = None
+    if max_removed and sol.winnable is False:
+        m = _run(game, _core.OBJECTIVES["max_removed"], budgets, flag=flag)
+        if m["stop"] == "cancelled":
+            raise KeyboardInterrupt
+        if m["stop"] is None or m["max_removed"] == 28:
+            best = (m["max_removed"], [game._to_move(c) for c in m["line"]])
+    return sol, best
+
+
+def _max_line(game: Game, budgets: dict[str, Any], cancel: Any = None) -> tuple[int, list[Move]]:
+    r = _run(game, _core.OBJECTIVES["max_removed"], budgets, cancel)
     if r["stop"] is not None and r["max_removed"] < 28:
         raise SearchBudgetExceeded(r["stop"], r["max_removed"])
     return r["max_removed"], [game._to_move(c) for c in r["line"]]
@@ -165,24 +207,38 @@ def _max_line(game: Game, budgets: dict[str, Any]) -> tuple[int, list[Move]]:
 
 def max_removable(deal: Deal | Game | str | Sequence, rules: Rules | str | None = None, *,
                   max_nodes: int | None = None, max_seconds: float | None = None,
-                  max_memory: int | str | None = None) -> int:
+                  max_memory: int | str | None = None, cancel: Any = None) -> int:
     """The most pyramid cards any line of play removes (28 when the deal can be won), counting
     the cards already removed in a Game. SearchBudgetExceeded if a budget runs out."""
     game = _game_of(deal, rules)
-    return _max_line(game, _budgets(max_nodes, max_seconds, max_memory))[0]
+    return _max_line(game, _budgets(max_nodes, max_seconds, max_memory), cancel)[0]
+
+
+def max_removed_line(deal: Deal | Game | str | Sequence, rules: Rules | str | None = None, *,
+                     max_nodes: int | None = None, max_seconds: float | None = None,
+                     max_memory: int | str | None = None,
+                     cancel: Any = None) -> tuple[int, list[Move]]:
+    """The most pyramid cards any line removes, and such a line (a winning one when 28)."""
+    game = _game_of(deal, rules)
+    return _max_line(game, _budgets(max_nodes, max_seconds, max_memory), cancel)
+
+
+def _game_arg(fn: str, game: Any) -> Game:
+    if not isinstance(game, Game):
+        raise ValueError(f"{fn} takes a Game, got {_args.excerpt(game)}")
+    return game
 
 
 def hint(game: Game, *, max_nodes: int | None = None, max_seconds: float | None = None,
-         max_memory: int | str | None = None) -> Move | None:
+         max_memory: int | str | None = None, cancel: Any = None) -> Move | None:
     """A move on a winning line; when the game cannot be won any more, the first move of a
     line removing the most pyramid cards. None when the game is over or no line removes
     anything more."""
-    if not isinstance(game, Game):
-        raise ValueError(f"hint takes a Game, got {type(game).__name__}")
+    game = _game_arg("hint", game)
     if game.status is not Status.PLAYING:
         return None
     budgets = _budgets(max_nodes, max_seconds, max_memory)
-    r = _run(game, _core.OBJECTIVES["max_removed"], budgets)   # a win first, else the most cards
+    r = _run(game, _core.OBJECTIVES["max_removed"], budgets, cancel)  # a win, else the most cards
     if r["winnable"] == 1:
         return game._to_move(r["line"][0])
     if r["winnable"] < 0 or r["stop"] is not None:
@@ -192,16 +248,18 @@ def hint(game: Game, *, max_nodes: int | None = None, max_seconds: float | None 
 
 
 def can_still_win(game: Game, *, max_nodes: int | None = None, max_seconds: float | None = None,
-                  max_memory: int | str | None = None) -> bool | None:
+                  max_memory: int | str | None = None, cancel: Any = None) -> bool | None:
     """Whether the current position can still be won (seed 003's "no chance to win" notice
     is ``can_still_win(game) is False``); None when a budget ran out."""
-    if not isinstance(game, Game):
-        raise ValueError(f"can_still_win takes a Game, got {type(game).__name__}")
+    game = _game_arg("can_still_win", game)
     return solve(game, max_nodes=max_nodes, max_seconds=max_seconds,
-                 max_memory=max_memory).winnable
+                 max_memory=max_memory, cancel=cancel).winnable
 
 
 # ---- many deals ----------------------------------------------------------------------------
+
+STOP_NAMES = ("none", "nodes", "time", "memory", "cancelled")
+
 
 @dataclass
 class SolveManyResult:
@@ -212,108 +270,153 @@ class SolveManyResult:
     max_removed: np.ndarray   # int32: most pyramid cards removable (-1 unless asked for)
     nodes: np.ndarray         # int64
     seconds: np.ndarray       # float64
-    stopped_by: np.ndarray    # int8: 0 none, 1 nodes, 2 time, 3 memory
+    stopped_by: np.ndarray    # int8: 0 none, 1 nodes, 2 time, 3 memory (see STOP_NAMES)
     rules: Rules
     objective: str
+    optimal: np.ndarray | None = None    # bool: the line is a shortest one (min_moves)
+    deals: DealBatch | None = field(default=None, repr=False)
+    budgets: dict[str, Any] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.winnable)
 
     @property
     def win_rate(self) -> float:
+        """Winnable deals among the decided ones (NaN when none was decided)."""
         decided = self.winnable >= 0
         return float(np.mean(self.winnable[decided] == 1)) if decided.any() else float("nan")
 
     def to_dict(self) -> dict[str, Any]:
-        return {"rules": self.rules.name, "objective": self.objective, "deals": len(self),
-                "winnable": int(np.sum(self.winnable == 1)), "unwinnable": int(np.sum(self.winnable == 0)),
-                "unknown": int(np.sum(self.winnable < 0)), "seconds": float(self.seconds.sum())}
+        """The summary as JSON-ready data (see :func:`pyramid_solitaire.jsonout.dumps`)."""
+        decided = int(np.sum(self.winnable >= 0))
+        rate = self.win_rate
+        return {"rules": self.rules.describe_dict(), "objective": self.objective,
+                "deals": self.deals.describe() if self.deals is not None else len(self),
+                "budgets": {k: v for k, v in self.budgets.items()},
+                "count": len(self),
+                "winnable": int(np.sum(self.winnable == 1)),
+                "unwinnable": int(np.sum(self.winnable == 0)),
+                "unknown": len(self) - decided,
+                "win_rate": None if decided == 0 else rate,
+                "seconds": float(self.seconds.sum())}
 
-
-def _decks_of(deals: Any) -> np.ndarray:
-    if isinstance(deals, np.ndarray) and deals.dtype.kind in "iu":
-        if deals.ndim == 2:
-            if deals.shape[1] != 52:
-                raise ValueError(f"a deck array has 52 columns, got shape {deals.shape}")
-            return np.ascontiguousarray(deals, dtype=np.uint8)
-        numbers = np.ascontiguousarray(deals, dtype=np.int64)
-        if numbers.ndim != 1 or (numbers < 0).any() or (numbers > 26 ** 7 - 1).any():
-            raise ValueError("deal numbers must be a 1-D array of whole numbers 0..26**7-1")
-        out = np.empty((len(numbers), 52), dtype=np.uint8)
-        _decks(numbers.astype(np.uint64), out)
-        return out
-    rows = []
-    for i, d in enumerate(deals):
+    def to_pandas(self):
+        """A pandas DataFrame with one row per deal: ``deal`` (its number, -1 for a card
+        list), ``winnable`` (True/False/None), ``n_moves``, ``max_removed``, ``optimal``,
+        ``nodes``, ``seconds``, ``stopped_by`` (None or the budget's name); the summary is in
+        ``.attrs``. Needs pandas."""
         try:
-            if isinstance(d, (int, np.integer)) and not isinstance(d, bool):
-                d = Deal.from_number(int(d))
-            elif isinstance(d, str):
-                d = Deal.parse(d)
-            elif isinstance(d, Game):
-                d = d.deal
-            elif not isinstance(d, Deal):
-                d = Deal.from_cards(d)
-        except ValueError as e:
-            raise ValueError(f"deal {i + 1}: {e}") from None
-        rows.append([int(c) for c in d.cards])
-    return np.array(rows, dtype=np.uint8).reshape(-1, 52)
+            import pandas as pd
+        except ImportError:
+            raise ImportError("SolveManyResult.to_pandas() needs pandas: "
+                              "python -m pip install pandas") from None
+        numbers = (np.where(self.deals.numbered, self.deals.keys.astype(np.int64), -1)
+                   if self.deals is not None else np.full(len(self), -1, np.int64))
+        stops = np.array([None, "nodes", "time", "memory", "cancelled"], dtype=object)
+        df = pd.DataFrame({
+            "deal": numbers,
+            "winnable": pd.array(np.where(self.winnable < 0, None, self.winnable == 1),
+                                 dtype="boolean"),
+            "n_moves": pd.array(np.where(self.n_moves < 0, None, self.n_moves), dtype="Int32"),
+            "max_removed": pd.array(np.where(self.max_removed < 0, None, self.max_removed),
+                                    dtype="Int32"),
+            "optimal": (self.optimal if self.optimal is not None
+                        else np.zeros(len(self), np.bool_)),
+            "nodes": self.nodes, "seconds": self.seconds,
+            "stopped_by": stops[self.stopped_by.astype(np.int64)]})
+        df.attrs.update(self.to_dict())
+        return df
 
 
-def solve_many(deals: Iterable | np.ndarray, rules: Rules | str = "pyramide", *,
+def _check_fits(what: str, n: int, per_item: int) -> None:
+    """Refuse, before allocating, a request whose arrays cannot fit in memory."""
+    need = n * per_item
+    free = _args.available_memory()
+    if free is not None and need > free:
+        raise ValueError(f"{what} of {n:,} needs about {_args.format_bytes(need)} for its "
+                         f"arrays, more than the {_args.format_bytes(free)} of memory available: "
+                         "ask for fewer at a time")
+
+
+def solve_many(deals: Iterable | np.ndarray, rules: Rules | str | None = None, *,
                objective: str = "any", max_removed: bool = False, threads: int | None = None,
                max_nodes: int | None = None, max_seconds: float | None = None,
-               max_memory: int | str | None = None, progress: bool | Progress = False,
-               chunk: int = 64) -> SolveManyResult:
-    """Solve many deals (Deals, codes, card lists, deal numbers, or an array of deal numbers)
-    from their start, without the GIL, over ``threads`` threads (None: all cores; -1: all
-    cores too; -2: all but one). Budgets apply to each deal. ``max_removed=True`` also
+               max_memory: int | str | None = None, progress: Any = False,
+               cancel: Any = None, chunk: int = 64) -> SolveManyResult:
+    """Solve many deals from their start, without the GIL, over ``threads`` threads (None:
+    all cores; -1: all cores too; -2: all but one).
+
+    ``deals``: codes, card lists, Deals, deal numbers (a list, a range or a 1-D integer
+    array) or decks (a 2-D integer array, 52 columns), all checked (see
+    :mod:`pyramid_solitaire.deals_input`); ``rules``: default the codes' own (they must
+    agree), else ``pyramide``. Budgets apply to each deal. ``max_removed=True`` also
     computes the most pyramid cards removable for the deals that cannot be won (and then
-    ``n_moves`` of such a deal is the length of a line removing that many). ``progress``: a
-    text progress bar on stderr when it is a terminal."""
-    rules = Rules.preset(rules)
+    ``n_moves`` of such a deal is the length of a line removing that many). ``progress``:
+    True for a bar, or a callable ``progress(done, total)``; ``cancel``: an event that stops
+    the batch (raising :class:`Cancelled`), like Ctrl-C (``KeyboardInterrupt``)."""
     obj = _objective(objective)
+    max_removed = _args.flag("max_removed", max_removed)
     budgets = _budgets(max_nodes, max_seconds, max_memory)
-    decks = _decks_of(deals)
-    n = len(decks)
-    out = dict(winnable=np.zeros(n, np.int8), n_moves=np.zeros(n, np.int32),
-               max_removed=np.full(n, -1, np.int32), nodes=np.zeros(n, np.int64),
-               seconds=np.zeros(n, np.float64), stop=np.zeros(n, np.int8))
+    chunk = _args.whole("chunk", chunk, 1, 1 << 20)
+    _args.threads(threads)
+    if isinstance(deals, np.ndarray) and deals.dtype.kind in "iu":
+        _check_fits("solve_many", len(deals), BYTES_PER_DEAL)
+    batch = read_deals(deals, rules)
+    _check_fits("solve_many", len(batch), BYTES_PER_DEAL - 52)
+    out = _solve_rows(lambda lo, hi: batch.decks[lo:hi], len(batch), batch.rules, obj,
+                      max_removed, budgets, threads, chunk, progress, cancel)
+    return SolveManyResult(winnable=out["winnable"], n_moves=out["n_moves"],
+                           max_removed=out["max_removed"], nodes=out["nodes"],
+                           seconds=out["seconds"], stopped_by=out["stop"], rules=batch.rules,
+                           objective=objective, optimal=out["optimal"].astype(np.bool_),
+                           deals=batch, budgets=budgets)
+
+
+def _solve_rows(decks_of: Callable[[int, int], np.ndarray], n: int, rules: Rules, obj: int,
+                max_removed: bool, budgets: dict[str, Any], threads: Any, chunk: int,
+                progress: Any, cancel: Any) -> dict[str, np.ndarray]:
+    """The per-deal arrays of n deals, deals lo..hi-1 given by ``decks_of(lo, hi)`` (so that a
+    caller can shuffle them chunk by chunk)."""
+    out = _rows(n)
     core_rules = {k: int(v) for k, v in rules.core_options().items()}
 
-    def work(lo: int, hi: int, objective: int = obj, target: dict = out) -> None:
+    def work(lo: int, hi: int, flag: np.ndarray, objective: int = obj,
+             target: dict = out, source: Callable = decks_of, base: int = 0) -> None:
+        decks = np.ascontiguousarray(source(base + lo, base + hi))
+        sub = _rows(hi - lo)
         _core.solve_decks(decks, core_rules, objective, budgets["max_nodes"],
-                          budgets["max_seconds"], budgets["max_memory"], lo, hi,
-                          target["winnable"], target["n_moves"], target["max_removed"],
-                          target["nodes"], target["seconds"], target["stop"])
+                          budgets["max_seconds"], budgets["max_memory"], 0, hi - lo,
+                          sub["winnable"], sub["n_moves"], sub["max_removed"], sub["nodes"],
+                          sub["seconds"], sub["stop"], sub["optimal"], cancel=flag)
+        for k, v in sub.items():
+            target[k][lo:hi] = v
 
-    bar = progress if isinstance(progress, Progress) else Progress(n, "deals", progress)
+    bar = make_progress(progress, n, "deals")
     # With objective "any", one search per deal answers both (the core's max_removed search
     # looks for a win first).
-    single = max_removed and objective == "any"
+    single = max_removed and obj == _core.OBJECTIVES["any"]
     if single:
-        run_chunks(lambda lo, hi: work(lo, hi, _core.OBJECTIVES["max_removed"]), n, threads,
-                   chunk, bar)
+        run_chunks(lambda lo, hi, flag: work(lo, hi, flag, _core.OBJECTIVES["max_removed"]), n,
+                   threads, chunk, bar, cancel, "solve_many")
         lost_unknown = (out["winnable"] == 0) & (out["stop"] != 0)
         out["max_removed"][lost_unknown] = -1
         out["n_moves"][lost_unknown] = -1
     else:
-        run_chunks(work, n, threads, chunk, bar)
+        run_chunks(work, n, threads, chunk, bar, cancel, "solve_many")
     if max_removed and not single:
         lost = np.flatnonzero(out["winnable"] == 0)
         out["max_removed"][out["winnable"] == 1] = 28
         if len(lost):
-            sub = {k: np.zeros(len(lost), v.dtype) for k, v in out.items()}
-            sub_decks = np.ascontiguousarray(decks[lost])
+            sub = _rows(len(lost))
 
-            def work_lost(lo: int, hi: int) -> None:
-                _core.solve_decks(sub_decks, core_rules, _core.OBJECTIVES["max_removed"],
-                                  budgets["max_nodes"], budgets["max_seconds"],
-                                  budgets["max_memory"], lo, hi, sub["winnable"], sub["n_moves"],
-                                  sub["max_removed"], sub["nodes"], sub["seconds"], sub["stop"])
+            def lost_decks(lo: int, hi: int) -> np.ndarray:
+                return np.concatenate([decks_of(int(i), int(i) + 1) for i in lost[lo:hi]])
 
-            run_chunks(work_lost, len(lost), threads, chunk,
+            run_chunks(lambda lo, hi, flag: work(lo, hi, flag, _core.OBJECTIVES["max_removed"],
+                                                 sub, lost_decks),
+                       len(lost), threads, chunk,
                        None if isinstance(progress, Progress) else
-                       Progress(len(lost), "lost deals (most cards removable)", progress))
+                       make_progress(progress, len(lost), "lost deals"), cancel, "solve_many")
             exact = sub["stop"] == 0
             out["max_removed"][lost] = np.where(exact, sub["max_removed"], -1)
             out["n_moves"][lost] = np.where(exact, sub["n_moves"], -1)
@@ -321,7 +424,11 @@ def solve_many(deals: Iterable | np.ndarray, rules: Rules | str = "pyramide", *,
             out["seconds"][lost] += sub["seconds"]
     elif not max_removed:
         out["max_removed"][:] = np.where(out["winnable"] == 1, 28, -1)
-    return SolveManyResult(winnable=out["winnable"], n_moves=out["n_moves"],
-                           max_removed=out["max_removed"], nodes=out["nodes"],
-                           seconds=out["seconds"], stopped_by=out["stop"], rules=rules,
-                           objective=objective)
+    return out
+
+
+def _rows(n: int) -> dict[str, np.ndarray]:
+    return dict(winnable=np.zeros(n, np.int8), n_moves=np.zeros(n, np.int32),
+                max_removed=np.full(n, -1, np.int32), nodes=np.zeros(n, np.int64),
+                seconds=np.zeros(n, np.float64), stop=np.zeros(n, np.int8),
+                optimal=np.zeros(n, np.int8))

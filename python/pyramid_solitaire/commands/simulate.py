@@ -1,22 +1,34 @@
-"""``pyramid-solitaire simulate --games N``: play many deals with a policy, report the win rate."""
+"""``pyramid-solitaire simulate --games N``: play many deals with a policy, report the win rate.
+
+The per-game arrays are not kept: the games are played in blocks whose totals are summed, so
+any number of games runs in constant memory.
+"""
 from __future__ import annotations
 
 import argparse
-import json
+import sys
 
-from ..cli import rules_from_args
-from ..simulate import POLICIES, simulate
+from .. import _args
+from ..cli import UsageError, explicit_rules, rules_from_args
+from ..deal import Deal
+from ..jsonout import dumps
+from ..simulate import POLICIES, SOLVER_MAX_SECONDS, simulate
+from ._input import add_budget_flags, budgets, read_deal_file, report_bad, threads
 
 
 def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "simulate", parents=[rules], help="play many deals with a policy (Monte Carlo)",
-        description="Play deal numbers START .. START+N-1 with a built-in policy and report the "
-                    "win rate with its 95% (Wilson) interval, the speed, and how many pyramid "
-                    "cards the games removed.")
-    p.add_argument("--games", metavar="N", required=True, help="how many deals to play")
-    p.add_argument("--start", metavar="DEALNO", default="0",
-                   help="first deal number (default 0; a deal code's number works too)")
+        description="Play deal numbers START .. START+N-1 (or the deals of a file) with a "
+                    "built-in policy and report the win rate with its 95% (Wilson) interval, "
+                    "the speed, and how many pyramid cards the games removed.")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--games", metavar="N", help="how many deals to play")
+    src.add_argument("--file", metavar="FILE",
+                     help="play the deals of a file (one code or 52 card tokens a line; "
+                          "'-' reads standard input)")
+    p.add_argument("--start", metavar="DEALNO|CODE", default="0",
+                   help="first deal number (default 0); a deal code gives its number and rules")
     p.add_argument("--policy", metavar="NAME", default="greedy",
                    help="policy: " + ", ".join(POLICIES) + " (default greedy)")
     p.add_argument("--seed", metavar="S", default=None,
@@ -24,44 +36,44 @@ def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) ->
     p.add_argument("--threads", metavar="T", default=None,
                    help="threads: all cores by default; negative counts back (-1 = all)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
-    p.add_argument("--max-seconds", type=float, metavar="S",
-                   help="solver policy: time budget per game (default 10); games it cannot "
-                        "decide are reported as undecided")
-    p.add_argument("--max-nodes", type=int, metavar="N", help="solver policy: positions budget per game")
-    p.add_argument("--max-memory", metavar="BYTES", help="solver policy: memory budget per game")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,
-                   help="progress bar on stderr when it is a terminal (default on)")
+    add_budget_flags(p, f"game (solver policy; default {SOLVER_MAX_SECONDS:g} s): games it "
+                        "cannot decide are reported as undecided")
+    p.add_argument("--skip-bad", action="store_true",
+                   help="--file: skip lines that are not deals (reported on stderr)")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="progress bar on stderr (default: when stderr is a terminal)")
     p.set_defaults(func=run)
 
 
-def _int(flag: str, text: str | None) -> int | None:
-    if text is None:
-        return None
-    t = text.strip().replace("_", "").replace(",", "")
-    if t.startswith("-") and t[1:].isdigit() or t.isdigit():
-        return int(t)
-    raise ValueError(f"{flag} must be a whole number, got {text!r}")
-
-
-def _start(text: str) -> int:
-    t = text.strip()
-    if t.upper().startswith("PY"):
-        from ..deal import Deal
-        return Deal.from_code(t).number
-    return _int("--start", t)
-
-
 def run(args: argparse.Namespace) -> int:
-    rules = rules_from_args(args)
-    games = _int("--games", args.games)
-    if games is not None and games < 1:
-        raise ValueError(f"--games must be at least 1, got {games:,}")
-    result = simulate(games, start=_start(args.start), rules=rules, policy=args.policy,
-                      seed=_int("--seed", args.seed), threads=_int("--threads", args.threads),
-                      progress=args.progress and not args.json, max_seconds=args.max_seconds,
-                      max_nodes=args.max_nodes, max_memory=args.max_memory)
-    if args.json:
-        print(json.dumps(result.to_dict()))
+    rules = explicit_rules(args)
+    policy = args.policy
+    budget = {k: v for k, v in budgets(args).items() if v is not None}
+    seed = None if args.seed is None else _args.whole("--seed", args.seed, 0, (1 << 64) - 1)
+    show = sys.stderr.isatty() if args.progress is None else args.progress
+    common = dict(policy=policy, seed=seed, threads=threads(args), progress=show and not args.json,
+                  arrays=False, **budget)
+    if args.file is not None:
+        if args.start != "0":
+            raise UsageError("--start goes with --games, not with --file")
+        lines, bad = read_deal_file(args.file, args, args.skip_bad)
+        try:
+            # card lists take the codes' rules (or the flags'), not a default of their own
+            deals = [line.deal if line.deal.number is not None or rules is not None
+                     else line.deal.with_rules(None) for line in lines]
+            result = simulate(deals=deals, rules=rules, **common)
+        except ValueError as e:
+            raise UsageError(f"{args.file}: {e}") from None
+        report_bad(bad)
     else:
-        print(result.summary())
+        games = _args.whole("--games", args.games, 1)
+        start = args.start.strip()
+        if start.upper().startswith("PY"):
+            deal = Deal.parse(start)
+            rules = rules_from_args(args, deal)
+            start = deal.number
+        else:
+            start = _args.whole("--start", start, 0)
+        result = simulate(games, start=start, rules=rules, **common)
+    print(dumps(result.to_dict()) if args.json else result.summary())
     return 0

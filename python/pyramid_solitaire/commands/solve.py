@@ -2,13 +2,18 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
+import time
 
-from .._parallel import Progress
-from ..cli import UsageError, rules_from_args
-from ..deal import Deal
-from ..solver import parse_memory, solve
+from .. import _parallel
+from .._args import excerpt
+from ..cli import UsageError
+from ..game import Game, IllegalMoveError
+from ..jsonout import dumps
+from ..move import Move
+from ..solver import _budgets, solve, solve_flagged
+from ._input import (Line, add_budget_flags, budgets, parse_deal, read_deal_file, report_bad,
+                     threads)
 
 
 def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) -> None:
@@ -16,76 +21,129 @@ def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) ->
                        description="Decide whether deals can be won, exactly, and print a "
                                    "winning line (the shortest with --min-moves).")
     src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("deal", metavar="CODE", nargs="?", help="a deal code such as PY1-M-AAAAAAS")
+    src.add_argument("deal", metavar="CODE", nargs="?",
+                     help="a deal code such as PY1-M-AAAAAAS or 52 card tokens (quoted); "
+                          "- reads deals from standard input like --file -")
     src.add_argument("--cards", metavar="TOKENS", help="a deal as 52 card tokens (quoted)")
     src.add_argument("--file", metavar="FILE",
                      help="one deal per line (a code or 52 card tokens); '-' reads standard input")
+    p.add_argument("--moves", metavar="MOVES",
+                   help="solve from the position after these moves, e.g. \"Kc 3d+Tc draw\"")
     p.add_argument("--min-moves", action="store_true", help="find a shortest winning line")
+    p.add_argument("--max-removed", action="store_true",
+                   help="for a deal that cannot be won: the most pyramid cards any line removes, "
+                        "and such a line")
     p.add_argument("--json", action="store_true", help="one JSON object per deal, one per line")
-    p.add_argument("--max-seconds", type=float, metavar="S", help="time budget per deal")
-    p.add_argument("--max-nodes", type=int, metavar="N", help="positions budget per deal")
-    p.add_argument("--max-memory", metavar="BYTES", help="memory budget per deal, e.g. 512MB (default 1GiB)")
+    add_budget_flags(p, "deal")
+    p.add_argument("--threads", metavar="T",
+                   help="--file: deals solved at once (default: all cores; -1 all, -2 all but one)")
+    p.add_argument("--skip-bad", action="store_true",
+                   help="--file: skip lines that are not deals (reported on stderr)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help="progress bar for --file (default: when stderr is a terminal)")
+                   help="progress on stderr (default: when stderr is a terminal)")
     p.set_defaults(func=run)
 
 
-def _read_deals(args: argparse.Namespace) -> list[tuple[str, Deal]]:
-    if args.deal is not None:
-        return [(args.deal, Deal.parse(args.deal))]
-    if args.cards is not None:
-        return [(args.cards, Deal.from_cards(args.cards))]
-    try:
-        text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
-    except OSError as e:
-        raise UsageError(f"cannot read {args.file}: {e.strerror}") from None
-    deals = []
-    for no, line in enumerate(text.splitlines(), 1):
-        line = line.split("#", 1)[0].strip()
-        if line:
-            try:
-                deals.append((line, Deal.parse(line)))
-            except ValueError as e:
-                raise UsageError(f"{args.file}, line {no}: {e}") from None
-    if not deals:
-        raise UsageError(f"{args.file} holds no deals")
-    return deals
+def _start_game(line: Line, moves: str | None) -> Game:
+    game = Game(line.deal)
+    if moves is None:
+        return game
+    tokens = moves.replace(",", " ").split()
+    for i, token in enumerate(tokens, 1):
+        try:
+            game.play(Move.parse(token))
+        except (IllegalMoveError, ValueError) as e:
+            raise UsageError(f"--moves: move {i} {excerpt(token, 30)}: {e}") from None
+    return game
 
 
 def run(args: argparse.Namespace) -> int:
-    deals = _read_deals(args)
-    budgets = dict(max_seconds=args.max_seconds, max_nodes=args.max_nodes,
-                   max_memory=parse_memory(args.max_memory))
-    jobs = [(text, deal, rules_from_args(args, deal)) for text, deal in deals]
-    bar = Progress(len(jobs), "deals", args.progress if args.file else False)
     objective = "min_moves" if args.min_moves else "any"
-    try:
-        for text, deal, rules in jobs:
-            s = solve(deal, rules, objective=objective, **budgets)
-            bar.clear_line()
-            name = deal.with_rules(rules).code or text
-            if args.json:
-                d = s.to_dict()
-                d["deal"] = name
-                print(json.dumps(d), flush=True)
-            else:
-                _print_text(name, rules, s)
-            bar.update(1)
-    finally:
-        bar.close()
+    budget = _budgets(**budgets(args))
+    show = sys.stderr.isatty() if args.progress is None else args.progress
+    if args.file is not None or args.deal == "-":
+        if args.moves is not None:
+            raise UsageError("--moves goes with one deal, not with --file")
+        return _run_file(args, args.file or "-", objective, budget, show)
+    if args.threads is not None or args.skip_bad:
+        raise UsageError("--threads and --skip-bad go with --file")
+    line = parse_deal(args.cards if args.cards is not None else args.deal, args, "the argument")
+    game = _start_game(line, args.moves)
+    s = solve(game, objective=objective, progress=show, **budget)
+    best = None
+    if args.max_removed and s.winnable is False:
+        from ..solver import max_removed_line
+        best = max_removed_line(game, **budget)
+    _emit(args, line, s, best)
     return 0
 
 
-def _print_text(name: str, rules, s) -> None:
-    head = f"{name} ({rules.name}): "
+def _run_file(args: argparse.Namespace, path: str, objective: str, budget: dict, show: bool) -> int:
+    lines, bad = read_deal_file(path, args, args.skip_bad)
+    t0 = time.perf_counter()
+    counts = {"winnable": 0, "cannot be won": 0, "unknown": 0}
+    bar = _parallel.Progress(len(lines), "deals", show)
+
+    def one(line: Line, flag) -> tuple:
+        return solve_flagged(Game(line.deal), objective, budget, flag, args.max_removed)
+
+    try:
+        results = _parallel.map_ordered(one, lines, threads(args), what="solve --file")
+        for line, (s, best) in zip(lines, results):
+            text = _render(args, line, s, best)
+            bar.write(text)
+            bar.update(1)
+            counts["unknown" if s.winnable is None else
+                   "winnable" if s.winnable else "cannot be won"] += 1
+    finally:
+        bar.close()
+    seconds = time.perf_counter() - t0
+    summary = (f"{len(lines):,} deals: {counts['winnable']:,} winnable, "
+               f"{counts['cannot be won']:,} cannot be won, {counts['unknown']:,} unknown "
+               f"(a budget ran out); {seconds:.2f} s")
+    print(summary, file=sys.stderr if args.json else sys.stdout)
+    report_bad(bad)
+    return 0
+
+
+def _emit(args: argparse.Namespace, line: Line, s, best) -> None:
+    print(_render(args, line, s, best), flush=True)
+
+
+def _render(args: argparse.Namespace, line: Line, s, best) -> str:
+    name = line.deal.code or line.text
+    if args.json:
+        d = s.to_dict()
+        d["deal"] = name
+        if args.moves is not None:
+            d["from_moves"] = args.moves.replace(",", " ").split()
+        if args.max_removed:
+            d["max_removed"] = 28 if s.winnable else (None if best is None else best[0])
+            d["max_removed_moves"] = (None if s.winnable or best is None
+                                      else [str(m) for m in best[1]])
+        return dumps(d)
+    head = f"{name} ({line.deal.rules.name}): "
     if s.winnable is None:
-        print(head + f"unknown: the {s.stopped_by} budget ran out "
-              f"({s.nodes:,} positions, {s.seconds:.2f} s)")
+        out = [head + f"unknown: the {s.stopped_by} budget ran out "
+               f"({s.nodes:,} positions, {s.seconds:.2f} s)"]
     elif not s.winnable:
-        print(head + f"cannot be won (proved: {s.nodes:,} positions, {s.seconds:.3f} s)")
+        out = [head + f"cannot be won (proved: {s.nodes:,} positions, {s.seconds:.3f} s)"]
+        if args.max_removed:
+            out.append("  most pyramid cards removable: unknown (a budget ran out)" if best is None
+                       else f"  most pyramid cards removable: {best[0]}, by this line of "
+                            f"{len(best[1])} moves:")
+            if best is not None:
+                out += _line_rows(best[1])
     else:
-        kind = "shortest winning line" if s.objective == "min_moves" else "winning line"
-        print(head + f"{kind} of {s.n_moves} moves ({s.nodes:,} positions, {s.seconds:.3f} s)")
-        line = [f"{i + 1:>3}. {m.symbols()}" for i, m in enumerate(s.moves)]
-        for k in range(0, len(line), 6):
-            print("  " + "  ".join(f"{x:<14}" for x in line[k:k + 6]).rstrip())
+        kind = ("shortest winning line" if s.optimal else
+                "winning line (the shortest not proved: a budget ran out)"
+                if s.objective == "min_moves" else "winning line")
+        out = [head + f"{kind} of {s.n_moves} moves ({s.nodes:,} positions, {s.seconds:.3f} s)"]
+        out += _line_rows(s.moves)
+    return "\n".join(out)
+
+
+def _line_rows(moves: list[Move]) -> list[str]:
+    cells = [f"{i + 1:>3}. {m.symbols()}" for i, m in enumerate(moves)]
+    return ["  " + "  ".join(f"{x:<14}" for x in cells[k:k + 6]).rstrip()
+            for k in range(0, len(cells), 6)]

@@ -1,0 +1,206 @@
+"""Checking of scalar arguments, written once for the API and the command line.
+
+Every number a user gives (an API argument or a CLI flag) goes through one of these, with the
+name to quote in the error (``max_nodes`` from Python, ``--max-nodes`` from the CLI):
+
+- :func:`whole`: a whole number. Accepted: ``int``, numpy integers, floats and numpy floats
+  that are whole (``1e6``), and text of ASCII digits with an optional sign, ``_`` or ``,``
+  separators (``"1_000_000"``). Refused: bools, fractions, NaN, infinities, other Unicode
+  digits (``"²"``, ``"٣"``), anything else.
+- :func:`real`: a number (int, float, numpy numbers, or decimal text such as ``"2.5"``);
+  NaN and bools are refused; ``inf`` is allowed where the caller says so (no limit).
+- :func:`memory`: a number of bytes, or text with a unit (``"512MB"``, ``"1 GiB"``).
+
+Values that make sense but exceed what the core stores (``max_nodes=2**70``) are clamped
+where the caller allows it (a budget that large means no budget); others raise. Every error
+is a ``ValueError`` whose message starts with the argument's name and quotes at most a short
+excerpt of the value.
+"""
+from __future__ import annotations
+
+import math
+import os
+import re
+from typing import Any
+
+import numpy as np
+
+_EXCERPT = 60
+_INT_TEXT = re.compile(r"[+-]?[0-9](?:[0-9_,]*[0-9])?")
+_REAL_TEXT = re.compile(r"[+-]?(?:[0-9][0-9_]*(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+                        r"|[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
+_UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1 << 10, "kib": 1 << 10, "m": 1 << 20,
+          "mb": 1 << 20, "mib": 1 << 20, "g": 1 << 30, "gb": 1 << 30, "gib": 1 << 30,
+          "t": 1 << 40, "tb": 1 << 40, "tib": 1 << 40}
+INT64_MAX = (1 << 63) - 1
+#: The most threads a batch call accepts, as a multiple of the machine's cores.
+THREADS_PER_CORE_MAX = 4
+
+
+def excerpt(value: Any, limit: int = _EXCERPT) -> str:
+    """``repr(value)``, cut to about ``limit`` characters for an error message."""
+    try:
+        text = repr(value)
+    except Exception:  # pragma: no cover - a broken __repr__
+        text = f"<{type(value).__name__}>"
+    if len(text) <= limit:
+        return text
+    size = f"{len(value):,} characters" if isinstance(value, str) else type(value).__name__
+    return f"{text[:limit - 10]}... ({size})"
+
+
+def _is_bool(value: Any) -> bool:
+    return isinstance(value, (bool, np.bool_))
+
+
+def whole(name: str, value: Any, low: int | None = None, high: int | None = None, *,
+          clamp: bool = False) -> int:
+    """A whole number in ``low .. high``; with ``clamp``, values above ``high`` become
+    ``high`` (a budget so large it is no budget) instead of raising."""
+    n = _to_int(name, value)
+    if low is not None and n < low:
+        raise ValueError(f"{name} must be {_range(low, high)}, got {_short_int(n)}")
+    if high is not None and n > high:
+        if clamp:
+            return high
+        raise ValueError(f"{name} must be {_range(low, high)}, got {_short_int(n)}")
+    return n
+
+
+def _to_int(name: str, value: Any) -> int:
+    if _is_bool(value):
+        raise ValueError(f"{name} must be a whole number, got {value!r}")
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        if math.isfinite(value) and float(value).is_integer():
+            return int(value)
+        raise ValueError(f"{name} must be a whole number, got {value!r}")
+    if isinstance(value, str):
+        text = value.strip()
+        if _INT_TEXT.fullmatch(text) and len(text) <= 100:
+            return int(text.replace("_", "").replace(",", ""))
+        raise ValueError(f"{name} must be a whole number (ASCII digits), got {excerpt(value)}")
+    raise ValueError(f"{name} must be a whole number, got {excerpt(value)}")
+
+
+def _range(low: int | None, high: int | None) -> str:
+    if low is not None and high is not None:
+        return f"{low:,}..{high:,}"
+    if low is not None:
+        return f"at least {low:,}"
+    return f"at most {high:,}"
+
+
+def _short_int(n: int) -> str:
+    text = f"{n:,}"
+    return text if len(text) <= 40 else f"a number of {len(str(abs(n)))} digits"
+
+
+def real(name: str, value: Any, *, positive: bool = True, allow_inf: bool = False) -> float:
+    """A real number (> 0 when ``positive``); NaN never, infinity only with ``allow_inf``."""
+    if _is_bool(value):
+        raise ValueError(f"{name} must be a number, got {value!r}")
+    if isinstance(value, str):
+        text = value.strip()
+        if not _REAL_TEXT.fullmatch(text) or len(text) > 100:
+            raise ValueError(f"{name} must be a number, got {excerpt(value)}")
+        value = float(text.replace("_", ""))
+    elif isinstance(value, (int, np.integer)):
+        if abs(int(value)) > 1 << 1000:
+            raise ValueError(f"{name} must be a number of a sensible size, got {_short_int(int(value))}")
+        value = float(value)
+    elif isinstance(value, (float, np.floating)):
+        value = float(value)
+    else:
+        raise ValueError(f"{name} must be a number, got {excerpt(value)}")
+    if math.isnan(value):
+        raise ValueError(f"{name} must be a number, got NaN")
+    if math.isinf(value) and not (allow_inf and value > 0):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    if positive and not value > 0:
+        raise ValueError(f"{name} must be more than 0, got {value!r}")
+    return value
+
+
+def machine_memory() -> int | None:
+    """The machine's physical memory in bytes, when the platform says."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # pragma: no cover - not POSIX
+        return None
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available for new allocations (Linux MemAvailable, else the
+    physical memory), None when unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return machine_memory()
+
+
+def memory(name: str, value: Any, low: int = 1 << 16) -> int:
+    """Bytes, from a whole number or text with a unit (``"512MB"``, ``"1.5 GiB"``); at
+    least ``low`` and at most the machine's physical memory."""
+    if isinstance(value, str):
+        m = re.fullmatch(r"\s*([0-9][0-9_]*(?:\.[0-9]+)?)\s*([a-zA-Z]*)\s*", value)
+        if not m or m.group(2).lower() not in _UNITS or len(value) > 100:
+            raise ValueError(f"{name} must be bytes such as 1000000, '512MB' or '1GiB', "
+                             f"got {excerpt(value)}")
+        number = float(m.group(1).replace("_", ""))
+        if not math.isfinite(number):  # pragma: no cover - the pattern has no inf
+            raise ValueError(f"{name} must be a finite size, got {excerpt(value)}")
+        size = int(number * _UNITS[m.group(2).lower()])
+    else:
+        size = whole(name, value)
+    if size < low:
+        raise ValueError(f"{name} must be at least {low:,} bytes, got {excerpt(value)}")
+    total = machine_memory()
+    if total is not None and size > total:
+        raise ValueError(f"{name} {excerpt(value)} is more than this machine's "
+                         f"{format_bytes(total)} of memory")
+    return size
+
+
+def format_bytes(n: float) -> str:
+    """``12.3 GB`` (powers of 1,024, the unit names people use)."""
+    for unit in ("bytes", "KB", "MB", "GB", "TB"):
+        if n < 1024 or unit == "TB":
+            return f"{n:,.0f} {unit}" if unit == "bytes" else f"{n:,.1f} {unit}"
+        n /= 1024
+    return f"{n:,.1f} TB"  # pragma: no cover
+
+
+def flag(name: str, value: Any) -> bool:
+    """On or off: ``True``/``False`` (or numpy bools, 0 and 1)."""
+    if isinstance(value, (bool, np.bool_)) or (isinstance(value, (int, np.integer))
+                                              and not _is_bool(value) and value in (0, 1)):
+        return bool(value)
+    raise ValueError(f"{name} is on or off (True/False), got {excerpt(value)}")
+
+
+def threads(value: Any) -> int:
+    """Resolve a thread count: None for all cores; n >= 1; negative n counts back from the
+    cores (-1 all, -2 all but one: scikit-learn's convention). At most
+    ``THREADS_PER_CORE_MAX`` x the cores."""
+    cores = os.cpu_count() or 1
+    if value is None:
+        return cores
+    n = whole("threads", value)
+    if n == 0:
+        raise ValueError("threads must be >= 1, or negative to count back from the number of "
+                         f"cores (-1 = all {cores}), got 0")
+    if n < 0:
+        if cores + 1 + n < 1:
+            raise ValueError(f"threads={n} leaves no thread on {cores} core(s): use -1 .. -{cores}")
+        return cores + 1 + n
+    cap = THREADS_PER_CORE_MAX * cores
+    if n > cap:
+        raise ValueError(f"threads must be at most {cap} ({THREADS_PER_CORE_MAX} x the "
+                         f"{cores} cores of this machine), got {_short_int(n)}")
+    return n

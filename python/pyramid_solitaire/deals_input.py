@@ -1,0 +1,279 @@
+"""How every entry point reads deals: one validation path, so that nothing reaches the core
+that the core cannot handle.
+
+A deal can be given as a :class:`Deal`, a deal code (``"PY1-M-AAAAAAS"``), a card list (text
+of 52 tokens, or a sequence of 52 tokens or card indices), or a deal number. Many deals can
+be given as a sequence of those, a ``range`` or a 1-D integer numpy array of deal numbers, or
+a 2-D integer numpy array of decks (one row of 52 card indices per deal).
+
+Rules: a deal code names its rule set by its letter, and that is binding. With no ``rules=``
+the codes' rules are used (all the codes of one batch must agree); an explicit ``rules=``
+that differs from a code's raises. A :class:`Deal` object is a layout that can be played
+under any rules: an explicit ``rules=`` renames it (its code follows the rules played).
+Deal numbers and card lists take ``rules=``, else ``pyramide``.
+"""
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+import numpy as np
+
+from pyramid_core.shuffle import MAX_DEAL_NUMBER, decks as _shuffle_decks
+
+from ._args import excerpt
+from .cards import parse_cards
+from .deal import Deal, code_rules_conflict, parse_code
+from .rules import Rules
+
+__all__ = ["DealBatch", "read_deal", "read_deals"]
+
+
+def _explicit(rules: Any) -> Rules | None:
+    return None if rules is None else Rules.coerce(rules)
+
+
+def _custom_code_needs_rules(code: str) -> ValueError:
+    return ValueError(f"deal code {code} was named under custom rules (letter X): "
+                      "pass rules=Rules(...) to play it")
+
+
+def _number(value: Any) -> int | None:
+    """A deal number from an int-like (not bool); None when ``value`` is not one."""
+    if isinstance(value, (bool, np.bool_)):
+        return None
+    try:
+        n = operator.index(value)
+    except TypeError:
+        return None
+    if not 0 <= n <= MAX_DEAL_NUMBER:
+        raise ValueError(f"a deal number is a whole number 0..{MAX_DEAL_NUMBER:,}, "
+                         f"got {excerpt(n)}")
+    return n
+
+
+def _looks_like_code(text: str) -> bool:
+    stripped = text.strip()
+    return stripped.upper().startswith("PY") and len(stripped.split()) == 1
+
+
+def read_deal(deal: Any, rules: Any = None) -> Deal:
+    """One deal, with the rules it is played under resolved (``deal.rules`` is never None):
+    the single-deal entry points (``Game``, ``solve``, ``replay``) read deals through this."""
+    explicit = _explicit(rules)
+    if isinstance(deal, Deal):
+        if explicit is not None:
+            return deal if deal.rules == explicit else deal.with_rules(explicit)
+        if deal.rules is not None:
+            return deal
+        if deal.number is not None:
+            raise _custom_code_needs_rules(deal.code)
+        return deal.with_rules(Rules())
+    if isinstance(deal, str):
+        if _looks_like_code(deal):
+            number, letter = parse_code(deal)
+            named = Rules.from_letter(letter)
+            if named is None and explicit is None:
+                raise _custom_code_needs_rules(deal.strip())
+            if named is not None and explicit is not None and named != explicit:
+                raise code_rules_conflict(deal.strip(), named, explicit)
+            return Deal.from_number(number, rules=explicit or named)
+        return Deal.from_cards(deal, rules=explicit or Rules())
+    number = _number(deal)
+    if number is not None:
+        return Deal.from_number(number, rules=explicit or Rules())
+    if isinstance(deal, np.ndarray):
+        if deal.ndim != 1 or deal.dtype.kind not in "iuO":
+            raise ValueError(f"a deal as an array is 52 card indices, got an array of "
+                             f"{deal.dtype} with shape {deal.shape}")
+        return Deal.from_cards(deal.tolist(), rules=explicit or Rules())
+    if isinstance(deal, (list, tuple)):
+        return Deal.from_cards(deal, rules=explicit or Rules())
+    raise ValueError("a deal is a Deal, a deal code such as PY1-N-AAAAAAS, a card list or a "
+                     f"deal number, got {excerpt(deal)}")
+
+
+@dataclass(frozen=True)
+class DealBatch:
+    """Many deals, validated, as the core takes them.
+
+    ``decks``: (n, 52) uint8, each row a permutation of 0..51. ``numbers``: the deal numbers
+    (uint64) when every deal is a numbered one, else None. ``keys``: uint64 per row, the deal
+    number or, for a deal given as a card list, its row; the random policy seeds each game
+    from it. ``rules``: the one rule set of the batch. ``names``: per row, the deal's code or
+    None (a card list)."""
+
+    decks: np.ndarray
+    numbers: np.ndarray | None
+    keys: np.ndarray
+    rules: Rules
+    numbered: np.ndarray          # bool per row: the deal has a number
+
+    def __len__(self) -> int:
+        return int(self.decks.shape[0])
+
+    def name(self, i: int) -> str:
+        """Deal i's code, or its card list."""
+        if self.numbered[i]:
+            return Deal.from_number(int(self.keys[i]), rules=self.rules).code
+        return Deal.from_cards(self.decks[i].tolist()).to_cards()
+
+    def describe(self, limit: int = 20) -> dict[str, Any]:
+        """The deals as JSON-ready data: a range of numbers, or a list (shortened past
+        ``limit``)."""
+        n = len(self)
+        if self.numbers is not None:
+            nums = self.numbers
+            if n > 1 and bool(np.all(np.diff(nums.astype(np.int64)) == 1)) or n == 1:
+                return {"count": n, "first": int(nums[0]), "last": int(nums[-1])}
+            listed = [int(x) for x in nums[:limit]]
+            return {"count": n, "numbers": listed, **({"more": n - limit} if n > limit else {})}
+        listed = [self.name(i) for i in range(min(n, limit))]
+        return {"count": n, "deals": listed, **({"more": n - limit} if n > limit else {})}
+
+
+def _numbers_array(arr: np.ndarray) -> np.ndarray:
+    if arr.size == 0:
+        raise ValueError("deals is empty: give at least one deal")
+    if arr.dtype.kind == "i" and int(arr.min()) < 0:
+        raise ValueError(f"deal numbers must be 0..{MAX_DEAL_NUMBER:,}, got {int(arr.min()):,} "
+                         f"(deal {int(np.argmin(arr)) + 1})")
+    if int(arr.max()) > MAX_DEAL_NUMBER:
+        raise ValueError(f"deal numbers must be 0..{MAX_DEAL_NUMBER:,}, got {int(arr.max()):,} "
+                         f"(deal {int(np.argmax(arr)) + 1})")
+    return np.ascontiguousarray(arr, dtype=np.uint64)
+
+
+def check_decks(arr: np.ndarray) -> np.ndarray:
+    """A 2-D integer array of decks, checked row by row: 52 columns, each row the card
+    indices 0..51 once each. Returns it as contiguous uint8."""
+    if arr.ndim != 2 or arr.shape[1] != 52:
+        raise ValueError(f"a deck array has one row of 52 card indices per deal, got shape "
+                         f"{arr.shape}")
+    if arr.shape[0] == 0:
+        raise ValueError("deals is empty: give at least one deal")
+    if arr.dtype.kind not in "iu":
+        raise ValueError(f"a deck array holds whole card indices 0..51, got {arr.dtype}")
+    low, high = int(arr.min()), int(arr.max())
+    if low < 0 or high > 51:
+        bad = np.argwhere((arr < 0) | (arr > 51))[0]
+        raise ValueError(f"deck {bad[0] + 1}: column {bad[1] + 1} holds {int(arr[tuple(bad)])}, "
+                         "not a card index 0..51")
+    decks = np.ascontiguousarray(arr, dtype=np.uint8)
+    ok = (np.sort(decks, axis=1) == np.arange(52, dtype=np.uint8)).all(axis=1)
+    if not ok.all():
+        row = int(np.flatnonzero(~ok)[0])
+        counts = np.bincount(decks[row], minlength=52)
+        twice = int(np.flatnonzero(counts > 1)[0])
+        from .cards import CARDS
+        raise ValueError(f"deck {row + 1}: card {CARDS[twice].token} (index {twice}) appears "
+                         f"{int(counts[twice])} times; each of the 52 cards must appear once")
+    return decks
+
+
+def read_deals(deals: Any, rules: Any = None) -> DealBatch:
+    """Many deals (see the module's docstring), validated, under one rule set."""
+    explicit = _explicit(rules)
+    if isinstance(deals, range):
+        if len(deals) == 0:
+            raise ValueError("deals is empty: give at least one deal")
+        if deals.start < 0 or deals[-1] < 0 or max(deals.start, deals[-1]) > MAX_DEAL_NUMBER:
+            raise ValueError(f"deal numbers must be 0..{MAX_DEAL_NUMBER:,}, got {deals!r}")
+        deals = np.arange(deals.start, deals.stop, deals.step, dtype=np.int64)
+    if isinstance(deals, np.ndarray) and deals.dtype.kind != "O":
+        if deals.dtype.kind not in "iu":
+            raise ValueError(f"deals as an array are integer deal numbers (1-D) or decks "
+                             f"(2-D, 52 columns), got an array of {deals.dtype}")
+        if deals.ndim == 2:
+            decks = check_decks(deals)
+            rows = np.arange(len(decks), dtype=np.uint64)
+            return DealBatch(decks, None, rows, explicit or Rules(),
+                             np.zeros(len(decks), np.bool_))
+        if deals.ndim != 1:
+            raise ValueError(f"deals as an array are 1-D (deal numbers) or 2-D (decks), got "
+                             f"shape {deals.shape}")
+        numbers = _numbers_array(deals)
+        return _numbered(numbers, explicit or Rules())
+    if isinstance(deals, (str, bytes, Deal, dict)) or _number(deals) is not None:
+        raise ValueError("deals is a sequence of deals (codes, card lists, Deals or deal "
+                         f"numbers) or an array; got one {type(deals).__name__}: "
+                         f"{excerpt(deals)} (wrap it in a list)")
+    if not isinstance(deals, Iterable):
+        raise ValueError(f"deals must be a sequence or an array of deals, got {excerpt(deals)}")
+    return _read_items(deals, explicit)
+
+
+def _numbered(numbers: np.ndarray, rules: Rules) -> DealBatch:
+    decks = np.empty((len(numbers), 52), dtype=np.uint8)
+    _shuffle_decks(numbers, decks)
+    return DealBatch(decks, numbers, numbers, rules, np.ones(len(numbers), np.bool_))
+
+
+def _read_items(deals: Iterable, explicit: Rules | None) -> DealBatch:
+    numbers: list[int] = []             # per row: the deal number, or -1
+    cards: dict[int, list[int]] = {}    # row -> the layout of a deal without a number
+    named: Rules | None = None          # the rules the codes and Deals name
+    named_at = ""
+    from .game import Game
+    for i, item in enumerate(deals):
+        where = f"deal {i + 1}"
+        try:
+            if isinstance(item, Game):
+                item = item.deal
+            if isinstance(item, str) and _looks_like_code(item):
+                number, letter = parse_code(item)
+                own = Rules.from_letter(letter)
+                if own is None and explicit is None:
+                    raise _custom_code_needs_rules(item.strip())
+                if own is not None and explicit is not None and own != explicit:
+                    raise code_rules_conflict(item.strip(), own, explicit)
+                numbers.append(number)
+            elif isinstance(item, Deal):
+                own = item.rules
+                if own is None and item.number is not None and explicit is None:
+                    raise _custom_code_needs_rules(item.code)
+                numbers.append(-1 if item.number is None else item.number)
+                if item.number is None:
+                    cards[i] = [int(c) for c in item.cards]
+            else:
+                own = None
+                n = _number(item)
+                if n is not None:
+                    numbers.append(n)
+                else:
+                    if isinstance(item, np.ndarray):
+                        if item.ndim != 1 or item.dtype.kind not in "iuO":
+                            raise ValueError(f"a deal as an array is 52 card indices, got an "
+                                             f"array of {item.dtype} with shape {item.shape}")
+                        item = item.tolist()
+                    if not isinstance(item, (str, list, tuple)):
+                        raise ValueError("a deal is a Deal, a deal code, a card list or a deal "
+                                         f"number, got {excerpt(item)}")
+                    numbers.append(-1)
+                    cards[i] = [int(c) for c in parse_cards(item)]
+        except ValueError as e:
+            raise ValueError(f"{where}: {e}") from None
+        if own is not None and explicit is None:
+            if named is None:
+                named, named_at = own, where
+            elif own != named:
+                raise ValueError(f"{named_at} names the {named.name} rules and {where} the "
+                                 f"{own.name} rules: one call plays one rule set (solve them "
+                                 "apart, or pass rules=)")
+    if not numbers:
+        raise ValueError("deals is empty: give at least one deal")
+    rules = explicit or named or Rules()
+    nums = np.array(numbers, dtype=np.int64)
+    numbered = nums >= 0
+    if numbered.all():
+        return _numbered(nums.astype(np.uint64), rules)
+    decks = np.empty((len(nums), 52), dtype=np.uint8)
+    if numbered.any():
+        sub = np.empty((int(numbered.sum()), 52), dtype=np.uint8)
+        _shuffle_decks(nums[numbered].astype(np.uint64), sub)
+        decks[numbered] = sub
+    for row, layout in cards.items():
+        decks[row] = layout
+    keys = np.where(numbered, nums, np.arange(len(nums))).astype(np.uint64)
+    return DealBatch(decks, None, keys, rules, numbered)
