@@ -6,7 +6,9 @@ cards any line removes, hints, and many deals at once over all cores (SPEC secti
 (True, True, <Status.WON: 'won'>)
 
 Answers are exact: ``winnable`` is None (never a guess) when a budget ran out, and
-``stopped_by`` says which one.
+``stopped_by`` says which one. Under ``objective="min_moves"`` a deal already proved winnable
+keeps the winning line found (``winnable`` True, ``optimal`` False, ``stopped_by`` set) when
+the budget runs out during the search for the shortest one.
 """
 from __future__ import annotations
 
@@ -46,11 +48,13 @@ class Solution:
     """What the solver found for one deal or position."""
 
     winnable: bool | None          # None: a budget ran out (see stopped_by)
-    moves: list[Move] | None       # a winning line (the shortest with min_moves), else None
+    moves: list[Move] | None       # a winning line (the shortest when optimal), else None
     nodes: int                     # positions searched
     seconds: float
     objective: str = "any"
     stopped_by: str | None = None  # "nodes", "time" or "memory" when a budget ran out
+    optimal: bool = False          # True only when moves is known to be a shortest winning
+                                   # line (min_moves, search finished); False with "any"
     deal: Deal | None = field(default=None, repr=False)
     rules: Rules | None = field(default=None, repr=False)
     start: Game | None = field(default=None, repr=False, compare=False)
@@ -80,8 +84,8 @@ class Solution:
                 "objective": self.objective, "winnable": self.winnable,
                 "n_moves": self.n_moves,
                 "moves": None if self.moves is None else [str(m) for m in self.moves],
-                "nodes": self.nodes, "seconds": round(self.seconds, 6),
-                "stopped_by": self.stopped_by}
+                "optimal": self.optimal, "nodes": self.nodes,
+                "seconds": round(self.seconds, 6), "stopped_by": self.stopped_by}
 
 
 # ---- argument checking ---------------------------------------------------------------------
@@ -141,9 +145,11 @@ def solve(deal: Deal | Game | str | Sequence, rules: Rules | str | None = None, 
           max_seconds: float | None = None, max_memory: int | str | None = None) -> Solution:
     """Decide a deal (a Deal, code or card list) or a Game's current position exactly.
 
-    ``objective="min_moves"`` returns a shortest winning line. Budgets: positions searched,
-    wall-clock seconds, and bytes for the search's tables (default 1 GiB); when one runs out,
-    ``winnable`` is None and ``stopped_by`` names it.
+    ``objective="min_moves"`` returns a shortest winning line (``optimal`` True). Budgets:
+    positions searched, wall-clock seconds, and bytes for the search's tables (default 1 GiB);
+    when one runs out, ``winnable`` is None and ``stopped_by`` names it. Under min_moves, a
+    deal proved winnable before the budget ran out keeps the winning line found:
+    ``winnable`` True, ``optimal`` False, ``stopped_by`` set.
     """
     obj = _objective(objective)
     budgets = _budgets(max_nodes, max_seconds, max_memory)
@@ -152,7 +158,8 @@ def solve(deal: Deal | Game | str | Sequence, rules: Rules | str | None = None, 
     winnable = None if r["winnable"] < 0 else bool(r["winnable"])
     moves = [game._to_move(c) for c in r["line"]] if winnable else None
     return Solution(winnable=winnable, moves=moves, nodes=r["nodes"], seconds=r["seconds"],
-                    objective=objective, stopped_by=r["stop"], deal=game.deal, rules=game.rules,
+                    objective=objective, stopped_by=r["stop"], optimal=r["optimal"],
+                    deal=game.deal, rules=game.rules,
                     start=game if isinstance(deal, Game) else None)
 
 
@@ -213,6 +220,7 @@ class SolveManyResult:
     nodes: np.ndarray         # int64
     seconds: np.ndarray       # float64
     stopped_by: np.ndarray    # int8: 0 none, 1 nodes, 2 time, 3 memory
+    optimal: np.ndarray       # int8: 1 when the line is known to be a shortest (min_moves)
     rules: Rules
     objective: str
 
@@ -277,14 +285,16 @@ def solve_many(deals: Iterable | np.ndarray, rules: Rules | str = "pyramide", *,
     n = len(decks)
     out = dict(winnable=np.zeros(n, np.int8), n_moves=np.zeros(n, np.int32),
                max_removed=np.full(n, -1, np.int32), nodes=np.zeros(n, np.int64),
-               seconds=np.zeros(n, np.float64), stop=np.zeros(n, np.int8))
+               seconds=np.zeros(n, np.float64), stop=np.zeros(n, np.int8),
+               optimal=np.zeros(n, np.int8))
     core_rules = {k: int(v) for k, v in rules.core_options().items()}
 
     def work(lo: int, hi: int, objective: int = obj, target: dict = out) -> None:
         _core.solve_decks(decks, core_rules, objective, budgets["max_nodes"],
                           budgets["max_seconds"], budgets["max_memory"], lo, hi,
                           target["winnable"], target["n_moves"], target["max_removed"],
-                          target["nodes"], target["seconds"], target["stop"])
+                          target["nodes"], target["seconds"], target["stop"],
+                          target["optimal"])
 
     bar = progress if isinstance(progress, Progress) else Progress(n, "deals", progress)
     # With objective "any", one search per deal answers both (the core's max_removed search
@@ -309,7 +319,8 @@ def solve_many(deals: Iterable | np.ndarray, rules: Rules | str = "pyramide", *,
                 _core.solve_decks(sub_decks, core_rules, _core.OBJECTIVES["max_removed"],
                                   budgets["max_nodes"], budgets["max_seconds"],
                                   budgets["max_memory"], lo, hi, sub["winnable"], sub["n_moves"],
-                                  sub["max_removed"], sub["nodes"], sub["seconds"], sub["stop"])
+                                  sub["max_removed"], sub["nodes"], sub["seconds"], sub["stop"],
+                                  sub["optimal"])
 
             run_chunks(work_lost, len(lost), threads, chunk,
                        None if isinstance(progress, Progress) else
@@ -323,5 +334,5 @@ def solve_many(deals: Iterable | np.ndarray, rules: Rules | str = "pyramide", *,
         out["max_removed"][:] = np.where(out["winnable"] == 1, 28, -1)
     return SolveManyResult(winnable=out["winnable"], n_moves=out["n_moves"],
                            max_removed=out["max_removed"], nodes=out["nodes"],
-                           seconds=out["seconds"], stopped_by=out["stop"], rules=rules,
-                           objective=objective)
+                           seconds=out["seconds"], stopped_by=out["stop"],
+                           optimal=out["optimal"], rules=rules, objective=objective)

@@ -1,5 +1,6 @@
 # The exact solver's C-level API (SPEC section 8). One call decides one position:
-# solve_position fills a solve_out; budgets stop it with winnable = -1 and say which ran out.
+# solve_position fills a solve_out; budgets stop it with winnable = -1 and say which ran out
+# (under OBJ_MIN_MOVES a winning line already found is kept: see solve_out.optimal).
 from libc.stdint cimport int64_t, uint16_t, uint32_t, uint64_t
 from pyramid_core.position cimport pyr_table, pyr_pos, pyr_move
 
@@ -22,6 +23,9 @@ ctypedef struct solve_limits:
 ctypedef struct solve_out:
     int winnable          # 1 won, 0 cannot be won, -1 unknown (a budget ran out)
     int stop              # STOP_*: which budget ran out
+    int optimal           # 1: `line` is a shortest winning line (OBJ_MIN_MOVES, A* finished);
+                          # 0 otherwise, e.g. OBJ_MIN_MOVES with the budget spent in A*:
+                          # winnable 1, the decision search's line, stop names the budget
     int n_moves           # length of `line` (a winning line, or the best line for
                           # OBJ_MAX_REMOVED); -1 when there is none
     int max_removed       # pyramid cards removed by `line` (OBJ_MAX_REMOVED: the most possible)

@@ -16,7 +16,9 @@ Two searches, both depth-first with a transposition table of positions already s
 Both remove a free King at once (it never hurts: no card pairs with a King) and prune
 positions where a rank class cannot be paired off: the pyramid cards of ranks r and 13 - r
 need partners, and a pyramid pair needs two cards neither of which covers the other.
-Shortest lines (OBJ_MIN_MOVES) come from an A* search over real positions.
+Shortest lines (OBJ_MIN_MOVES) come from an A* search over real positions, after the cheap
+win search has decided the position; when A*'s budget runs out, the win search's line is
+returned instead (winnable 1, optimal 0, stop naming the budget).
 """
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, calloc, realloc, free
@@ -912,6 +914,7 @@ cdef int solve_position(const pyr_table* t, pyr_pos start, int objective,
         ws_free(&ws)
         out.winnable = -1
         out.stop = STOP_MEMORY
+        out.optimal = 0
         out.n_moves = -1
         out.max_removed = -1
         out.nodes = 0
@@ -933,8 +936,10 @@ cdef int solve_with(solve_ws* ws, const pyr_table* t, pyr_pos start, int objecti
     cdef bint proved_lost = False
     cdef int64_t user_nodes
     cdef bint free_talon = free_talon_rules(t) and objective != OBJ_MIN_MOVES
+    cdef int kept = -1        # OBJ_MIN_MOVES: the win search's line (real moves) in out.line
     out.winnable = -1
     out.stop = STOP_NONE
+    out.optimal = 0
     out.n_moves = -1
     out.max_removed = -1
     out.nodes = 0
@@ -1003,9 +1008,18 @@ cdef int solve_with(solve_ws* ws, const pyr_table* t, pyr_pos start, int objecti
     elif free_talon:
         res = free_dfs(&s, pos_pyr(start), _talon_cnt(t, start), 0)
     elif objective == OBJ_MIN_MOVES:
-        # Decide first (much cheaper); only a winnable position needs the shortest line.
+        # Decide first (much cheaper); only a winnable position needs the shortest line. The
+        # win search's line is kept (as real moves: under the free-talon rules it is the
+        # free-talon search's) for when A* runs out of budget.
         s.objective = OBJ_ANY
-        res = general_dfs(&s, start) if not free_talon_rules(t) else free_dfs(&s, pos_pyr(start), _talon_cnt(t, start), 0)
+        if free_talon_rules(t):
+            res = free_dfs(&s, pos_pyr(start), _talon_cnt(t, start), 0)
+            if res == 1:
+                kept = realize(t, start, s.path, s.path_len, s.win_all, out.line)
+        else:
+            res = general_dfs(&s, start)
+            if res == 1:
+                kept = _copy_line(out.line, s.path, s.path_len)
         if res == 1:
             s.objective = OBJ_MIN_MOVES
             hset_clear(s.seen, mem)
@@ -1029,6 +1043,13 @@ cdef int solve_with(solve_ws* ws, const pyr_table* t, pyr_pos start, int objecti
         out.winnable = 1
         out.n_moves = (realize(t, start, s.path, s.path_len, s.win_all, out.line) if free_talon
                        else _copy_line(out.line, s.path, s.path_len))
+        out.max_removed = 28
+        out.optimal = objective == OBJ_MIN_MOVES   # A*'s line (or the start is won)
+    elif kept >= 0:
+        # OBJ_MIN_MOVES, won, but A* stopped (a budget): the win search's line, not known
+        # to be shortest; out.stop says which budget stopped A*.
+        out.winnable = 1
+        out.n_moves = kept
         out.max_removed = 28
     elif res == 0:
         out.winnable = 0
@@ -1066,8 +1087,14 @@ cdef void _limits(solve_limits* lim, max_nodes, max_seconds, max_memory, bint no
 
 def solve_table(Table table, pyr_pos pos, int objective=OBJ_ANY, max_nodes=None,
                 max_seconds=None, max_memory=None, bint no_prune=False):
-    """Solve one position; a dict with winnable (1/0/-1), stop, line (move codes),
-    max_removed, nodes, seconds. no_prune (for tests) turns the pruning off."""
+    """Solve one position; a dict with winnable (1/0/-1), stop (None or the STOPS name of
+    what stopped the search), optimal (True: line is a shortest winning line, only under
+    OBJ_MIN_MOVES once A* has finished; objective "any" always gives False), line (move
+    codes), max_removed, nodes, seconds.
+
+    Under OBJ_MIN_MOVES, a position the win search proves won whose A* then runs out of
+    budget gives winnable 1, the win search's line, optimal False and stop set. no_prune (for
+    tests) turns the pruning off."""
     cdef solve_limits lim
     cdef solve_out* out = <solve_out*>malloc(sizeof(solve_out))
     if not out:
@@ -1076,7 +1103,7 @@ def solve_table(Table table, pyr_pos pos, int objective=OBJ_ANY, max_nodes=None,
     try:
         with nogil:
             solve_position(&table.t, pos, objective, &lim, out)
-        return {"winnable": out.winnable, "stop": STOPS[out.stop],
+        return {"winnable": out.winnable, "stop": STOPS[out.stop], "optimal": out.optimal != 0,
                 "line": [out.line[i] for i in range(max(out.n_moves, 0))],
                 "max_removed": out.max_removed, "nodes": out.nodes, "seconds": out.seconds}
     finally:
@@ -1086,8 +1113,9 @@ def solve_table(Table table, pyr_pos pos, int objective=OBJ_ANY, max_nodes=None,
 def solve_decks(const uint8_t[:, ::1] decks, dict rules, int objective, max_nodes, max_seconds,
                 max_memory, int64_t lo, int64_t hi, int8_t[::1] winnable, int32_t[::1] n_moves,
                 int32_t[::1] max_removed, int64_t[::1] nodes, double[::1] seconds,
-                int8_t[::1] stop):
-    """Solve decks[lo:hi] at their deals' start without the GIL, writing rows lo..hi-1."""
+                int8_t[::1] stop, int8_t[::1] optimal):
+    """Solve decks[lo:hi] at their deals' start without the GIL, writing rows lo..hi-1
+    (the fields of solve_table; stop as its STOP_* code, optimal 1/0)."""
     cdef solve_limits lim
     cdef pyr_rules r
     cdef pyr_table t
@@ -1112,6 +1140,7 @@ def solve_decks(const uint8_t[:, ::1] decks, dict rules, int objective, max_node
                 nodes[i] = out.nodes
                 seconds[i] = out.seconds
                 stop[i] = out.stop
+                optimal[i] = out.optimal
     finally:
         free(out)
         ws_free(&ws)

@@ -84,7 +84,10 @@ def _print_text(name: str, rules, s) -> None:
     elif not s.winnable:
         print(head + f"cannot be won (proved: {s.nodes:,} positions, {s.seconds:.3f} s)")
     else:
-        kind = "shortest winning line" if s.objective == "min_moves" else "winning line"
+        kind = "shortest winning line" if s.optimal else "winning line"
+        if s.objective == "min_moves" and not s.optimal:
+            kind += (f" (not proved shortest: the {s.stopped_by} budget ran out)"
+                     if s.stopped_by else " (not proved shortest)")
         print(head + f"{kind} of {s.n_moves} moves ({s.nodes:,} positions, {s.seconds:.3f} s)")
         line = [f"{i + 1:>3}. {m.symbols()}" for i, m in enumerate(s.moves)]
         for k in range(0, len(line), 6):
