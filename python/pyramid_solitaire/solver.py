@@ -52,7 +52,8 @@ class Solution:
     nodes: int                     # positions searched
     seconds: float
     objective: str = "any"
-    stopped_by: str | None = None  # "nodes", "time" or "memory" when a budget ran out
+    stopped_by: str | None = None  # "nodes", "time", "memory" or "cancelled" when the search
+                                   # stopped early
     optimal: bool = False          # True only when moves is known to be a shortest winning
                                    # line (min_moves, search finished); False with "any"
     deal: Deal | None = field(default=None, repr=False)
@@ -219,7 +220,7 @@ class SolveManyResult:
     max_removed: np.ndarray   # int32: most pyramid cards removable (-1 unless asked for)
     nodes: np.ndarray         # int64
     seconds: np.ndarray       # float64
-    stopped_by: np.ndarray    # int8: 0 none, 1 nodes, 2 time, 3 memory
+    stopped_by: np.ndarray    # int8: 0 none, 1 nodes, 2 time, 3 memory, 4 cancelled
     optimal: np.ndarray       # int8: 1 when the line is known to be a shortest (min_moves)
     rules: Rules
     objective: str
