@@ -352,6 +352,18 @@ def test_pruning_never_changes_the_answer(rules):
     assert decided >= 20
 
 
+def test_stopped_max_removed_search_that_reached_its_bound_is_decided():
+    """A budget stops the exhaustive search after its best line reached the bound on the cards
+    removable: that bound is below 28, so the deal is lost too, and nothing is unknown."""
+    from pyramid_core.solver import OBJECTIVES, solve_table
+    game = Game(Deal.from_number(0), Rules(waste_at_deal=0, stock_top_playable=True))
+    full = solve_table(game._table, game.position, OBJECTIVES["max_removed"], no_prune=True)
+    cut = solve_table(game._table, game.position, OBJECTIVES["max_removed"], no_prune=True,
+                      max_nodes=full["nodes"] // 10)
+    assert full["winnable"] == 0 and full["max_removed"] < 28
+    assert (cut["winnable"], cut["stop"], cut["max_removed"]) == (0, None, full["max_removed"])
+
+
 FREE_TALON_RULES = [Rules.preset("unlimited"), Rules.preset("unlimited").replace(pair_with_covering=True)]
 
 

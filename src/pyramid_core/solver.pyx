@@ -1067,7 +1067,13 @@ cdef int solve_with(solve_ws* ws, const pyr_table* t, pyr_pos start, int objecti
             out.winnable = 0
         if res >= 0 or s.best_removed >= s.root_bound:
             out.max_removed = s.best_removed
-            out.stop = STOP_NONE
+            # A stopped search whose best line reached the bound: below 28 the bound proves
+            # the position lost too. Only win="all" with the pyramid cleared is left unknown,
+            # and then stop still names what stopped the search.
+            if s.best_removed < 28:
+                out.winnable = 0
+            if out.winnable >= 0:
+                out.stop = STOP_NONE
             out.n_moves = (realize(t, start, s.best, s.best_len, False, out.line) if free_talon
                            else _copy_line(out.line, s.best, s.best_len))
         else:
