@@ -450,7 +450,9 @@ def test_invalid_move_constructors():
 
 def test_game_construction():
     assert Game("PY1-M-AAAAAAS").rules == Rules.preset("msc")
-    assert Game("PY1-M-AAAAAAS", rules="classic").code == "PY1-C-AAAAAAS"
+    with pytest.raises(ValueError, match="names the msc rules"):   # a code's letter binds
+        Game("PY1-M-AAAAAAS", rules="classic")
+    assert Game(Deal.from_code("PY1-M-AAAAAAS"), rules="classic").code == "PY1-C-AAAAAAS"
     assert Game(Deal.from_number(18)).code == "PY1-N-AAAAAAS"
     assert Game(VECTOR_S).code is None and Game(VECTOR_S).rules == Rules()
     assert Game(VECTOR_S, rules=Rules(win="all")).rules.win == "all"

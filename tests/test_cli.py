@@ -123,7 +123,8 @@ def test_deal_json_code_letter(capsys):
     (["--win", "pyramid"], dict()),
 ])
 def test_rule_flags(capsys, flags, changes):
-    data = run_json(capsys, "PY1-N-AAAAAAA", *flags)
+    # an X code takes the flags' rules (an N code would name pyramide: see below)
+    data = run_json(capsys, "PY1-X-AAAAAAA", *flags)
     assert data["rules"] == {**DEFAULT_RULES, **changes}
     assert data["code"] == f"PY1-{data['rules']['letter']}-AAAAAAA"
     assert data["cards"] == VECTOR_A  # the layout does not depend on the rules
@@ -140,8 +141,13 @@ def test_flags_apply_on_top_of_the_codes_preset(capsys):
 
 def test_rule_flags_change_the_text(capsys):
     _, plain, _ = run(capsys, "deal", "PY1-N-AAAAAAA")
-    _, msc, _ = run(capsys, "deal", "PY1-N-AAAAAAA", "--rules", "msc")
+    _, msc, _ = run(capsys, "deal", "PY1-X-AAAAAAA", "--rules", "msc")
     assert "msc" in msc and "Stock: 24" in msc and "Stock: 23" in plain
+
+
+def test_rules_flag_conflicting_with_the_code(capsys):
+    status, out, err = run(capsys, "deal", "PY1-N-AAAAAAA", "--rules", "msc")
+    assert status == 2 and "names the pyramide rules" in err and "PY1-M-AAAAAAA" in err
 
 
 # ---- bad input --------------------------------------------------------------------------------
@@ -238,7 +244,7 @@ def test_python_dash_m():
                         timeout=60, encoding="utf-8")
     assert ok.returncode == 0 and ok.stderr == ""
     assert ok.stdout.split() == VECTOR_A.split()
-    js = subprocess.run([sys.executable, "-m", "pyramid_solitaire", "deal", "PY1-N-AAAAAAS",
+    js = subprocess.run([sys.executable, "-m", "pyramid_solitaire", "deal", "PY1-X-AAAAAAS",
                          "--rules", "msc", "--format", "json"], capture_output=True, text=True,
                         env=env, timeout=60, encoding="utf-8")
     assert js.returncode == 0 and json.loads(js.stdout)["code"] == "PY1-M-AAAAAAS"

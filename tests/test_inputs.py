@@ -173,7 +173,8 @@ def test_memory_is_checked_before_allocating():
 
 
 def test_totals_only_equal_the_arrays(monkeypatch):
-    import pyramid_solitaire.simulate as sim
+    import importlib
+    sim = importlib.import_module("pyramid_solitaire.simulate")
     monkeypatch.setattr(sim, "_BLOCK", 1000)
     full = simulate(4500, start=3, rules="msc", policy="random", seed=11, threads=2)
     totals = simulate(4500, start=3, rules="msc", policy="random", seed=11, threads=2,

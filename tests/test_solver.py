@@ -4,6 +4,7 @@ import pathlib
 
 import numpy as np
 import pytest
+from pyramid_core.solver import STOPS as CORE_STOPS
 
 from pyramid_solitaire import Deal, Game, Rules
 from pyramid_solitaire.cli import main
@@ -91,14 +92,71 @@ def test_node_budget_gives_unknown():
         s.replay()
 
 
-def test_memory_budget_gives_unknown():
-    s = solve(MSC_DEALS[0], MSC, objective="min_moves", max_memory="64KiB")
-    assert s.winnable is None and s.stopped_by == "memory"
+# A lost msc deal whose proof takes about 150,000 positions: the budgets below run out before
+# it is decided (on a won deal, min_moves would keep the line found: see the tests after).
+HARD_LOST = 5
 
 
-def test_time_budget_gives_unknown():
-    s = solve(MSC_DEALS[0], MSC, objective="min_moves", max_seconds=1e-4)
+@pytest.mark.parametrize("objective", ["any", "min_moves"])
+def test_memory_budget_gives_unknown(objective):
+    assert not MSC_OPTIMAL[HARD_LOST]
+    s = solve(MSC_DEALS[HARD_LOST], MSC, objective=objective, max_memory="64KiB")
+    assert s.winnable is None and s.stopped_by == "memory" and not s.optimal
+
+
+@pytest.mark.parametrize("objective", ["any", "min_moves"])
+def test_time_budget_gives_unknown(objective):
+    s = solve(MSC_DEALS[HARD_LOST], MSC, objective=objective, max_seconds=1e-4)
     assert s.winnable is None and s.stopped_by == "time"
+
+
+# ---- min_moves under a budget keeps the line found -------------------------------------------
+
+# msc deals whose win search takes a few hundred positions and whose A* some 10,000 to 50,000.
+QUICK_WON = [16, 22, 27, 28]
+
+
+@pytest.mark.parametrize("i", QUICK_WON)
+def test_min_moves_budget_keeps_the_winning_line(i):
+    assert MSC_OPTIMAL[i]
+    any_line = solve(MSC_DEALS[i], MSC)
+    # Room for the win search, not for A*: the win search's line comes back, not optimal.
+    s = solve(MSC_DEALS[i], MSC, objective="min_moves", max_nodes=any_line.nodes + 1)
+    assert s.winnable is True and s.optimal is False and s.stopped_by == "nodes"
+    assert s.moves == any_line.moves and s.n_moves >= MSC_OPTIMAL[i]
+    assert s.replay().is_won
+    assert s.to_dict()["optimal"] is False and s.to_dict()["winnable"] is True
+    full = solve(MSC_DEALS[i], MSC, objective="min_moves")
+    assert full.optimal is True and full.stopped_by is None and full.n_moves == MSC_OPTIMAL[i]
+    assert full.replay().is_won and full.to_dict()["optimal"] is True
+    assert any_line.optimal is False           # objective "any": never claimed shortest
+
+
+def test_min_moves_time_and_memory_budgets_keep_the_winning_line():
+    i = QUICK_WON[0]
+    for kw, stop in [(dict(max_memory="64KiB"), "memory"), (dict(max_seconds=1e-9), "time")]:
+        s = solve(MSC_DEALS[i], MSC, objective="min_moves", **kw)
+        if s.winnable is None:                 # the budget ran out in the win search already
+            assert s.stopped_by == stop
+            continue
+        assert s.winnable and not s.optimal and s.stopped_by == stop and s.replay().is_won
+
+
+FREE_TALON_MIN = [Rules.preset("pyramide"), Rules.preset("unlimited"), Rules(win="all"),
+                  Rules.preset("unlimited").replace(win="all")]
+
+
+@pytest.mark.parametrize("rules", FREE_TALON_MIN, ids=repr)
+def test_min_moves_budget_under_free_talon_rules_replays(rules):
+    """Under the free-talon rules the win search's line is abstract (a pyramid card with a
+    talon rank): what comes back must be real moves, draws and recycles included."""
+    deal = Deal.from_number(2)
+    any_line = solve(deal, rules)
+    assert any_line.winnable
+    s = solve(deal, rules, objective="min_moves", max_nodes=any_line.nodes + 1)
+    assert s.winnable is True and s.optimal is False and s.stopped_by == "nodes"
+    assert s.moves == any_line.moves and s.replay().is_won
+    assert any(m.kind in ("draw", "recycle") for m in s.moves)
 
 
 @pytest.mark.parametrize("kw", [dict(max_nodes=0), dict(max_nodes=1.5), dict(max_seconds=-1),
@@ -181,15 +239,39 @@ def test_solve_many_matches_solve_and_thread_counts():
         assert one.max_removed[n] == best == max_removable(Deal.from_number(n), "three-pass")
         # n_moves: the winning line, or for a lost deal the line removing the most cards
         assert one.n_moves[n] == (s.n_moves if s.winnable else len(line))
-    assert 0 < one.win_rate < 1 and one.to_dict()["deals"] == 40
+    assert 0 < one.win_rate < 1 and one.to_dict()["deals"] == {"count": 40, "first": 0,
+                                                                "last": 39}
+
+
+def test_solve_many_optimal_flags():
+    rows = QUICK_WON + [HARD_LOST]
+    deals = [MSC_DEALS[i] for i in rows]
+    full = solve_many(deals, MSC, objective="min_moves", threads=1)
+    assert list(full.winnable) == [1] * len(QUICK_WON) + [0]
+    assert list(full.optimal) == [1] * len(QUICK_WON) + [0]
+    assert list(full.n_moves[:-1]) == [MSC_OPTIMAL[i] for i in QUICK_WON]
+    budget = max(solve(MSC_DEALS[i], MSC).nodes for i in QUICK_WON) + 1
+    cut = solve_many(deals, MSC, objective="min_moves", max_nodes=budget, threads=2, chunk=1)
+    for k, i in enumerate(rows):
+        s = solve(MSC_DEALS[i], MSC, objective="min_moves", max_nodes=budget)
+        assert cut.winnable[k] == (-1 if s.winnable is None else s.winnable), i
+        assert cut.n_moves[k] == (-1 if s.moves is None else s.n_moves), i
+        assert bool(cut.optimal[k]) is s.optimal, i
+        assert CORE_STOPS[int(cut.stopped_by[k])] == s.stopped_by, i
+    assert (cut.winnable[:-1] == 1).all() and not cut.optimal.any()
+    assert (cut.stopped_by[:-1] == 1).all()      # nodes
+    anyobj = solve_many(deals, MSC, max_removed=True)
+    assert not anyobj.optimal.any()
 
 
 def test_solve_many_inputs():
-    codes = ["PY1-N-AAAAAAA", Deal.from_number(1), 2, MSC_DEALS[0]]
+    codes = ["PY1-M-AAAAAAA", Deal.from_number(1), 2, MSC_DEALS[0]]
     r = solve_many(codes, "msc")
     assert len(r) == 4 and r.winnable[3] == 1
+    with pytest.raises(ValueError, match="deal 1: deal code 'PY1-N-AAAAAAA' names the pyramide"):
+        solve_many(["PY1-N-AAAAAAA"], "msc")
     with pytest.raises(ValueError, match="deal 2"):
-        solve_many(["PY1-N-AAAAAAA", "PY9-N-AAAAAAA"], "msc")
+        solve_many(["PY1-M-AAAAAAA", "PY9-M-AAAAAAA"], "msc")
     with pytest.raises(ValueError):
         solve_many(np.array([-1, 3]), "msc")
 
@@ -202,7 +284,7 @@ def test_cli_solve_json(capsys):
     assert {"deal", "rules", "winnable", "n_moves", "moves", "seconds"} <= set(d)
     game = Game("PY1-M-AAAAAAS")
     game.play_all(d["moves"])
-    assert game.is_won and d["n_moves"] == len(d["moves"]) and d["rules"] == "msc"
+    assert game.is_won and d["n_moves"] == len(d["moves"]) and d["rules"]["name"] == "msc"
 
 
 def test_cli_solve_text_and_cards(capsys):
@@ -216,7 +298,7 @@ def test_cli_solve_file(tmp_path, capsys):
     f.write_text("# three deals\nPY1-M-AAAAAAA\n\n" + MSC_DEALS[0] + "\nPY1-M-AAAAAAB\n")
     assert main(["solve", "--file", str(f), "--json", "--rules", "msc"]) == 0
     lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
-    assert len(lines) == 3 and all(x["rules"] == "msc" for x in lines)
+    assert len(lines) == 3 and all(x["rules"]["name"] == "msc" for x in lines)
     f.write_text("PY1-M-AAAAAAA\nnot a deal\n")
     assert main(["solve", "--file", str(f)]) == 2
     assert "line 2" in capsys.readouterr().err
@@ -225,6 +307,18 @@ def test_cli_solve_file(tmp_path, capsys):
 def test_cli_solve_budget_unknown(capsys):
     assert main(["solve", "--cards", MSC_DEALS[0], "--rules", "msc", "--max-nodes", "3"]) == 0
     assert "unknown: the nodes budget ran out" in capsys.readouterr().out
+
+
+def test_cli_min_moves_budget_says_not_shortest(capsys):
+    i = QUICK_WON[0]
+    budget = solve(MSC_DEALS[i], MSC).nodes + 1
+    assert main(["solve", "--cards", MSC_DEALS[i], "--rules", "msc", "--min-moves",
+                 "--max-nodes", str(budget)]) == 0
+    assert "winning line (not proved shortest: the nodes budget ran out)" in capsys.readouterr().out
+    assert main(["solve", "--cards", MSC_DEALS[i], "--rules", "msc", "--min-moves",
+                 "--max-nodes", str(budget), "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["winnable"] is True and d["optimal"] is False and d["stopped_by"] == "nodes"
 
 
 # ---- pruning is sound ------------------------------------------------------------------------
@@ -259,6 +353,18 @@ def test_pruning_never_changes_the_answer(rules):
             assert fast["winnable"] == slow["winnable"], (n, [str(m) for m in game.moves])
             decided += 1
     assert decided >= 20
+
+
+def test_stopped_max_removed_search_that_reached_its_bound_is_decided():
+    """A budget stops the exhaustive search after its best line reached the bound on the cards
+    removable: that bound is below 28, so the deal is lost too, and nothing is unknown."""
+    from pyramid_core.solver import OBJECTIVES, solve_table
+    game = Game(Deal.from_number(0), Rules(waste_at_deal=0, stock_top_playable=True))
+    full = solve_table(game._table, game.position, OBJECTIVES["max_removed"], no_prune=True)
+    cut = solve_table(game._table, game.position, OBJECTIVES["max_removed"], no_prune=True,
+                      max_nodes=full["nodes"] // 10)
+    assert full["winnable"] == 0 and full["max_removed"] < 28
+    assert (cut["winnable"], cut["stop"], cut["max_removed"]) == (0, None, full["max_removed"])
 
 
 FREE_TALON_RULES = [Rules.preset("unlimited"), Rules.preset("unlimited").replace(pair_with_covering=True)]

@@ -59,8 +59,8 @@ class Game:
             deal = Deal.random(rules=Rules.coerce(rules))
         self._deal = read_deal(deal, rules)
         self._rules = self._deal.rules
-        self._table = Table([int(c) for c in deal.cards], **self._rules.core_options())
-        self._loc = {card: loc for loc, card in enumerate(deal.cards)}
+        self._table = Table([int(c) for c in self._deal.cards], **self._rules.core_options())
+        self._loc = {card: loc for loc, card in enumerate(self._deal.cards)}
         self._pos: int = self._table.start()
         self._history: list[tuple[int, Move]] = []   # (position before, move)
         self._codes: list[int] | None = None

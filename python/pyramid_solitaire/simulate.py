@@ -454,7 +454,7 @@ def simulate(games: int | None = None, *, deals: Iterable | np.ndarray | None = 
     else:
         if not (isinstance(start, int) and start == 0):
             raise ValueError("start goes with games, not with deals")
-        if arrays and isinstance(deals, (np.ndarray, range)):
+        if arrays and isinstance(deals, (np.ndarray, range)) and len(deals):
             _check_fits(len(deals), policy, arrays)
         batch = read_deals(deals, explicit)
         first, rules, n = 0, batch.rules, len(batch)
@@ -486,7 +486,8 @@ def simulate(games: int | None = None, *, deals: Iterable | np.ndarray | None = 
         bar.close()
     seconds = time.perf_counter() - t0
     kept = kept or {}
-    return SimulationResult(policy=policy, rules=rules, seed=seed, threads=play.used,
+    used = min(n_threads, max(1, -(-n // chunk)))   # whatever the blocks
+    return SimulationResult(policy=policy, rules=rules, seed=seed, threads=used,
                             seconds=seconds, totals=totals, deals=described,
                             decks=batch.decks if batch is not None and arrays else None,
                             numbered=(batch.numbered if batch is not None and arrays
@@ -512,7 +513,6 @@ class _Player:
         self.policy, self.rules, self.first, self.batch = policy, rules, first, batch
         self.seed = 0 if seed is None else seed
         self.threads, self.chunk, self.cancel, self.budgets = threads, chunk, cancel, budgets
-        self.used = 1
 
     def numbers(self, lo: int, hi: int) -> np.ndarray | None:
         """The deal numbers of rows lo..hi-1, None when some deal has none."""
@@ -546,7 +546,7 @@ class _Player:
                 _core.run_decks(code, options, self.seed, decks, rows["deal"], a, b, won_u8,
                                 rows["removed"], rows["moves"], rows["score"])
 
-        self.used = run_chunks(work, m, self.threads, self.chunk, bar, self.cancel, "simulate")
+        run_chunks(work, m, self.threads, self.chunk, bar, self.cancel, "simulate")
         return rows
 
     def _solver(self, lo: int, hi: int, numbers: np.ndarray | None,
@@ -572,7 +572,6 @@ class _Player:
         rows["moves"][:] = np.where(known, np.maximum(out["n_moves"], 0), 0)
         rows["score"][:] = 10 * rows["removed"].astype(np.uint16)
         rows["decided"], rows["removed_known"] = decided, known
-        self.used = min(self.threads, max(1, -(-(hi - lo) // self.chunk)))
 
 
 def replay(deal: int | str | Deal, rules: Rules | str | None = None, policy: str = "greedy",

@@ -6,7 +6,9 @@ cards any line removes, hints, and many deals at once over all cores (SPEC secti
 (True, True, <Status.WON: 'won'>)
 
 Answers are exact: ``winnable`` is None (never a guess) when a budget ran out, and
-``stopped_by`` says which one.
+``stopped_by`` says which one. Under ``objective="min_moves"`` a deal already proved winnable
+keeps the winning line found (``winnable`` True, ``optimal`` False, ``stopped_by`` set) when
+the budget runs out during the search for the shortest one.
 """
 from __future__ import annotations
 
@@ -49,11 +51,14 @@ class Solution:
     """What the solver found for one deal or position."""
 
     winnable: bool | None          # None: a budget ran out (see stopped_by)
-    moves: list[Move] | None       # a winning line (the shortest with min_moves), else None
+    moves: list[Move] | None       # a winning line (the shortest when optimal), else None
     nodes: int                     # positions searched
     seconds: float
     objective: str = "any"
-    stopped_by: str | None = None  # "nodes", "time" or "memory" when a budget ran out
+    stopped_by: str | None = None  # "nodes", "time", "memory" or "cancelled" when the search
+                                   # stopped early
+    optimal: bool = False          # True only when moves is known to be a shortest winning
+                                   # line (min_moves, search finished); False with "any"
     deal: Deal | None = field(default=None, repr=False)
     rules: Rules | None = field(default=None, repr=False)
     start: Game | None = field(default=None, repr=False, compare=False)
@@ -85,8 +90,8 @@ class Solution:
                 "objective": self.objective, "winnable": self.winnable,
                 "n_moves": self.n_moves, "optimal": self.optimal,
                 "moves": None if self.moves is None else [str(m) for m in self.moves],
-                "nodes": self.nodes, "seconds": round(self.seconds, 6),
-                "stopped_by": self.stopped_by}
+                "optimal": self.optimal, "nodes": self.nodes,
+                "seconds": round(self.seconds, 6), "stopped_by": self.stopped_by}
 
 
 # ---- argument checking ---------------------------------------------------------------------
@@ -156,12 +161,13 @@ def solve(deal: Deal | Game | str | Sequence, rules: Rules | str | None = None, 
     """Decide a deal (a Deal, code, card list or deal number) or a Game's current position
     exactly.
 
-    ``objective="min_moves"`` returns a shortest winning line. Budgets: positions searched,
-    wall-clock seconds, and bytes for the search's tables (default 1 GiB); when one runs out,
-    ``winnable`` is None and ``stopped_by`` names it, except under ``min_moves`` once the
-    deal is known to be winnable: then the line found is returned with ``optimal=False``.
-    Ctrl-C raises ``KeyboardInterrupt`` and a set ``cancel`` event :class:`Cancelled`
-    within milliseconds; ``progress=True`` shows the time spent after a second.
+    ``objective="min_moves"`` returns a shortest winning line (``optimal`` True). Budgets:
+    positions searched, wall-clock seconds, and bytes for the search's tables (default 1 GiB);
+    when one runs out, ``winnable`` is None and ``stopped_by`` names it. Under min_moves, a
+    deal proved winnable before the budget ran out keeps the winning line found:
+    ``winnable`` True, ``optimal`` False, ``stopped_by`` set. Ctrl-C raises
+    ``KeyboardInterrupt`` and a set ``cancel`` event :class:`Cancelled` within milliseconds;
+    ``progress=True`` shows the time spent after a second.
     """
     obj = _objective(objective)
     budgets = _budgets(max_nodes, max_seconds, max_memory)
@@ -175,7 +181,7 @@ def _solution(game: Game, objective: str, r: dict[str, Any], from_position: bool
     moves = [game._to_move(c) for c in r["line"]] if winnable else None
     return Solution(winnable=winnable, moves=moves, nodes=r["nodes"], seconds=r["seconds"],
                     objective=objective, stopped_by=r["stop"], deal=game.deal, rules=game.rules,
-                    start=game if from_position else None, optimal=bool(r.get("optimal", False)))
+                    start=game if from_position else None, optimal=bool(r["optimal"]))
 
 
 def solve_flagged(game: Game, objective: str, budgets: dict[str, Any], flag: np.ndarray,
@@ -270,7 +276,7 @@ class SolveManyResult:
     max_removed: np.ndarray   # int32: most pyramid cards removable (-1 unless asked for)
     nodes: np.ndarray         # int64
     seconds: np.ndarray       # float64
-    stopped_by: np.ndarray    # int8: 0 none, 1 nodes, 2 time, 3 memory (see STOP_NAMES)
+    stopped_by: np.ndarray    # int8: 0 none, 1 nodes, 2 time, 3 memory, 4 cancelled (STOP_NAMES)
     rules: Rules
     objective: str
     optimal: np.ndarray | None = None    # bool: the line is a shortest one (min_moves)

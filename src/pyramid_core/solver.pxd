@@ -1,6 +1,7 @@
 # The exact solver's C-level API (SPEC section 8). One call decides one position:
-# solve_position fills a solve_out; budgets stop it with winnable = -1 and say which ran out.
-from libc.stdint cimport int64_t, uint16_t, uint32_t, uint64_t
+# solve_position fills a solve_out; budgets stop it with winnable = -1 and say which ran out
+# (under OBJ_MIN_MOVES a winning line already found is kept: see solve_out.optimal).
+from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from pyramid_core.position cimport pyr_table, pyr_pos, pyr_move
 
 cdef enum:
@@ -11,6 +12,7 @@ cdef enum:
     STOP_NODES = 1
     STOP_TIME = 2
     STOP_MEMORY = 3
+    STOP_CANCELLED = 4    # solve_limits.cancel[0] was set
     MAX_LINE = 8192       # room for a returned line of moves
 
 ctypedef struct solve_limits:
@@ -18,10 +20,15 @@ ctypedef struct solve_limits:
     double max_seconds    # wall-clock seconds; <= 0: no limit
     int64_t max_memory    # bytes for the search's tables; <= 0: the default (1 GiB)
     int no_prune          # tests: turn off the pruning (rank classes, buried talon cards)
+    const volatile uint8_t* cancel   # the search stops (STOP_CANCELLED) once cancel[0] != 0,
+                          # read where the clock is (every 1,024 positions); NULL: never
 
 ctypedef struct solve_out:
     int winnable          # 1 won, 0 cannot be won, -1 unknown (a budget ran out)
-    int stop              # STOP_*: which budget ran out
+    int stop              # STOP_*: which budget ran out (or STOP_CANCELLED)
+    int optimal           # 1: `line` is a shortest winning line (OBJ_MIN_MOVES, A* finished);
+                          # 0 otherwise, e.g. OBJ_MIN_MOVES with the budget spent in A*:
+                          # winnable 1, the decision search's line, stop names the budget
     int n_moves           # length of `line` (a winning line, or the best line for
                           # OBJ_MAX_REMOVED); -1 when there is none
     int max_removed       # pyramid cards removed by `line` (OBJ_MAX_REMOVED: the most possible)
@@ -43,6 +50,7 @@ ctypedef struct hset:
     uint64_t mask         # capacity - 1 (a power of two)
     int64_t count
     int64_t max_entries   # the memory budget, in entries
+    const volatile uint8_t* cancel   # a long grow gives up (fails) once cancel[0] != 0
 
 ctypedef struct solve_ws:
     # What a search allocates, kept between the solves of a batch (ws_init / ws_free).

@@ -16,7 +16,14 @@ Two searches, both depth-first with a transposition table of positions already s
 Both remove a free King at once (it never hurts: no card pairs with a King) and prune
 positions where a rank class cannot be paired off: the pyramid cards of ranks r and 13 - r
 need partners, and a pyramid pair needs two cards neither of which covers the other.
-Shortest lines (OBJ_MIN_MOVES) come from an A* search over real positions.
+Shortest lines (OBJ_MIN_MOVES) come from an A* search over real positions, after the cheap
+win search has decided the position; when A*'s budget runs out, the win search's line is
+returned instead (winnable 1, optimal 0, stop naming the budget).
+
+Budgets (positions, seconds, memory) and the cancel flag (a byte another thread sets while the
+search runs without the GIL) stop a search with winnable -1 (unknown) and stop saying why:
+STOP_NODES, STOP_TIME, STOP_MEMORY or STOP_CANCELLED. The clock and the flag are read every
+1,024 positions expanded, in every search loop; a stopped search never answers "cannot be won".
 """
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, calloc, realloc, free
@@ -35,6 +42,9 @@ from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, Table, MAX_MOV
 
 cdef extern from "pyr_clock.h" nogil:
     double pyr_now()
+
+cdef extern from "pyr_cancel.h" nogil:
+    int pyr_cancelled(const volatile uint8_t* f)
 
 cdef enum:
     TALON_RANK = 1 << 12     # abstract move of the free-talon search: pyramid a + a talon card
@@ -99,6 +109,7 @@ cdef int hset_init(hset* h, int64_t capacity) noexcept nogil:
     h.count = 0
     h.epoch = 1
     h.max_entries = 0
+    h.cancel = NULL
     h.e = <hentry*>calloc(capacity, sizeof(hentry))
     return 0 if h.e else -1
 
@@ -141,7 +152,13 @@ cdef inline bint hset_at(const hset* h, uint64_t slot, uint64_t key) noexcept no
     return h.e[slot].stamp == h.epoch and h.e[slot].key == key
 
 
+cdef enum:
+    GROW_CHECK = 1 << 14       # a grow looks at the cancel flag every this many old slots
+
+
 cdef int hset_grow(hset* h) noexcept nogil:
+    """Double the table; -1 when the memory budget (or malloc) says no, or when the cancel
+    flag is set part-way (rehashing tens of millions of entries takes seconds)."""
     cdef uint64_t old_cap = h.mask + 1, new_cap = old_cap * 2, i, j
     cdef hentry* e
     if <int64_t>new_cap // 2 > h.max_entries:
@@ -150,6 +167,9 @@ cdef int hset_grow(hset* h) noexcept nogil:
     if not e:
         return -1
     for i in range(old_cap):
+        if (i & (GROW_CHECK - 1)) == 0 and pyr_cancelled(h.cancel):
+            free(e)
+            return -1
         if h.e[i].stamp == h.epoch:
             j = hmix(h.e[i].key) & (new_cap - 1)
             while e[j].stamp:
@@ -189,6 +209,7 @@ ctypedef struct search:
     int64_t nodes
     int64_t max_nodes
     double deadline
+    const volatile uint8_t* cancel   # NULL: never cancelled
     hset* seen                # positions searched (meaning depends on the search)
     hset* visit               # general search under unlimited redeals: positions entered;
                               # free-talon OBJ_MAX_REMOVED: talon counts expanded per pyramid
@@ -209,19 +230,31 @@ cdef enum:
 
 
 cdef inline bint over_budget(search* s, bint check_clock) noexcept nogil:
-    """Has the nodes budget (or, with check_clock, the time budget) run out? Sets s.stop."""
+    """Has the nodes budget (or, with check_clock, the time budget, or has the cancel flag
+    been set) run out? Sets s.stop."""
     if s.max_nodes > 0 and s.nodes > s.max_nodes:
         s.stop = STOP_NODES
         return True
-    if check_clock and s.deadline > 0 and pyr_now() > s.deadline:
-        s.stop = STOP_TIME
-        return True
+    if check_clock:
+        if pyr_cancelled(s.cancel):
+            s.stop = STOP_CANCELLED
+            return True
+        if s.deadline > 0 and pyr_now() > s.deadline:
+            s.stop = STOP_TIME
+            return True
     return False
 
 
+cdef inline int no_room(search* s) noexcept nogil:
+    """A table could not grow: out of memory, or the grow gave up on the cancel flag. Sets
+    s.stop; returns -1 (the search's "budget ran out")."""
+    s.stop = STOP_CANCELLED if pyr_cancelled(s.cancel) else STOP_MEMORY
+    return -1
+
+
 cdef inline bint spent(search* s) noexcept nogil:
-    """Count one expanded position; True when a budget has run out (the clock is read every
-    1,024 positions)."""
+    """Count one expanded position; True when a budget has run out (the clock and the cancel
+    flag are read every 1,024 positions)."""
     s.nodes += 1
     return over_budget(s, (s.nodes & 1023) == 0)
 
@@ -295,6 +328,7 @@ cdef void search_init(search* s, const pyr_table* t, int objective, const solve_
     s.win_all = t.rules.win_all
     s.max_nodes = lim.max_nodes
     s.no_prune = lim.no_prune
+    s.cancel = lim.cancel
     s.deadline = pyr_now() + lim.max_seconds if lim.max_seconds > 0 else 0
     s.path = path
     s.best = best
@@ -435,8 +469,7 @@ cdef int free_dfs(search* s, uint32_t pyr, uint64_t cnt, int depth) noexcept nog
     if hset_at(s.seen, hset_slot(s.seen, key), key):
         return 0
     if hset_put(s.seen, key, 0) < 0:
-        s.stop = STOP_MEMORY
-        return -1
+        return no_room(s)
     if spent(s):
         return -1
     for r in range(1, 13):
@@ -658,9 +691,8 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
     st[0].i = 0
     depth = 1
     if cyclic and hset_put(s.visit, start, 0) < 0:
-        s.stop = STOP_MEMORY
         free(st)
-        return -1
+        return no_room(s)
     while depth > 0:
         F = &st[depth - 1]
         if F.i == F.n:
@@ -670,8 +702,7 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
             slot = hset_slot(s.seen, key)
             if not hset_at(s.seen, slot, key) or s.seen.e[slot].val > progress:
                 if hset_put(s.seen, key, progress) < 0:
-                    s.stop = STOP_MEMORY
-                    result = -1
+                    result = no_room(s)
                     break
             depth -= 1
             continue
@@ -696,8 +727,7 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
             if hset_at(s.visit, slot, c):
                 continue
             if hset_put(s.visit, c, 0) < 0:
-                s.stop = STOP_MEMORY
-                result = -1
+                result = no_room(s)
                 break
         if spent(s):
             result = -1
@@ -868,8 +898,7 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
             if hset_put(s.seen, c, <uint32_t>nn) < 0 or heap_push(
                     &heap, &hn, &hcap, (<uint64_t>(g + 1 + h) << 48)
                     | ((<uint64_t>(0xFFFF - g - 1)) << 32) | <uint64_t>nn) < 0:
-                s.stop = STOP_MEMORY
-                result = -1
+                result = no_room(s)
                 break
             nn += 1
         if result != 0:
@@ -912,6 +941,7 @@ cdef int solve_position(const pyr_table* t, pyr_pos start, int objective,
         ws_free(&ws)
         out.winnable = -1
         out.stop = STOP_MEMORY
+        out.optimal = 0
         out.n_moves = -1
         out.max_removed = -1
         out.nodes = 0
@@ -933,16 +963,24 @@ cdef int solve_with(solve_ws* ws, const pyr_table* t, pyr_pos start, int objecti
     cdef bint proved_lost = False
     cdef int64_t user_nodes
     cdef bint free_talon = free_talon_rules(t) and objective != OBJ_MIN_MOVES
+    cdef int kept = -1        # OBJ_MIN_MOVES: the win search's line (real moves) in out.line
     out.winnable = -1
     out.stop = STOP_NONE
+    out.optimal = 0
     out.n_moves = -1
     out.max_removed = -1
     out.nodes = 0
+    if pyr_cancelled(lim.cancel):          # (solve_decks: the deals after a cancel)
+        out.stop = STOP_CANCELLED
+        out.seconds = pyr_now() - t0
+        return 0
     search_init(&s, t, objective, lim, ws.path, ws.best)
     # Unlimited redeals also need the set of positions entered (general search): a quarter.
     visit_mem = mem // 4 if t.rules.redeals == REDEALS_UNLIMITED else 1 << 10
     s.seen = &ws.seen
     s.visit = &ws.visit
+    ws.seen.cancel = lim.cancel
+    ws.visit.cancel = lim.cancel
     hset_clear(s.seen, mem - visit_mem)
     hset_clear(s.visit, visit_mem)
     talon_counts(&s, pos_talon(start), tc)
@@ -1003,9 +1041,18 @@ cdef int solve_with(solve_ws* ws, const pyr_table* t, pyr_pos start, int objecti
     elif free_talon:
         res = free_dfs(&s, pos_pyr(start), _talon_cnt(t, start), 0)
     elif objective == OBJ_MIN_MOVES:
-        # Decide first (much cheaper); only a winnable position needs the shortest line.
+        # Decide first (much cheaper); only a winnable position needs the shortest line. The
+        # win search's line is kept (as real moves: under the free-talon rules it is the
+        # free-talon search's) for when A* runs out of budget.
         s.objective = OBJ_ANY
-        res = general_dfs(&s, start) if not free_talon_rules(t) else free_dfs(&s, pos_pyr(start), _talon_cnt(t, start), 0)
+        if free_talon_rules(t):
+            res = free_dfs(&s, pos_pyr(start), _talon_cnt(t, start), 0)
+            if res == 1:
+                kept = realize(t, start, s.path, s.path_len, s.win_all, out.line)
+        else:
+            res = general_dfs(&s, start)
+            if res == 1:
+                kept = _copy_line(out.line, s.path, s.path_len)
         if res == 1:
             s.objective = OBJ_MIN_MOVES
             hset_clear(s.seen, mem)
@@ -1020,7 +1067,13 @@ cdef int solve_with(solve_ws* ws, const pyr_table* t, pyr_pos start, int objecti
             out.winnable = 0
         if res >= 0 or s.best_removed >= s.root_bound:
             out.max_removed = s.best_removed
-            out.stop = STOP_NONE
+            # A stopped search whose best line reached the bound: below 28 the bound proves
+            # the position lost too. Only win="all" with the pyramid cleared is left unknown,
+            # and then stop still names what stopped the search.
+            if s.best_removed < 28:
+                out.winnable = 0
+            if out.winnable >= 0:
+                out.stop = STOP_NONE
             out.n_moves = (realize(t, start, s.best, s.best_len, False, out.line) if free_talon
                            else _copy_line(out.line, s.best, s.best_len))
         else:
@@ -1029,6 +1082,13 @@ cdef int solve_with(solve_ws* ws, const pyr_table* t, pyr_pos start, int objecti
         out.winnable = 1
         out.n_moves = (realize(t, start, s.path, s.path_len, s.win_all, out.line) if free_talon
                        else _copy_line(out.line, s.path, s.path_len))
+        out.max_removed = 28
+        out.optimal = objective == OBJ_MIN_MOVES   # A*'s line (or the start is won)
+    elif kept >= 0:
+        # OBJ_MIN_MOVES, won, but A* stopped (a budget, the cancel flag): the win search's
+        # line, not known to be shortest; out.stop says what stopped A*.
+        out.winnable = 1
+        out.n_moves = kept
         out.max_removed = 28
     elif res == 0:
         out.winnable = 0
@@ -1054,7 +1114,8 @@ cdef int _copy_line(pyr_move* dst, const pyr_move* src, int n) noexcept nogil:
 # ---- Python entry points --------------------------------------------------------------------
 
 OBJECTIVES = {"any": OBJ_ANY, "min_moves": OBJ_MIN_MOVES, "max_removed": OBJ_MAX_REMOVED}
-STOPS = {STOP_NONE: None, STOP_NODES: "nodes", STOP_TIME: "time", STOP_MEMORY: "memory"}
+STOPS = {STOP_NONE: None, STOP_NODES: "nodes", STOP_TIME: "time", STOP_MEMORY: "memory",
+         STOP_CANCELLED: "cancelled"}
 
 
 cdef void _limits(solve_limits* lim, max_nodes, max_seconds, max_memory, bint no_prune=False):
@@ -1062,21 +1123,49 @@ cdef void _limits(solve_limits* lim, max_nodes, max_seconds, max_memory, bint no
     lim.max_nodes = 0 if max_nodes is None else max_nodes
     lim.max_seconds = 0 if max_seconds is None else max_seconds
     lim.max_memory = 0 if max_memory is None else max_memory
+    lim.cancel = NULL
+
+
+cdef uint8_t[:] _cancel_flag(cancel):
+    """The cancel argument as a view of its bytes (the caller keeps it alive while the
+    search runs); None when there is none."""
+    cdef uint8_t[:] flag
+    if cancel is None:
+        return None
+    try:
+        flag = cancel
+    except (TypeError, ValueError, BufferError) as e:
+        raise TypeError("cancel must be a writable 1-D buffer of uint8, such as "
+                        f"numpy.zeros(1, numpy.uint8): {e}") from None
+    if flag.shape[0] < 1:
+        raise ValueError("cancel must hold at least one byte")
+    return flag
 
 
 def solve_table(Table table, pyr_pos pos, int objective=OBJ_ANY, max_nodes=None,
-                max_seconds=None, max_memory=None, bint no_prune=False):
-    """Solve one position; a dict with winnable (1/0/-1), stop, line (move codes),
-    max_removed, nodes, seconds. no_prune (for tests) turns the pruning off."""
+                max_seconds=None, max_memory=None, bint no_prune=False, cancel=None):
+    """Solve one position; a dict with winnable (1/0/-1), stop (None or the STOPS name of
+    what stopped the search), optimal (True: line is a shortest winning line, only under
+    OBJ_MIN_MOVES once A* has finished; objective "any" always gives False), line (move
+    codes), max_removed, nodes, seconds.
+
+    Under OBJ_MIN_MOVES, a position the win search proves won whose A* then runs out of
+    budget (or is cancelled) gives winnable 1, the win search's line, optimal False and stop
+    set. cancel: a writable uint8 buffer (numpy.zeros(1, numpy.uint8)); the search stops with
+    stop "cancelled" soon after another thread sets cancel[0] to nonzero (winnable -1 unless
+    already decided). no_prune (for tests) turns the pruning off."""
     cdef solve_limits lim
+    cdef uint8_t[:] flag = _cancel_flag(cancel)
     cdef solve_out* out = <solve_out*>malloc(sizeof(solve_out))
     if not out:
         raise MemoryError()
     _limits(&lim, max_nodes, max_seconds, max_memory, no_prune)
+    if flag is not None:
+        lim.cancel = &flag[0]
     try:
         with nogil:
             solve_position(&table.t, pos, objective, &lim, out)
-        return {"winnable": out.winnable, "stop": STOPS[out.stop],
+        return {"winnable": out.winnable, "stop": STOPS[out.stop], "optimal": out.optimal != 0,
                 "line": [out.line[i] for i in range(max(out.n_moves, 0))],
                 "max_removed": out.max_removed, "nodes": out.nodes, "seconds": out.seconds}
     finally:
@@ -1086,9 +1175,13 @@ def solve_table(Table table, pyr_pos pos, int objective=OBJ_ANY, max_nodes=None,
 def solve_decks(const uint8_t[:, ::1] decks, dict rules, int objective, max_nodes, max_seconds,
                 max_memory, int64_t lo, int64_t hi, int8_t[::1] winnable, int32_t[::1] n_moves,
                 int32_t[::1] max_removed, int64_t[::1] nodes, double[::1] seconds,
-                int8_t[::1] stop):
-    """Solve decks[lo:hi] at their deals' start without the GIL, writing rows lo..hi-1."""
+                int8_t[::1] stop, int8_t[::1] optimal, cancel=None):
+    """Solve decks[lo:hi] at their deals' start without the GIL, writing rows lo..hi-1
+    (the fields of solve_table; stop as its STOP_* code, optimal 1/0). cancel: as for
+    solve_table; once it is set, the deal being searched stops and the rows not started yet
+    are left unknown (winnable -1, nodes 0) with stop STOP_CANCELLED."""
     cdef solve_limits lim
+    cdef uint8_t[:] flag = _cancel_flag(cancel)
     cdef pyr_rules r
     cdef pyr_table t
     cdef int64_t i
@@ -1100,6 +1193,8 @@ def solve_decks(const uint8_t[:, ::1] decks, dict rules, int objective, max_node
         ws_free(&ws)
         raise MemoryError()
     _limits(&lim, max_nodes, max_seconds, max_memory)
+    if flag is not None:
+        lim.cancel = &flag[0]
     rules_from_options(&r, rules)
     try:
         with nogil:
@@ -1112,6 +1207,7 @@ def solve_decks(const uint8_t[:, ::1] decks, dict rules, int objective, max_node
                 nodes[i] = out.nodes
                 seconds[i] = out.seconds
                 stop[i] = out.stop
+                optimal[i] = out.optimal
     finally:
         free(out)
         ws_free(&ws)

@@ -135,9 +135,10 @@ def _render(args: argparse.Namespace, line: Line, s, best) -> str:
             if best is not None:
                 out += _line_rows(best[1])
     else:
-        kind = ("shortest winning line" if s.optimal else
-                "winning line (the shortest not proved: a budget ran out)"
-                if s.objective == "min_moves" else "winning line")
+        kind = "shortest winning line" if s.optimal else "winning line"
+        if s.objective == "min_moves" and not s.optimal:
+            kind += (f" (not proved shortest: the {s.stopped_by} budget ran out)"
+                     if s.stopped_by else " (not proved shortest)")
         out = [head + f"{kind} of {s.n_moves} moves ({s.nodes:,} positions, {s.seconds:.3f} s)"]
         out += _line_rows(s.moves)
     return "\n".join(out)
