@@ -1,9 +1,26 @@
-"""Shared helpers for the tests: hand-built deals."""
+"""Shared helpers for the tests: hand-built deals, the repository's files."""
 from __future__ import annotations
 
+import os
+import pathlib
 import random
 
 from pyramid_solitaire import CARDS, Card, Deal
+
+# The source checkout, for the tests that read its files (README.md, data/): PYRAMID_REPO when
+# set (tools/check_wheel.sh runs a copy of tests/ against the installed wheel and points it at
+# the checkout), else the parent of tests/ (a checkout, an unpacked sdist, cibuildwheel's
+# `pytest {project}/tests`).
+REPO = pathlib.Path(os.environ.get("PYRAMID_REPO")
+                    or pathlib.Path(__file__).resolve().parent.parent)
+
+
+def repo_file(*parts: str) -> pathlib.Path:
+    """A file or directory of the checkout; FileNotFoundError (never a skip) when missing."""
+    path = REPO.joinpath(*parts)
+    if not path.exists():
+        raise FileNotFoundError(f"{path} not found: set PYRAMID_REPO to the source checkout")
+    return path
 
 # Seed 000's example layout: its pyramid, 7d on the waste at the deal, then the other cards.
 SEED000_PYRAMID = ("Jd 6c 7h As 4d Qs 5h 3d 6h 8s Kh Kc Ad Ks 9c Qc 2c 8d Td Ts Js 7c Tc 3h 4h "

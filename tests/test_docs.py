@@ -1,11 +1,11 @@
 """The examples in the README and in the docstrings run as written."""
 import doctest
 import importlib
-import pathlib
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+from conftest import repo_file
+
 MODULES = ["cards", "rules", "deal", "move", "game"]
 
 
@@ -17,6 +17,6 @@ def test_module_doctests(name):
 
 
 def test_readme_examples():
-    result = doctest.testfile(str(ROOT / "README.md"), module_relative=False,
+    result = doctest.testfile(str(repo_file("README.md")), module_relative=False,
                               optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0

@@ -1,6 +1,5 @@
 """The solver: agreement with the public msc data, every rule set, budgets, hints, batches."""
 import json
-import pathlib
 
 import numpy as np
 import pytest
@@ -11,7 +10,9 @@ from pyramid_solitaire.cli import main
 from pyramid_solitaire.solver import (SearchBudgetExceeded, can_still_win, hint, max_removable,
                                       solve, solve_many)
 
-DATA = pathlib.Path(__file__).resolve().parent.parent / "data"
+from conftest import repo_file
+
+DATA = repo_file("data")
 MSC_DEALS = (DATA / "msc-1500-deals.txt").read_text().splitlines()
 MSC_OPTIMAL = [int(x) for x in (DATA / "msc-1500-optimal-lengths.txt").read_text().split()]
 MSC = Rules.preset("msc")
