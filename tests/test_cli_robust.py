@@ -7,11 +7,10 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
-from conftest import run_main
+from conftest import repo_file, run_main
 from pyramid_solitaire import Deal
 
 CLI = [sys.executable, "-m", "pyramid_solitaire"]
@@ -172,7 +171,7 @@ def test_solve_file_on_threads_with_a_summary(tmp_path, capsys):
 
 
 def test_simulate_file_of_the_public_msc_deals(capsys):
-    data = Path(__file__).resolve().parent.parent / "data" / "msc-1500-deals.txt"
+    data = repo_file("data", "msc-1500-deals.txt")
     status, out, err = run_main(capsys, "simulate", "--file", str(data), "--rules", "msc",
                                 "--json")
     result = strict_json(out)

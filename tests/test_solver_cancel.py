@@ -1,6 +1,5 @@
 """The native solver's cancel flag: a byte another thread sets to stop a search running without
 the GIL. Promptness is checked by node counts against the uncancelled run, never by times."""
-import pathlib
 import threading
 import time
 
@@ -8,9 +7,10 @@ import numpy as np
 import pytest
 from pyramid_core.solver import OBJECTIVES, STOPS, solve_decks, solve_table
 
+from conftest import repo_file
 from pyramid_solitaire import Deal, Game, Rules
 
-DATA = pathlib.Path(__file__).resolve().parent.parent / "data"
+DATA = repo_file("data")
 MSC_DEALS = (DATA / "msc-1500-deals.txt").read_text().splitlines()
 MSC_OPTIMAL = [int(x) for x in (DATA / "msc-1500-optimal-lengths.txt").read_text().split()]
 CANCELLED = next(k for k, v in STOPS.items() if v == "cancelled")
