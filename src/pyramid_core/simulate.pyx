@@ -24,13 +24,14 @@ cdef extern from "pyr_sim_lockstep.h" nogil:
     int pyr_ls_on()
     void pyr_ls_init_greedy(const uint32_t* bad, const uint8_t* support, uint32_t has_left,
                             uint32_t has_right)
-    void pyr_ls_play(int greedy, int draw3, int stp, int redeals, int waste_at_deal,
+    void pyr_ls_play(int greedy, int draw3, int stp, int redeals, int cap, int waste_at_deal,
                      int win_all, const char* base, size_t stride, size_t prank_off,
                      size_t trank_off, size_t talon_off, const uint64_t* rng, int cnt,
                      uint8_t* won, uint8_t* removed, uint16_t* moves, uint16_t* score)
 
 POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY}
 MAX_RECORD = SIM_MAX_RECORD
+MOVE_CAP = SIM_MOVE_CAP
 
 # ---- constant tables ------------------------------------------------------------------------
 
@@ -57,6 +58,8 @@ cdef uint8_t POP4[16]       # bits set in a 4-bit value
 cdef uint8_t MATCH16[65536] # maximum matching of a 4 x 4 bipartite graph, rows as 4-bit nibbles
 cdef uint8_t RANK_OF[52]    # card index -> rank
 cdef uint32_t DIV4[5]       # ceil(256 / f): (k * DIV4[f]) >> 8 == k // f for k < 16, f <= 4
+cdef int _move_cap = SIM_MOVE_CAP   # the random policy's bound under unlimited redeals; only
+                                    # the tests change it (move_cap)
 
 
 cdef void _init_tables():
@@ -964,6 +967,7 @@ cdef int _random_any(const sim_deal* d, uint64_t rng, sim_result* res,
     cdef pyr_move m
     cdef int n, n_rec = 0, rc = SIM_OK
     cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED
+    cdef bint seen = False      # a removal was legal somewhere in this pass (see _random_draw1)
     sim_start(d, &s)
     while not _won(d, &s):
         if s.flags == 0 and not _talon_moves(d, &s):
@@ -973,14 +977,17 @@ cdef int _random_any(const sim_deal* d, uint64_t rng, sim_result* res,
                 if rc != SIM_OK:
                     break
                 continue
-            if not _can_recycle(d, &s) or (unlimited and s.pass_removed == 0):
+            if not _can_recycle(d, &s) or (unlimited and (not seen or s.moves >= _move_cap)):
                 break
             m = MOVE_RECYCLE
         else:
+            seen = True
             n = _gen(d, &s, buf)
             m = buf[0] if n == 1 else buf[_rand_below(&rng, n)]
-            if m == MOVE_RECYCLE and unlimited and s.pass_removed == 0:
+            if m == MOVE_RECYCLE and unlimited and s.moves >= _move_cap:
                 break
+        if m == MOVE_RECYCLE:
+            seen = False
         _apply(d, &s, m)
         if rec != NULL:
             rc = _record(rec, &n_rec, m, 1)
@@ -1007,9 +1014,13 @@ cdef int _random_draw1(const sim_deal* d, uint64_t rng, sim_result* res,
     cdef uint32_t useful = d.trank[KING], x, pp, st, u, kings, gone
     cdef uint8_t pc[14]
     cdef uint8_t fc[14]
-    cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0, pass_removed = 0
+    cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0
     cdef int m, n, k, a, b, r, w, t, rw, rt, n_rec = 0, rc = SIM_OK, j, nkp, nk, cw, ct
     cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, wuse, tuse, wt, can_more
+    # seen: a removal (a King or a pair) was legal at some position since the last recycle
+    # (or the deal). Under unlimited redeals the game ends at a recycle only when none was
+    # (the pass could only repeat), or once it has played SIM_MOVE_CAP moves.
+    cdef bint seen = False
     cdef bint win_all = d.rules.win_all, stp = d.rules.stock_top_playable
     memcpy(pc, d.pc0, sizeof(pc))
     _free_bottom_row(d, &free, &fr, &frr, &useful, fc)
@@ -1042,10 +1053,11 @@ cdef int _random_draw1(const sim_deal* d, uint64_t rng, sim_result* res,
                         break
                 continue
             if not (talon & below(cur)) or not (unlimited or recycles < d.rules.redeals) \
-                    or (unlimited and pass_removed == 0):
+                    or (unlimited and (not seen or moves >= _move_cap)):
                 break
             m = MOVE_RECYCLE
         else:
+            seen = True
             # Count the legal moves by kind, in gen_moves order: pyramid Kings, talon Kings,
             # pyramid pairs, the waste top's partners, waste top + stock top, the stock top's
             # partners, draw or recycle.
@@ -1102,7 +1114,7 @@ cdef int _random_draw1(const sim_deal* d, uint64_t rng, sim_result* res,
                         m = MOVE_DRAW
                     else:
                         m = MOVE_RECYCLE
-                        if unlimited and pass_removed == 0:
+                        if unlimited and moves >= _move_cap:
                             break
         a = m & 63
         b = m >> 6
@@ -1114,9 +1126,8 @@ cdef int _random_draw1(const sim_deal* d, uint64_t rng, sim_result* res,
                 cur = 0
                 if not unlimited:
                     recycles += 1
-                pass_removed = 0
+                seen = False
         else:
-            pass_removed += 1
             gone = _play_cards(d, m, &talon, NULL)
             if a >= N_PYRAMID or b != LOC_NONE:
                 x = talon & below(cur)
@@ -1538,9 +1549,10 @@ cdef int _random_draw3(const sim_deal* d, uint64_t rng, sim_result* res,
     cdef uint8_t pc[14]
     cdef uint8_t fc[14]
     cdef pyr_move buf[MAX_MOVES]
-    cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0, pass_removed = 0
+    cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0
     cdef int m, n, a, b, r, k, n_rec = 0, rc = SIM_OK
     cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, can_rec
+    cdef bint seen = False      # as in _random_draw1 (draw 3 has no redeals today)
     cdef bint win_all = d.rules.win_all
     memcpy(pc, d.pc0, sizeof(pc))
     _free_bottom_row(d, &free, &fr, &frr, &useful, fc)
@@ -1561,10 +1573,11 @@ cdef int _random_draw3(const sim_deal* d, uint64_t rng, sim_result* res,
                     if rc != SIM_OK:
                         break
                 continue
-            if not can_rec or (unlimited and pass_removed == 0):
+            if not can_rec or (unlimited and (not seen or moves >= _move_cap)):
                 break
             m = MOVE_RECYCLE
         else:
+            seen = True
             # The legal moves in gen_moves order. (position.pxd's card_moves lists the same
             # from an array of tops; called here it made this playout a third slower.)
             n = 0
@@ -1614,7 +1627,7 @@ cdef int _random_draw3(const sim_deal* d, uint64_t rng, sim_result* res,
                 buf[n] = MOVE_RECYCLE
                 n += 1
             m = buf[0] if n == 1 else buf[_rand_below(&rng, n)]
-            if m == MOVE_RECYCLE and unlimited and pass_removed == 0:
+            if m == MOVE_RECYCLE and unlimited and moves >= _move_cap:
                 break
         a = m & 63
         b = m >> 6
@@ -1626,9 +1639,8 @@ cdef int _random_draw3(const sim_deal* d, uint64_t rng, sim_result* res,
                 cur = 0
                 if not unlimited:
                     recycles += 1
-                pass_removed = 0
+                seen = False
         else:
-            pass_removed += 1
             gone = _play_cards(d, m, &talon, NULL)
             while gone:
                 _take_pyr(d, pyr_ctz32(gone), &pyr, &free, &fr, &frr, &useful, fc, pc, True)
@@ -1745,7 +1757,8 @@ cdef int _batch_lockstep(int policy, const pyr_rules* rules, uint64_t seed, uint
             for k in range(2 * SIM_BLOCK):
                 rng[k] = sim_game_seed(seed, numbers[k])
         pyr_ls_play(policy == POLICY_GREEDY, rules.draw == 3, rules.stock_top_playable,
-                    rules.redeals, rules.waste_at_deal, rules.win_all, base, sizeof(sim_deal),
+                    rules.redeals, _move_cap, rules.waste_at_deal, rules.win_all, base,
+                    sizeof(sim_deal),
                     prank_off, trank_off, talon_off, rng, cnt, won + at, removed + at,
                     moves + at, score + at)
         memcpy(numbers, nxt, sizeof(numbers))
@@ -1771,8 +1784,9 @@ cdef int _reference_play(int policy, const pyr_table* t, const sim_deal* d, uint
     cdef pyr_move buf[MAX_MOVES]
     cdef uint8_t pc[14]
     cdef uint8_t tc[14]
-    cdef int n, m, r, moves = 0, pass_removed = 0
+    cdef int n, m, r, i, moves = 0, pass_removed = 0
     cdef bint unlimited = t.rules.redeals == REDEALS_UNLIMITED
+    cdef bint seen = False      # random: a removal was legal somewhere in this pass
     n_rec[0] = 0
     res.won = res.removed = res.moves = res.score = 0
     while True:
@@ -1780,18 +1794,27 @@ cdef int _reference_play(int policy, const pyr_table* t, const sim_deal* d, uint
         if n == 0:
             break
         if policy == POLICY_RANDOM:
+            for i in range(n):
+                if (buf[i] & 63) != LOC_NONE:
+                    seen = True
             m = buf[0] if n == 1 else buf[_rand_below(&rng, n)]
+            # under unlimited redeals: end at a recycle when no removal was legal since the
+            # last one (the pass can only repeat), or once SIM_MOVE_CAP moves are played
+            if m == MOVE_RECYCLE and unlimited and (not seen or moves >= _move_cap):
+                break
         elif policy == POLICY_GREEDY:
             for r in range(14):
                 pc[r] = <uint8_t>_popcount32(pos_pyr(p) & d.prank[r])
                 tc[r] = <uint8_t>_popcount32(pos_talon(p) & d.trank[r])
             m = _greedy_choose(d, pos_pyr(p), pc, tc, buf, n, unlimited and pass_removed == 0)
+            # under unlimited redeals: end at a recycle after a pass that removed nothing
+            if m < 0 or (m == MOVE_RECYCLE and unlimited and pass_removed == 0):
+                break
         else:
             return SIM_BAD_POLICY
-        if m < 0 or (m == MOVE_RECYCLE and unlimited and pass_removed == 0):
-            break
         if m == MOVE_RECYCLE:
             pass_removed = 0
+            seen = False
         elif (m & 63) != LOC_NONE:
             pass_removed += 1
         p = pos_apply(t, p, <pyr_move>m)
@@ -2016,6 +2039,18 @@ def simd(int on=-1):
     on = 0 or 1 sets it (tests compare both ways; not while a batch runs). The deals are the
     same either way."""
     return bool(pyr_sim_simd(on))
+
+
+def move_cap(int cap=-1):
+    """The random policy's safety bound under unlimited redeals: a game ends at a recycle once
+    it has played this many moves (SIM_MOVE_CAP). cap >= 1 sets it, for tests that make the
+    bound trigger (not while a batch runs); returns the bound in force."""
+    global _move_cap
+    if cap >= 1:
+        if cap > SIM_MOVE_CAP:
+            raise ValueError(f"move cap {cap} above SIM_MOVE_CAP ({SIM_MOVE_CAP})")
+        _move_cap = cap
+    return _move_cap
 
 
 def game_seed(unsigned long long seed, unsigned long long number):
