@@ -128,3 +128,8 @@ cdef int sim_play(int policy, const sim_deal* d, uint64_t rng, sim_result* res,
 cdef int sim_batch(int policy, const pyr_rules* rules, uint64_t seed, uint64_t start,
                    const uint64_t* deals, Py_ssize_t lo, Py_ssize_t hi, uint8_t* won,
                    uint8_t* removed, uint16_t* moves, uint16_t* score) noexcept nogil
+# The same on explicit layouts: game i plays decks[52 i .. 52 i + 51] (a permutation of 0..51,
+# not checked here), its random generator seeded from (seed, keys[i]).
+cdef int sim_batch_decks(int policy, const pyr_rules* rules, uint64_t seed, const uint8_t* decks,
+                         const uint64_t* keys, Py_ssize_t lo, Py_ssize_t hi, uint8_t* won,
+                         uint8_t* removed, uint16_t* moves, uint16_t* score) noexcept nogil

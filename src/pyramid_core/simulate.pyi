@@ -15,6 +15,10 @@ MOVE_CAP: int
 def run(policy: int, rules: dict, seed: int, start: int, deals: "numpy.ndarray | None",
         lo: int, hi: int, won: "numpy.ndarray", removed: "numpy.ndarray",
         moves: "numpy.ndarray", score: "numpy.ndarray") -> None: ...
+def run_decks(policy: int, rules: dict, seed: int, decks: "numpy.ndarray",
+              keys: "numpy.ndarray", lo: int, hi: int, won: "numpy.ndarray",
+              removed: "numpy.ndarray", moves: "numpy.ndarray",
+              score: "numpy.ndarray") -> None: ...
 def play(policy: int, rules: dict, seed: int, number: int,
          deck: list[int] | None = None) -> tuple[bool, int, int, int, list[int]]: ...
 def reference(policy: int, rules: dict, seed: int,

@@ -2,7 +2,8 @@
 """Monte Carlo playouts: the random and greedy policies in C, and the batch loop.
 
 See simulate.pxd for the design and docs/simulation.md for what the policies do. The Python
-layer (pyramid_solitaire.simulate) calls `run` on chunks of a batch from a thread pool; `play`
+layer (pyramid_solitaire.simulate) calls `run` on chunks of a batch from a thread pool;
+`run_decks` is the same batch on explicit layouts (card lists) instead of deal numbers; `play`
 records one game's moves; `reference`, `check_engine` and `shuffle_ranks` are for the tests.
 """
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, uint64_t
@@ -1766,6 +1767,50 @@ cdef int _batch_lockstep(int policy, const pyr_rules* rules, uint64_t seed, uint
     return SIM_OK
 
 
+cdef int sim_batch_decks(int policy, const pyr_rules* rules, uint64_t seed, const uint8_t* decks,
+                         const uint64_t* keys, Py_ssize_t lo, Py_ssize_t hi, uint8_t* won,
+                         uint8_t* removed, uint16_t* moves, uint16_t* score) noexcept nogil:
+    """Games lo .. hi-1 on explicit layouts: game i plays decks[52 i .. 52 i + 51] (each a
+    permutation of the card indices 0..51: the pyramid row-major, then the talon in draw
+    order), its random generator seeded from (seed, keys[i]) as sim_batch seeds a numbered
+    deal's. The scalar playouts, one deal at a time: for the deck of a numbered deal and its
+    number as key, the same rows as sim_batch."""
+    cdef sim_deal d
+    cdef sim_result res
+    cdef Py_ssize_t i
+    cdef int rc
+    if policy < 0 or policy >= N_POLICIES:
+        return SIM_BAD_POLICY
+    for i in range(lo, hi):
+        sim_deal_from_deck(&d, decks + 52 * i, rules)
+        rc = sim_play(policy, &d, sim_game_seed(seed, keys[i]) if policy == POLICY_RANDOM else 0,
+                      &res, NULL)
+        if rc != SIM_OK:
+            return rc
+        won[i] = res.won
+        removed[i] = res.removed
+        moves[i] = res.moves
+        score[i] = res.score
+    return SIM_OK
+
+
+cdef Py_ssize_t _bad_deck(const uint8_t* decks, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    """The first row in lo .. hi-1 that is not a permutation of 0..51, or -1."""
+    cdef Py_ssize_t i
+    cdef uint64_t seen
+    cdef int k
+    cdef const uint8_t* row
+    for i in range(lo, hi):
+        row = decks + 52 * i
+        seen = 0
+        for k in range(52):
+            if row[k] < 52:
+                seen |= (<uint64_t>1) << row[k]
+        if seen != (((<uint64_t>1) << 52) - 1):
+            return i
+    return -1
+
+
 cdef inline void _block_numbers(uint64_t* numbers, uint64_t start, const uint64_t* deals,
                                 Py_ssize_t base, Py_ssize_t hi) noexcept nogil:
     """The deal numbers of the block of games base .. (a short last block repeats its last
@@ -1869,6 +1914,45 @@ def run(int policy, dict rules, unsigned long long seed, unsigned long long star
     with nogil:
         rc = sim_batch(policy, &r, seed, start, dp, lo, hi, &won[0], &removed[0], &moves[0],
                        &score[0])
+    _check(rc)
+
+
+def run_decks(int policy, dict rules, unsigned long long seed,
+              const uint8_t[:, ::1] decks not None, const uint64_t[::1] keys not None,
+              Py_ssize_t lo, Py_ssize_t hi, uint8_t[::1] won not None,
+              uint8_t[::1] removed not None, uint16_t[::1] moves not None,
+              uint16_t[::1] score not None):
+    """Play rows lo .. hi-1 of `decks` (n x 52 uint8 card indices, each row a layout: the
+    pyramid row-major, then the talon in draw order) into the arrays at the same indices. Row
+    i's random generator is seeded from (seed, keys[i]) as `run` seeds a deal's from (seed,
+    deal number): a numbered deal's shuffle with its number as key gives `run`'s row. Releases
+    the GIL; safe to call from several threads on disjoint ranges of the same arrays. Raises
+    ValueError for a bad shape or range, or a row that is not a permutation of 0..51."""
+    cdef pyr_rules r
+    cdef int rc = SIM_OK
+    cdef Py_ssize_t bad
+    _rules_from(&r, rules)
+    if decks.shape[1] != 52:
+        raise ValueError(f"decks must be n x 52 (card indices), got {decks.shape[0]} x "
+                         f"{decks.shape[1]}")
+    if keys.shape[0] != decks.shape[0]:
+        raise ValueError(f"keys must have one entry per row of decks: {keys.shape[0]} keys, "
+                         f"{decks.shape[0]} rows")
+    if lo < 0 or lo > hi or hi > decks.shape[0]:
+        raise ValueError(f"range {lo} .. {hi} outside the decks array ({decks.shape[0]} rows)")
+    for name, n in (("won", won.shape[0]), ("removed", removed.shape[0]),
+                    ("moves", moves.shape[0]), ("score", score.shape[0])):
+        if hi > n:
+            raise ValueError(f"range {lo} .. {hi} outside the result array {name} ({n} entries)")
+    if lo == hi:
+        return
+    with nogil:
+        bad = _bad_deck(&decks[0, 0], lo, hi)
+        if bad < 0:
+            rc = sim_batch_decks(policy, &r, seed, &decks[0, 0], &keys[0], lo, hi, &won[0],
+                                 &removed[0], &moves[0], &score[0])
+    if bad >= 0:
+        raise ValueError(f"decks row {bad} is not a permutation of the card indices 0..51")
     _check(rc)
 
 
