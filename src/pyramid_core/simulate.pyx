@@ -1759,9 +1759,8 @@ cdef int _batch_lockstep(int policy, const pyr_rules* rules, uint64_t seed, uint
                 rng[k] = sim_game_seed(seed, numbers[k])
         pyr_ls_play(policy == POLICY_GREEDY, rules.draw == 3, rules.stock_top_playable,
                     rules.redeals, _move_cap, rules.waste_at_deal, rules.win_all, base,
-                    sizeof(sim_deal),
-                    prank_off, trank_off, talon_off, rng, cnt, won + at, removed + at,
-                    moves + at, score + at)
+                    sizeof(sim_deal), prank_off, trank_off, talon_off, rng, cnt, won + at,
+                    removed + at, moves + at, score + at)
         memcpy(numbers, nxt, sizeof(numbers))
         at += cnt
     return SIM_OK
