@@ -26,7 +26,7 @@ CALLS = textwrap.dedent("""
         pyr_ls_init_greedy(NULL, NULL, 0, 0);
         if (pyr_ls_on())
             return 1;
-        pyr_ls_play(1, 0, 0, 0, 0, 0, base, 1, 0, 0, 0, rng, 0, won, removed, moves, score);
+        pyr_ls_play(1, 0, 0, 0, 2000, 0, 0, base, 1, 0, 0, 0, rng, 0, won, removed, moves, score);
         return 0;
     }
 """)

@@ -28,6 +28,7 @@ OPTION_SETS = {
     "pair-waste-top-two": Rules(pair_waste_top_two=True),
     "win-all": Rules(win="all"),
     "unlimited-covering": Rules.preset("unlimited").replace(pair_with_covering=True),
+    "unlimited-stock-top": Rules(waste_at_deal=0, stock_top_playable=True),
     "msc-win-all": Rules.preset("msc").replace(win="all"),
     "two-redeals-everything": Rules(waste_at_deal=0, redeals=1, stock_top_playable=True,
                                     pair_waste_top_two=True, pair_with_covering=True),
@@ -207,22 +208,36 @@ def test_greedy_ignores_the_seed():
 
 # ---- replays ------------------------------------------------------------------------------------
 
+def _removal_legal(game):
+    return any(m.kind in ("king", "pair") for m in game.legal_moves)
+
+
 def _replay_on_game(number, rules, policy, seed, won, removed, moves):
     """Play the recorded moves on pyramid_solitaire.Game (every move must be legal) and check
     the final state against the batch row and the end-of-game rule."""
     played = replay(number, rules=rules, policy=policy, seed=seed)
     assert len(played) == moves
     game = Game(Deal.from_number(number, rules=rules), rules)
-    game.play_all(played)
+    seen = False            # a removal was legal at some position since the last recycle
+    for m in played:
+        seen = seen or (policy == "random" and _removal_legal(game))
+        game.play(m)
+        if m.kind == "recycle":
+            seen = False
     assert game.is_won == won
     assert game.pyramid_removed == removed
     if not won:
         if game.status is not Status.NO_MOVES:
-            # Only under unlimited redeals: the pass that just ended removed nothing.
+            # Only under unlimited redeals, at a recycle: greedy's pass removed nothing, and
+            # for the random policy no removal was legal anywhere in the pass (not a pass
+            # where it chose to draw: the game can only repeat). The safety bound never ends
+            # these games.
             assert rules.redeals == "unlimited"
             assert game.stock == [] and Move.RECYCLE in game.legal_moves
             last = max((i for i, m in enumerate(played) if m.kind == "recycle"), default=-1)
             assert all(m.kind == "draw" for m in played[last + 1:])
+            if policy == "random":
+                assert not seen and not _removal_legal(game) and moves < core.MOVE_CAP
 
 
 @pytest.mark.parametrize("name", sorted(OPTION_SETS))
@@ -291,6 +306,51 @@ def test_no_move_limit_is_hit():
     """Many redeals: the longest games still fit the move record (and uint16)."""
     r = simulate(3000, rules=Rules(waste_at_deal=0, redeals=63), policy="random", seed=2)
     assert int(r.moves.max()) < core.MAX_RECORD
+    # the random policy's safety bound under unlimited redeals never triggers in practice
+    # (docs/simulation.md): its longest games are far shorter
+    assert core.move_cap() == core.MOVE_CAP and core.MOVE_CAP + 52 < core.MAX_RECORD
+    for rules in ("unlimited", "pyramide"):
+        r = simulate(100_000, rules=rules, policy="random", seed=2, threads=2)
+        assert int(r.moves.max()) < core.MOVE_CAP // 2
+
+
+@pytest.mark.parametrize("cap", [40, 150])
+def test_random_move_cap_ends_the_same_games_everywhere(cap):
+    """Under unlimited redeals a random game also ends at a recycle once it has played
+    MOVE_CAP moves. Lowered here so that it triggers often: the lockstep, scalar and
+    engine-based reference playouts end the same games at the same move."""
+    before, before_simd = core.move_cap(), core.simd()
+    try:
+        core.move_cap(cap)
+        assert core.move_cap() == cap
+        hit = 0                 # games that reached the bound
+        for rules in [r for r in LOCKSTEP_RULES if r.redeals == "unlimited"]:
+            options, n = rules.core_options(), 1001
+            rows = []
+            for on in (1, 0):
+                out = [np.zeros(n, np.uint8), np.zeros(n, np.uint8), np.zeros(n, np.uint16),
+                       np.zeros(n, np.uint16)]
+                core.simd(on)
+                core.run(core.POLICIES["random"], options, 5, 300, None, 0, n, *out)
+                rows.append(out)
+            core.simd(before_simd)
+            for a, b in zip(*rows):
+                assert np.array_equal(a, b)
+            hit += int(np.sum(rows[0][2] >= cap))
+            assert int(rows[0][2].max()) <= cap + 52
+        assert hit > 100
+        for name, rules in OPTION_SETS.items():
+            if rules.redeals != "unlimited":
+                continue
+            options = rules.core_options()
+            for number in range(0, 3000, 15):
+                assert (core.play(core.POLICIES["random"], options, 99, number)
+                        == core.reference(core.POLICIES["random"], options, 99, number)), name
+    finally:
+        core.move_cap(before)
+        core.simd(before_simd)
+    with pytest.raises(ValueError, match="above"):
+        core.move_cap(core.MOVE_CAP + 1)
 
 
 # ---- statistics ---------------------------------------------------------------------------------

@@ -414,8 +414,10 @@ PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_rand(__mmask16 need, pyr_ls_v n,
 
 /* Games 0 .. cnt-1 (cnt <= 16) of the records `stride` bytes apart from base (their rank,
  * prank, trank arrays and tnext word at the given offsets), game k's generator in rng[k];
- * their rows into won/removed/moves/score[0 .. cnt-1]. redeals: 255 for unlimited. */
-PYR_LS_TARGET static PYR_INLINE void pyr_ls_random(int draw3, int stp, int redeals,
+ * their rows into won/removed/moves/score[0 .. cnt-1]. redeals: 255 for unlimited; then a
+ * game ends at a recycle when no removal was legal since the last one (or the deal), or once
+ * it has played cap moves (SIM_MOVE_CAP). */
+PYR_LS_TARGET static PYR_INLINE void pyr_ls_random(int draw3, int stp, int redeals, int cap,
                                                    int waste_at_deal, int win_all,
                                                    const char *base, size_t stride,
                                                    size_t prank_off, size_t trank_off,
@@ -428,13 +430,16 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_random(int draw3, int stp, int redea
     const pyr_ls_v rec = _mm512_mullo_epi32(lane, PYR_LS_1((int)stride));   /* record offsets */
     const pyr_ls_v div = _mm512_loadu_si512((const void *)pyr_ls_div);
     const int unl = redeals == 255;
-    const pyr_ls_v nredeals = PYR_LS_1(redeals);
+    const pyr_ls_v nredeals = PYR_LS_1(redeals), ncap = PYR_LS_1(cap);
     pyr_ls_v PR[14], TR[14], TN, TB[4];
     pyr_ls_v pyr = PYR_LS_1(0x0FFFFFFF), fre = PYR_LS_1(0x0FE00000), talon = PYR_LS_1(0xFFFFFF);
-    pyr_ls_v cur = PYR_LS_1(waste_at_deal), moves = zero, recycles = zero, prem = zero;
+    pyr_ls_v cur = PYR_LS_1(waste_at_deal), moves = zero, recycles = zero;
     pyr_ls_v s0 = _mm512_loadu_si512((const void *)rng);
     pyr_ls_v s1 = _mm512_loadu_si512((const void *)(rng + 8));
     __mmask16 act = cnt >= 16 ? 0xFFFF : (__mmask16)((1u << cnt) - 1);
+    /* 1 in the lanes where a removal was legal since the last recycle (a vector: as a mask,
+     * live through the loop beside the others, it measured 2-3% slower on msc) */
+    pyr_ls_v seen = zero;
     pyr_ls_tops p3;
     pyr_ls_geo g;
     int r, i;
@@ -472,19 +477,21 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_random(int draw3, int stp, int redea
                 pyr_ls_draws(stp, fs, v.st, v.t, v.useful, TN, &moves, &cur);
             if (fe) {
                 __mmask16 end = fe & (~wnz | ~canrec
-                                      | (unl ? _mm512_cmpeq_epi32_mask(prem, zero) : 0));
+                                      | (unl ? _mm512_testn_epi32_mask(seen, seen)
+                                               | _mm512_cmpge_epi32_mask(moves, ncap) : 0));
                 act &= ~end;
                 fe &= ~end;
                 cur = _mm512_mask_mov_epi32(cur, fe, zero);
                 if (!unl)
                     recycles = _mm512_mask_add_epi32(recycles, fe, recycles, one);
-                prem = _mm512_mask_mov_epi32(prem, fe, zero);
+                seen = _mm512_mask_mov_epi32(seen, fe, zero);
                 moves = _mm512_mask_add_epi32(moves, fe, moves, one);
             }
         }
         nf = act & ~forced;
         if (!nf)
             continue;
+        seen = _mm512_mask_mov_epi32(seen, nf, one);    /* a removal is legal here */
         /* count the legal moves by kind, in gen_moves order: pyramid Kings, talon Kings,
          * pyramid pairs, then under draw 1 the waste top's partners, waste top + stock top,
          * the stock top's partners, under draw 3 each pile top's partners and its pairs with
@@ -596,8 +603,8 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_random(int draw3, int stp, int redea
             a = _mm512_mask_mov_epi32(a, l3, pyr_ls_nth(pmt, _mm512_sub_epi32(k2, cwt)));
             b = _mm512_mask_add_epi32(b, l3, v.t, PYR_LS_1(28));
         }
-        /* play it: a draw, a recycle (unless it ends a pass that removed nothing under
-         * unlimited redeals), or a removal */
+        /* play it: a draw, a recycle (unless under unlimited redeals the game has played
+         * cap moves: a removal is legal here, so the pass has seen one), or a removal */
         if (draw3)
             cur = pyr_ls_draw3(l4 & v.stnz, cur);
         else
@@ -605,7 +612,7 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_random(int draw3, int stp, int redea
         rc = l4 & ~v.stnz;
         if (rc) {
             if (unl) {
-                __mmask16 end = rc & _mm512_cmpeq_epi32_mask(prem, zero);
+                __mmask16 end = rc & _mm512_cmpge_epi32_mask(moves, ncap);
                 act &= ~end;
                 rc &= ~end;
                 nf &= ~end;
@@ -613,36 +620,35 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_random(int draw3, int stp, int redea
                 recycles = _mm512_mask_add_epi32(recycles, rc, recycles, one);
             }
             cur = _mm512_mask_mov_epi32(cur, rc, zero);
-            prem = _mm512_mask_mov_epi32(prem, rc, zero);
+            seen = _mm512_mask_mov_epi32(seen, rc, zero);
         }
         moves = _mm512_mask_add_epi32(moves, nf, moves, one);
         rem = nf & ~l4;
-        prem = _mm512_mask_add_epi32(prem, rem, prem, one);
         pyr_ls_remove(&g, !draw3, rem, a, b, &pyr, &fre, &talon, &cur);
     }
     pyr_ls_rows(pyr, talon, moves, win_all, cnt, won, removed, moves_out, score);
 }
 
 PYR_LS_TARGET
-static void pyr_ls_random_draw1(int stp, int redeals, int waste_at_deal, int win_all,
+static void pyr_ls_random_draw1(int stp, int redeals, int cap, int waste_at_deal, int win_all,
                                 const char *base, size_t stride,
                                 size_t prank_off, size_t trank_off, size_t tnext_off,
                                 const uint64_t *rng, int cnt, uint8_t *won, uint8_t *removed,
                                 uint16_t *moves_out, uint16_t *score)
 {
-    pyr_ls_random(0, stp, redeals, waste_at_deal, win_all, base, stride, prank_off, trank_off,
-                  tnext_off, rng, cnt, won, removed, moves_out, score);
+    pyr_ls_random(0, stp, redeals, cap, waste_at_deal, win_all, base, stride, prank_off,
+                  trank_off, tnext_off, rng, cnt, won, removed, moves_out, score);
 }
 
 PYR_LS_TARGET
-static void pyr_ls_random_draw3(int redeals, int waste_at_deal, int win_all,
+static void pyr_ls_random_draw3(int redeals, int cap, int waste_at_deal, int win_all,
                                 const char *base, size_t stride,
                                 size_t prank_off, size_t trank_off, size_t t3_off,
                                 const uint64_t *rng, int cnt, uint8_t *won, uint8_t *removed,
                                 uint16_t *moves_out, uint16_t *score)
 {
-    pyr_ls_random(1, 0, redeals, waste_at_deal, win_all, base, stride, prank_off, trank_off,
-                  t3_off, rng, cnt, won, removed, moves_out, score);
+    pyr_ls_random(1, 0, redeals, cap, waste_at_deal, win_all, base, stride, prank_off,
+                  trank_off, t3_off, rng, cnt, won, removed, moves_out, score);
 }
 
 /* ---- the greedy draw-1 playout in lockstep (simulate.pyx's _greedy_draw1, move for move) ----
@@ -1147,8 +1153,9 @@ static void pyr_ls_greedy_draw3(int redeals, int waste_at_deal, int win_all,
 /* The batch's entry: games 0 .. cnt-1 (cnt <= 16) of the records `stride` bytes apart from
  * base (their prank, trank and talon mask, tnext under draw 1 or t3 under draw 3, at the
  * given offsets) under the greedy or the random policy (game k's generator in rng[k]), draw
- * 1 or 3; their rows into won/removed/moves/score[0 .. cnt-1]. redeals: 255 for unlimited. */
-static void pyr_ls_play(int greedy, int draw3, int stp, int redeals, int waste_at_deal,
+ * 1 or 3; their rows into won/removed/moves/score[0 .. cnt-1]. redeals: 255 for unlimited;
+ * cap: the random policy's bound on moves then (SIM_MOVE_CAP; greedy needs none). */
+static void pyr_ls_play(int greedy, int draw3, int stp, int redeals, int cap, int waste_at_deal,
                         int win_all, const char *base, size_t stride, size_t prank_off,
                         size_t trank_off, size_t talon_off, const uint64_t *rng, int cnt,
                         uint8_t *won, uint8_t *removed, uint16_t *moves, uint16_t *score)
@@ -1160,10 +1167,10 @@ static void pyr_ls_play(int greedy, int draw3, int stp, int redeals, int waste_a
         pyr_ls_greedy_draw1(stp, redeals, waste_at_deal, win_all, base, stride, prank_off,
                             trank_off, talon_off, cnt, won, removed, moves, score);
     else if (draw3)
-        pyr_ls_random_draw3(redeals, waste_at_deal, win_all, base, stride, prank_off, trank_off,
-                            talon_off, rng, cnt, won, removed, moves, score);
+        pyr_ls_random_draw3(redeals, cap, waste_at_deal, win_all, base, stride, prank_off,
+                            trank_off, talon_off, rng, cnt, won, removed, moves, score);
     else
-        pyr_ls_random_draw1(stp, redeals, waste_at_deal, win_all, base, stride, prank_off,
+        pyr_ls_random_draw1(stp, redeals, cap, waste_at_deal, win_all, base, stride, prank_off,
                             trank_off, talon_off, rng, cnt, won, removed, moves, score);
 }
 #undef PYR_LS_1
@@ -1187,13 +1194,14 @@ static PYR_INLINE void pyr_ls_init_greedy(const uint32_t *bad, const uint8_t *su
 {
     (void)bad; (void)support; (void)has_left; (void)has_right;
 }
-static PYR_INLINE void pyr_ls_play(int greedy, int draw3, int stp, int redeals,
+static PYR_INLINE void pyr_ls_play(int greedy, int draw3, int stp, int redeals, int cap,
                                    int waste_at_deal, int win_all, const char *base,
                                    size_t stride, size_t prank_off, size_t trank_off,
                                    size_t talon_off, const uint64_t *rng, int cnt, uint8_t *won,
                                    uint8_t *removed, uint16_t *moves, uint16_t *score)
 {
-    (void)greedy; (void)draw3; (void)stp; (void)redeals; (void)waste_at_deal; (void)win_all;
+    (void)greedy; (void)draw3; (void)stp; (void)redeals; (void)cap; (void)waste_at_deal;
+    (void)win_all;
     (void)base; (void)stride; (void)prank_off; (void)trank_off; (void)talon_off; (void)rng;
     (void)cnt; (void)won; (void)removed; (void)moves; (void)score;
 }

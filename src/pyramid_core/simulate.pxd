@@ -14,9 +14,17 @@
 # time, one per vector lane (pyr_sim_lockstep.h): the same games as sim_play, move for move
 # (the tests compare whole batches both ways).
 #
-# A game ends when it is won, when no legal move remains, or (unlimited redeals only) when a
-# whole pass through the talon has removed nothing: the policy is about to recycle and no card
-# was removed since the previous recycle (or the deal). That recycle is not played.
+# A game ends when it is won, when no legal move remains, or (unlimited redeals only) at a
+# recycle, which is then not played:
+#  - greedy: when no card was removed since the previous recycle (or the deal). Greedy is
+#    deterministic, so such a pass would repeat for ever;
+#  - random: when at no position since the previous recycle (or the deal) was a removal (a King
+#    or a pair) legal. The pyramid has not changed for a whole pass and every talon card was
+#    seen, so no removal can ever become legal: the game could only repeat. A pass where the
+#    policy drew instead of removing does not end it. And, a safety bound, when the game has
+#    played SIM_MOVE_CAP moves (games this long do not occur in practice: docs/simulation.md).
+#    A pass draws at most 24 times and a game makes at most 28 removals (4 Kings, 24 pairs),
+#    so a game plays at most SIM_MOVE_CAP + 52 moves.
 #
 # Adding a policy (the solver, later): one more sim_policy value below, one more case in
 # sim_play (simulate.pyx), and its name in simulate.pyx's POLICIES.
@@ -46,6 +54,8 @@ cpdef enum sim_policy:
 
 cdef enum:
     SIM_MAX_RECORD = 2048   # more moves than any simulated game plays (see sim_play)
+    SIM_MOVE_CAP = 1900     # the random policy's safety bound under unlimited redeals (above):
+                            # a game plays at most SIM_MOVE_CAP + 52 < SIM_MAX_RECORD moves
     SIM_OK = 0
     SIM_BAD_POLICY = -1
     SIM_RECORD_FULL = -2
@@ -73,7 +83,8 @@ ctypedef struct sim_state:
                             # in draw 1: waste top + 1, or 0)
     int rec                 # recycles used (0 under unlimited redeals, as in pyr_pos)
     int moves               # draws, recycles, Kings and pairs played
-    int pass_removed        # removal moves since the last recycle (or the deal)
+    int pass_removed        # removal moves since the last recycle (or the deal), for greedy's
+                            # stop rule (the random one keeps its own flag: simulate.pyx)
     uint32_t fr             # ranks of the free pyramid cards (bit r)
     uint32_t frr            # the same reflected: bit 13 - r for each free rank r
     uint8_t pc[14]          # present pyramid cards of each rank
@@ -117,3 +128,8 @@ cdef int sim_play(int policy, const sim_deal* d, uint64_t rng, sim_result* res,
 cdef int sim_batch(int policy, const pyr_rules* rules, uint64_t seed, uint64_t start,
                    const uint64_t* deals, Py_ssize_t lo, Py_ssize_t hi, uint8_t* won,
                    uint8_t* removed, uint16_t* moves, uint16_t* score) noexcept nogil
+# The same on explicit layouts: game i plays decks[52 i .. 52 i + 51] (a permutation of 0..51,
+# not checked here), its random generator seeded from (seed, keys[i]).
+cdef int sim_batch_decks(int policy, const pyr_rules* rules, uint64_t seed, const uint8_t* decks,
+                         const uint64_t* keys, Py_ssize_t lo, Py_ssize_t hi, uint8_t* won,
+                         uint8_t* removed, uint16_t* moves, uint16_t* score) noexcept nogil

@@ -2,7 +2,8 @@
 """Monte Carlo playouts: the random and greedy policies in C, and the batch loop.
 
 See simulate.pxd for the design and docs/simulation.md for what the policies do. The Python
-layer (pyramid_solitaire.simulate) calls `run` on chunks of a batch from a thread pool; `play`
+layer (pyramid_solitaire.simulate) calls `run` on chunks of a batch from a thread pool;
+`run_decks` is the same batch on explicit layouts (card lists) instead of deal numbers; `play`
 records one game's moves; `reference`, `check_engine` and `shuffle_ranks` are for the tests.
 """
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, uint64_t
@@ -24,13 +25,14 @@ cdef extern from "pyr_sim_lockstep.h" nogil:
     int pyr_ls_on()
     void pyr_ls_init_greedy(const uint32_t* bad, const uint8_t* support, uint32_t has_left,
                             uint32_t has_right)
-    void pyr_ls_play(int greedy, int draw3, int stp, int redeals, int waste_at_deal,
+    void pyr_ls_play(int greedy, int draw3, int stp, int redeals, int cap, int waste_at_deal,
                      int win_all, const char* base, size_t stride, size_t prank_off,
                      size_t trank_off, size_t talon_off, const uint64_t* rng, int cnt,
                      uint8_t* won, uint8_t* removed, uint16_t* moves, uint16_t* score)
 
 POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY}
 MAX_RECORD = SIM_MAX_RECORD
+MOVE_CAP = SIM_MOVE_CAP
 
 # ---- constant tables ------------------------------------------------------------------------
 
@@ -57,6 +59,8 @@ cdef uint8_t POP4[16]       # bits set in a 4-bit value
 cdef uint8_t MATCH16[65536] # maximum matching of a 4 x 4 bipartite graph, rows as 4-bit nibbles
 cdef uint8_t RANK_OF[52]    # card index -> rank
 cdef uint32_t DIV4[5]       # ceil(256 / f): (k * DIV4[f]) >> 8 == k // f for k < 16, f <= 4
+cdef int _move_cap = SIM_MOVE_CAP   # the random policy's bound under unlimited redeals; only
+                                    # the tests change it (move_cap)
 
 
 cdef void _init_tables():
@@ -964,6 +968,7 @@ cdef int _random_any(const sim_deal* d, uint64_t rng, sim_result* res,
     cdef pyr_move m
     cdef int n, n_rec = 0, rc = SIM_OK
     cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED
+    cdef bint seen = False      # a removal was legal somewhere in this pass (see _random_draw1)
     sim_start(d, &s)
     while not _won(d, &s):
         if s.flags == 0 and not _talon_moves(d, &s):
@@ -973,14 +978,17 @@ cdef int _random_any(const sim_deal* d, uint64_t rng, sim_result* res,
                 if rc != SIM_OK:
                     break
                 continue
-            if not _can_recycle(d, &s) or (unlimited and s.pass_removed == 0):
+            if not _can_recycle(d, &s) or (unlimited and (not seen or s.moves >= _move_cap)):
                 break
             m = MOVE_RECYCLE
         else:
+            seen = True
             n = _gen(d, &s, buf)
             m = buf[0] if n == 1 else buf[_rand_below(&rng, n)]
-            if m == MOVE_RECYCLE and unlimited and s.pass_removed == 0:
+            if m == MOVE_RECYCLE and unlimited and s.moves >= _move_cap:
                 break
+        if m == MOVE_RECYCLE:
+            seen = False
         _apply(d, &s, m)
         if rec != NULL:
             rc = _record(rec, &n_rec, m, 1)
@@ -1007,9 +1015,13 @@ cdef int _random_draw1(const sim_deal* d, uint64_t rng, sim_result* res,
     cdef uint32_t useful = d.trank[KING], x, pp, st, u, kings, gone
     cdef uint8_t pc[14]
     cdef uint8_t fc[14]
-    cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0, pass_removed = 0
+    cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0
     cdef int m, n, k, a, b, r, w, t, rw, rt, n_rec = 0, rc = SIM_OK, j, nkp, nk, cw, ct
     cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, wuse, tuse, wt, can_more
+    # seen: a removal (a King or a pair) was legal at some position since the last recycle
+    # (or the deal). Under unlimited redeals the game ends at a recycle only when none was
+    # (the pass could only repeat), or once it has played SIM_MOVE_CAP moves.
+    cdef bint seen = False
     cdef bint win_all = d.rules.win_all, stp = d.rules.stock_top_playable
     memcpy(pc, d.pc0, sizeof(pc))
     _free_bottom_row(d, &free, &fr, &frr, &useful, fc)
@@ -1042,10 +1054,11 @@ cdef int _random_draw1(const sim_deal* d, uint64_t rng, sim_result* res,
                         break
                 continue
             if not (talon & below(cur)) or not (unlimited or recycles < d.rules.redeals) \
-                    or (unlimited and pass_removed == 0):
+                    or (unlimited and (not seen or moves >= _move_cap)):
                 break
             m = MOVE_RECYCLE
         else:
+            seen = True
             # Count the legal moves by kind, in gen_moves order: pyramid Kings, talon Kings,
             # pyramid pairs, the waste top's partners, waste top + stock top, the stock top's
             # partners, draw or recycle.
@@ -1102,7 +1115,7 @@ cdef int _random_draw1(const sim_deal* d, uint64_t rng, sim_result* res,
                         m = MOVE_DRAW
                     else:
                         m = MOVE_RECYCLE
-                        if unlimited and pass_removed == 0:
+                        if unlimited and moves >= _move_cap:
                             break
         a = m & 63
         b = m >> 6
@@ -1114,9 +1127,8 @@ cdef int _random_draw1(const sim_deal* d, uint64_t rng, sim_result* res,
                 cur = 0
                 if not unlimited:
                     recycles += 1
-                pass_removed = 0
+                seen = False
         else:
-            pass_removed += 1
             gone = _play_cards(d, m, &talon, NULL)
             if a >= N_PYRAMID or b != LOC_NONE:
                 x = talon & below(cur)
@@ -1538,9 +1550,10 @@ cdef int _random_draw3(const sim_deal* d, uint64_t rng, sim_result* res,
     cdef uint8_t pc[14]
     cdef uint8_t fc[14]
     cdef pyr_move buf[MAX_MOVES]
-    cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0, pass_removed = 0
+    cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0
     cdef int m, n, a, b, r, k, n_rec = 0, rc = SIM_OK
     cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, can_rec
+    cdef bint seen = False      # as in _random_draw1 (draw 3 has no redeals today)
     cdef bint win_all = d.rules.win_all
     memcpy(pc, d.pc0, sizeof(pc))
     _free_bottom_row(d, &free, &fr, &frr, &useful, fc)
@@ -1561,10 +1574,11 @@ cdef int _random_draw3(const sim_deal* d, uint64_t rng, sim_result* res,
                     if rc != SIM_OK:
                         break
                 continue
-            if not can_rec or (unlimited and pass_removed == 0):
+            if not can_rec or (unlimited and (not seen or moves >= _move_cap)):
                 break
             m = MOVE_RECYCLE
         else:
+            seen = True
             # The legal moves in gen_moves order. (position.pxd's card_moves lists the same
             # from an array of tops; called here it made this playout a third slower.)
             n = 0
@@ -1614,7 +1628,7 @@ cdef int _random_draw3(const sim_deal* d, uint64_t rng, sim_result* res,
                 buf[n] = MOVE_RECYCLE
                 n += 1
             m = buf[0] if n == 1 else buf[_rand_below(&rng, n)]
-            if m == MOVE_RECYCLE and unlimited and pass_removed == 0:
+            if m == MOVE_RECYCLE and unlimited and moves >= _move_cap:
                 break
         a = m & 63
         b = m >> 6
@@ -1626,9 +1640,8 @@ cdef int _random_draw3(const sim_deal* d, uint64_t rng, sim_result* res,
                 cur = 0
                 if not unlimited:
                     recycles += 1
-                pass_removed = 0
+                seen = False
         else:
-            pass_removed += 1
             gone = _play_cards(d, m, &talon, NULL)
             while gone:
                 _take_pyr(d, pyr_ctz32(gone), &pyr, &free, &fr, &frr, &useful, fc, pc, True)
@@ -1745,12 +1758,56 @@ cdef int _batch_lockstep(int policy, const pyr_rules* rules, uint64_t seed, uint
             for k in range(2 * SIM_BLOCK):
                 rng[k] = sim_game_seed(seed, numbers[k])
         pyr_ls_play(policy == POLICY_GREEDY, rules.draw == 3, rules.stock_top_playable,
-                    rules.redeals, rules.waste_at_deal, rules.win_all, base, sizeof(sim_deal),
-                    prank_off, trank_off, talon_off, rng, cnt, won + at, removed + at,
-                    moves + at, score + at)
+                    rules.redeals, _move_cap, rules.waste_at_deal, rules.win_all, base,
+                    sizeof(sim_deal), prank_off, trank_off, talon_off, rng, cnt, won + at,
+                    removed + at, moves + at, score + at)
         memcpy(numbers, nxt, sizeof(numbers))
         at += cnt
     return SIM_OK
+
+
+cdef int sim_batch_decks(int policy, const pyr_rules* rules, uint64_t seed, const uint8_t* decks,
+                         const uint64_t* keys, Py_ssize_t lo, Py_ssize_t hi, uint8_t* won,
+                         uint8_t* removed, uint16_t* moves, uint16_t* score) noexcept nogil:
+    """Games lo .. hi-1 on explicit layouts: game i plays decks[52 i .. 52 i + 51] (each a
+    permutation of the card indices 0..51: the pyramid row-major, then the talon in draw
+    order), its random generator seeded from (seed, keys[i]) as sim_batch seeds a numbered
+    deal's. The scalar playouts, one deal at a time: for the deck of a numbered deal and its
+    number as key, the same rows as sim_batch."""
+    cdef sim_deal d
+    cdef sim_result res
+    cdef Py_ssize_t i
+    cdef int rc
+    if policy < 0 or policy >= N_POLICIES:
+        return SIM_BAD_POLICY
+    for i in range(lo, hi):
+        sim_deal_from_deck(&d, decks + 52 * i, rules)
+        rc = sim_play(policy, &d, sim_game_seed(seed, keys[i]) if policy == POLICY_RANDOM else 0,
+                      &res, NULL)
+        if rc != SIM_OK:
+            return rc
+        won[i] = res.won
+        removed[i] = res.removed
+        moves[i] = res.moves
+        score[i] = res.score
+    return SIM_OK
+
+
+cdef Py_ssize_t _bad_deck(const uint8_t* decks, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    """The first row in lo .. hi-1 that is not a permutation of 0..51, or -1."""
+    cdef Py_ssize_t i
+    cdef uint64_t seen
+    cdef int k
+    cdef const uint8_t* row
+    for i in range(lo, hi):
+        row = decks + 52 * i
+        seen = 0
+        for k in range(52):
+            if row[k] < 52:
+                seen |= (<uint64_t>1) << row[k]
+        if seen != (((<uint64_t>1) << 52) - 1):
+            return i
+    return -1
 
 
 cdef inline void _block_numbers(uint64_t* numbers, uint64_t start, const uint64_t* deals,
@@ -1771,8 +1828,9 @@ cdef int _reference_play(int policy, const pyr_table* t, const sim_deal* d, uint
     cdef pyr_move buf[MAX_MOVES]
     cdef uint8_t pc[14]
     cdef uint8_t tc[14]
-    cdef int n, m, r, moves = 0, pass_removed = 0
+    cdef int n, m, r, i, moves = 0, pass_removed = 0
     cdef bint unlimited = t.rules.redeals == REDEALS_UNLIMITED
+    cdef bint seen = False      # random: a removal was legal somewhere in this pass
     n_rec[0] = 0
     res.won = res.removed = res.moves = res.score = 0
     while True:
@@ -1780,18 +1838,27 @@ cdef int _reference_play(int policy, const pyr_table* t, const sim_deal* d, uint
         if n == 0:
             break
         if policy == POLICY_RANDOM:
+            for i in range(n):
+                if (buf[i] & 63) != LOC_NONE:
+                    seen = True
             m = buf[0] if n == 1 else buf[_rand_below(&rng, n)]
+            # under unlimited redeals: end at a recycle when no removal was legal since the
+            # last one (the pass can only repeat), or once SIM_MOVE_CAP moves are played
+            if m == MOVE_RECYCLE and unlimited and (not seen or moves >= _move_cap):
+                break
         elif policy == POLICY_GREEDY:
             for r in range(14):
                 pc[r] = <uint8_t>_popcount32(pos_pyr(p) & d.prank[r])
                 tc[r] = <uint8_t>_popcount32(pos_talon(p) & d.trank[r])
             m = _greedy_choose(d, pos_pyr(p), pc, tc, buf, n, unlimited and pass_removed == 0)
+            # under unlimited redeals: end at a recycle after a pass that removed nothing
+            if m < 0 or (m == MOVE_RECYCLE and unlimited and pass_removed == 0):
+                break
         else:
             return SIM_BAD_POLICY
-        if m < 0 or (m == MOVE_RECYCLE and unlimited and pass_removed == 0):
-            break
         if m == MOVE_RECYCLE:
             pass_removed = 0
+            seen = False
         elif (m & 63) != LOC_NONE:
             pass_removed += 1
         p = pos_apply(t, p, <pyr_move>m)
@@ -1846,6 +1913,45 @@ def run(int policy, dict rules, unsigned long long seed, unsigned long long star
     with nogil:
         rc = sim_batch(policy, &r, seed, start, dp, lo, hi, &won[0], &removed[0], &moves[0],
                        &score[0])
+    _check(rc)
+
+
+def run_decks(int policy, dict rules, unsigned long long seed,
+              const uint8_t[:, ::1] decks not None, const uint64_t[::1] keys not None,
+              Py_ssize_t lo, Py_ssize_t hi, uint8_t[::1] won not None,
+              uint8_t[::1] removed not None, uint16_t[::1] moves not None,
+              uint16_t[::1] score not None):
+    """Play rows lo .. hi-1 of `decks` (n x 52 uint8 card indices, each row a layout: the
+    pyramid row-major, then the talon in draw order) into the arrays at the same indices. Row
+    i's random generator is seeded from (seed, keys[i]) as `run` seeds a deal's from (seed,
+    deal number): a numbered deal's shuffle with its number as key gives `run`'s row. Releases
+    the GIL; safe to call from several threads on disjoint ranges of the same arrays. Raises
+    ValueError for a bad shape or range, or a row that is not a permutation of 0..51."""
+    cdef pyr_rules r
+    cdef int rc = SIM_OK
+    cdef Py_ssize_t bad
+    _rules_from(&r, rules)
+    if decks.shape[1] != 52:
+        raise ValueError(f"decks must be n x 52 (card indices), got {decks.shape[0]} x "
+                         f"{decks.shape[1]}")
+    if keys.shape[0] != decks.shape[0]:
+        raise ValueError(f"keys must have one entry per row of decks: {keys.shape[0]} keys, "
+                         f"{decks.shape[0]} rows")
+    if lo < 0 or lo > hi or hi > decks.shape[0]:
+        raise ValueError(f"range {lo} .. {hi} outside the decks array ({decks.shape[0]} rows)")
+    for name, n in (("won", won.shape[0]), ("removed", removed.shape[0]),
+                    ("moves", moves.shape[0]), ("score", score.shape[0])):
+        if hi > n:
+            raise ValueError(f"range {lo} .. {hi} outside the result array {name} ({n} entries)")
+    if lo == hi:
+        return
+    with nogil:
+        bad = _bad_deck(&decks[0, 0], lo, hi)
+        if bad < 0:
+            rc = sim_batch_decks(policy, &r, seed, &decks[0, 0], &keys[0], lo, hi, &won[0],
+                                 &removed[0], &moves[0], &score[0])
+    if bad >= 0:
+        raise ValueError(f"decks row {bad} is not a permutation of the card indices 0..51")
     _check(rc)
 
 
@@ -2016,6 +2122,18 @@ def simd(int on=-1):
     on = 0 or 1 sets it (tests compare both ways; not while a batch runs). The deals are the
     same either way."""
     return bool(pyr_sim_simd(on))
+
+
+def move_cap(int cap=-1):
+    """The random policy's safety bound under unlimited redeals: a game ends at a recycle once
+    it has played this many moves (SIM_MOVE_CAP). cap >= 1 sets it, for tests that make the
+    bound trigger (not while a batch runs); returns the bound in force."""
+    global _move_cap
+    if cap >= 1:
+        if cap > SIM_MOVE_CAP:
+            raise ValueError(f"move cap {cap} above SIM_MOVE_CAP ({SIM_MOVE_CAP})")
+        _move_cap = cap
+    return _move_cap
 
 
 def game_seed(unsigned long long seed, unsigned long long number):
