@@ -47,7 +47,9 @@ def test_output_into_a_closed_pipe_ends_quietly(argv, reader):
 
 
 @pytest.mark.parametrize("argv", [
-    ["solve", "PY1-M-AAAAABM", "--min-moves", "--max-seconds", "600", "--no-progress"],
+    # about 10 s of search here: a proof of loss over 63 redeals, then the most removable
+    ["solve", "PY1-X-AAAAAAS", "--waste-at-deal", "0", "--redeals", "63", "--win", "all",
+     "--max-removed", "--max-seconds", "600", "--no-progress"],
     ["simulate", "--games", "200000", "--rules", "msc", "--policy", "solver", "--threads", "2"],
     ["simulate", "--games", "3000000000", "--threads", "1"],
 ])
