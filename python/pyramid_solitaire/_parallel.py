@@ -15,6 +15,7 @@ stderr, or a notebook widget through ``tqdm.auto``), or a callable ``progress(do
 from __future__ import annotations
 
 import threading
+import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Any, Callable, Iterator
 
@@ -48,19 +49,30 @@ class Progress:
         self.total, self.done = total, 0
         self._bar = None
         self._callback: Callable[[int, int], Any] | None = None
+        self._pending: dict[str, Any] | None = None   # a bar drawn only after `delay` seconds
         if callable(progress) and not isinstance(progress, bool):
             self._callback = progress
         elif progress:
+            self._pending = dict(total=total or None, unit=unit, desc=desc, dynamic_ncols=True,
+                                 leave=False, unit_scale=total > 100_000)
+            if not total:     # work of unknown size: the time it has taken so far
+                self._pending["bar_format"] = "{desc}... {elapsed}"
+            self._start, self._delay = time.monotonic(), delay
+            self._show()
+
+    def _show(self) -> None:
+        if self._pending is not None and time.monotonic() - self._start >= self._delay:
             from tqdm.auto import tqdm
-            self._bar = tqdm(total=total or None, unit=unit, desc=desc, delay=delay,
-                             dynamic_ncols=True, leave=False, unit_scale=total > 100_000)
+            self._bar = tqdm(initial=self.done, **self._pending)
+            self._pending = None
 
     @property
     def enabled(self) -> bool:
-        return self._bar is not None or self._callback is not None
+        return self._bar is not None or self._callback is not None or self._pending is not None
 
     def update(self, n: int) -> None:
         self.done += n
+        self._show()
         if self._bar is not None:
             self._bar.update(n)
         if self._callback is not None:
@@ -68,6 +80,7 @@ class Progress:
 
     def refresh(self) -> None:
         """Redraw (a bar with no total shows the time spent)."""
+        self._show()
         if self._bar is not None:
             self._bar.refresh()
 
@@ -80,6 +93,7 @@ class Progress:
             self._bar.refresh()
 
     def close(self) -> None:
+        self._pending = None
         if self._bar is not None:
             self._bar.close()
             self._bar = None
