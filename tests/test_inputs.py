@@ -233,3 +233,31 @@ def test_progress_callback_and_cancel_event():
         solve_many(np.arange(5000), rules="msc", cancel=stop)
     with pytest.raises(ValueError, match="cancel"):
         solve_many([1], cancel="yes")
+
+
+LONG_SEARCH = dict(deal="PY1-X-AAAAAAS", rules=Rules(waste_at_deal=0, redeals=63, win="all"))
+
+
+@pytest.mark.parametrize("call", [
+    lambda: solve(LONG_SEARCH["deal"], LONG_SEARCH["rules"]),
+    lambda: solve_many([LONG_SEARCH["deal"]] * 4, LONG_SEARCH["rules"], threads=2),
+])
+def test_ctrl_c_stops_a_long_native_search(call):
+    """Ctrl-C in the middle of a search several seconds long (interrupt_main raises it in
+    the main thread, as the signal would) comes back long before the search would end: the
+    ratio to the full search, measured back to back, not a time limit."""
+    import _thread
+    import time
+    t0 = time.perf_counter()
+    full = solve(LONG_SEARCH["deal"], LONG_SEARCH["rules"])
+    full_seconds = time.perf_counter() - t0
+    assert full.winnable is False and full.nodes > 10 ** 7
+    timer = threading.Timer(0.2, _thread.interrupt_main)
+    t0 = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        call()
+    stopped = time.perf_counter() - t0
+    timer.join()
+    assert stopped < full_seconds / 3
+    assert [t.name for t in threading.enumerate() if t.name.startswith("pyramid")] == []

@@ -168,29 +168,34 @@ def run_call(fn: Callable[[np.ndarray], Any], cancel: Any = None, progress: Prog
     _check_cancel(cancel)
     flag = new_flag()
     box: dict[str, Any] = {}
+    finished = threading.Event()    # waited on instead of join(): an interrupted join() can
+                                    # leave a thread that reads as alive forever (CPython 3.11)
 
     def target() -> None:
         try:
             box["result"] = fn(flag)
         except BaseException as e:  # handed to the caller
             box["error"] = e
+        finally:
+            finished.set()
 
     worker = threading.Thread(target=target, name="pyramid-call", daemon=True)
     worker.start()
     try:
-        while worker.is_alive():
-            worker.join(POLL_SECONDS)
+        while not finished.wait(POLL_SECONDS):
             if progress is not None:
                 progress.refresh()
-            if cancel is not None and cancel.is_set() and worker.is_alive():
+            if cancel is not None and cancel.is_set():
                 raise Cancelled(what)
     except BaseException:
         flag[0] = 1
+        finished.wait()
         worker.join()
         raise
     finally:
         if progress is not None:
             progress.close()
+    worker.join()
     if "error" in box:
         raise box["error"]
     return box["result"]

@@ -522,44 +522,53 @@ class _Player:
 
     def __call__(self, lo: int, hi: int, bar: Any) -> dict[str, np.ndarray]:
         m = hi - lo
-        numbers = self.numbers(lo, hi)
-        deal = numbers if numbers is not None else self.batch.keys[lo:hi]
-        rows = dict(deal=np.ascontiguousarray(deal, dtype=np.uint64),
-                    won=np.zeros(m, np.bool_), removed=np.zeros(m, np.uint8),
+        if self.batch is None:     # deal numbers written chunk by chunk by the workers
+            deal = np.empty(m, np.uint64)
+        else:
+            deal = np.ascontiguousarray(self.batch.numbers[lo:hi] if self.batch.numbers
+                                        is not None else self.batch.keys[lo:hi], np.uint64)
+        rows = dict(deal=deal, won=np.zeros(m, np.bool_), removed=np.zeros(m, np.uint8),
                     moves=np.zeros(m, np.uint16), score=np.zeros(m, np.uint16))
         if self.policy == "solver":
-            self._solver(lo, hi, numbers, rows, bar)
+            self._solver(lo, hi, rows, bar)
             return rows
         won_u8 = rows["won"].view(np.uint8)
         options = self.rules.core_options()
         code = _core.POLICIES[self.policy]
-        if numbers is not None:
-            start, listed = (self.first + lo, None) if self.batch is None else (0, rows["deal"])
+        if self.batch is None:
+            start = self.first + lo
 
             def work(a: int, b: int, flag: np.ndarray) -> None:
-                _core.run(code, options, self.seed, start, listed, a, b, won_u8,
+                deal[a:b] = np.arange(start + a, start + b, dtype=np.uint64)
+                _core.run(code, options, self.seed, start, None, a, b, won_u8,
+                          rows["removed"], rows["moves"], rows["score"])
+        elif self.batch.numbers is not None:
+            def work(a: int, b: int, flag: np.ndarray) -> None:
+                _core.run(code, options, self.seed, 0, deal, a, b, won_u8,
                           rows["removed"], rows["moves"], rows["score"])
         else:
             decks = self.batch.decks[lo:hi]
 
             def work(a: int, b: int, flag: np.ndarray) -> None:
-                _core.run_decks(code, options, self.seed, decks, rows["deal"], a, b, won_u8,
+                _core.run_decks(code, options, self.seed, decks, deal, a, b, won_u8,
                                 rows["removed"], rows["moves"], rows["score"])
 
         run_chunks(work, m, self.threads, self.chunk, bar, self.cancel, "simulate")
         return rows
 
-    def _solver(self, lo: int, hi: int, numbers: np.ndarray | None,
-                rows: dict[str, np.ndarray], bar: Any) -> None:
+    def _solver(self, lo: int, hi: int, rows: dict[str, np.ndarray], bar: Any) -> None:
         """Perfect play: each deal decided by the solver; a lost one removes the most pyramid
         cards any line removes. Decks are shuffled chunk by chunk."""
         from .solver import _core as _solver_core, _solve_rows
 
         def decks_of(a: int, b: int) -> np.ndarray:
+            numbers = self.numbers(lo + a, lo + b)
             if numbers is None:
                 return self.batch.decks[lo + a:lo + b]
+            if self.batch is None:
+                rows["deal"][a:b] = numbers
             out = np.empty((b - a, 52), dtype=np.uint8)
-            _decks(np.ascontiguousarray(numbers[a:b]), out)
+            _decks(np.ascontiguousarray(numbers), out)
             return out
 
         b = self.budgets
