@@ -181,6 +181,9 @@ def read_deals(deals: Any, rules: Any = None) -> DealBatch:
         if deals.start < 0 or deals[-1] < 0 or max(deals.start, deals[-1]) > MAX_DEAL_NUMBER:
             raise ValueError(f"deal numbers must be 0..{MAX_DEAL_NUMBER:,}, got {deals!r}")
         deals = np.arange(deals.start, deals.stop, deals.step, dtype=np.int64)
+    if isinstance(deals, np.ndarray) and deals.ndim == 0:
+        raise ValueError(f"deals must be a sequence or an array of deals, got a 0-d array "
+                         f"{_excerpt_array(deals)} (wrap one deal in a list)")
     if isinstance(deals, np.ndarray) and deals.dtype.kind != "O":
         if deals.dtype.kind not in "iu":
             raise ValueError(f"deals as an array are integer deal numbers (1-D) or decks "
@@ -202,6 +205,13 @@ def read_deals(deals: Any, rules: Any = None) -> DealBatch:
     if not isinstance(deals, Iterable):
         raise ValueError(f"deals must be a sequence or an array of deals, got {excerpt(deals)}")
     return _read_items(deals, explicit)
+
+
+def _excerpt_array(arr: np.ndarray) -> str:
+    try:
+        return excerpt(arr.item())
+    except Exception:  # pragma: no cover - an odd dtype
+        return f"of {arr.dtype}"
 
 
 def _numbered(numbers: np.ndarray, rules: Rules) -> DealBatch:

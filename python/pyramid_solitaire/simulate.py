@@ -454,7 +454,8 @@ def simulate(games: int | None = None, *, deals: Iterable | np.ndarray | None = 
     else:
         if not (isinstance(start, int) and start == 0):
             raise ValueError("start goes with games, not with deals")
-        if arrays and isinstance(deals, (np.ndarray, range)) and len(deals):
+        if arrays and (isinstance(deals, range) or isinstance(deals, np.ndarray)
+                       and deals.ndim) and len(deals):
             _check_fits(len(deals), policy, arrays)
         batch = read_deals(deals, explicit)
         first, rules, n = 0, batch.rules, len(batch)

@@ -117,9 +117,9 @@ def _budgets(max_nodes: Any, max_seconds: Any, max_memory: Any) -> dict[str, Any
 
 
 def _objective(objective: str) -> int:
-    if objective not in OBJECTIVES:
+    if not isinstance(objective, str) or objective not in OBJECTIVES:
         raise ValueError(f"objective must be one of {', '.join(map(repr, OBJECTIVES))}, "
-                         f"got {objective!r}")
+                         f"got {_args.excerpt(objective)}")
     return _core.OBJECTIVES[objective]
 
 
@@ -365,7 +365,7 @@ def solve_many(deals: Iterable | np.ndarray, rules: Rules | str | None = None, *
     budgets = _budgets(max_nodes, max_seconds, max_memory)
     chunk = _args.whole("chunk", chunk, 1, 1 << 20)
     _args.threads(threads)
-    if isinstance(deals, np.ndarray) and deals.dtype.kind in "iu":
+    if isinstance(deals, np.ndarray) and deals.dtype.kind in "iu" and deals.ndim:
         _check_fits("solve_many", len(deals), BYTES_PER_DEAL)
     batch = read_deals(deals, rules)
     _check_fits("solve_many", len(batch), BYTES_PER_DEAL - 52)
