@@ -27,7 +27,7 @@ import sys
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, example, given, settings
+from hypothesis import HealthCheck, assume, event, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as npst
 
@@ -58,10 +58,15 @@ FLOAT_DTYPES = [np.dtype(t) for t in ("float16", "float32", "float64")]
 def outcome(fn, *args, allowed=(ValueError,), **kwargs):
     """``fn(*args, **kwargs)``: its result, or the allowed exception it raised (checked to be
     short). Any other exception propagates, so hypothesis reports it with its traceback."""
+    name = getattr(fn, "__qualname__", "call")
     try:
-        return fn(*args, **kwargs)
+        result = fn(*args, **kwargs)
     except allowed as e:
         error = e
+    else:
+        event(f"{name}: ok")
+        return result
+    event(f"{name}: {type(error).__name__}")
     check_message(error)      # outside the except: no megabyte-long chained traceback
     return error
 
@@ -453,6 +458,8 @@ def sane_rules(r: Rules) -> None:
 @example({"redeals": np.float64("inf")})
 @example({"redeals": np.float32("inf")})
 @example({"draw": 10 ** 400})
+@example({"draw": np.timedelta64(3, "s")})                 # FINDING 5: TypeError
+@example({"redeals": np.timedelta64(3, "s")})              # FINDING 5
 def test_rules_constructor(kwargs):
     r = outcome(Rules, **kwargs)
     if not failed(r):
@@ -508,6 +515,9 @@ def sane_solution(s) -> None:
 @example(5, "max_nodes", 2 ** 70, "any")
 @example(5, "max_nodes", np.uint64(2 ** 64 - 1), "any")
 @example(5, "max_seconds", "1e400", "any")
+@example(5, "max_nodes", np.timedelta64(3, "s"), "any")     # FINDING 5: TypeError
+@example(5, "max_seconds", np.timedelta64(3, "s"), "any")   # FINDING 5
+@example(5, "max_memory", np.timedelta64(3, "s"), "any")    # FINDING 5
 def test_solve_scalars(deal, name, value, objective):
     kwargs = dict(max_nodes=NODES, objective=objective)
     if name == "max_nodes":
@@ -563,6 +573,10 @@ def sane_simulation(r, n: int) -> None:
 @example("games", np.float16(5), "greedy")
 @example("start", MAX_DEAL_NUMBER, "greedy")
 @example("games", 2 ** 70, "greedy")
+@example("games", 10 ** 400, "greedy")                  # FINDING 4: a 598-character message
+@example("games", 1e300, "greedy")                      # FINDING 4
+@example("games", np.timedelta64(3, "s"), "greedy")     # FINDING 5: TypeError
+@example("threads", np.timedelta64(1, "D"), "greedy")   # FINDING 5
 def test_simulate_scalars(name, value, policy):
     kwargs = dict(games=20, threads=1, policy=policy)
     if policy == "solver":

@@ -26,6 +26,7 @@ _SUIT_INPUT = {"c": 0, "d": 1, "h": 2, "s": 3, "♣": 0, "♦": 1, "♥": 2, "�
 _TOKEN = re.compile(r"(10|[A2-9TJQK])([CDHS♣♦♥♠♧♢♡♤])\ufe0f?", re.IGNORECASE | re.ASCII)
 # What may separate tokens in a card list.
 _SEPARATORS = re.compile(r"[\s,;|/]+")
+MAX_TEXT = 5_000          # far more than 52 tokens with any separators need
 _EXPECTED = "a rank from A23456789TJQK (or 10) then a suit from cdhs or ♣♦♥♠"
 
 
@@ -112,6 +113,8 @@ def parse_cards(text: str | Iterable, count: int | None = 52) -> list[Card]:
     names the token, its position (1-based) and what was expected.
     """
     if isinstance(text, str):
+        if len(text) > MAX_TEXT:
+            raise ValueError(f"a card list is 52 tokens, got a text of {len(text):,} characters")
         tokens = _tokens(text)
     elif not isinstance(text, Iterable):
         raise ValueError(f"a card list is a string of tokens or a sequence of cards, got {excerpt(text)}")

@@ -58,6 +58,25 @@ def _looks_like_code(text: str) -> bool:
     return stripped.upper().startswith("PY") and len(stripped.split()) == 1
 
 
+def _read_code(text: str, explicit: Rules | None) -> tuple[int, Rules | None]:
+    """A code's deal number and the rules its letter names, checked against ``rules=``."""
+    number, letter = parse_code(text)
+    named = Rules.from_letter(letter)
+    if named is None and explicit is None:
+        raise _custom_code_needs_rules(text.strip())
+    if named is not None and explicit is not None and named != explicit:
+        raise code_rules_conflict(text.strip(), named, explicit)
+    return number, named
+
+
+def _deck_list(arr: np.ndarray) -> list:
+    """One deal given as a numpy array: its 52 card indices as a list."""
+    if arr.ndim != 1 or arr.dtype.kind not in "iuO":
+        raise ValueError(f"a deal as an array is 52 card indices, got an array of {arr.dtype} "
+                         f"with shape {arr.shape}")
+    return arr.tolist()
+
+
 def read_deal(deal: Any, rules: Any = None) -> Deal:
     """One deal, with the rules it is played under resolved (``deal.rules`` is never None):
     the single-deal entry points (``Game``, ``solve``, ``replay``) read deals through this."""
@@ -72,22 +91,14 @@ def read_deal(deal: Any, rules: Any = None) -> Deal:
         return deal.with_rules(Rules())
     if isinstance(deal, str):
         if _looks_like_code(deal):
-            number, letter = parse_code(deal)
-            named = Rules.from_letter(letter)
-            if named is None and explicit is None:
-                raise _custom_code_needs_rules(deal.strip())
-            if named is not None and explicit is not None and named != explicit:
-                raise code_rules_conflict(deal.strip(), named, explicit)
+            number, named = _read_code(deal, explicit)
             return Deal.from_number(number, rules=explicit or named)
         return Deal.from_cards(deal, rules=explicit or Rules())
     number = _number(deal)
     if number is not None:
         return Deal.from_number(number, rules=explicit or Rules())
     if isinstance(deal, np.ndarray):
-        if deal.ndim != 1 or deal.dtype.kind not in "iuO":
-            raise ValueError(f"a deal as an array is 52 card indices, got an array of "
-                             f"{deal.dtype} with shape {deal.shape}")
-        return Deal.from_cards(deal.tolist(), rules=explicit or Rules())
+        return Deal.from_cards(_deck_list(deal), rules=explicit or Rules())
     if isinstance(deal, (list, tuple)):
         return Deal.from_cards(deal, rules=explicit or Rules())
     raise ValueError("a deal is a Deal, a deal code such as PY1-N-AAAAAAS, a card list or a "
@@ -232,12 +243,7 @@ def _read_items(deals: Iterable, explicit: Rules | None) -> DealBatch:
             if isinstance(item, Game):
                 item = item.deal
             if isinstance(item, str) and _looks_like_code(item):
-                number, letter = parse_code(item)
-                own = Rules.from_letter(letter)
-                if own is None and explicit is None:
-                    raise _custom_code_needs_rules(item.strip())
-                if own is not None and explicit is not None and own != explicit:
-                    raise code_rules_conflict(item.strip(), own, explicit)
+                number, own = _read_code(item, explicit)
                 numbers.append(number)
             elif isinstance(item, Deal):
                 own = item.rules
@@ -253,10 +259,7 @@ def _read_items(deals: Iterable, explicit: Rules | None) -> DealBatch:
                     numbers.append(n)
                 else:
                     if isinstance(item, np.ndarray):
-                        if item.ndim != 1 or item.dtype.kind not in "iuO":
-                            raise ValueError(f"a deal as an array is 52 card indices, got an "
-                                             f"array of {item.dtype} with shape {item.shape}")
-                        item = item.tolist()
+                        item = _deck_list(item)
                     if not isinstance(item, (str, list, tuple)):
                         raise ValueError("a deal is a Deal, a deal code, a card list or a deal "
                                          f"number, got {excerpt(item)}")
