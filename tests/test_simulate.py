@@ -437,7 +437,7 @@ def test_doctests():
 @pytest.mark.parametrize("kwargs, message", [
     ({}, "exactly one of games"),
     ({"games": 5, "deals": [1]}, "exactly one of games"),
-    ({"games": 0}, "games must be at least 1"),
+    ({"games": 0}, "games must be 1.."),
     ({"games": -3}, "games must be"),
     ({"games": 2.5}, "games must be a whole number"),
     ({"games": True}, "games must be a whole number"),
@@ -533,7 +533,7 @@ def test_cli_rule_flags(capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--games", "0"], "--games must be at least 1"),
+    (["--games", "0"], "--games must be 1.."),
     (["--games", "ten"], "--games must be a whole number"),
     (["--games", "10", "--start", "x"], "--start must be a whole number"),
     (["--games", "10", "--start", "PY1-Q-AAAAAAA"], "'Q'"),

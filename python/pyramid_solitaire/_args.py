@@ -50,7 +50,8 @@ def excerpt(value: Any, limit: int = _EXCERPT) -> str:
 
 
 def _is_bool(value: Any) -> bool:
-    return isinstance(value, (bool, np.bool_))
+    """Bools, and numpy times (a timedelta64 is a numpy integer): never numbers here."""
+    return isinstance(value, (bool, np.bool_, np.timedelta64, np.datetime64))
 
 
 def whole(name: str, value: Any, low: int | None = None, high: int | None = None, *,
@@ -197,7 +198,8 @@ def threads(value: Any) -> int:
                          f"cores (-1 = all {cores}), got 0")
     if n < 0:
         if cores + 1 + n < 1:
-            raise ValueError(f"threads={n} leaves no thread on {cores} core(s): use -1 .. -{cores}")
+            raise ValueError(f"threads={_short_int(n)} leaves no thread on {cores} core(s): "
+                             f"use -1 .. -{cores}")
         return cores + 1 + n
     cap = THREADS_PER_CORE_MAX * cores
     if n > cap:

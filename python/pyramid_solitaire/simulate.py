@@ -445,7 +445,7 @@ def simulate(games: int | None = None, *, deals: Iterable | np.ndarray | None = 
                          "policy; the greedy and random policies take none")
     batch: DealBatch | None = None
     if games is not None:
-        n = _args.whole("games", games, 1)
+        n = _args.whole("games", games, 1, MAX_DEAL_NUMBER + 1)
         first, rules = _start(start, explicit)
         if first + n - 1 > MAX_DEAL_NUMBER:
             raise ValueError(f"games={n:,} from start={first:,} runs past the last deal number "

@@ -8,6 +8,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from pyramid_core.shuffle import MAX_DEAL_NUMBER
+
 from .. import _args
 from ..cli import UsageError, explicit_rules, rules_from_args
 from ..deal import Deal
@@ -66,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"{args.file}: {e}") from None
         report_bad(bad)
     else:
-        games = _args.whole("--games", args.games, 1)
+        games = _args.whole("--games", args.games, 1, MAX_DEAL_NUMBER + 1)
         start = args.start.strip()
         if start.upper().startswith("PY"):
             deal = Deal.parse(start)
