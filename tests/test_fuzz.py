@@ -21,13 +21,15 @@ from __future__ import annotations
 
 import contextlib
 import decimal
+import math
 import fractions
 import io
+import os
 import sys
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, event, example, given, settings
+from hypothesis import HealthCheck, Phase, assume, event, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as npst
 
@@ -39,10 +41,14 @@ from pyramid_solitaire.cli import main
 from pyramid_solitaire.deal import parse_code
 
 MAX_MESSAGE = 400
-FUZZ = settings(max_examples=150, deadline=None,
+# PYRAMID_FUZZ_EXPLORE=1: skip the pinned examples and the values of findings still open, to
+# look for new defects past them (the default run keeps failing until they are fixed).
+EXPLORE = os.environ.get("PYRAMID_FUZZ_EXPLORE") == "1"
+FUZZ = settings(max_examples=int(os.environ.get("PYRAMID_FUZZ_EXAMPLES", 200)), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                       HealthCheck.filter_too_much])
-FEW = settings(FUZZ, max_examples=60)
+                                       HealthCheck.filter_too_much],
+                phases=[p for p in Phase if not (EXPLORE and p is Phase.explicit)])
+FEW = settings(FUZZ, max_examples=max(1, FUZZ.max_examples * 2 // 5))
 OPTIONS = ("waste_at_deal", "draw", "redeals", "win", "stock_top_playable",
            "pair_waste_top_two", "pair_with_covering")
 BASE_KEYS = ("preset", "name", "letter")
@@ -161,7 +167,12 @@ def huge_text(draw):
     return piece * draw(st.integers(1, max(1, 100_000 // len(piece))))
 
 
-DEAL_TEXT = st.one_of(card_text(), near_code(), st.text(max_size=200), huge_text())
+VALID_CODE = st.tuples(st.sampled_from(["PY1", "py1", "Py1"]), st.sampled_from(LETTERS + "ntm"),
+                      st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcxyz", min_size=7, max_size=7),
+                      st.sampled_from(["", " ", "\t", "\n "])).map(
+                          lambda t: f"{t[3]}{t[0]}-{t[1]}-{t[2]}{t[3]}")
+CODES = st.one_of(VALID_CODE, near_code())
+DEAL_TEXT = st.one_of(card_text(), CODES, st.text(max_size=200), huge_text())
 
 
 def sane_deal(d: Deal) -> None:
@@ -205,7 +216,7 @@ def test_deal_parse(text):
 
 
 @FUZZ
-@given(st.one_of(near_code(), st.text(max_size=30), huge_text()))
+@given(st.one_of(CODES, CODES, st.text(max_size=30), huge_text()))
 @example(BIG_CODE)
 @example("PY1-N-" + "\u0130" * 7)
 def test_codes(text):
@@ -379,7 +390,10 @@ def numpy_scalar(values):
         if dtype.kind == "b":
             return np.bool_(bool(v))
         with np.errstate(all="ignore"):
-            return dtype.type(v)
+            try:
+                return dtype.type(v)
+            except OverflowError:       # an int beyond any float
+                return dtype.type(math.inf if v > 0 else -math.inf)
     return st.tuples(st.sampled_from(INT_DTYPES + FLOAT_DTYPES + [np.dtype(bool)]),
                      values).map(make)
 
@@ -431,8 +445,12 @@ def scalar_values(small: int):
                               "", " ", "unlimited", "inf", "Infinity", "nan", "none", "all",
                               "pyramid", "²", "٣", "1.5", "1_0", "1__0", "_1", "1,", "--1", "+-1",
                               "1e3", "10GiB", "64KiB", "1 MB", "1.5 GiB", "2T", "1e400"])
-    return st.one_of(ints, floats, numpy_scalar(st.one_of(ints, floats)), number_text(ints),
-                     number_text(floats), others, st.text(max_size=8), huge_text())
+    valid = st.one_of(st.integers(1, small), st.integers(1, small).map(float),
+                      numpy_scalar(st.integers(1, small)),
+                      st.integers(1, small).map(lambda n: f"{n:_}" if n % 2 else str(n)))
+    anything = st.one_of(ints, floats, numpy_scalar(st.one_of(ints, floats)), number_text(ints),
+                         number_text(floats), others, st.text(max_size=8), huge_text())
+    return st.one_of(valid, anything, anything)
 
 
 OPTION_VALUES = st.one_of(scalar_values(70), st.sampled_from(PRESETS + list(LETTERS)
@@ -453,8 +471,30 @@ def sane_rules(r: Rules) -> None:
         assert Rules.from_letter(r.letter) == r and Rules.preset(r.name) == r
 
 
+VALID_OPTION = {"waste_at_deal": [0, 1, True, False, "0", "1", np.int8(1), 1.0],
+                "draw": [1, 3, "3", " 1 ", np.uint64(3), 3.0, np.float32(1)],
+                "redeals": [0, 1, 2, 63, "unlimited", "inf", None, float("inf"), "2", np.int16(5)],
+                "win": ["pyramid", "all", " ALL", "Pyramid"],
+                "stock_top_playable": [True, False, 0, 1, np.bool_(True)],
+                "pair_waste_top_two": [True, False, 0, 1, np.bool_(False)],
+                "pair_with_covering": [True, False, 0, 1, np.int64(1)]}
+
+
+@st.composite
+def option_dict(draw, keys=st.sampled_from(OPTIONS), values=OPTION_VALUES):
+    """Options by name, each value a plausible one for its option or anything at all."""
+    out = {}
+    for key in draw(st.lists(keys, max_size=7, unique_by=repr)):
+        plausible = VALID_OPTION.get(key) if isinstance(key, str) else None
+        if plausible and draw(st.integers(0, 2)):
+            out[key] = draw(st.sampled_from(plausible))
+        else:
+            out[key] = draw(values)
+    return out
+
+
 @FUZZ
-@given(st.dictionaries(st.sampled_from(OPTIONS), OPTION_VALUES, max_size=7))
+@given(option_dict())
 @example({"redeals": np.float64("inf")})
 @example({"redeals": np.float32("inf")})
 @example({"draw": 10 ** 400})
@@ -475,8 +515,13 @@ RULE_VALUES = st.one_of(OPTION_VALUES, st.sampled_from([Rules(), Rules.preset("m
 
 
 @FUZZ
-@given(st.one_of(st.dictionaries(RULE_KEYS, RULE_VALUES, max_size=6),
-                 st.dictionaries(st.sampled_from(OPTIONS + BASE_KEYS), RULE_VALUES, max_size=6),
+@given(st.one_of(option_dict(RULE_KEYS, RULE_VALUES),
+                 option_dict(st.sampled_from(OPTIONS + BASE_KEYS), RULE_VALUES),
+                 st.builds(lambda base, d: {**base, **d},
+                           st.dictionaries(st.sampled_from(BASE_KEYS),
+                                           st.sampled_from(PRESETS + list(LETTERS) + ["custom"]),
+                                           max_size=2),
+                           option_dict()),
                  RULE_VALUES))
 @example({"preset": "msc", "name": "M", "letter": "m"})
 @example({"preset": "msc", "name": "classic"})
@@ -543,6 +588,8 @@ def sane_many(r, n: int) -> None:
                         "objective", "max_removed", "rules"]),
        scalar_values(5000))
 @example([5], "objective", "x" * 1_000_000)             # FINDING 3
+@example([5], "threads", -10 ** 400)                     # FINDING 6: a 454-character message
+@example([5], "max_nodes", np.timedelta64(3, "s"))       # FINDING 5: TypeError
 def test_solve_many_scalars(deals, name, value):
     kwargs = dict(max_nodes=NODES, threads=1)
     if name == "max_nodes":
@@ -674,8 +721,22 @@ def test_simulate_arrays(arr, policy, arrays):
         sane_simulation(r, _rows_of(arr))
 
 
+ONE_DECK = st.tuples(st.permutations(range(52)), st.sampled_from(INT_DTYPES + [np.dtype(object)]),
+                     st.lists(st.tuples(st.integers(0, 51), st.integers(-1, 60)), max_size=2)
+                     ).map(lambda t: _deck_array(*t))
+
+
+def _deck_array(perm, dtype, changes):
+    arr = np.array(perm, dtype=dtype)
+    for i, v in changes:
+        if dtype.kind == "u" and v < 0:
+            continue
+        arr[i] = v
+    return arr
+
+
 @FEW
-@given(deal_array())
+@given(st.one_of(deal_array(), ONE_DECK))
 def test_single_deal_arrays(arr):
     r = outcome(solve, arr, max_nodes=NODES)
     if not failed(r):
@@ -705,6 +766,7 @@ def run_cli(argv, stdin: bytes = b""):
 
 
 def check_cli(status, out, err):
+    event(f"exit status {status}")
     assert "Traceback" not in err and "Traceback" not in out
     assert status in (0, 1, 2), (status, err)
     if status != 0:
@@ -736,7 +798,7 @@ BUDGET_FLAGS = {"--max-nodes": st.one_of(st.integers(-3, 5000).map(str), CLI_JUN
                 "--max-memory": st.one_of(st.sampled_from(["64KiB", "1MB", "1GiB", "1", "1PB",
                                                            "64 KiB", "3.5GB", "10 XB"]),
                                           CLI_JUNK)}
-DEAL_ARGS = st.one_of(DEALS.map(str), near_code(), card_text(), CLI_JUNK)
+DEAL_ARGS = st.one_of(DEALS.map(str), CODES, card_text(), CLI_JUNK)
 COMMAND_FLAGS = {
     "deal": {"--format": st.one_of(st.sampled_from(["text", "cards", "json"]), CLI_JUNK)},
     "solve": {"--moves": st.one_of(st.sampled_from(["Kc", "draw", "Kc 3d+Tc draw", "d d d r",
@@ -747,7 +809,7 @@ COMMAND_FLAGS = {
               "--progress": None, "--no-progress": None, **BUDGET_FLAGS},
     "simulate": {"--games": st.one_of(st.integers(-2, 3000).map(str), CLI_JUNK),
                  "--start": st.one_of(st.integers(-2, 20).map(str), DEALS.map(str),
-                                      st.just(str(MAX_DEAL_NUMBER)), near_code(), CLI_JUNK),
+                                      st.just(str(MAX_DEAL_NUMBER)), CODES, CLI_JUNK),
                  "--policy": st.one_of(st.sampled_from(["greedy", "random", "solver",
                                                        " Random", "GREEDY"]), CLI_JUNK),
                  "--seed": st.one_of(st.integers(-1, 2 ** 65).map(str), CLI_JUNK),
@@ -818,12 +880,14 @@ def file_bytes(draw):
     sometimes; or random bytes."""
     if draw(st.integers(0, 5)) == 0:
         return draw(st.binary(max_size=300))
-    lines = draw(st.lists(st.one_of(GOOD_LINES, GOOD_LINES, BAD_LINES), min_size=0, max_size=8))
+    good = draw(st.integers(0, 2)) == 0
+    lines = draw(st.lists(GOOD_LINES if good else st.one_of(GOOD_LINES, GOOD_LINES, BAD_LINES),
+                          min_size=0, max_size=8))
     text = "".join(ln + draw(NEWLINES) for ln in lines)
     encoding = draw(st.sampled_from(["utf-8", "utf-8", "utf-8-sig", "utf-16", "utf-16-le",
                                      "latin-1"]))
     data = text.encode(encoding, errors="replace")
-    for _ in range(draw(st.integers(0, 2))):
+    for _ in range(draw(st.sampled_from([0, 0, 0, 1, 2]))):
         what = draw(st.sampled_from(["nul", "bad-utf8", "bom", "flip", "truncate"]))
         i = draw(st.integers(0, len(data)))
         if what == "nul":
@@ -886,3 +950,62 @@ def test_simulate_file(tmp_path_factory, data, extra):
 @given(file_bytes())
 def test_deal_stdin(data):
     check_cli(*run_cli(["deal", "-"], stdin=data))
+
+
+# ---- the solver's helpers on random positions ----------------------------------------------
+
+@FEW
+@given(position(), st.sampled_from(["hint", "can_still_win", "max_removable", "max_removed_line",
+                                    "solve"]),
+       st.one_of(st.integers(1, 3000), scalar_values(3000)))
+def test_solver_helpers_on_positions(game, name, nodes):
+    import pyramid_solitaire as ps
+    fn = getattr(ps, name)
+    before = game.position
+    r = outcome(fn, game, max_nodes=nodes, max_seconds=SECONDS,
+                allowed=(ValueError, SearchBudgetExceeded))
+    assert game.position == before                     # the search does not move the game
+    if failed(r):
+        return
+    if name == "hint":
+        assert r is None or game.is_legal(r)
+    elif name == "can_still_win":
+        assert r in (True, False, None)
+    elif name == "max_removable":
+        assert game.pyramid_removed <= r <= 28
+    elif name == "max_removed_line":
+        best, line = r
+        assert game.pyramid_removed <= best <= 28
+        g = game.copy()
+        g.play_all(line)
+        assert g.pyramid_removed == best
+    else:
+        sane_solution(r)
+
+
+@FEW
+@given(st.sampled_from(["greedy", "random"]), st.integers(1, 50),
+       st.one_of(st.integers(-60, 60), scalar_values(60)))
+def test_simulation_result_accessors(policy, games, i):
+    result = simulate(games, policy=policy, seed=5, threads=1)
+    for method in (result.code, result.replay):
+        r = outcome(method, i)
+        if not failed(r) and method is result.replay:
+            g = Game(int(result.deal[int(i)]), result.rules)
+            g.play_all(r)
+            assert g.pyramid_removed == int(result.removed[int(i)])
+
+
+@FUZZ
+@given(st.one_of(st.sampled_from(["king", "pair", "draw", "recycle"]), st.text(max_size=8),
+                 st.none(), st.integers()),
+       st.one_of(st.none(), st.lists(CARD_ITEMS, max_size=3), st.text(max_size=4),
+                 st.integers()))
+@example("king", 0)                                     # FINDING 7: TypeError
+@example("king", CARDS[51])                             # FINDING 7
+def test_move_constructor(kind, cards):
+    if EXPLORE:   # finding 7 is open: look past it
+        assume(cards is None or isinstance(cards, (list, tuple, str)))
+    r = outcome(Move, kind, cards)
+    if not failed(r):
+        assert Move.parse(str(r)) == r
