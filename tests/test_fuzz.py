@@ -1009,3 +1009,60 @@ def test_move_constructor(kind, cards):
     r = outcome(Move, kind, cards)
     if not failed(r):
         assert Move.parse(str(r)) == r
+
+
+# ---- smaller public helpers ----------------------------------------------------------------
+
+@FEW
+@given(st.one_of(scalar_values(100), st.builds(np.random.default_rng, st.integers(0, 99)),
+                 st.builds(__import__("random").Random, st.integers())),
+       st.one_of(RULES_CHOICES, RULE_VALUES))
+def test_deal_random(rng, rules):
+    r = outcome(Deal.random, rng, rules=rules)
+    if not failed(r):
+        sane_deal(r)
+
+
+@FEW
+@given(scalar_values(10 ** 6), st.one_of(st.sampled_from(["greedy", "random", "solver"]),
+                                         OPTION_VALUES), st.one_of(st.booleans(), OPTION_VALUES))
+def test_memory_needed(games, policy, arrays):
+    from pyramid_solitaire import memory_needed
+    r = outcome(memory_needed, games, policy, arrays)
+    if not failed(r):
+        assert isinstance(r, int) and r > 0
+
+
+@FEW
+@given(scalar_values(100), scalar_values(100),
+       st.one_of(st.none(), st.floats(), scalar_values(5)))
+@example(1, 2, "a")                                     # FINDING 8: TypeError
+@example(1, 2, -1.0)                                    # FINDING 8: low > high
+@example(1, 2, float("nan"))                            # FINDING 8
+@example(1, 10 ** 200, None)                            # FINDING 8: OverflowError
+@example(10 ** 300, 1, None)                            # FINDING 8: a long message
+def test_wilson_interval(wins, games, z):
+    from pyramid_solitaire.simulate import wilson_interval
+    if EXPLORE:   # finding 8 is open: look past it
+        assume(z is None or (isinstance(z, (int, float)) and 0 < z < 1e6))
+        assume(all(not isinstance(v, (int, float)) or abs(v) < 1e100 for v in (wins, games)))
+    r = outcome(wilson_interval, wins, games) if z is None else outcome(wilson_interval, wins,
+                                                                          games, z)
+    if not failed(r):
+        low, high = r
+        assert 0.0 <= low <= high <= 1.0, r
+
+
+@FEW
+@given(position(), st.one_of(st.lists(st.one_of(JUNK_TOKENS, st.sampled_from(["draw", "d", "r"]),
+                                                 card_token()), max_size=6),
+                             st.integers(), st.none(), st.text(max_size=10)))
+@example(Game(18), 5)                                   # FINDING 7: TypeError
+def test_play_all(game, moves):
+    if EXPLORE:   # finding 7 is open: look past it
+        assume(isinstance(moves, (list, str)))
+    before = game.copy()
+    r = outcome(game.play_all, moves, allowed=(IllegalMoveError,))
+    if failed(r) and isinstance(moves, (list, str)):
+        # play_all stops at the illegal move: what came before it stays played
+        assert game.moves[:len(before.moves)] == before.moves
