@@ -1066,3 +1066,62 @@ def test_play_all(game, moves):
     if failed(r) and isinstance(moves, (list, str)):
         # play_all stops at the illegal move: what came before it stays played
         assert game.moves[:len(before.moves)] == before.moves
+
+
+# ---- the same answer however the input is spelled -----------------------------------------
+
+@FEW
+@given(st.integers(0, MAX_DEAL_NUMBER - 200), st.integers(1, 120), st.sampled_from(PRESETS),
+       st.sampled_from(["greedy", "random"]), st.integers(0, 2 ** 64 - 1),
+       st.sampled_from([1, 2]), st.integers(1, 50))
+def test_simulate_spellings_agree(start, n, rules, policy, seed, threads, chunk):
+    """simulate of games from start, of a range, of an array of numbers, of codes and of
+    Deals give the same games, whatever threads and chunk_size; replay agrees."""
+    base = simulate(n, start=start, rules=rules, policy=policy, seed=seed, threads=1)
+    letter = Rules.preset(rules).letter
+    spellings = [dict(games=n, start=start, threads=threads, chunk_size=chunk),
+                 dict(deals=range(start, start + n), threads=threads),
+                 dict(deals=np.arange(start, start + n, dtype=np.uint64)),
+                 dict(deals=[Deal.from_number(start + i, rules=rules).code for i in range(n)]),
+                 dict(deals=[Deal.from_number(start + i) for i in range(n)])]
+    for kw in spellings:
+        if "deals" in kw and isinstance(kw["deals"], list) and isinstance(kw["deals"][0], str):
+            r = simulate(policy=policy, seed=seed, **kw)        # the codes name the rules
+            assert r.rules == Rules.preset(rules) and letter in kw["deals"][0]
+        else:
+            r = simulate(rules=rules, policy=policy, seed=seed, **kw)
+        for name in ("deal", "won", "removed", "moves", "score"):
+            np.testing.assert_array_equal(getattr(r, name), getattr(base, name), err_msg=name)
+    i = (start + seed) % n
+    g = Game(start + i, rules)
+    g.play_all(base.replay(i))
+    assert g.pyramid_removed == base.removed[i] and len(g.moves) == base.moves[i]
+    assert g.is_won == bool(base.won[i])
+
+
+@FEW
+@given(st.lists(st.integers(0, MAX_DEAL_NUMBER), min_size=1, max_size=6),
+       st.sampled_from(PRESETS), st.sampled_from(["any", "min_moves"]), st.booleans())
+def test_solve_spellings_agree(numbers, rules, objective, max_removed):
+    """solve_many of numbers, of decks and of card lists, and solve of each deal, agree."""
+    kw = dict(rules=rules, objective=objective, max_nodes=NODES, threads=1)
+    by_number = solve_many(numbers, max_removed=max_removed, **kw)
+    decks = np.array([[int(c) for c in Deal.from_number(n).cards] for n in numbers])
+    by_deck = solve_many(decks, max_removed=max_removed, **kw)
+    by_text = solve_many([Deal.from_number(n).to_cards(symbols=True) for n in numbers],
+                         max_removed=max_removed, **kw)
+    for r in (by_deck, by_text):
+        for name in ("winnable", "n_moves", "max_removed", "nodes", "stopped_by"):
+            np.testing.assert_array_equal(getattr(r, name), getattr(by_number, name),
+                                          err_msg=name)
+    for i, n in enumerate(numbers):
+        s = solve(n, rules=rules, objective=objective, max_nodes=NODES)
+        want = {1: True, 0: False, -1: None}[int(by_number.winnable[i])]
+        if not max_removed:        # the same search: the same answer, nodes and line length
+            assert (s.winnable, s.nodes) == (want, int(by_number.nodes[i]))
+            if s.winnable:
+                assert s.n_moves == by_number.n_moves[i]
+        elif s.winnable is not None and want is not None:
+            assert s.winnable == want
+        if s.winnable:
+            assert s.replay().is_won
