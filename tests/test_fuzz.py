@@ -1125,3 +1125,39 @@ def test_solve_spellings_agree(numbers, rules, objective, max_removed):
             assert s.winnable == want
         if s.winnable:
             assert s.replay().is_won
+
+
+@FEW
+@given(st.integers(0, MAX_DEAL_NUMBER), st.sampled_from(PRESETS), st.booleans(),
+       st.sampled_from([[], ["--redeals", "1"], ["--pair-with-covering"]]))
+def test_cli_agrees_with_api(number, preset, min_moves, flags):
+    """solve --json, deal --format cards and simulate --json say what the API says."""
+    import json
+    rules = Rules.preset(preset)
+    for flag in flags:
+        if flag == "--pair-with-covering":
+            rules = rules.replace(pair_with_covering=True)
+    if flags[:1] == ["--redeals"]:
+        if rules.draw == 3:
+            return
+        rules = rules.replace(redeals=1)
+    code = Deal.from_number(number, rules=preset).code
+    status, out, err = run_cli(["solve", code, "--json", "--max-nodes", str(NODES), *flags]
+                               + (["--min-moves"] if min_moves else []))
+    assert status == 0, err
+    got = json.loads(out)
+    want = solve(Deal.from_number(number, rules=rules), objective="min_moves" if min_moves
+                 else "any", max_nodes=NODES)
+    assert (got["winnable"], got["nodes"], got["moves"], got["stopped_by"]) == \
+        (want.winnable, want.nodes, None if want.moves is None else [str(m) for m in want.moves],
+         want.stopped_by)
+    status, out, err = run_cli(["deal", code, "--format", "cards", *flags])
+    assert status == 0 and out.strip() == Deal.from_number(number).to_cards(), err
+    start = min(number, MAX_DEAL_NUMBER - 50)
+    status, out, err = run_cli(["simulate", "--games", "50", "--start", str(start), "--json",
+                                "--policy", "random", "--seed", "9", "--rules", preset, *flags])
+    assert status == 0, err
+    got = json.loads(out)
+    want = simulate(50, start=start, rules=rules, policy="random", seed=9, threads=1)
+    assert (got["wins"], got["removed_histogram"]) == \
+        (want.wins, {str(k): int(v) for k, v in enumerate(want.histogram()) if v})
