@@ -187,11 +187,11 @@ ARGPARSE_BAD = [
 # what each message must name
 BAD_PARTS = {
     0: ["PY2"], 1: ["'Q'"], 2: ["'AAAA'"], 3: ["'1'"], 4: ["PY1-X-AAAAAAA"], 5: ["52", "got 3"],
-    6: ["'Tx'", "token 52"], 7: ["8s", "twice"], 8: ["'vegas'"], 9: ["redeals", "'many'"],
-    10: ["redeals"], 11: ["redeals", "64"], 12: ["waste_at_deal", "2"], 13: ["waste_at_deal", "'x'"],
-    14: ["draw", "2"], 15: ["draw", "'three'"], 16: ["draw=3", "redeals=0"],
-    17: ["draw=3", "stock_top_playable"], 18: ["draw=3", "pair_waste_top_two"],
-    19: ["win", "'some'"],
+    6: ["'Tx'", "token 52"], 7: ["8s", "twice"], 8: ["'vegas'"], 9: ["--redeals", "'many'"],
+    10: ["--redeals"], 11: ["--redeals", "64"], 12: ["--waste-at-deal", "2"],
+    13: ["--waste-at-deal", "'x'"], 14: ["--draw", "2"], 15: ["--draw", "'three'"],
+    16: ["--draw 3", "--redeals 0"], 17: ["--draw 3", "--stock-top-playable"],
+    18: ["--draw 3", "--pair-waste-top-two"], 19: ["--win", "'some'"],
 }
 
 

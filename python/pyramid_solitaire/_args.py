@@ -5,8 +5,9 @@ name to quote in the error (``max_nodes`` from Python, ``--max-nodes`` from the 
 
 - :func:`whole`: a whole number. Accepted: ``int``, numpy integers, floats and numpy floats
   that are whole (``1e6``), and text of ASCII digits with an optional sign, ``_`` or ``,``
-  separators (``"1_000_000"``). Refused: bools, fractions, NaN, infinities, other Unicode
-  digits (``"²"``, ``"٣"``), anything else.
+  separators (``"1_000_000"``), or a whole number in decimal or scientific form (``"1e6"``). Refused: bools, fractions, NaN, infinities, other Unicode
+  digits (``"²"``, ``"٣"``), anything else. Text in scientific form is read exactly
+  (``"1e6"`` is 1,000,000; ``"1.5e0"`` is refused).
 - :func:`real`: a number (int, float, numpy numbers, or decimal text such as ``"2.5"``);
   NaN and bools are refused; ``inf`` is allowed where the caller says so (no limit).
 - :func:`memory`: a number of bytes, or text with a unit (``"512MB"``, ``"1 GiB"``).
@@ -18,6 +19,7 @@ excerpt of the value.
 """
 from __future__ import annotations
 
+import decimal
 import math
 import os
 import re
@@ -79,9 +81,15 @@ def _to_int(name: str, value: Any) -> int:
         raise ValueError(f"{name} must be a whole number, got {value!r}")
     if isinstance(value, str):
         text = value.strip()
-        if _INT_TEXT.fullmatch(text) and len(text) <= 100:
-            return int(text.replace("_", "").replace(",", ""))
-        raise ValueError(f"{name} must be a whole number (ASCII digits), got {excerpt(value)}")
+        if len(text) <= 100:
+            if _INT_TEXT.fullmatch(text):
+                return int(text.replace("_", "").replace(",", ""))
+            if _REAL_TEXT.fullmatch(text) and "n" not in text.lower():   # "1e6", "2.0"
+                exact = decimal.Decimal(text.replace("_", ""))
+                if exact == exact.to_integral_value() and abs(exact) < 10 ** 100:
+                    return int(exact)
+        raise ValueError(f"{name} must be a whole number (ASCII digits, or such as 1e6), got "
+                         f"{excerpt(value)}")
     raise ValueError(f"{name} must be a whole number, got {excerpt(value)}")
 
 
@@ -149,11 +157,11 @@ def memory(name: str, value: Any, low: int = 1 << 16) -> int:
     """Bytes, from a whole number or text with a unit (``"512MB"``, ``"1.5 GiB"``); at
     least ``low`` and at most the machine's physical memory."""
     if isinstance(value, str):
-        m = re.fullmatch(r"\s*([0-9][0-9_]*(?:\.[0-9]+)?)\s*([a-zA-Z]*)\s*", value)
+        m = re.fullmatch(r"\s*([0-9][0-9_,]*(?:\.[0-9]+)?)\s*([a-zA-Z]*)\s*", value)
         if not m or m.group(2).lower() not in _UNITS or len(value) > 100:
             raise ValueError(f"{name} must be bytes such as 1000000, '512MB' or '1GiB', "
                              f"got {excerpt(value)}")
-        number = float(m.group(1).replace("_", ""))
+        number = float(m.group(1).replace("_", "").replace(",", ""))
         if not math.isfinite(number):  # pragma: no cover - the pattern has no inf
             raise ValueError(f"{name} must be a finite size, got {excerpt(value)}")
         size = int(number * _UNITS[m.group(2).lower()])

@@ -52,6 +52,10 @@ class Progress:
         self._pending: dict[str, Any] | None = None   # a bar drawn only after `delay` seconds
         if callable(progress) and not isinstance(progress, bool):
             self._callback = progress
+        elif not isinstance(progress, (bool, type(None))):
+            from ._args import excerpt
+            raise ValueError("progress must be True, False or a callable progress(done, total),"
+                             f" got {excerpt(progress)}")
         elif progress:
             self._pending = dict(total=total or None, unit=unit, desc=desc, dynamic_ncols=True,
                                  leave=False, unit_scale=total > 100_000)
@@ -64,6 +68,7 @@ class Progress:
         if self._pending is not None and time.monotonic() - self._start >= self._delay:
             from tqdm.auto import tqdm
             self._bar = tqdm(initial=self.done, **self._pending)
+            self._bar.start_t -= time.monotonic() - self._start   # the time since the work began
             self._pending = None
 
     @property
@@ -129,6 +134,8 @@ def run_chunks(work: Callable[[int, int, np.ndarray], None], total: int, threads
     return how many ran. Every item must be computed on its own, so results do not depend on
     the chunking or the thread count. Ctrl-C or ``cancel`` stop it (see the module)."""
     _check_cancel(cancel)
+    if cancel is not None and cancel.is_set():
+        raise Cancelled(what)
     n = resolve_threads(threads)
     flag = new_flag()
     bounds: Iterator[tuple[int, int]] = ((lo, min(lo + chunk, total))
@@ -166,6 +173,8 @@ def run_call(fn: Callable[[np.ndarray], Any], cancel: Any = None, progress: Prog
     """``fn(flag)`` in a worker thread, the calling thread waiting where it sees Ctrl-C and
     ``cancel``; ``progress`` (a bar with no total) is refreshed while it waits."""
     _check_cancel(cancel)
+    if cancel is not None and cancel.is_set():
+        raise Cancelled(what)
     flag = new_flag()
     box: dict[str, Any] = {}
     finished = threading.Event()    # waited on instead of join(): an interrupted join() can
@@ -180,8 +189,8 @@ def run_call(fn: Callable[[np.ndarray], Any], cancel: Any = None, progress: Prog
             finished.set()
 
     worker = threading.Thread(target=target, name="pyramid-call", daemon=True)
-    worker.start()
     try:
+        worker.start()
         while not finished.wait(POLL_SECONDS):
             if progress is not None:
                 progress.refresh()
@@ -189,13 +198,16 @@ def run_call(fn: Callable[[np.ndarray], Any], cancel: Any = None, progress: Prog
                 raise Cancelled(what)
     except BaseException:
         flag[0] = 1
-        finished.wait()
-        worker.join()
+        if worker.ident is not None:      # started: wait for it to see the flag
+            finished.wait()
+            worker.join()
         raise
     finally:
         if progress is not None:
             progress.close()
     worker.join()
+    if cancel is not None and cancel.is_set():
+        raise Cancelled(what)
     if "error" in box:
         raise box["error"]
     return box["result"]

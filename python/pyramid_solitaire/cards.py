@@ -10,11 +10,11 @@ Card('Td')
 """
 from __future__ import annotations
 
-from ._args import excerpt
-
 import operator
 import re
 from typing import Iterable
+
+from ._args import excerpt
 
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"

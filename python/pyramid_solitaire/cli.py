@@ -11,11 +11,12 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 from typing import NoReturn, Sequence
 
 from . import __version__
-from .deal import Deal, code_rules_conflict
+from .deal import Deal, code_rules
 from .rules import Rules
 
 PROG = "pyramid-solitaire"
@@ -68,35 +69,43 @@ def rule_changes(args: argparse.Namespace) -> dict[str, object]:
     return {name: getattr(args, name) for name in _OPTIONS if getattr(args, name) is not None}
 
 
+def _with_flags(base: Rules, changes: dict[str, object]) -> Rules:
+    """``base`` with the option flags applied; errors name the flags, not the options."""
+    if not changes:
+        return base
+    try:
+        return base.replace(**changes)
+    except ValueError as e:
+        text = str(e)
+        for name in _OPTIONS:
+            text = re.sub(rf"\b{name}\b(=?)", lambda m, n=name: "--" + n.replace("_", "-")
+                          + (" " if m.group(1) else ""), text)
+        raise UsageError(text) from None
+
+
 def explicit_rules(args: argparse.Namespace) -> Rules | None:
     """The rules the flags name on their own (None when no rule flag was given): ``--rules``
     (default pyramide) with the option flags on top."""
     changes = rule_changes(args)
     if args.rules is None and not changes:
         return None
-    base = Rules.preset(args.rules) if args.rules is not None else Rules()
-    return base.replace(**changes) if changes else base
+    return _with_flags(Rules.preset(args.rules) if args.rules is not None else Rules(), changes)
 
 
 def rules_from_args(args: argparse.Namespace, deal: Deal | None = None) -> Rules:
     """The rules to play ``deal`` under: ``--rules`` (which must agree with a code's letter),
-    else the deal's own, else pyramide; the option flags change options on top."""
+    else the deal's own, else pyramide; the option flags change options on top of it."""
     changes = rule_changes(args)
-    if args.rules is not None:
-        base = Rules.preset(args.rules)
-        if deal is not None and deal.rules is not None and deal.number is not None \
-                and deal.rules != base:
-            raise code_rules_conflict(deal.code, deal.rules, base)
-    elif deal is not None and deal.rules is not None:
-        base = deal.rules
-    elif deal is not None and deal.number is not None:
-        if not changes:
-            raise UsageError(f"deal {deal.code} uses custom rules (letter X): give --rules and "
-                             "option flags")
-        base = Rules()
+    given = Rules.preset(args.rules) if args.rules is not None else None
+    if deal is not None and deal.number is not None and deal.code is not None:
+        # a code: its letter's preset, or --rules (the flags alone for an X code)
+        base = code_rules(deal.code, deal.rules,
+                          given if given is not None or not changes or deal.rules is not None
+                          else Rules(), cli=True)
     else:
-        base = Rules()
-    return base.replace(**changes) if changes else base
+        base = given if given is not None else (deal.rules if deal is not None and
+                                                deal.rules is not None else Rules())
+    return _with_flags(base, changes)
 
 
 def build_parser() -> argparse.ArgumentParser:

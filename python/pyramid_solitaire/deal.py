@@ -10,14 +10,15 @@
 """
 from __future__ import annotations
 
-from ._args import excerpt
-
 import operator
 import random as _random
 from typing import Any, Iterable
 
+import numpy as np
+
 from pyramid_core.shuffle import MAX_DEAL_NUMBER, deal_cards
 
+from ._args import excerpt
 from .cards import CARDS, Card, format_cards, parse_cards
 from .rules import CUSTOM_LETTER, Rules
 
@@ -77,12 +78,28 @@ def parse_code(code: str) -> tuple[int, str]:
     return number, letter
 
 
-def code_rules_conflict(code: str, named: Rules, given: Rules) -> ValueError:
-    """The error for a deal code given with rules other than its letter names."""
-    return ValueError(f"deal code {excerpt(code)} names the {named.name} rules (letter "
-                      f"{named.letter}), but rules={given.name!r} was given: drop rules= to play "
-                      f"the code's rules, or name the deal under the other rules "
-                      f"(PY1-{given.letter}-{code.strip().upper()[-7:]})")
+def code_rules(code: str, named: Rules | None, given: Rules | None, *, cli: bool = False,
+               required: bool = True) -> Rules | None:
+    """The rules a deal code is played under: the preset its letter names (``named``; None
+    for ``X``), which ``given`` (an explicit ``rules=``, or the CLI's ``--rules``) must
+    agree with; for an ``X`` code, ``given``. The one check of a code's letter: every entry
+    point goes through it. ``cli`` words the errors for the command line."""
+    digits = code.strip().upper()[-7:]
+    code = excerpt(code.strip())
+    if named is None:
+        if given is None and required:
+            raise ValueError(f"deal code {code} was named under custom rules (letter X): "
+                             + ("give --rules or option flags to play it" if cli else
+                                "pass rules=Rules(...) to play it"))
+        return given
+    if given is not None and given != named:
+        what, drop = ("--rules " + given.name, "drop --rules") if cli else \
+            (f"rules={given.name!r}", "drop rules=")
+        raise ValueError(f"deal code {code} names the {named.name} rules (letter "
+                         f"{named.letter}), but {what} was given: {drop} to play the code's "
+                         f"rules, or name the deal under the other rules "
+                         f"(PY1-{given.letter}-{digits})")
+    return named
 
 
 class Deal:
@@ -129,17 +146,15 @@ class Deal:
             deal = cls.from_code(stripped)
             if rules is None:
                 return deal
-            wanted = Rules.coerce(rules)
-            if deal.rules is not None and deal.rules != wanted:
-                raise code_rules_conflict(stripped, deal.rules, wanted)
-            return deal.with_rules(wanted)
+            return deal.with_rules(code_rules(stripped, deal.rules, Rules.coerce(rules)))
         return cls.from_cards(stripped, rules=rules)
 
     @classmethod
     def random(cls, rng: Any = None, rules: Rules | str | None = "pyramide") -> "Deal":
         """A random numbered deal (so it has a code to share). ``rng``: None, a seed, a
         ``random.Random`` or a ``numpy.random.Generator``."""
-        if rng is None or isinstance(rng, int):
+        if rng is None or (isinstance(rng, (int, np.integer)) and not isinstance(rng, bool)):
+            rng = None if rng is None else int(rng)
             number = _random.Random(rng).randrange(MAX_DEAL_NUMBER + 1)
         elif hasattr(rng, "integers"):
             number = int(rng.integers(0, MAX_DEAL_NUMBER + 1))

@@ -24,7 +24,7 @@ from pyramid_core.shuffle import MAX_DEAL_NUMBER, decks as _shuffle_decks
 
 from ._args import excerpt
 from .cards import parse_cards
-from .deal import Deal, code_rules_conflict, parse_code
+from .deal import Deal, code_rules, parse_code
 from .rules import Rules
 
 __all__ = ["DealBatch", "read_deal", "read_deals"]
@@ -32,11 +32,6 @@ __all__ = ["DealBatch", "read_deal", "read_deals"]
 
 def _explicit(rules: Any) -> Rules | None:
     return None if rules is None else Rules.coerce(rules)
-
-
-def _custom_code_needs_rules(code: str) -> ValueError:
-    return ValueError(f"deal code {code} was named under custom rules (letter X): "
-                      "pass rules=Rules(...) to play it")
 
 
 def _number(value: Any) -> int | None:
@@ -62,10 +57,7 @@ def _read_code(text: str, explicit: Rules | None) -> tuple[int, Rules | None]:
     """A code's deal number and the rules its letter names, checked against ``rules=``."""
     number, letter = parse_code(text)
     named = Rules.from_letter(letter)
-    if named is None and explicit is None:
-        raise _custom_code_needs_rules(text.strip())
-    if named is not None and explicit is not None and named != explicit:
-        raise code_rules_conflict(text.strip(), named, explicit)
+    code_rules(text, named, explicit)
     return number, named
 
 
@@ -87,7 +79,7 @@ def read_deal(deal: Any, rules: Any = None) -> Deal:
         if deal.rules is not None:
             return deal
         if deal.number is not None:
-            raise _custom_code_needs_rules(deal.code)
+            code_rules(deal.code, None, None)       # an X code: raises
         return deal.with_rules(Rules())
     if isinstance(deal, str):
         if _looks_like_code(deal):
@@ -109,26 +101,39 @@ def read_deal(deal: Any, rules: Any = None) -> Deal:
 class DealBatch:
     """Many deals, validated, as the core takes them.
 
-    ``decks``: (n, 52) uint8, each row a permutation of 0..51. ``numbers``: the deal numbers
-    (uint64) when every deal is a numbered one, else None. ``keys``: uint64 per row, the deal
-    number or, for a deal given as a card list, its row; the random policy seeds each game
-    from it. ``rules``: the one rule set of the batch. ``names``: per row, the deal's code or
-    None (a card list)."""
+    ``numbers``: the deal numbers (uint64) when every deal is a numbered one, else None.
+    ``keys``: uint64 per row, the deal number or, for a deal given as a card list, its row;
+    the random policy seeds each game from it. ``rules``: the one rule set of the batch.
+    ``numbered``: bool per row. ``layouts``: the (n, 52) uint8 decks when some deal has no
+    number (each row a permutation of 0..51), else None: numbered deals are shuffled chunk by
+    chunk (:meth:`decks_of`), so a batch of numbers costs 8 bytes a deal."""
 
-    decks: np.ndarray
     numbers: np.ndarray | None
     keys: np.ndarray
     rules: Rules
-    numbered: np.ndarray          # bool per row: the deal has a number
+    numbered: np.ndarray
+    layouts: np.ndarray | None = None
 
     def __len__(self) -> int:
-        return int(self.decks.shape[0])
+        return int(self.keys.shape[0])
+
+    def decks_of(self, lo: int, hi: int) -> np.ndarray:
+        """Rows lo..hi-1 as an (hi - lo, 52) uint8 array of decks."""
+        if self.layouts is not None:
+            return self.layouts[lo:hi]
+        out = np.empty((hi - lo, 52), dtype=np.uint8)
+        _shuffle_decks(np.ascontiguousarray(self.numbers[lo:hi]), out)
+        return out
+
+    @property
+    def decks(self) -> np.ndarray:
+        return self.decks_of(0, len(self))
 
     def name(self, i: int) -> str:
         """Deal i's code, or its card list."""
         if self.numbered[i]:
             return Deal.from_number(int(self.keys[i]), rules=self.rules).code
-        return Deal.from_cards(self.decks[i].tolist()).to_cards()
+        return Deal.from_cards(self.decks_of(i, i + 1)[0].tolist()).to_cards()
 
     def describe(self, limit: int = 20) -> dict[str, Any]:
         """The deals as JSON-ready data: a range of numbers, or a list (shortened past
@@ -202,8 +207,8 @@ def read_deals(deals: Any, rules: Any = None) -> DealBatch:
         if deals.ndim == 2:
             decks = check_decks(deals)
             rows = np.arange(len(decks), dtype=np.uint64)
-            return DealBatch(decks, None, rows, explicit or Rules(),
-                             np.zeros(len(decks), np.bool_))
+            return DealBatch(None, rows, explicit or Rules(), np.zeros(len(decks), np.bool_),
+                             decks)
         if deals.ndim != 1:
             raise ValueError(f"deals as an array are 1-D (deal numbers) or 2-D (decks), got "
                              f"shape {deals.shape}")
@@ -226,9 +231,7 @@ def _excerpt_array(arr: np.ndarray) -> str:
 
 
 def _numbered(numbers: np.ndarray, rules: Rules) -> DealBatch:
-    decks = np.empty((len(numbers), 52), dtype=np.uint8)
-    _shuffle_decks(numbers, decks)
-    return DealBatch(decks, numbers, numbers, rules, np.ones(len(numbers), np.bool_))
+    return DealBatch(numbers, numbers, rules, np.ones(len(numbers), np.bool_))
 
 
 def _read_items(deals: Iterable, explicit: Rules | None) -> DealBatch:
@@ -247,8 +250,8 @@ def _read_items(deals: Iterable, explicit: Rules | None) -> DealBatch:
                 numbers.append(number)
             elif isinstance(item, Deal):
                 own = item.rules
-                if own is None and item.number is not None and explicit is None:
-                    raise _custom_code_needs_rules(item.code)
+                if own is None and item.number is not None:
+                    code_rules(item.code, None, explicit)
                 numbers.append(-1 if item.number is None else item.number)
                 if item.number is None:
                     cards[i] = [int(c) for c in item.cards]
@@ -289,4 +292,4 @@ def _read_items(deals: Iterable, explicit: Rules | None) -> DealBatch:
     for row, layout in cards.items():
         decks[row] = layout
     keys = np.where(numbered, nums, np.arange(len(nums))).astype(np.uint64)
-    return DealBatch(decks, None, keys, rules, numbered)
+    return DealBatch(None, keys, rules, numbered, decks)

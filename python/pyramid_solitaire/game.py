@@ -20,6 +20,7 @@ from typing import Iterable
 from pyramid_core import geometry
 from pyramid_core.position import DRAW, NONE, RECYCLE, TALON, Table
 
+from ._args import excerpt
 from .cards import Card
 from .deal import Deal
 from .move import Move
@@ -132,6 +133,10 @@ class Game:
 
     def play_all(self, moves: Iterable[Move | str]) -> None:
         """Play several moves; on an illegal one, nothing after it is played."""
+        if isinstance(moves, str):
+            moves = moves.replace(",", " ").split()     # "Kc 3d+Tc draw"
+        elif not isinstance(moves, Iterable):
+            raise IllegalMoveError(f"play_all takes a sequence of moves, got {excerpt(moves)}")
         for i, m in enumerate(moves):
             try:
                 self.play(m)

@@ -11,10 +11,9 @@ Move('Tc+3s')
 """
 from __future__ import annotations
 
-from ._args import excerpt
-
 from typing import ClassVar
 
+from ._args import excerpt
 from .cards import Card, parse_card
 
 _DRAW_WORDS = ("draw", "d")
@@ -40,7 +39,12 @@ class Move:
                 kind, cards = parsed.kind, parsed.cards
             else:
                 cards = ()
-        cards = tuple(Card(c) for c in cards)
+        if isinstance(cards, (int, str)):        # Move("king", "Kd"): one card
+            cards = (cards,)
+        try:
+            cards = tuple(Card(c) for c in cards)
+        except TypeError:
+            raise ValueError(f"a move's cards are a sequence of cards, got {excerpt(cards)}") from None
         if kind == "king":
             if len(cards) != 1 or cards[0].rank != 13:
                 raise ValueError(f"{'+'.join(map(str, cards)) or 'nothing'}: a card alone is a "

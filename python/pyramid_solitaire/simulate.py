@@ -21,7 +21,9 @@ any number of games): what the command line does.
 """
 from __future__ import annotations
 
+import os
 import secrets
+import sys
 import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
@@ -100,10 +102,9 @@ def _start(start: Any, rules: Rules | None) -> tuple[int, Rules]:
 
 def wilson_interval(wins: int, games: int, z: float = _Z95) -> tuple[float, float]:
     """The Wilson score interval of a win rate (95% for the default z)."""
-    wins = _args.whole("wins", wins, 0)
-    games = _args.whole("games", games, 1)
-    if wins > games:
-        raise ValueError(f"wins ({wins:,}) cannot exceed games ({games:,})")
+    games = _args.whole("games", games, 1, 1 << 62)
+    wins = _args.whole("wins", wins, 0, games)
+    z = _args.real("z", z)
     p = wins / games
     z2 = z * z
     denom = 1 + z2 / games
@@ -444,6 +445,9 @@ def simulate(games: int | None = None, *, deals: Iterable | np.ndarray | None = 
         raise ValueError("max_nodes, max_seconds and max_memory are budgets of the solver "
                          "policy; the greedy and random policies take none")
     batch: DealBatch | None = None
+    if isinstance(deals, range) and deals.step == 1 and 0 <= deals.start < deals.stop \
+            and start == 0:   # a range of deal numbers is games from its start: no array
+        games, start, deals = len(deals), deals.start, None
     if games is not None:
         n = _args.whole("games", games, 1, MAX_DEAL_NUMBER + 1)
         first, rules = _start(start, explicit)
@@ -454,9 +458,10 @@ def simulate(games: int | None = None, *, deals: Iterable | np.ndarray | None = 
     else:
         if not (isinstance(start, int) and start == 0):
             raise ValueError("start goes with games, not with deals")
-        if arrays and (isinstance(deals, range) or isinstance(deals, np.ndarray)
-                       and deals.ndim) and len(deals):
-            _check_fits(len(deals), policy, arrays)
+        if isinstance(deals, (range, np.ndarray)) and np.ndim(deals) and len(deals):
+            # the copy read_deals makes: numbers (8 bytes a deal) or decks (52)
+            copy = 52 if isinstance(deals, np.ndarray) and deals.ndim == 2 else 8
+            _check_fits(len(deals), policy, arrays, extra=copy)
         batch = read_deals(deals, explicit)
         first, rules, n = 0, batch.rules, len(batch)
         described = batch.describe()
@@ -465,8 +470,9 @@ def simulate(games: int | None = None, *, deals: Iterable | np.ndarray | None = 
         chunk = min(_MAX_CHUNK, max(_MIN_CHUNK, n // (n_threads * 16) or 1))
         if policy == "solver":
             chunk = max(1, min(256, n // (n_threads * 8) or 1))
-    else:
+    else:   # the playouts see Ctrl-C between chunks: at most _MAX_CHUNK games each
         chunk = _args.whole("chunk_size", chunk_size, 1, 1 << 24)
+        chunk = chunk if policy == "solver" else min(chunk, _MAX_CHUNK)
     budgets = None
     if policy == "solver":
         from .solver import _budgets
@@ -490,13 +496,13 @@ def simulate(games: int | None = None, *, deals: Iterable | np.ndarray | None = 
     used = min(n_threads, max(1, -(-n // chunk)))   # whatever the blocks
     return SimulationResult(policy=policy, rules=rules, seed=seed, threads=used,
                             seconds=seconds, totals=totals, deals=described,
-                            decks=batch.decks if batch is not None and arrays else None,
+                            decks=batch.layouts if batch is not None and arrays else None,
                             numbered=(batch.numbered if batch is not None and arrays
                                       else None), **kept)
 
 
-def _check_fits(n: int, policy: str, arrays: bool) -> None:
-    need = memory_needed(n, policy, arrays)
+def _check_fits(n: int, policy: str, arrays: bool, extra: int = 0) -> None:
+    need = memory_needed(n, policy, arrays) + extra * n
     free = _args.available_memory()
     if free is not None and need > free:
         raise ValueError(f"simulate of {n:,} games needs about {_args.format_bytes(need)} for "
@@ -548,7 +554,7 @@ class _Player:
                 _core.run(code, options, self.seed, 0, deal, a, b, won_u8,
                           rows["removed"], rows["moves"], rows["score"])
         else:
-            decks = self.batch.decks[lo:hi]
+            decks = self.batch.layouts[lo:hi]
 
             def work(a: int, b: int, flag: np.ndarray) -> None:
                 _core.run_decks(code, options, self.seed, decks, deal, a, b, won_u8,
@@ -565,7 +571,7 @@ class _Player:
         def decks_of(a: int, b: int) -> np.ndarray:
             numbers = self.numbers(lo + a, lo + b)
             if numbers is None:
-                return self.batch.decks[lo + a:lo + b]
+                return self.batch.layouts[lo + a:lo + b]
             if self.batch is None:
                 rows["deal"][a:b] = numbers
             out = np.empty((b - a, 52), dtype=np.uint8)
@@ -574,7 +580,7 @@ class _Player:
 
         b = self.budgets
         out = _solve_rows(decks_of, hi - lo, self.rules, _solver_core.OBJECTIVES["any"], True,
-                          b, self.threads, self.chunk, bar, self.cancel)
+                          b, self.threads, self.chunk, bar, self.cancel, "simulate")
         decided = out["winnable"] >= 0
         known = decided & (out["max_removed"] >= 0)
         rows["won"][:] = out["winnable"] == 1

@@ -33,7 +33,8 @@ DEFAULT_MAX_MEMORY = 1 << 30
 #: starting a thread would cost more than they do), then, when it needs more, in a worker
 #: thread that Ctrl-C and ``cancel`` can stop.
 PROBE_NODES = 20_000
-#: Bytes a deal costs solve_many: its deck and its rows of the result arrays.
+#: Bytes a deal costs solve_many: its number or deck (a copy of the input) and its rows of
+#: the result arrays.
 BYTES_PER_DEAL = 52 + 1 + 4 + 4 + 8 + 8 + 1 + 1
 
 
@@ -62,7 +63,6 @@ class Solution:
     deal: Deal | None = field(default=None, repr=False)
     rules: Rules | None = field(default=None, repr=False)
     start: Game | None = field(default=None, repr=False, compare=False)
-    optimal: bool = False          # the line is known to be a shortest one (min_moves)
 
     @property
     def n_moves(self) -> int | None:
@@ -90,7 +90,7 @@ class Solution:
                 "objective": self.objective, "winnable": self.winnable,
                 "n_moves": self.n_moves, "optimal": self.optimal,
                 "moves": None if self.moves is None else [str(m) for m in self.moves],
-                "optimal": self.optimal, "nodes": self.nodes,
+                "nodes": self.nodes,
                 "seconds": round(self.seconds, 6), "stopped_by": self.stopped_by}
 
 
@@ -171,6 +171,7 @@ def solve(deal: Deal | Game | str | Sequence, rules: Rules | str | None = None, 
     """
     obj = _objective(objective)
     budgets = _budgets(max_nodes, max_seconds, max_memory)
+    progress = _args.flag("progress", progress)
     game = _game_of(deal, rules)
     return _solution(game, objective, _run(game, obj, budgets, cancel, progress),
                      isinstance(deal, Game))
@@ -369,7 +370,7 @@ def solve_many(deals: Iterable | np.ndarray, rules: Rules | str | None = None, *
         _check_fits("solve_many", len(deals), BYTES_PER_DEAL)
     batch = read_deals(deals, rules)
     _check_fits("solve_many", len(batch), BYTES_PER_DEAL - 52)
-    out = _solve_rows(lambda lo, hi: batch.decks[lo:hi], len(batch), batch.rules, obj,
+    out = _solve_rows(batch.decks_of, len(batch), batch.rules, obj,
                       max_removed, budgets, threads, chunk, progress, cancel)
     return SolveManyResult(winnable=out["winnable"], n_moves=out["n_moves"],
                            max_removed=out["max_removed"], nodes=out["nodes"],
@@ -380,15 +381,15 @@ def solve_many(deals: Iterable | np.ndarray, rules: Rules | str | None = None, *
 
 def _solve_rows(decks_of: Callable[[int, int], np.ndarray], n: int, rules: Rules, obj: int,
                 max_removed: bool, budgets: dict[str, Any], threads: Any, chunk: int,
-                progress: Any, cancel: Any) -> dict[str, np.ndarray]:
+                progress: Any, cancel: Any, what: str = "solve_many") -> dict[str, np.ndarray]:
     """The per-deal arrays of n deals, deals lo..hi-1 given by ``decks_of(lo, hi)`` (so that a
     caller can shuffle them chunk by chunk)."""
     out = _rows(n)
     core_rules = {k: int(v) for k, v in rules.core_options().items()}
 
     def work(lo: int, hi: int, flag: np.ndarray, objective: int = obj,
-             target: dict = out, source: Callable = decks_of, base: int = 0) -> None:
-        decks = np.ascontiguousarray(source(base + lo, base + hi))
+             target: dict = out, source: Callable = decks_of) -> None:
+        decks = np.ascontiguousarray(source(lo, hi))
         sub = _rows(hi - lo)
         _core.solve_decks(decks, core_rules, objective, budgets["max_nodes"],
                           budgets["max_seconds"], budgets["max_memory"], 0, hi - lo,
@@ -398,17 +399,31 @@ def _solve_rows(decks_of: Callable[[int, int], np.ndarray], n: int, rules: Rules
             target[k][lo:hi] = v
 
     bar = make_progress(progress, n, "deals")
+    try:
+        _fill_rows(work, decks_of, out, n, max_removed, obj, threads, chunk, bar, progress,
+                   cancel, what)
+    finally:
+        if not isinstance(progress, Progress):   # a caller's bar is the caller's to close
+            bar.close()
+    return out
+
+
+def _fill_rows(work: Callable, decks_of: Callable, out: dict[str, np.ndarray], n: int,
+               max_removed: bool, obj: int, threads: Any, chunk: int, bar: Progress,
+               progress: Any, cancel: Any, what: str) -> None:
     # With objective "any", one search per deal answers both (the core's max_removed search
     # looks for a win first).
     single = max_removed and obj == _core.OBJECTIVES["any"]
     if single:
         run_chunks(lambda lo, hi, flag: work(lo, hi, flag, _core.OBJECTIVES["max_removed"]), n,
-                   threads, chunk, bar, cancel, "solve_many")
+                   threads, chunk, bar, cancel, what)
         lost_unknown = (out["winnable"] == 0) & (out["stop"] != 0)
         out["max_removed"][lost_unknown] = -1
         out["n_moves"][lost_unknown] = -1
     else:
-        run_chunks(work, n, threads, chunk, bar, cancel, "solve_many")
+        run_chunks(work, n, threads, chunk, bar, cancel, what)
+        if not isinstance(progress, Progress):
+            bar.close()           # a second bar follows for the lost deals
     if max_removed and not single:
         lost = np.flatnonzero(out["winnable"] == 0)
         out["max_removed"][out["winnable"] == 1] = 28
@@ -418,11 +433,16 @@ def _solve_rows(decks_of: Callable[[int, int], np.ndarray], n: int, rules: Rules
             def lost_decks(lo: int, hi: int) -> np.ndarray:
                 return np.concatenate([decks_of(int(i), int(i) + 1) for i in lost[lo:hi]])
 
-            run_chunks(lambda lo, hi, flag: work(lo, hi, flag, _core.OBJECTIVES["max_removed"],
-                                                 sub, lost_decks),
-                       len(lost), threads, chunk,
-                       None if isinstance(progress, Progress) else
-                       make_progress(progress, len(lost), "lost deals"), cancel, "solve_many")
+            lost_bar = None if isinstance(progress, Progress) else \
+                make_progress(progress, len(lost), "lost deals")
+            try:
+                run_chunks(lambda lo, hi, flag: work(lo, hi, flag,
+                                                     _core.OBJECTIVES["max_removed"], sub,
+                                                     lost_decks),
+                           len(lost), threads, chunk, lost_bar, cancel, what)
+            finally:
+                if lost_bar is not None:
+                    lost_bar.close()
             exact = sub["stop"] == 0
             out["max_removed"][lost] = np.where(exact, sub["max_removed"], -1)
             out["n_moves"][lost] = np.where(exact, sub["n_moves"], -1)
@@ -430,7 +450,6 @@ def _solve_rows(decks_of: Callable[[int, int], np.ndarray], n: int, rules: Rules
             out["seconds"][lost] += sub["seconds"]
     elif not max_removed:
         out["max_removed"][:] = np.where(out["winnable"] == 1, 28, -1)
-    return out
 
 
 def _rows(n: int) -> dict[str, np.ndarray]:

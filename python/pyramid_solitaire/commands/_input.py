@@ -1,7 +1,7 @@
 """What the subcommands read: deals from an argument, a file or standard input, and the
 numeric flags (checked by pyramid_solitaire._args under the flag's own name).
 
-A deals file holds one deal per line: a deal code or 52 card tokens; ``#`` starts a comment
+A deal is a deal code, 52 card tokens or a deal number. A deals file holds one a line; ``#`` starts a comment
 and blank lines are skipped. It is read as UTF-8 (a byte-order mark is dropped; a UTF-16 file
 with its byte-order mark is read too); Windows line ends are fine. Errors name the file and
 the line; with ``--skip-bad`` a bad line is reported and skipped instead.
@@ -16,6 +16,7 @@ from typing import Any
 from .. import _args
 from ..cli import UsageError, rules_from_args
 from ..deal import Deal
+from pyramid_core.shuffle import MAX_DEAL_NUMBER
 
 _BOMS = ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
 MAX_BAD_SHOWN = 10
@@ -35,9 +36,11 @@ def parse_deal(text: str, args: argparse.Namespace, where: str) -> Line:
     try:
         if len(text) > 10_000:
             raise ValueError(f"a deal is a code or 52 card tokens, got {len(text):,} characters")
+        if text.strip().isascii() and text.strip().isdigit():    # a deal number
+            number = _args.whole("a deal number", text, 0, MAX_DEAL_NUMBER)
+            return Line(where, text, Deal.from_number(number, rules=rules_from_args(args)))
         deal = Deal.parse(text)
-        rules = rules_from_args(args, deal)
-        return Line(where, text, deal.with_rules(rules))
+        return Line(where, text, deal.with_rules(rules_from_args(args, deal)))
     except ValueError as e:
         raise UsageError(f"{where}: {e}" if where != "the argument" else str(e)) from None
 
@@ -47,6 +50,8 @@ def read_text(path: str) -> tuple[str, str]:
     name = "standard input" if path == "-" else path
     try:
         if path == "-":
+            if sys.stdin is None or sys.stdin.closed:
+                raise UsageError("standard input is closed: give the deals another way")
             data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else \
                 sys.stdin.read().encode("utf-8")
         else:

@@ -13,6 +13,7 @@ from pyramid_core.shuffle import MAX_DEAL_NUMBER
 from .. import _args
 from ..cli import UsageError, explicit_rules, rules_from_args
 from ..deal import Deal
+from ..rules import Rules
 from ..jsonout import dumps
 from ..simulate import POLICIES, SOLVER_MAX_SECONDS, simulate
 from ._input import add_budget_flags, budgets, read_deal_file, report_bad, threads
@@ -48,9 +49,13 @@ def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    rules = explicit_rules(args)
-    policy = args.policy
+    policy = args.policy.strip().lower()
+    if policy not in POLICIES:
+        raise UsageError(f"--policy must be one of {', '.join(POLICIES)}, got "
+                         f"{_args.excerpt(args.policy)}")
     budget = {k: v for k, v in budgets(args).items() if v is not None}
+    if budget and policy != "solver":
+        raise UsageError("--max-seconds, --max-nodes and --max-memory go with --policy solver")
     seed = None if args.seed is None else _args.whole("--seed", args.seed, 0, (1 << 64) - 1)
     show = sys.stderr.isatty() if args.progress is None else args.progress
     common = dict(policy=policy, seed=seed, threads=threads(args), progress=show and not args.json,
@@ -59,13 +64,8 @@ def run(args: argparse.Namespace) -> int:
         if args.start != "0":
             raise UsageError("--start goes with --games, not with --file")
         lines, bad = read_deal_file(args.file, args, args.skip_bad)
-        try:
-            # card lists take the codes' rules (or the flags'), not a default of their own
-            deals = [line.deal if line.deal.number is not None or rules is not None
-                     else line.deal.with_rules(None) for line in lines]
-            result = simulate(deals=deals, rules=rules, **common)
-        except ValueError as e:
-            raise UsageError(f"{args.file}: {e}") from None
+        result = simulate(deals=[line.deal for line in lines], rules=_file_rules(args, lines),
+                          **common)
         report_bad(bad)
     else:
         games = _args.whole("--games", args.games, 1, MAX_DEAL_NUMBER + 1)
@@ -75,7 +75,25 @@ def run(args: argparse.Namespace) -> int:
             rules = rules_from_args(args, deal)
             start = deal.number
         else:
-            start = _args.whole("--start", start, 0)
+            rules = explicit_rules(args)
+            start = _args.whole("--start", start, 0, MAX_DEAL_NUMBER)
+        if start + games - 1 > MAX_DEAL_NUMBER:
+            raise UsageError(f"--games {games:,} from --start {start:,} runs past the last deal "
+                             f"number {MAX_DEAL_NUMBER:,}")
         result = simulate(games, start=start, rules=rules, **common)
     print(dumps(result.to_dict()) if args.json else result.summary())
     return 0
+
+
+def _file_rules(args: argparse.Namespace, lines: list) -> Rules:
+    """One simulation plays one rule set: the rules every code of the file is played under
+    (its letter's preset, or --rules, with the option flags on top), which must agree; card
+    lists and deal numbers take them too (else the flags', else pyramide)."""
+    coded = [line for line in lines if line.deal.number is not None
+             and not line.text.strip().isdigit()]
+    for line in coded[1:]:
+        if line.deal.rules != coded[0].deal.rules:
+            raise UsageError(f"{coded[0].where} is played under the {coded[0].deal.rules.name} "
+                             f"rules and {line.where} under the {line.deal.rules.name} rules: one "
+                             "simulation plays one rule set (split the file, or give --rules)")
+    return coded[0].deal.rules if coded else (explicit_rules(args) or Rules())

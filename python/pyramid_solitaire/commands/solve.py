@@ -11,7 +11,7 @@ from ..cli import UsageError
 from ..game import Game, IllegalMoveError
 from ..jsonout import dumps
 from ..move import Move
-from ..solver import _budgets, solve, solve_flagged
+from ..solver import _budgets, solve_flagged
 from ._input import (Line, add_budget_flags, budgets, parse_deal, read_deal_file, report_bad,
                      threads)
 
@@ -69,12 +69,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--threads and --skip-bad go with --file")
     line = parse_deal(args.cards if args.cards is not None else args.deal, args, "the argument")
     game = _start_game(line, args.moves)
-    s = solve(game, objective=objective, progress=show, **budget)
-    best = None
-    if args.max_removed and s.winnable is False:
-        from ..solver import max_removed_line
-        best = max_removed_line(game, **budget)
-    _emit(args, line, s, best)
+    bar = _parallel.Progress(0, "s", show, desc="solving", delay=1.0)
+    s, best = _parallel.run_call(
+        lambda flag: solve_flagged(game, objective, budget, flag, args.max_removed),
+        progress=bar)
+    print(_render(args, line, s, best), flush=True)
     return 0
 
 
@@ -104,10 +103,6 @@ def _run_file(args: argparse.Namespace, path: str, objective: str, budget: dict,
     print(summary, file=sys.stderr if args.json else sys.stdout)
     report_bad(bad)
     return 0
-
-
-def _emit(args: argparse.Namespace, line: Line, s, best) -> None:
-    print(_render(args, line, s, best), flush=True)
 
 
 def _render(args: argparse.Namespace, line: Line, s, best) -> str:
