@@ -327,16 +327,18 @@ class SimulationResult:
             f"policy {self.policy}, rules {self.rules.describe()}",
             f"games {self.games:,} (deals {_deals_text(self.deals)})"
             + (f", seed {self.seed}" if self.policy == "random" else ""),
-            f"won {self.wins:,}: {self.win_rate * 100:.2f}% "
-            f"(95% interval {low * 100:.2f}% .. {high * 100:.2f}%)"
+            (f"won {self.wins:,}: {self.win_rate * 100:.2f}% "
+             f"(95% interval {low * 100:.2f}% .. {high * 100:.2f}%)" if t.decided else
+             "no game decided within the budget: no win rate")
             + (f"; {self.undecided:,} undecided within the budget (left out)"
                if self.undecided else "")
             + (f"; most removable cards unknown for {t.games - t.known:,}"
                f" (left out of the table)" if t.known < t.games else ""),
             f"{self.games_per_second:,.0f} games/s on {self.threads} thread"
             f"{'s' if self.threads != 1 else ''} ({self.seconds:.2f} s)",
-            f"mean pyramid cards removed {t.mean('removed') or 0:.2f}, "
-            f"mean moves {t.mean('moves') or 0:.1f}",
+            (f"mean pyramid cards removed {t.mean('removed'):.2f}, "
+             f"mean moves {t.mean('moves'):.1f}" if t.known else
+             "no game's pyramid cards removed known"),
             "",
             histogram_table(self.histogram()),
         ]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..cli import UsageError
 from ..game import Game
 from ..jsonout import dumps
 from ._input import parse_deal, read_text
@@ -22,8 +23,14 @@ def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) ->
 def run(args: argparse.Namespace) -> int:
     if args.deal == "-":
         text, name = read_text("-")
-        content = " ".join(raw.split("#", 1)[0] for raw in text.splitlines())
-        line = parse_deal(" ".join(content.split()), args, name)
+        rows = [raw.split("#", 1)[0].strip() for raw in text.splitlines()]
+        rows = [r for r in rows if r]
+        if not rows:
+            raise UsageError(f"{name} holds no deal")
+        if len(rows) > 1 and all(len(r.split()) == 1 for r in rows):
+            raise UsageError(f"{name} holds {len(rows)} deals; deal shows one (solve - reads "
+                             "many)")
+        line = parse_deal(" ".join(" ".join(rows).split()), args, name)
     else:
         line = parse_deal(args.deal, args, "the argument")
     game = Game(line.deal)
