@@ -2,7 +2,6 @@
 the same rows as the numbered deals' batch, any slice, any threads, and clear errors."""
 from __future__ import annotations
 
-import pathlib
 import threading
 
 import numpy as np
@@ -10,9 +9,10 @@ import pytest
 
 from pyramid_core import simulate as core
 from pyramid_core.shuffle import MAX_DEAL_NUMBER, decks as shuffle_decks
+from conftest import repo_file
 from pyramid_solitaire import Deal, Game, Rules
 
-DATA = pathlib.Path(__file__).resolve().parent.parent / "data"
+DATA = repo_file("data")
 RULE_SETS = {
     **{name: Rules.preset(name) for name in
        ["pyramide", "three-pass", "unlimited", "classic", "classic-draw3", "msc"]},
