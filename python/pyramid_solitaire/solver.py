@@ -319,7 +319,7 @@ class SolveManyResult:
                               "python -m pip install pandas") from None
         numbers = (np.where(self.deals.numbered, self.deals.keys.astype(np.int64), -1)
                    if self.deals is not None else np.full(len(self), -1, np.int64))
-        stops = np.array([None, "nodes", "time", "memory", "cancelled"], dtype=object)
+        stops = np.array([None, *STOP_NAMES[1:]], dtype=object)
         df = pd.DataFrame({
             "deal": numbers,
             "winnable": pd.array(np.where(self.winnable < 0, None, self.winnable == 1),
