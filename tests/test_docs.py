@@ -6,7 +6,8 @@ import pytest
 
 from conftest import repo_file
 
-MODULES = ["cards", "rules", "deal", "move", "game"]
+MODULES = ["cards", "rules", "deal", "move", "game", "jsonout", "session", "session.session",
+           "session.messages", "session.profiles"]
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -16,7 +17,8 @@ def test_module_doctests(name):
     assert result.attempted > 0 and result.failed == 0
 
 
-def test_readme_examples():
-    result = doctest.testfile(str(repo_file("README.md")), module_relative=False,
+@pytest.mark.parametrize("path", ["README.md", "docs/session.md"])
+def test_markdown_examples(path):
+    result = doctest.testfile(str(repo_file(*path.split("/"))), module_relative=False,
                               optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0

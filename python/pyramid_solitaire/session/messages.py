@@ -1,0 +1,69 @@
+"""Every notice a session can give: a stable code, and its text in English and Vietnamese
+(the seeds' language). This catalogue is the one place the texts live; frontends show
+``message.text`` or translate ``message.code`` themselves.
+
+>>> message("sum_not_13", "vi").text
+'Tổng phải bằng 13'
+>>> message("hint", "en", move="Kd").text
+'Hint: Kd'
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+LANGUAGES = ("en", "vi")
+
+CATALOGUE: dict[str, dict[str, str]] = {
+    "blocked": {"en": "This card is blocked by another card",
+                "vi": "Lá bài này bị một lá khác chặn"},
+    "sum_not_13": {"en": "Sum must be 13", "vi": "Tổng phải bằng 13"},
+    "not_allowed": {"en": "These two cards cannot be removed together: {why}",
+                    "vi": "Không thể bỏ hai lá này cùng nhau: {why}"},
+    "no_moves": {"en": "No more moves", "vi": "Không còn nước đi nào"},
+    "no_chance": {"en": "No chance to win any more", "vi": "Không còn cơ hội thắng"},
+    "won": {"en": "You won!", "vi": "Bạn đã thắng!"},
+    "game_over": {"en": "The game is over: start a new one",
+                  "vi": "Ván bài đã kết thúc: hãy bắt đầu ván mới"},
+    "nothing_to_undo": {"en": "Nothing to undo", "vi": "Không có gì để hoàn tác"},
+    "undo_limit": {"en": "No more undo: only the last {limit} actions can be undone",
+                   "vi": "Không thể hoàn tác thêm: chỉ hoàn tác được {limit} thao tác gần nhất"},
+    "nothing_to_redo": {"en": "Nothing to redo", "vi": "Không có gì để làm lại"},
+    "stock_empty": {"en": "The stock and the waste are empty",
+                    "vi": "Nọc và chồng bài bỏ đều đã hết"},
+    "no_redeals_left": {"en": "No redeals left", "vi": "Đã hết lượt chia lại"},
+    "hint": {"en": "Hint: {move}", "vi": "Gợi ý: {move}"},
+    "no_hint": {"en": "No move can remove another pyramid card",
+                "vi": "Không còn nước nào bỏ thêm được lá trong kim tự tháp"},
+    "hint_unknown": {"en": "No hint found in time", "vi": "Không tìm được gợi ý kịp thời"},
+    "illegal_move": {"en": "Not a legal move: {why}", "vi": "Nước đi không hợp lệ: {why}"},
+    "paused": {"en": "Paused", "vi": "Tạm dừng"},
+    "resumed": {"en": "Resumed", "vi": "Tiếp tục"},
+    "saved": {"en": "Game saved", "vi": "Đã lưu ván bài"},
+    "loaded": {"en": "Saved game resumed", "vi": "Đã mở lại ván bài đã lưu"},
+}
+
+
+@dataclass(frozen=True)
+class Message:
+    """A notice: ``code`` (stable, for programs), ``text`` (for people), ``args``."""
+
+    code: str
+    text: str
+    args: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "text": self.text, **({"args": self.args} if self.args else {})}
+
+
+def check_lang(lang: Any) -> str:
+    if lang not in LANGUAGES:
+        from .._args import excerpt
+        raise ValueError(f"lang must be one of {', '.join(LANGUAGES)}, got {excerpt(lang)}")
+    return lang
+
+
+def message(code: str, lang: str = "en", **args: Any) -> Message:
+    """The message ``code`` in ``lang``, its ``{placeholders}`` filled from ``args``."""
+    texts = CATALOGUE[code]
+    return Message(code, texts[check_lang(lang)].format(**args), dict(args))

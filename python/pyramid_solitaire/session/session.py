@@ -1,0 +1,326 @@
+"""A game session for frontends: the tap model, messages, score, moves counter, undo and redo,
+the clock, hints and the "no chance to win" notice, over the engine (:class:`Game`) and the
+solver. A frontend only draws :meth:`Session.state` and forwards input.
+
+>>> from pyramid_solitaire.session import Session
+>>> s = Session("PY1-N-AAAAAAS", clock=lambda: 0.0)
+>>> [m.code for m in s.tap(22)]          # Kc, a free King: one tap removes it
+[]
+>>> s.score, s.moves
+(10, 1)
+>>> s.tap(0)[0].text                       # the top card is blocked
+'This card is blocked by another card'
+"""
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .. import _args
+from ..deal import Deal
+from ..game import Game, Status
+from ..move import Move
+from .messages import Message, check_lang, message
+from .profiles import Profile
+
+#: A tap's target: a pyramid index 0..27, "stock" (draw or recycle), "stock:top" (the stock's
+#: top card, where it is playable), "waste" (the waste's top card) or "waste:0".."waste:2"
+#: (the top of each pile under draw three).
+Target = Any
+
+
+@dataclass
+class _Action:
+    move: Move
+    points: int          # score gained by the move, bonus included
+    bonus: int = 0
+
+
+class Session:
+    """One game as a player plays it.
+
+    ``deal``: a code, a card list, a :class:`Deal`, a deal number or None (random);
+    ``profile``: a :class:`Profile` or a profile's name; ``clock``: a function returning
+    seconds (default ``time.monotonic``; tests pass a fake one); ``lang``: ``"en"`` or
+    ``"vi"``; ``explain_errors``: overrides the profile's.
+    """
+
+    def __init__(self, deal: Any = None, profile: Profile | str = "pyramide", *,
+                 clock: Callable[[], float] | None = None, lang: str = "en",
+                 explain_errors: bool | None = None) -> None:
+        self.profile = Profile.preset(profile)
+        self.lang = check_lang(lang)
+        self.explain_errors = (self.profile.explain_errors if explain_errors is None
+                               else _args.flag("explain_errors", explain_errors))
+        if clock is not None and not callable(clock):
+            raise ValueError(f"clock must be a function returning seconds, got "
+                             f"{_args.excerpt(clock)}")
+        self._clock = clock or time.monotonic
+        self._start(Game(deal, self.profile.rules) if deal is not None
+                    else Game(Deal.random(rules=self.profile.rules)))
+
+    @classmethod
+    def new_random(cls, profile: Profile | str = "pyramide", rng: Any = None,
+                   **kwargs: Any) -> "Session":
+        """A session on a random numbered deal (its code can be shared)."""
+        profile = Profile.preset(profile)
+        return cls(Deal.random(rng, rules=profile.rules), profile, **kwargs)
+
+    def _start(self, game: Game) -> None:
+        self.game = game
+        self.score = 0
+        self.moves = 0
+        self.selection: Target | None = None
+        self.assisted = False
+        self._undo: deque[_Action] = deque(maxlen=self.profile.undo_limit)
+        self._redo: list[_Action] = []
+        self._t0 = self._clock()
+        self._paused_at: float | None = None
+        self._paused = 0.0
+        self._ended_at: float | None = None
+        self._no_chance_told = False
+
+    def restart(self) -> list[Message]:
+        """The same deal from the start (score, moves and clock reset)."""
+        self._start(Game(self.game.deal, self.game.rules))
+        return []
+
+    def new_deal(self, deal: Any) -> list[Message]:
+        """A new game of ``deal`` (for example a pasted code) under this profile."""
+        self._start(Game(deal, self.profile.rules))
+        return []
+
+    # ---- the clock --------------------------------------------------------------------------
+    @property
+    def seconds(self) -> float:
+        """Time played: paused time and time after the end do not count."""
+        now = self._ended_at if self._ended_at is not None else (
+            self._paused_at if self._paused_at is not None else self._clock())
+        return max(0.0, now - self._t0 - self._paused)
+
+    @property
+    def paused(self) -> bool:
+        return self._paused_at is not None
+
+    def pause(self) -> list[Message]:
+        if self._paused_at is None and self._ended_at is None:
+            self._paused_at = self._clock()
+        return [self._msg("paused")]
+
+    def resume(self) -> list[Message]:
+        if self._paused_at is not None:
+            self._paused += self._clock() - self._paused_at
+            self._paused_at = None
+        return [self._msg("resumed")]
+
+    # ---- views ------------------------------------------------------------------------------
+    @property
+    def status(self) -> Status:
+        return self.game.status
+
+    def _msg(self, code: str, **args: Any) -> Message:
+        return message(code, self.lang, **args)
+
+    def _card_at(self, target: Target):
+        """The card a tap on ``target`` reaches, or None (an empty place)."""
+        game = self.game
+        if isinstance(target, bool) or not isinstance(target, (int, str)):
+            raise ValueError(f"a tap target is a pyramid index 0..27, 'stock', 'stock:top', "
+                             f"'waste' or 'waste:0'..'waste:2', got {_args.excerpt(target)}")
+        if isinstance(target, int):
+            if not 0 <= target < 28:
+                raise ValueError(f"a pyramid index is 0..27, got {_args.excerpt(target)}")
+            return game.pyramid[target]
+        if target == "waste":
+            return game.waste[-1] if game.waste else None
+        if target.startswith("waste:") and target[6:] in ("0", "1", "2"):
+            if game.rules.draw != 3:
+                raise ValueError("waste piles 'waste:0'..'waste:2' are there under draw three; "
+                                 "tap 'waste'")
+            pile = game.waste_piles[int(target[6:])]
+            return pile[-1] if pile else None
+        if target == "stock:top":
+            return game.stock[0] if game.stock and game.rules.stock_top_playable else None
+        raise ValueError(f"a tap target is a pyramid index 0..27, 'stock', 'stock:top', "
+                         f"'waste' or 'waste:0'..'waste:2', got {_args.excerpt(target)}")
+
+    # ---- input ------------------------------------------------------------------------------
+    def tap(self, target: Target) -> list[Message]:
+        """A tap (or click) on ``target`` (see :data:`Target`); returns the messages."""
+        if target == "stock":
+            self.selection = None
+            return self._stock()
+        card = self._card_at(target)
+        if self.status is not Status.PLAYING:
+            return [self._msg("game_over")]
+        if card is None:
+            return []
+        if card not in self.game.playable_cards:
+            return [self._msg("blocked")] if self.explain_errors else []
+        if card.rank == 13:
+            self.selection = None
+            return self._act(Move.king(card))
+        if self.selection is None:
+            self.selection = target
+            return []
+        first = self._card_at(self.selection)
+        if first == card or first is None or first not in self.game.playable_cards:
+            self.selection = None if first == card else target
+            return []
+        if first.rank + card.rank != 13:
+            self.selection = target
+            return [self._msg("sum_not_13")]
+        move = Move.pair(first, card)
+        if not self.game.is_legal(move):
+            self.selection = target
+            why = self.game._why_illegal(move)
+            return [self._msg("not_allowed", why=why)] if self.explain_errors else []
+        self.selection = None
+        return self._act(move)
+
+    def drag(self, source: Target, target: Target) -> list[Message]:
+        """Drag-and-drop: the same as tapping ``source``, then ``target``."""
+        self.selection = None
+        out = self.tap(source)
+        return out + self.tap(target) if self.selection is not None else out
+
+    def _stock(self) -> list[Message]:
+        if self.status is not Status.PLAYING:
+            return [self._msg("game_over")]
+        legal = self.game.legal_moves
+        for move in (Move.DRAW, Move.RECYCLE):
+            if move in legal:
+                return self._act(move)
+        if self.game.stock or self.game.waste:
+            return [self._msg("no_redeals_left")]
+        return [self._msg("stock_empty")]
+
+    def play(self, move: Move | str) -> list[Message]:
+        """Play a move directly (for frontends that do their own input); an illegal one
+        gives the ``illegal_move`` message and changes nothing."""
+        try:
+            move = Move.parse(move)
+        except ValueError as e:
+            return [self._msg("illegal_move", why=str(e))]
+        if not self.game.is_legal(move):
+            return [self._msg("illegal_move", why=f"{move}: {self.game._why_illegal(move)}")]
+        self.selection = None
+        return self._act(move)
+
+    def _act(self, move: Move) -> list[Message]:
+        """Play a legal move as a new action: points, moves counter, undo and redo, notices."""
+        self._redo.clear()
+        return self._apply(move)
+
+    def _apply(self, move: Move) -> list[Message]:
+        where = [self.game.where(c) for c in move.cards]
+        self.game.play(move)
+        points = self.profile.scoring.removal(where.count("pyramid"),
+                                              len(where) - where.count("pyramid"))
+        self.moves += 1
+        action = _Action(move, points)
+        out: list[Message] = []
+        status = self.status
+        if status is Status.WON:
+            self._ended_at = self._clock()
+            action.bonus = self.profile.scoring.bonus(self.moves, self.seconds)
+            action.points += action.bonus
+            out.append(self._msg("won"))
+        elif status is Status.NO_MOVES:
+            self._ended_at = self._clock()
+            out.append(self._msg("no_moves"))
+        self.score += action.points
+        self._undo.append(action)
+        if status is Status.PLAYING:
+            out += self._notices()
+        return out
+
+    def _notices(self) -> list[Message]:
+        if not self.profile.no_chance_notice or self._no_chance_told:
+            return []
+        from ..solver import can_still_win
+        if can_still_win(self.game, max_seconds=self.profile.notice_seconds) is False:
+            self._no_chance_told = True
+            return [self._msg("no_chance")]
+        return []          # winnable, or not decided within the budget: nothing false said
+
+    # ---- undo, redo, hints ------------------------------------------------------------------
+    def undo(self) -> list[Message]:
+        """Take back the last action (within the profile's undo limit)."""
+        if not self._undo:
+            if self.game.moves and self.profile.undo_limit is not None:
+                return [self._msg("undo_limit", limit=self.profile.undo_limit)]
+            return [self._msg("nothing_to_undo")]
+        action = self._undo.pop()
+        self.game.undo()
+        self.score -= action.points
+        if self.profile.undo_counts_move:
+            self.moves += 1
+        self._ended_at = None
+        self._no_chance_told = False
+        self.selection = None
+        self._redo.append(action)
+        return []
+
+    def redo(self) -> list[Message]:
+        """Play again the last action undone (until a new action is played)."""
+        if not self._redo:
+            return [self._msg("nothing_to_redo")]
+        action = self._redo.pop()
+        self.selection = None
+        return self._apply(action.move)
+
+    def hint(self) -> list[Message]:
+        """A move on a winning line (else one removing the most cards), from the solver
+        within the profile's notice budget; the game is marked as assisted."""
+        from ..solver import SearchBudgetExceeded, hint
+        if self.status is not Status.PLAYING:
+            return [self._msg("game_over")]
+        self.assisted = True
+        try:
+            move = hint(self.game, max_seconds=max(self.profile.notice_seconds, 0.5))
+        except SearchBudgetExceeded:
+            return [self._msg("hint_unknown")]
+        if move is None:
+            return [self._msg("no_hint")]
+        return [self._msg("hint", move=str(move))]
+
+    # ---- state ------------------------------------------------------------------------------
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def state(self) -> dict[str, Any]:
+        """Everything a frontend draws, as JSON-ready data."""
+        game = self.game
+        free = set(game.free_cards)
+        sel = self._card_at(self.selection) if self.selection is not None else None
+        return {
+            "code": game.code, "profile": self.profile.name,
+            "rules": game.rules.describe_dict(),
+            "pyramid": [{"index": i, "card": None if c is None else c.token,
+                         "free": c is not None and c in free}
+                        for i, c in enumerate(game.pyramid)],
+            "stock": len(game.stock),
+            "stock_top": (game.stock[0].token if game.stock and game.rules.stock_top_playable
+                          else None),
+            "waste": [[c.token for c in pile] for pile in game.waste_piles],
+            "waste_tops": [pile[-1].token if pile else None for pile in game.waste_piles],
+            "redeals_left": game.recycles_left,
+            "legal_moves": [str(m) for m in game.legal_moves],
+            "selection": None if sel is None else {"target": self.selection, "card": sel.token},
+            "score": self.score, "moves": self.moves, "seconds": round(self.seconds, 3),
+            "paused": self.paused, "status": str(self.status), "assisted": self.assisted,
+            "can_undo": self.can_undo, "can_redo": self.can_redo,
+            "pyramid_removed": game.pyramid_removed,
+        }
+
+    def __repr__(self) -> str:
+        return (f"<Session {self.game.code or 'card list'} {self.profile.name}: {self.status}, "
+                f"score {self.score}, {self.moves} moves>")

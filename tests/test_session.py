@@ -1,0 +1,263 @@
+"""The session layer: profiles, the tap model, messages, scoring, undo and redo, the clock."""
+from __future__ import annotations
+
+import re
+import string
+
+import numpy as np
+import pytest
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+
+from conftest import EASY_CLEAR, easy_deal, seed000_deal
+from pyramid_solitaire import Deal, Move, Rules, Status, solve_many
+from pyramid_solitaire.session import CATALOGUE, LANGUAGES, Profile, Scoring, Session, message
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def index_of(session: Session, token: str) -> int:
+    return [None if c is None else c.token for c in session.game.pyramid].index(token)
+
+
+# ---- seed 000's walkthrough -----------------------------------------------------------------
+
+def test_seed000_walkthrough_by_taps():
+    s = Session(seed000_deal(), "pyramide", clock=FakeClock())
+    assert [m.text for m in s.tap(index_of(s, "Qc"))] == ["This card is blocked by another card"]
+    assert s.tap(index_of(s, "Kd")) == [] and s.score == 10        # a King: one tap
+    assert s.tap(index_of(s, "Tc")) == [] and s.selection == index_of(s, "Tc")
+    assert s.tap(index_of(s, "3s")) == [] and s.score == 30 and s.selection is None
+    out = s.tap(index_of(s, "7c")) + s.tap(index_of(s, "7s"))
+    assert [m.code for m in out] == ["sum_not_13"] and out[0].text == "Sum must be 13"
+    assert s.selection == index_of(s, "7s")                          # the second stays selected
+    assert s.moves == 2 and s.score == 30
+    s.tap(index_of(s, "7s"))                                         # tap it again: deselected
+    assert s.selection is None
+
+
+def test_explanations_off_and_vietnamese():
+    quiet = Session(seed000_deal(), explain_errors=False)
+    assert quiet.tap(index_of(quiet, "Qc")) == []
+    vi = Session(seed000_deal(), lang="vi")
+    assert vi.tap(index_of(vi, "Qc"))[0].text == "Lá bài này bị một lá khác chặn"
+    with pytest.raises(ValueError, match="lang"):
+        Session(seed000_deal(), lang="fr")
+
+
+def test_stock_waste_and_drag():
+    s = Session("PY1-N-AAAAAAS", clock=FakeClock())
+    assert s.state()["waste_tops"] == ["Tc"]
+    assert s.drag(index_of(s, "3d"), "waste") == [] and s.score == 10   # 3d + Tc (waste): 10
+    stock = s.state()["stock"]
+    assert s.tap("stock") == [] and s.state()["stock"] == stock - 1 and s.moves == 2
+    with pytest.raises(ValueError, match="tap target"):
+        s.tap("pile")
+    with pytest.raises(ValueError, match="0..27"):
+        s.tap(28)
+    with pytest.raises(ValueError, match="draw three"):
+        s.tap("waste:1")
+
+
+def test_draw_three_piles():
+    s = Session(Deal.from_number(3), "classic-draw3")
+    s.tap("stock")
+    tops = s.state()["waste_tops"]
+    assert len(tops) == 3 and all(tops)
+    for i in range(3):
+        s.tap(f"waste:{i}")
+        assert s.selection in (None, f"waste:{i}")
+        s.selection = None
+
+
+def test_stock_messages_at_the_end():
+    s = Session(Deal.from_number(5), "classic", clock=FakeClock())
+    while s.status is Status.PLAYING and "draw" in s.state()["legal_moves"]:
+        s.tap("stock")
+    if s.status is Status.PLAYING:
+        assert [m.code for m in s.tap("stock")] == ["no_redeals_left"]
+
+
+def test_play_direct_and_illegal():
+    s = Session(seed000_deal())
+    assert s.play("Kd") == [] and s.score == 10
+    out = s.play("Qc+As")
+    assert out[0].code == "illegal_move" and "blocked" in out[0].text and s.score == 10
+    assert s.play("nonsense")[0].code == "illegal_move"
+
+
+# ---- scoring, undo, the moves counter -------------------------------------------------------
+
+def test_pyramide_undo_takes_points_back_but_not_moves():
+    s = Session(seed000_deal(), "pyramide")
+    s.play("Kd"), s.play("Tc+3s")
+    assert (s.score, s.moves) == (30, 2)
+    s.undo()
+    assert (s.score, s.moves) == (10, 2) and s.game.pyramid_removed == 1
+    s.redo()
+    assert (s.score, s.moves) == (30, 3)
+    assert s.redo()[0].code == "nothing_to_redo"
+    s.undo()
+    s.tap("stock")                                  # a new action clears the redo stack
+    assert not s.can_redo
+
+
+def test_pyramide_undo_limit_100():
+    s = Session(seed000_deal(), "pyramide")
+    for _ in range(101):
+        s.tap("stock")
+    for _ in range(100):
+        assert s.undo() == []
+    assert [m.code for m in s.undo()] == ["undo_limit"] and s.moves == 101
+    assert Session(seed000_deal()).undo()[0].code == "nothing_to_undo"
+
+
+@pytest.mark.parametrize("profile", ["three-pass", "unlimited"])
+def test_unlimited_undo_counts_a_move(profile):
+    s = Session(seed000_deal(), Profile.preset(profile).replace(rules=Rules(), no_chance_notice=False))
+    for _ in range(150):
+        s.tap("stock")
+    for _ in range(150):
+        assert s.undo() == []
+    assert s.moves == 300 and len(s.game.moves) == 0
+
+
+def test_three_pass_scoring_and_win_bonus():
+    clock = FakeClock()
+    s = Session("PY1-N-AAAAAAS", Profile.preset("three-pass").replace(rules="pyramide"),
+                clock=clock)
+    s.play("3d+Tc")                              # a pyramid card and a talon card: 10 + 2
+    assert s.score == 12
+    easy = Session(easy_deal(), "three-pass", clock=clock)
+    for move in EASY_CLEAR:
+        clock.t += 2
+        out = easy.play(move)
+    assert easy.status is Status.WON and [m.code for m in out] == ["won"]
+    seconds = easy.seconds
+    assert seconds == 2 * len(EASY_CLEAR)
+    assert easy.score == 280 + int(600 - 2 * len(EASY_CLEAR) - 0.5 * seconds)
+    clock.t += 100
+    assert easy.seconds == seconds                # the clock stops at the end
+    easy.undo()
+    assert easy.score == 270 and easy.status is Status.PLAYING
+
+
+def test_seed000_win_is_always_280():
+    s = Session(easy_deal(), "pyramide")
+    for move in EASY_CLEAR:
+        s.play(move)
+    assert s.status is Status.WON and s.score == 280
+
+
+def test_no_points_under_unlimited_and_the_no_chance_notice():
+    r = solve_many(np.arange(60), "unlimited")
+    lost = int(np.flatnonzero(r.winnable == 0)[0])
+    s = Session(Deal.from_number(lost, rules="unlimited"), "unlimited")
+    out = s.tap("stock")
+    assert [m.code for m in out] == ["no_chance"] and s.score == 0
+    assert s.tap("stock") == []                  # said once
+    won = int(np.flatnonzero(r.winnable == 1)[0])
+    w = Session(Deal.from_number(won, rules="unlimited"), "unlimited")
+    assert "no_chance" not in [m.code for m in w.tap("stock")]
+
+
+def test_hint_marks_the_game_assisted():
+    s = Session("PY1-N-AAAAAAS")
+    out = s.hint()
+    assert out[0].code == "hint" and s.assisted
+    assert s.game.is_legal(Move.parse(out[0].args["move"]))
+
+
+# ---- the clock -----------------------------------------------------------------------------
+
+def test_clock_pause_and_resume():
+    clock = FakeClock()
+    s = Session("PY1-N-AAAAAAS", clock=clock)
+    clock.t += 10
+    s.pause()
+    clock.t += 100
+    assert s.seconds == 10 and s.state()["paused"]
+    s.resume()
+    clock.t += 5
+    assert s.seconds == 15
+    s.restart()
+    assert s.seconds == 0 and s.moves == 0
+
+
+# ---- profiles and messages ---------------------------------------------------------------------
+
+def test_profiles():
+    assert Profile.names() == ["pyramide", "three-pass", "unlimited", "classic", "classic-draw3",
+                               "msc"]
+    p = Profile.preset("pyramide")
+    assert p.scoring == Scoring(pyramid=10) and p.undo_limit == 100 and not p.undo_counts_move
+    assert Profile.preset("msc").rules == Rules.preset("msc")
+    assert p.replace(undo_limit=None).undo_limit is None
+    for bad in (dict(undo_limit=-1), dict(nope=1), dict(rules="vegas"), dict(ranking=("luck",)),
+                dict(explain_errors="yes")):
+        with pytest.raises(ValueError):
+            p.replace(**bad)
+    with pytest.raises(ValueError, match="unknown profile"):
+        Profile.preset("vegas")
+
+
+def test_every_message_in_every_language():
+    for code, texts in CATALOGUE.items():
+        assert set(texts) == set(LANGUAGES), code
+        fields = {lang: {f for _, f, _, _ in string.Formatter().parse(t) if f}
+                  for lang, t in texts.items()}
+        assert len({frozenset(f) for f in fields.values()}) == 1, code
+        args = {f: "x" for f in fields["en"]}
+        assert all(message(code, lang, **args).text for lang in LANGUAGES)
+    assert message("no_moves", "vi").text == "Không còn nước đi nào"
+
+
+# ---- random taps and undos against the engine ------------------------------------------------
+
+TARGETS = st.one_of(st.integers(0, 27), st.sampled_from(["stock", "waste"]))
+
+
+class SessionMachine(RuleBasedStateMachine):
+    def __init__(self) -> None:
+        super().__init__()
+        self.s = Session(Deal.from_number(11), "pyramide", clock=FakeClock())
+        self.snapshots: list[tuple] = []
+
+    def snapshot(self) -> tuple:
+        g = self.s.game
+        return (g.position, self.s.score)
+
+    @rule(where=TARGETS)
+    def tap(self, where):
+        before = self.snapshot()
+        moved = len(self.s.game.moves)
+        self.s.tap(where)
+        if len(self.s.game.moves) > moved:
+            self.snapshots.append(before)
+
+    @precondition(lambda self: bool(self.snapshots) and self.s.can_undo)
+    @rule()
+    def undo(self):
+        self.s.undo()
+        assert self.snapshot() == self.snapshots.pop()
+
+    @invariant()
+    def cards_and_score(self):
+        g = self.s.game
+        assert self.s.score == 10 * g.pyramid_removed          # seed 000's scheme
+        places = len([c for c in g.pyramid if c]) + len(g.stock) + len(g.waste) + len(g.removed)
+        assert places == 52
+        undoable = [a.move for a in self.s._undo]
+        assert g.moves[len(g.moves) - len(undoable):] == undoable   # the last actions
+
+
+SessionMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=40,
+                                            deadline=None)
+TestSessionMachine = SessionMachine.TestCase
