@@ -261,3 +261,69 @@ class SessionMachine(RuleBasedStateMachine):
 SessionMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=40,
                                             deadline=None)
 TestSessionMachine = SessionMachine.TestCase
+
+
+# ---- saves -----------------------------------------------------------------------------------
+
+def _played(clock=None, **kwargs) -> Session:
+    s = Session(seed000_deal(), "three-pass", clock=clock or FakeClock(), **kwargs)
+    s.play("Kd"), s.tap("stock"), s.play("Tc+3s"), s.undo()
+    s.tap(index_of(s, "7c"))
+    return s
+
+
+def test_save_round_trips_exactly():
+    clock = FakeClock()
+    s = _played(clock)
+    clock.t += 42
+    text = s.to_json()
+    again = Session.from_json(text, clock=clock)
+    assert again.to_json() == text and again.state() == s.state()
+    assert again.redo() == s.redo() and again.state() == s.state()
+    numbered = Session("PY1-M-AAAAAAS", "msc", clock=clock)
+    numbered.tap("stock")
+    assert Session.from_json(numbered.to_json(), clock=clock).game.code == "PY1-M-AAAAAAS"
+
+
+def test_autosave_after_every_action(tmp_path):
+    path = tmp_path / "game.json"
+    clock = FakeClock()
+    s = Session(seed000_deal(), clock=clock, autosave=path)
+    s.play("Kd")
+    assert Session.load(path, clock=clock).score == 10
+    s.undo()
+    resumed = Session.load(path, clock=clock, autosave=True)
+    assert resumed.score == 0 and resumed.can_redo
+    resumed.redo()
+    assert Session.load(path, clock=clock).score == 10
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]     # no temporary file left
+
+
+@pytest.mark.parametrize("content, problem", [
+    (b"", "not JSON"),
+    (b'{"format": "pyramid-solitaire-session", "version": 1, "deal"', "truncated"),
+    (b'{"hello": "world"}', "not a pyramid-solitaire save"),
+    (b'{"format": "pyramid-solitaire-session", "version": 99}', "newer"),
+    (b"\xff\xfe\x00garbage", "not JSON"),
+    (b'[1, 2, 3]', "not a pyramid-solitaire save"),
+])
+def test_bad_saves_are_refused_and_left_alone(tmp_path, content, problem):
+    path = tmp_path / "game.json"
+    path.write_bytes(content)
+    with pytest.raises(ValueError) as info:
+        Session.load(path)
+    assert str(path) in str(info.value) and problem in str(info.value)
+    assert path.read_bytes() == content
+
+
+def test_a_save_with_illegal_moves_is_refused(tmp_path):
+    import json
+    doc = json.loads(_played().to_json())
+    doc["history"][0] = "Qc+As"
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(ValueError, match="blocked"):
+        Session.load(path)
+    del doc["score"]
+    with pytest.raises(ValueError, match="'history'|'score'|blocked"):
+        Session.from_json(json.dumps(doc))

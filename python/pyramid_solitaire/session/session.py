@@ -13,6 +13,8 @@ solver. A frontend only draws :meth:`Session.state` and forwards input.
 """
 from __future__ import annotations
 
+import functools
+import os
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -31,6 +33,17 @@ from .profiles import Profile
 Target = Any
 
 
+def _autosaved(method: Callable) -> Callable:
+    """After the action, the session is saved to its autosave file (if it has one)."""
+    @functools.wraps(method)
+    def wrapper(self: "Session", *args: Any, **kwargs: Any) -> list[Message]:
+        out = method(self, *args, **kwargs)
+        if self.autosave is not None:
+            self.save(self.autosave)
+        return out
+    return wrapper
+
+
 @dataclass
 class _Action:
     move: Move
@@ -44,12 +57,17 @@ class Session:
     ``deal``: a code, a card list, a :class:`Deal`, a deal number or None (random);
     ``profile``: a :class:`Profile` or a profile's name; ``clock``: a function returning
     seconds (default ``time.monotonic``; tests pass a fake one); ``lang``: ``"en"`` or
-    ``"vi"``; ``explain_errors``: overrides the profile's.
+    ``"vi"``; ``explain_errors``: overrides the profile's; ``autosave``: a file the session
+    is saved to (atomically) after every action.
     """
+
+    autosave: str | os.PathLike | None = None
 
     def __init__(self, deal: Any = None, profile: Profile | str = "pyramide", *,
                  clock: Callable[[], float] | None = None, lang: str = "en",
-                 explain_errors: bool | None = None) -> None:
+                 explain_errors: bool | None = None,
+                 autosave: str | os.PathLike | None = None) -> None:
+        self.autosave = autosave
         self.profile = Profile.preset(profile)
         self.lang = check_lang(lang)
         self.explain_errors = (self.profile.explain_errors if explain_errors is None
@@ -82,11 +100,13 @@ class Session:
         self._ended_at: float | None = None
         self._no_chance_told = False
 
+    @_autosaved
     def restart(self) -> list[Message]:
         """The same deal from the start (score, moves and clock reset)."""
         self._start(Game(self.game.deal, self.game.rules))
         return []
 
+    @_autosaved
     def new_deal(self, deal: Any) -> list[Message]:
         """A new game of ``deal`` (for example a pasted code) under this profile."""
         self._start(Game(deal, self.profile.rules))
@@ -104,11 +124,13 @@ class Session:
     def paused(self) -> bool:
         return self._paused_at is not None
 
+    @_autosaved
     def pause(self) -> list[Message]:
         if self._paused_at is None and self._ended_at is None:
             self._paused_at = self._clock()
         return [self._msg("paused")]
 
+    @_autosaved
     def resume(self) -> list[Message]:
         if self._paused_at is not None:
             self._paused += self._clock() - self._paused_at
@@ -147,6 +169,7 @@ class Session:
                          f"'waste' or 'waste:0'..'waste:2', got {_args.excerpt(target)}")
 
     # ---- input ------------------------------------------------------------------------------
+    @_autosaved
     def tap(self, target: Target) -> list[Message]:
         """A tap (or click) on ``target`` (see :data:`Target`); returns the messages."""
         if target == "stock":
@@ -180,6 +203,7 @@ class Session:
         self.selection = None
         return self._act(move)
 
+    @_autosaved
     def drag(self, source: Target, target: Target) -> list[Message]:
         """Drag-and-drop: the same as tapping ``source``, then ``target``."""
         self.selection = None
@@ -197,6 +221,7 @@ class Session:
             return [self._msg("no_redeals_left")]
         return [self._msg("stock_empty")]
 
+    @_autosaved
     def play(self, move: Move | str) -> list[Message]:
         """Play a move directly (for frontends that do their own input); an illegal one
         gives the ``illegal_move`` message and changes nothing."""
@@ -247,6 +272,7 @@ class Session:
         return []          # winnable, or not decided within the budget: nothing false said
 
     # ---- undo, redo, hints ------------------------------------------------------------------
+    @_autosaved
     def undo(self) -> list[Message]:
         """Take back the last action (within the profile's undo limit)."""
         if not self._undo:
@@ -264,6 +290,7 @@ class Session:
         self._redo.append(action)
         return []
 
+    @_autosaved
     def redo(self) -> list[Message]:
         """Play again the last action undone (until a new action is played)."""
         if not self._redo:
@@ -272,6 +299,7 @@ class Session:
         self.selection = None
         return self._apply(action.move)
 
+    @_autosaved
     def hint(self) -> list[Message]:
         """A move on a winning line (else one removing the most cards), from the solver
         within the profile's notice budget; the game is marked as assisted."""
@@ -320,6 +348,40 @@ class Session:
             "can_undo": self.can_undo, "can_redo": self.can_redo,
             "pyramid_removed": game.pyramid_removed,
         }
+
+    # ---- saving ------------------------------------------------------------------------------
+    def to_json(self) -> str:
+        """The whole session as a versioned JSON document (see :mod:`.saves`)."""
+        from .saves import to_document
+        from ..jsonout import dumps
+        return dumps(to_document(self))
+
+    @classmethod
+    def from_json(cls, text: str, clock: Callable[[], float] | None = None) -> "Session":
+        """The session of a :meth:`to_json` document; ValueError when it is not one."""
+        import json
+        from .saves import from_document
+        try:
+            doc = json.loads(text)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"not a pyramid-solitaire save: {_args.excerpt(str(e), 80)}") from None
+        return from_document(doc, clock)
+
+    def save(self, path: str | os.PathLike) -> list[Message]:
+        """Save to ``path`` atomically (temporary file, fsync, rename)."""
+        from .saves import save
+        save(self, path)
+        return [self._msg("saved")]
+
+    @classmethod
+    def load(cls, path: str | os.PathLike, clock: Callable[[], float] | None = None,
+             autosave: bool = False) -> "Session":
+        """The session saved in ``path`` (``autosave=True``: go on saving there)."""
+        from .saves import load
+        session = load(path, clock)
+        if autosave:
+            session.autosave = path
+        return session
 
     def __repr__(self) -> str:
         return (f"<Session {self.game.code or 'card list'} {self.profile.name}: {self.status}, "

@@ -1,0 +1,177 @@
+"""Saving and resuming sessions: a versioned JSON document, written atomically.
+
+The document holds the whole session: the deal (its cards, and its number when it has one),
+the rules, the profile, every move played, the undo and redo stacks with their points, the
+score, the moves counter, the seconds played, the selection, the assisted flag and the
+language. ``Session.to_json()`` / ``Session.from_json()`` round-trip exactly; resuming
+replays the moves on the engine, so a document whose moves are not legal is refused.
+
+Files are written to a temporary file in the same folder, flushed to disk (fsync), then
+renamed over the old one, so a crash leaves either the old save or the new one. A file that
+is not a save (corrupt, truncated, another program's, a newer version) gives a ValueError
+naming the file and the problem, and is never changed or deleted.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .. import _args
+from ..deal import Deal
+from ..jsonout import dumps
+from ..rules import Rules
+from .profiles import Profile, Scoring
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .session import Session
+
+FORMAT = "pyramid-solitaire-session"
+VERSION = 1
+MAX_BYTES = 1 << 20       # a save is a few KB; anything larger is not one
+
+
+def to_document(session: "Session") -> dict[str, Any]:
+    game = session.game
+    deal = game.deal
+    return {
+        "format": FORMAT, "version": VERSION,
+        "deal": {"cards": deal.to_cards(), "number": deal.number, "code": deal.code},
+        "rules": game.rules.describe_dict(),
+        "profile": session.profile.to_dict(),
+        "lang": session.lang, "explain_errors": session.explain_errors,
+        "history": [str(m) for m in game.moves],
+        "undo": [_action(a) for a in session._undo],
+        "redo": [_action(a) for a in session._redo],
+        "score": session.score, "moves": session.moves,
+        "seconds": session.seconds, "paused": session.paused,
+        "ended": session._ended_at is not None,
+        "selection": session.selection, "assisted": session.assisted,
+        "no_chance_told": session._no_chance_told,
+    }
+
+
+def _action(a: Any) -> dict[str, Any]:
+    return {"move": str(a.move), "points": a.points, "bonus": a.bonus}
+
+
+def profile_from_dict(d: dict[str, Any]) -> Profile:
+    scoring = d.get("scoring", {})
+    if not isinstance(scoring, dict):
+        raise ValueError("profile.scoring must be an object")
+    settings = {k: v for k, v in d.items() if k not in ("rules", "scoring", "name")}
+    return Profile(d["name"], Rules.coerce(d["rules"]), Scoring(**scoring), **settings)
+
+
+def from_document(doc: Any, clock: Any = None) -> "Session":
+    """A session from a save document; ValueError saying what is wrong."""
+    from .session import Session, _Action
+    from ..move import Move
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise ValueError(f"not a pyramid-solitaire save (no \"format\": \"{FORMAT}\")")
+    version = doc.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise ValueError(f"a save's version is a whole number, got {_args.excerpt(version)}")
+    if version > VERSION:
+        raise ValueError(f"save version {version} is newer than this program reads ({VERSION}): "
+                         "update pyramid-solitaire")
+    try:
+        d = doc["deal"]
+        deal = Deal.from_cards(d["cards"])
+        if d.get("number") is not None:
+            number = _args.whole("deal.number", d["number"], 0)
+            if Deal.from_number(number).cards != deal.cards:
+                raise ValueError("deal.number does not match deal.cards")
+            deal = Deal.from_number(number, rules=None)
+        profile = profile_from_dict(doc["profile"])
+        rules = Rules.coerce(doc["rules"])
+        if rules != profile.rules:
+            profile = profile.replace(rules=rules)
+        s = Session(deal.with_rules(rules), profile, clock=clock, lang=doc["lang"],
+                    explain_errors=doc["explain_errors"])
+        s.game.play_all(doc["history"])
+        undo = [_Action(Move.parse(a["move"]), _args.whole("points", a["points"]),
+                        _args.whole("bonus", a["bonus"])) for a in doc["undo"]]
+        redo = [_Action(Move.parse(a["move"]), _args.whole("points", a["points"]),
+                        _args.whole("bonus", a["bonus"])) for a in doc["redo"]]
+        if [a.move for a in undo] != s.game.moves[len(s.game.moves) - len(undo):]:
+            raise ValueError("the undo stack does not end the moves played")
+        s._undo.extend(undo)
+        s._redo.extend(redo)
+        s.score = _args.whole("score", doc["score"], 0)
+        s.moves = _args.whole("moves", doc["moves"], 0)
+        seconds = _args.real("seconds", doc["seconds"], positive=False)
+        now = s._clock()
+        s._t0 = now - seconds
+        if _args.flag("ended", doc["ended"]):
+            s._ended_at = now
+        elif _args.flag("paused", doc["paused"]):
+            s._paused_at = now
+        s.assisted = _args.flag("assisted", doc["assisted"])
+        s._no_chance_told = _args.flag("no_chance_told", doc["no_chance_told"])
+        selection = doc["selection"]
+        if selection is not None:
+            s._card_at(selection)          # a target that exists
+        s.selection = selection
+    except KeyError as e:
+        raise ValueError(f"the save has no {e.args[0]!r}") from None
+    except (TypeError, AttributeError) as e:
+        raise ValueError(f"the save is malformed ({e})") from None
+    return s
+
+
+def write_atomic(path: str | os.PathLike, text: str) -> None:
+    """Write ``text`` to ``path``: a temporary file beside it, fsync, rename over it."""
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    try:   # the rename itself reaches the disk with the folder's entry
+        dir_fd = os.open(folder, os.O_RDONLY)
+    except OSError:  # pragma: no cover - platforms without directory handles
+        return
+    try:
+        os.fsync(dir_fd)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(dir_fd)
+
+
+def save(session: "Session", path: str | os.PathLike) -> None:
+    write_atomic(path, dumps(to_document(session), indent=1) + "\n")
+
+
+def load(path: str | os.PathLike, clock: Any = None) -> "Session":
+    """The session saved in ``path``; ValueError naming the file and the problem (the file
+    is left as it is)."""
+    name = os.fspath(path)
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except OSError as e:
+        raise ValueError(f"cannot read {name}: {e.strerror or e}") from None
+    if len(data) > MAX_BYTES:
+        raise ValueError(f"{name} is not a pyramid-solitaire save (over {MAX_BYTES:,} bytes)")
+    try:
+        doc = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ValueError(f"{name} is not a pyramid-solitaire save: not JSON text "
+                         f"({_args.excerpt(str(e), 80)}); it may be truncated") from None
+    try:
+        return from_document(doc, clock)
+    except ValueError as e:
+        raise ValueError(f"{name}: {e}") from None
