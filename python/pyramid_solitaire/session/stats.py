@@ -1,0 +1,182 @@
+"""Statistics of finished games in SQLite: one file in the user's data directory
+(platformdirs), or any path given. WAL mode, so readers never block the writer; each record
+is one short transaction, so two processes writing at once lose nothing.
+
+>>> import tempfile, os
+>>> store = StatsStore(os.path.join(tempfile.mkdtemp(), "stats.sqlite3"))
+>>> store.summary()["games"]
+0
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import sqlite3
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .. import _args
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .session import Session
+
+SCHEMA_VERSION = 1
+RESULTS = ("won", "lost", "abandoned")
+
+# Each entry takes the schema from the version before it to its own (index + 1).
+_MIGRATIONS = [
+    """
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        code TEXT,                 -- the deal code, NULL for a card list
+        cards TEXT NOT NULL,       -- the 52 tokens: every deal is named exactly
+        profile TEXT NOT NULL,
+        result TEXT NOT NULL CHECK (result IN ('won', 'lost', 'abandoned')),
+        score INTEGER NOT NULL,
+        moves INTEGER NOT NULL,
+        seconds REAL NOT NULL,
+        pyramid_removed INTEGER NOT NULL,
+        difficulty REAL,
+        assisted INTEGER NOT NULL,
+        finished_at TEXT NOT NULL  -- UTC, ISO 8601
+    );
+    CREATE INDEX games_profile ON games (profile, id);
+    CREATE INDEX games_cards ON games (cards, profile);
+    """,
+]
+
+
+def default_path() -> Path:
+    """``stats.sqlite3`` in the user's data directory (platformdirs)."""
+    import platformdirs
+    return Path(platformdirs.user_data_dir("pyramid-solitaire", appauthor=False)) / "stats.sqlite3"
+
+
+class StatsStore:
+    """The statistics file. ``path``: default :func:`default_path`."""
+
+    def __init__(self, path: str | os.PathLike | None = None) -> None:
+        self.path = Path(default_path() if path is None else path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            self._check()                       # before anything is written to the file
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._migrate()
+        except sqlite3.DatabaseError as e:
+            raise ValueError(f"{self.path} is not a pyramid-solitaire statistics file ({e})") \
+                from None
+
+    def _check(self) -> None:
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise ValueError(f"{self.path}: statistics schema {version} is newer than this "
+                             f"program reads ({SCHEMA_VERSION}): update pyramid-solitaire")
+        if version == 0 and self._db.execute(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0]:
+            raise ValueError(f"{self.path} is another program's SQLite file, not statistics")
+
+    def _migrate(self) -> None:
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        for target in range(version + 1, SCHEMA_VERSION + 1):
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                current = self._db.execute("PRAGMA user_version").fetchone()[0]
+                if current < target:           # another process may have migrated meanwhile
+                    for statement in _MIGRATIONS[target - 1].split(";"):
+                        if statement.strip():
+                            self._db.execute(statement)
+                    self._db.execute(f"PRAGMA user_version = {target}")
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> "StatsStore":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # ---- writing -----------------------------------------------------------------------------
+    def record(self, session: "Session", result: str | None = None,
+               difficulty: float | None = None) -> int:
+        """Record a game: ``result`` ``won``, ``lost`` or ``abandoned`` (default: from the
+        session's status, ``abandoned`` while it is still playing). Returns its row id."""
+        from ..game import Status
+        status = session.status
+        if result is None:
+            result = {Status.WON: "won", Status.NO_MOVES: "lost"}.get(status, "abandoned")
+        if result not in RESULTS:
+            raise ValueError(f"result must be one of {', '.join(RESULTS)}, got "
+                             f"{_args.excerpt(result)}")
+        game = session.game
+        row = (game.code, game.deal.to_cards(), session.profile.name, result, session.score,
+               session.moves, round(session.seconds, 3), game.pyramid_removed,
+               None if difficulty is None else _args.real("difficulty", difficulty, positive=False),
+               int(session.assisted),
+               _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
+        cur = self._db.execute(
+            "INSERT INTO games (code, cards, profile, result, score, moves, seconds, "
+            "pyramid_removed, difficulty, assisted, finished_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            row)
+        return int(cur.lastrowid)
+
+    # ---- queries -----------------------------------------------------------------------------
+    def summary(self, profile: str | None = None, deal: str | None = None) -> dict[str, Any]:
+        """Games, wins, win rate, best score, fewest moves and fastest time of a win, and the
+        current and best winning streaks; for one profile and/or one deal (a code or card
+        list) when given."""
+        where, args = self._where(profile, deal)
+        games, wins, best, fewest, fastest = self._db.execute(
+            "SELECT count(*), coalesce(sum(result = 'won'), 0), max(score), "
+            "min(CASE WHEN result = 'won' THEN moves END), "
+            "min(CASE WHEN result = 'won' THEN seconds END) FROM games" + where,
+            args).fetchone()
+        results = [r for (r,) in self._db.execute(
+            "SELECT result = 'won' FROM games" + where + " ORDER BY id", args)]
+        current = best_streak = run = 0
+        for won in results:
+            run = run + 1 if won else 0
+            best_streak = max(best_streak, run)
+        current = run
+        return {"profile": profile, "deal": deal, "games": games, "wins": wins,
+                "win_rate": wins / games if games else None, "best_score": best,
+                "fewest_moves": fewest, "fastest_win": fastest, "current_streak": current,
+                "best_streak": best_streak}
+
+    def high_scores(self, profile: str | None = None, limit: int = 10) -> list[dict[str, Any]]:
+        """The best games, ranked by the profile's ranking (score, then time, then moves)."""
+        limit = _args.whole("limit", limit, 1, 10_000)
+        where, args = self._where(profile, None)
+        order = "score DESC, seconds, moves"
+        if profile is not None:
+            from .profiles import Profile
+            try:
+                ranking = Profile.preset(profile).ranking
+            except ValueError:
+                ranking = ("score", "seconds", "moves")
+            order = ", ".join("score DESC" if r == "score" else r for r in ranking)
+        rows = self._db.execute(
+            "SELECT code, cards, profile, result, score, moves, seconds, assisted, finished_at "
+            "FROM games" + (where + " AND" if where else " WHERE") + " result = 'won' "
+            f"ORDER BY {order}, id LIMIT ?", (*args, limit)).fetchall()
+        keys = ("code", "cards", "profile", "result", "score", "moves", "seconds", "assisted",
+                "finished_at")
+        return [dict(zip(keys, row)) for row in rows]
+
+    @staticmethod
+    def _where(profile: str | None, deal: str | None) -> tuple[str, tuple]:
+        parts, args = [], []
+        if profile is not None:
+            parts.append("profile = ?")
+            args.append(str(profile))
+        if deal is not None:
+            from ..deal import Deal
+            parsed = Deal.parse(deal)
+            parts.append("cards = ?")
+            args.append(parsed.to_cards())
+        return (" WHERE " + " AND ".join(parts) if parts else ""), tuple(args)
