@@ -7,7 +7,7 @@ import pytest
 from conftest import repo_file
 
 MODULES = ["cards", "rules", "deal", "move", "game", "jsonout", "session", "session.session",
-           "session.messages", "session.profiles", "session.stats"]
+           "session.messages", "session.profiles", "session.stats", "session.protocol"]
 
 
 @pytest.mark.parametrize("name", MODULES)

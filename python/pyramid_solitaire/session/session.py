@@ -81,10 +81,21 @@ class Session:
 
     @classmethod
     def new_random(cls, profile: Profile | str = "pyramide", rng: Any = None,
-                   **kwargs: Any) -> "Session":
-        """A session on a random numbered deal (its code can be shared)."""
+                   winnable_only: bool = False, **kwargs: Any) -> "Session":
+        """A session on a random numbered deal (its code can be shared). ``winnable_only``:
+        only a deal the solver proves winnable under the profile's rules (drawn again until
+        one is, each deal searched for at most 0.2 s)."""
+        import random as _random
         profile = Profile.preset(profile)
-        return cls(Deal.random(rng, rules=profile.rules), profile, **kwargs)
+        if not _args.flag("winnable_only", winnable_only):
+            return cls(Deal.random(rng, rules=profile.rules), profile, **kwargs)
+        from ..solver import solve
+        draw = _random.Random(rng if rng is None else _args.whole("rng", rng))
+        for _ in range(10_000):
+            deal = Deal.random(draw, rules=profile.rules)
+            if solve(deal, max_seconds=0.2).winnable:
+                return cls(deal, profile, **kwargs)
+        raise ValueError(f"no winnable deal found under the {profile.rules.name} rules")
 
     def _start(self, game: Game) -> None:
         self.game = game

@@ -1,0 +1,200 @@
+"""The JSON-lines protocol: one request object per line in, one response object per line out,
+so that a frontend in any language can drive a session (``pyramid-solitaire serve --stdio``).
+docs/protocol.md documents it; ``protocol.schema.json`` beside this file is its JSON Schema.
+
+>>> server = Server(clock=lambda: 0.0)
+>>> import json
+>>> json.loads(server.handle('{"id": 1, "op": "new", "code": "PY1-N-AAAAAAS"}'))["state"]["code"]
+'PY1-N-AAAAAAS'
+>>> json.loads(server.handle('{"id": 2, "op": "tap", "target": 22}'))["state"]["score"]
+10
+"""
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Callable, TextIO
+
+from .. import __version__
+from .._args import excerpt
+from ..jsonout import dumps
+from .messages import LANGUAGES, check_lang
+from .profiles import Profile
+from .session import Session
+
+PROTOCOL_VERSION = 1
+MAX_LINE = 1 << 16          # bytes; a request is far smaller
+OPS = ("hello", "new", "tap", "drag", "play", "undo", "redo", "hint", "state", "pause",
+       "resume", "restart", "save", "load", "stats", "quit")
+
+
+class ProtocolError(ValueError):
+    """A request the server cannot carry out; ``code`` says which kind."""
+
+    def __init__(self, code: str, text: str) -> None:
+        super().__init__(text)
+        self.code = code
+
+
+class Server:
+    """The protocol's state: one session at a time (``new`` or ``load`` starts one)."""
+
+    def __init__(self, clock: Callable[[], float] | None = None,
+                 stats_path: str | None = None) -> None:
+        self.clock = clock
+        self.stats_path = stats_path
+        self.session: Session | None = None
+        self.done = False
+
+    def handle(self, line: str | bytes) -> str:
+        """One request line in, one response line out (never raises for bad input)."""
+        rid = None
+        try:
+            if len(line) > MAX_LINE:
+                raise ProtocolError("too_long", f"a request is at most {MAX_LINE:,} bytes, got "
+                                                f"{len(line):,}")
+            try:
+                request = json.loads(line)
+            except (ValueError, UnicodeDecodeError) as e:
+                raise ProtocolError("bad_json", f"not JSON: {excerpt(str(e), 80)}") from None
+            if not isinstance(request, dict):
+                raise ProtocolError("bad_request", "a request is a JSON object")
+            rid = request.get("id")
+            if isinstance(rid, bool) or (rid is not None and not isinstance(rid, (str, int))):
+                rid = None
+                raise ProtocolError("bad_request", "id is a string or an integer")
+            op = request.get("op")
+            if op not in OPS:
+                raise ProtocolError("unknown_op", f"op must be one of {', '.join(OPS)}, got "
+                                                  f"{excerpt(op)}")
+            extra = getattr(self, f"_op_{op}")(request)
+            response: dict[str, Any] = {"id": rid, "ok": True, "op": op}
+            response.update(extra)
+        except ProtocolError as e:
+            response = {"id": rid, "ok": False, "error": {"code": e.code, "message": str(e)}}
+        except ValueError as e:          # bad arguments: the library's own messages
+            response = {"id": rid, "ok": False,
+                        "error": {"code": "bad_request", "message": " ".join(str(e).split())}}
+        if self.session is not None and "state" not in response:
+            response["state"] = self.session.state()
+        response.setdefault("messages", [])
+        return dumps(response)
+
+    # ---- the ops -----------------------------------------------------------------------------
+    def _need(self) -> Session:
+        if self.session is None:
+            raise ProtocolError("no_session", "no game yet: send new or load first")
+        return self.session
+
+    @staticmethod
+    def _field(request: dict, name: str) -> Any:
+        if name not in request:
+            raise ProtocolError("missing_field", f"{request.get('op')} needs {name!r}")
+        return request[name]
+
+    def _reply(self, messages: list) -> dict[str, Any]:
+        return {"messages": [m.to_dict() for m in messages]}
+
+    def _op_hello(self, request: dict) -> dict[str, Any]:
+        return {"protocol": PROTOCOL_VERSION, "version": __version__, "ops": list(OPS),
+                "profiles": Profile.names(), "languages": list(LANGUAGES),
+                "capabilities": ["tap", "drag", "undo", "redo", "hint", "save", "stats",
+                                 "winnable_only"]}
+
+    def _op_new(self, request: dict) -> dict[str, Any]:
+        profile = request.get("profile", "pyramide")
+        lang = check_lang(request.get("lang", "en"))
+        given = [k for k in ("code", "cards", "random") if k in request]
+        if len(given) > 1:
+            raise ProtocolError("bad_request", "new takes one of code, cards or random")
+        if not given or "random" in given:
+            random = request.get("random", {})
+            if random is True or random is None:
+                random = {}
+            if not isinstance(random, dict):
+                raise ProtocolError("bad_request", "random is an object such as "
+                                                   "{\"winnable_only\": true}")
+            self.session = Session.new_random(profile, rng=random.get("seed"),
+                                              winnable_only=random.get("winnable_only", False),
+                                              clock=self.clock, lang=lang)
+        else:
+            deal = request[given[0]]
+            if not isinstance(deal, str):
+                raise ProtocolError("bad_request", f"{given[0]} is a string")
+            self.session = Session(deal, profile, clock=self.clock, lang=lang)
+        return {}
+
+    def _op_tap(self, request: dict) -> dict[str, Any]:
+        return self._reply(self._need().tap(self._field(request, "target")))
+
+    def _op_drag(self, request: dict) -> dict[str, Any]:
+        session = self._need()
+        return self._reply(session.drag(self._field(request, "from"), self._field(request, "to")))
+
+    def _op_play(self, request: dict) -> dict[str, Any]:
+        return self._reply(self._need().play(self._field(request, "move")))
+
+    def _op_undo(self, request: dict) -> dict[str, Any]:
+        return self._reply(self._need().undo())
+
+    def _op_redo(self, request: dict) -> dict[str, Any]:
+        return self._reply(self._need().redo())
+
+    def _op_hint(self, request: dict) -> dict[str, Any]:
+        return self._reply(self._need().hint())
+
+    def _op_state(self, request: dict) -> dict[str, Any]:
+        self._need()
+        return {}
+
+    def _op_pause(self, request: dict) -> dict[str, Any]:
+        return self._reply(self._need().pause())
+
+    def _op_resume(self, request: dict) -> dict[str, Any]:
+        return self._reply(self._need().resume())
+
+    def _op_restart(self, request: dict) -> dict[str, Any]:
+        return self._reply(self._need().restart())
+
+    def _op_save(self, request: dict) -> dict[str, Any]:
+        path = self._field(request, "path")
+        if not isinstance(path, str):
+            raise ProtocolError("bad_request", "path is a string")
+        try:
+            return self._reply(self._need().save(path))
+        except OSError as e:
+            raise ProtocolError("io_error", f"cannot write {path}: {e.strerror or e}") from None
+
+    def _op_load(self, request: dict) -> dict[str, Any]:
+        path = self._field(request, "path")
+        if not isinstance(path, str):
+            raise ProtocolError("bad_request", "path is a string")
+        self.session = Session.load(path, clock=self.clock)
+        return self._reply([self.session._msg("loaded")])
+
+    def _op_stats(self, request: dict) -> dict[str, Any]:
+        from .stats import StatsStore
+        with StatsStore(self.stats_path) as store:
+            profile = request.get("profile")
+            return {"stats": {**store.summary(profile),
+                              "high_scores": store.high_scores(profile)}}
+
+    def _op_quit(self, request: dict) -> dict[str, Any]:
+        self.done = True
+        return {}
+
+
+def serve(stdin: TextIO | None = None, stdout: TextIO | None = None, **kwargs: Any) -> int:
+    """Answer request lines from ``stdin`` on ``stdout`` until ``quit`` or the end of input.
+    Nothing but protocol lines goes to ``stdout``."""
+    stdin = stdin if stdin is not None else sys.stdin
+    stdout = stdout if stdout is not None else sys.stdout
+    server = Server(**kwargs)
+    for line in stdin:
+        if not line.strip():
+            continue
+        stdout.write(server.handle(line) + "\n")
+        stdout.flush()
+        if server.done:
+            break
+    return 0
