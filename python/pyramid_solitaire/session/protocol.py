@@ -156,20 +156,21 @@ class Server:
     def _op_restart(self, request: dict) -> dict[str, Any]:
         return self._reply(self._need().restart())
 
-    def _op_save(self, request: dict) -> dict[str, Any]:
+    def _path(self, request: dict) -> str:
         path = self._field(request, "path")
         if not isinstance(path, str):
             raise ProtocolError("bad_request", "path is a string")
+        return path
+
+    def _op_save(self, request: dict) -> dict[str, Any]:
+        path = self._path(request)
         try:
             return self._reply(self._need().save(path))
         except OSError as e:
             raise ProtocolError("io_error", f"cannot write {path}: {e.strerror or e}") from None
 
     def _op_load(self, request: dict) -> dict[str, Any]:
-        path = self._field(request, "path")
-        if not isinstance(path, str):
-            raise ProtocolError("bad_request", "path is a string")
-        self.session = Session.load(path, clock=self.clock)
+        self.session = Session.load(self._path(request), clock=self.clock)
         return self._reply([self.session._msg("loaded")])
 
     def _op_stats(self, request: dict) -> dict[str, Any]:
