@@ -38,7 +38,8 @@ _MIGRATIONS = [
         pyramid_removed INTEGER NOT NULL,
         difficulty REAL,
         assisted INTEGER NOT NULL,
-        finished_at TEXT NOT NULL  -- UTC, ISO 8601
+        finished_at TEXT NOT NULL, -- UTC, ISO 8601
+        streak INTEGER NOT NULL    -- wins in a row of this profile, this game included
     );
     CREATE INDEX games_profile ON games (profile, id);
     CREATE INDEX games_cards ON games (cards, profile);
@@ -119,10 +120,19 @@ class StatsStore:
                None if difficulty is None else _args.real("difficulty", difficulty, positive=False),
                int(session.assisted),
                _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
-        cur = self._db.execute(
-            "INSERT INTO games (code, cards, profile, result, score, moves, seconds, "
-            "pyramid_removed, difficulty, assisted, finished_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            row)
+        self._db.execute("BEGIN IMMEDIATE")       # the streak reads the profile's last game
+        try:
+            last = self._db.execute("SELECT streak FROM games WHERE profile = ? ORDER BY id "
+                                    "DESC LIMIT 1", (session.profile.name,)).fetchone()
+            streak = (last[0] if last else 0) + 1 if result == "won" else 0
+            cur = self._db.execute(
+                "INSERT INTO games (code, cards, profile, result, score, moves, seconds, "
+                "pyramid_removed, difficulty, assisted, finished_at, streak) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", (*row, streak))
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
         return int(cur.lastrowid)
 
     # ---- queries -----------------------------------------------------------------------------
@@ -136,13 +146,18 @@ class StatsStore:
             "min(CASE WHEN result = 'won' THEN moves END), "
             "min(CASE WHEN result = 'won' THEN seconds END) FROM games" + where,
             args).fetchone()
-        results = [r for (r,) in self._db.execute(
-            "SELECT result = 'won' FROM games" + where + " ORDER BY id", args)]
-        current = best_streak = run = 0
-        for won in results:
-            run = run + 1 if won else 0
-            best_streak = max(best_streak, run)
-        current = run
+        if deal is None and profile is not None:     # kept per profile as games are recorded
+            best_streak, = self._db.execute("SELECT coalesce(max(streak), 0) FROM games"
+                                            + where, args).fetchone()
+            last = self._db.execute("SELECT streak FROM games" + where
+                                    + " ORDER BY id DESC LIMIT 1", args).fetchone()
+            current = last[0] if last else 0
+        else:                                        # across profiles or for one deal
+            best_streak = current = 0
+            for (won,) in self._db.execute("SELECT result = 'won' FROM games" + where
+                                           + " ORDER BY id", args):
+                current = current + 1 if won else 0
+                best_streak = max(best_streak, current)
         return {"profile": profile, "deal": deal, "games": games, "wins": wins,
                 "win_rate": wins / games if games else None, "best_score": best,
                 "fewest_moves": fewest, "fastest_win": fastest, "current_streak": current,
