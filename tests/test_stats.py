@@ -101,3 +101,27 @@ def test_stats_cli(tmp_path, capsys):
     bad.write_text("nope" * 100)
     status, out, err = run_main(capsys, "stats", "--db", str(bad))
     assert status == 2 and "not a pyramid-solitaire statistics file" in err
+
+
+def test_sessions_record_their_games(tmp_path):
+    path = tmp_path / "stats.sqlite3"
+    s = Session(easy_deal(), "pyramide", clock=lambda: 0.0, stats=path)
+    for move in EASY_CLEAR:
+        s.play(move)
+    s.new_deal(seed000_deal())         # the won game was recorded when it ended, not again
+    s.play("Kd")
+    s.restart()                        # a game with moves, left: abandoned
+    s.restart()                        # no moves: nothing recorded
+    summary = StatsStore(path).summary("pyramide")
+    assert (summary["games"], summary["wins"]) == (2, 1)
+
+
+def test_a_game_is_recorded_once(tmp_path):
+    path = tmp_path / "stats.sqlite3"
+    s = Session(easy_deal(), "three-pass", clock=lambda: 0.0, stats=path)
+    for move in EASY_CLEAR:
+        s.play(move)
+    s.undo()
+    s.redo()                           # won again: the same game
+    s.restart()
+    assert StatsStore(path).summary("three-pass")["games"] == 1

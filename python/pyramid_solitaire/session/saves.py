@@ -50,6 +50,7 @@ def to_document(session: "Session") -> dict[str, Any]:
         "ended": session._ended_at is not None,
         "selection": session.selection, "assisted": session.assisted,
         "no_chance_told": session._no_chance_told,
+        "recorded": session._recorded,
     }
 
 
@@ -111,6 +112,7 @@ def from_document(doc: Any, clock: Any = None) -> "Session":
             s._paused_at = now
         s.assisted = _args.flag("assisted", doc["assisted"])
         s._no_chance_told = _args.flag("no_chance_told", doc["no_chance_told"])
+        s._recorded = _args.flag("recorded", doc.get("recorded", False))
         selection = doc["selection"]
         if selection is not None:
             s._card_at(selection)          # a target that exists

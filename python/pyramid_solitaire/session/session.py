@@ -58,16 +58,20 @@ class Session:
     ``profile``: a :class:`Profile` or a profile's name; ``clock``: a function returning
     seconds (default ``time.monotonic``; tests pass a fake one); ``lang``: ``"en"`` or
     ``"vi"``; ``explain_errors``: overrides the profile's; ``autosave``: a file the session
-    is saved to (atomically) after every action.
+    is saved to (atomically) after every action; ``stats``: a :class:`StatsStore` (or its
+    path) that records each game when it ends, and as abandoned when a game with moves is
+    left for another (``restart``, ``new_deal``).
     """
 
     autosave: str | os.PathLike | None = None
+    stats: Any = None
 
     def __init__(self, deal: Any = None, profile: Profile | str = "pyramide", *,
                  clock: Callable[[], float] | None = None, lang: str = "en",
                  explain_errors: bool | None = None,
-                 autosave: str | os.PathLike | None = None) -> None:
+                 autosave: str | os.PathLike | None = None, stats: Any = None) -> None:
         self.autosave = autosave
+        self.stats = stats
         self.profile = Profile.preset(profile)
         self.lang = check_lang(lang)
         self.explain_errors = (self.profile.explain_errors if explain_errors is None
@@ -98,7 +102,10 @@ class Session:
         raise ValueError(f"no winnable deal found under the {profile.rules.name} rules")
 
     def _start(self, game: Game) -> None:
+        if getattr(self, "game", None) is not None and self.moves:
+            self._record("abandoned")
         self.game = game
+        self._recorded = False
         self.score = 0
         self.moves = 0
         self.selection: Target | None = None
@@ -269,9 +276,21 @@ class Session:
             out.append(self._msg("no_moves"))
         self.score += action.points
         self._undo.append(action)
+        if status is not Status.PLAYING:
+            self._record(None)
         if status is Status.PLAYING:
             out += self._notices()
         return out
+
+    def _record(self, result: str | None) -> None:
+        """Record the game in the statistics once (its first end, or its abandonment)."""
+        if self.stats is None or self._recorded:
+            return
+        self._recorded = True
+        from .stats import StatsStore
+        if not isinstance(self.stats, StatsStore):
+            self.stats = StatsStore(self.stats)
+        self.stats.record(self, result)
 
     def _notices(self) -> list[Message]:
         if not self.profile.no_chance_notice or self._no_chance_told:

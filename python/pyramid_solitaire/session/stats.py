@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import sqlite3
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .session import Session
 
 SCHEMA_VERSION = 1
+LOCK_SECONDS = 30         # how long a writer waits for another one
 RESULTS = ("won", "lost", "abandoned")
 
 # Each entry takes the schema from the version before it to its own (index + 1).
@@ -47,6 +49,20 @@ _MIGRATIONS = [
 ]
 
 
+def _retry(step: Any) -> Any:
+    """``step()``, again while another process holds the file's lock (opening a file that
+    another process is creating, or switching it to WAL, is not covered by the busy
+    timeout)."""
+    deadline = time.monotonic() + LOCK_SECONDS
+    while True:
+        try:
+            return step()
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
+
+
 def default_path() -> Path:
     """``stats.sqlite3`` in the user's data directory (platformdirs)."""
     import platformdirs
@@ -60,10 +76,16 @@ class StatsStore:
         self.path = Path(default_path() if path is None else path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-            self._check()                       # before anything is written to the file
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._migrate()
+            self._db = sqlite3.connect(self.path, timeout=LOCK_SECONDS, isolation_level=None)
+            _retry(self._check)                 # before anything is written to the file
+            _retry(lambda: self._db.execute("PRAGMA journal_mode=WAL"))
+            _retry(self._migrate)
+        except sqlite3.OperationalError as e:
+            if "locked" in str(e):
+                raise ValueError(f"{self.path} stayed locked by another process for "
+                                 f"{LOCK_SECONDS} s") from None
+            raise ValueError(f"{self.path} is not a pyramid-solitaire statistics file ({e})") \
+                from None
         except sqlite3.DatabaseError as e:
             raise ValueError(f"{self.path} is not a pyramid-solitaire statistics file ({e})") \
                 from None
