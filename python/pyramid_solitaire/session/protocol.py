@@ -24,6 +24,7 @@ from .session import Session
 
 PROTOCOL_VERSION = 1
 MAX_LINE = 1 << 16          # bytes; a request is far smaller
+SESSION_OPS = ("undo", "redo", "hint", "pause", "resume", "restart")
 OPS = ("hello", "new", "tap", "drag", "play", "undo", "redo", "hint", "state", "pause",
        "resume", "restart", "save", "load", "stats", "quit")
 
@@ -67,7 +68,10 @@ class Server:
             if op not in OPS:
                 raise ProtocolError("unknown_op", f"op must be one of {', '.join(OPS)}, got "
                                                   f"{excerpt(op)}")
-            extra = getattr(self, f"_op_{op}")(request)
+            if op in SESSION_OPS:      # the session's own method, with no fields
+                extra = self._reply(getattr(self._need(), op)())
+            else:
+                extra = getattr(self, f"_op_{op}")(request)
             response: dict[str, Any] = {"id": rid, "ok": True, "op": op}
             response.update(extra)
         except ProtocolError as e:
@@ -134,27 +138,9 @@ class Server:
     def _op_play(self, request: dict) -> dict[str, Any]:
         return self._reply(self._need().play(self._field(request, "move")))
 
-    def _op_undo(self, request: dict) -> dict[str, Any]:
-        return self._reply(self._need().undo())
-
-    def _op_redo(self, request: dict) -> dict[str, Any]:
-        return self._reply(self._need().redo())
-
-    def _op_hint(self, request: dict) -> dict[str, Any]:
-        return self._reply(self._need().hint())
-
     def _op_state(self, request: dict) -> dict[str, Any]:
         self._need()
         return {}
-
-    def _op_pause(self, request: dict) -> dict[str, Any]:
-        return self._reply(self._need().pause())
-
-    def _op_resume(self, request: dict) -> dict[str, Any]:
-        return self._reply(self._need().resume())
-
-    def _op_restart(self, request: dict) -> dict[str, Any]:
-        return self._reply(self._need().restart())
 
     def _path(self, request: dict) -> str:
         path = self._field(request, "path")
