@@ -91,12 +91,15 @@ class StatsStore:
                 from None
 
     def _check(self) -> None:
-        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        # One statement, so one snapshot: another process may be creating the schema (its
+        # tables and its version are committed together).
+        version, tables = self._db.execute(
+            "SELECT (SELECT user_version FROM pragma_user_version), "
+            "(SELECT count(*) FROM sqlite_master WHERE type = 'table')").fetchone()
         if version > SCHEMA_VERSION:
             raise ValueError(f"{self.path}: statistics schema {version} is newer than this "
                              f"program reads ({SCHEMA_VERSION}): update pyramid-solitaire")
-        if version == 0 and self._db.execute(
-                "SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0]:
+        if version == 0 and tables:
             raise ValueError(f"{self.path} is another program's SQLite file, not statistics")
 
     def _migrate(self) -> None:
