@@ -1,7 +1,6 @@
 """The session layer: profiles, the tap model, messages, scoring, undo and redo, the clock."""
 from __future__ import annotations
 
-import re
 import string
 
 import numpy as np

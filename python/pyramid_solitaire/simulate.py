@@ -31,7 +31,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from pyramid_core import simulate as _core
-from pyramid_core.position import DRAW, NONE, RECYCLE
+from pyramid_core.position import DRAW, NONE
 from pyramid_core.shuffle import MAX_DEAL_NUMBER, decks as _decks
 
 from . import _args
