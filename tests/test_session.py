@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition,
+                                 rule)
 
 from conftest import EASY_CLEAR, easy_deal, seed000_deal
 from pyramid_solitaire import Deal, Move, Rules, Status, solve_many
@@ -220,44 +221,132 @@ def test_every_message_in_every_language():
 
 # ---- random taps and undos against the engine ------------------------------------------------
 
-TARGETS = st.one_of(st.integers(0, 27), st.sampled_from(["stock", "waste"]))
+TARGETS = st.one_of(st.integers(0, 27),
+                    st.sampled_from(["stock", "waste", "stock:top", "waste:0", "waste:1",
+                                     "waste:2"]))
+MACHINE_PROFILES = ["pyramide", "three-pass", "unlimited", "classic", "classic-draw3", "msc"]
 
 
 class SessionMachine(RuleBasedStateMachine):
-    def __init__(self) -> None:
-        super().__init__()
-        self.s = Session(Deal.from_number(11), "pyramide", clock=FakeClock())
-        self.snapshots: list[tuple] = []
+    """Random taps, drags, plays, undos, redos, clock ticks and save round trips under every
+    profile, checked against a model kept here from the engine's view of each move: the
+    cards accounted for, the score (the profile's points for where the removed cards were,
+    and its bonus on a win), the moves counter under the profile's policy, undo restoring the
+    exact state before the action and redo the state after it."""
+
+    @initialize(profile=st.sampled_from(MACHINE_PROFILES), number=st.integers(0, 50))
+    def start(self, profile, number):
+        self.clock = FakeClock()
+        self.s = Session(Deal.from_number(number), profile, clock=self.clock)
+        self.done: list[tuple] = []        # (state before, state after, points) per action
+        self.undone: list[tuple] = []
+        self.moves = 0
 
     def snapshot(self) -> tuple:
         g = self.s.game
-        return (g.position, self.s.score)
+        return (g.position, self.s.score, tuple(g.moves))
+
+    def _acted(self, before: tuple, act) -> None:
+        """Run ``act``; when it played a move, check its points and push it."""
+        g = self.s.game
+        played = len(g.moves)
+        where = None
+        legal = set(g.legal_moves)
+        act()
+        if len(g.moves) == played:
+            assert self.snapshot() == before                # nothing played: nothing changed
+            return
+        assert len(g.moves) == played + 1 and g.moves[-1] in legal
+        move = g.moves[-1]
+        g.undo()
+        where = [g.where(c) for c in move.cards]
+        g.play(move)
+        scoring = self.s.profile.scoring
+        points = scoring.removal(where.count("pyramid"), len(where) - where.count("pyramid"))
+        self.moves += 1
+        if self.s.status is Status.WON:
+            points += scoring.bonus(self.moves, self.s.seconds)
+        assert self.s.score == before[1] + points
+        self.done.append((before, self.snapshot()))
 
     @rule(where=TARGETS)
     def tap(self, where):
-        before = self.snapshot()
-        moved = len(self.s.game.moves)
-        self.s.tap(where)
-        if len(self.s.game.moves) > moved:
-            self.snapshots.append(before)
+        if where.startswith("waste:") if isinstance(where, str) else False:
+            if self.s.game.rules.draw != 3:
+                with pytest.raises(ValueError):
+                    self.s.tap(where)
+                return
+        self.undone_if_changed(lambda: self.s.tap(where))
 
-    @precondition(lambda self: bool(self.snapshots) and self.s.can_undo)
+    @rule(a=st.integers(0, 27), b=st.one_of(st.integers(0, 27), st.just("waste")))
+    def drag(self, a, b):
+        self.undone_if_changed(lambda: self.s.drag(a, b))
+
+    @rule(k=st.integers(0, 40))
+    def play(self, k):
+        legal = self.s.game.legal_moves
+        if legal:
+            self.undone_if_changed(lambda: self.s.play(legal[k % len(legal)]))
+
+    def undone_if_changed(self, act) -> None:
+        played = len(self.s.game.moves)
+        self._acted(self.snapshot(), act)
+        if len(self.s.game.moves) != played:
+            self.undone.clear()                              # a new action ends redo
+            assert not self.s.can_redo
+
+    @precondition(lambda self: self.s.can_undo)
     @rule()
     def undo(self):
+        before, after = self.done.pop()
+        assert self.snapshot() == after
         self.s.undo()
-        assert self.snapshot() == self.snapshots.pop()
+        if self.s.profile.undo_counts_move:
+            self.moves += 1
+        assert self.snapshot() == before
+        self.undone.append((before, after))
+
+    @rule()
+    def undo_when_nothing(self):
+        if not self.s.can_undo:
+            state = self.s.state()
+            assert [m.code for m in self.s.undo()] in (["nothing_to_undo"], ["undo_limit"])
+            assert self.s.state() == state
+
+    @precondition(lambda self: self.s.can_redo)
+    @rule()
+    def redo(self):
+        before, after = self.undone.pop()
+        assert self.snapshot() == before
+        self.s.redo()
+        self.moves += 1
+        assert self.snapshot()[:2] == after[:2]
+        self.done.append((before, self.snapshot()))
+
+    @rule(seconds=st.floats(0, 100))
+    def tick(self, seconds):
+        self.clock.t += seconds
+
+    @rule()
+    def round_trip(self):
+        again = Session.from_json(self.s.to_json(), clock=self.clock)
+        assert again.state() == self.s.state()
+        assert again.to_json() == self.s.to_json()
 
     @invariant()
-    def cards_and_score(self):
+    def accounted(self):
+        if not hasattr(self, "s"):
+            return
         g = self.s.game
-        assert self.s.score == 10 * g.pyramid_removed          # seed 000's scheme
-        places = len([c for c in g.pyramid if c]) + len(g.stock) + len(g.waste) + len(g.removed)
+        places = len([c for c in g.pyramid if c is not None]) + len(g.stock) + len(g.waste) + len(g.removed)
         assert places == 52
+        assert self.s.moves == self.moves
+        assert self.s.can_undo == bool(self.done) and self.s.can_redo == bool(self.undone)
         undoable = [a.move for a in self.s._undo]
         assert g.moves[len(g.moves) - len(undoable):] == undoable   # the last actions
 
 
-SessionMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=40,
+SessionMachine.TestCase.settings = settings(max_examples=100, stateful_step_count=60,
                                             deadline=None)
 TestSessionMachine = SessionMachine.TestCase
 

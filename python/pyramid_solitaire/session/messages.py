@@ -41,6 +41,13 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "resumed": {"en": "Resumed", "vi": "Tiếp tục"},
     "saved": {"en": "Game saved", "vi": "Đã lưu ván bài"},
     "loaded": {"en": "Saved game resumed", "vi": "Đã mở lại ván bài đã lưu"},
+    "difficulty": {"en": "Difficulty: {label}", "vi": "Độ khó: {label}"},
+    "difficulty_easy": {"en": "easy", "vi": "dễ"},
+    "difficulty_medium": {"en": "medium", "vi": "vừa"},
+    "difficulty_hard": {"en": "hard", "vi": "khó"},
+    "difficulty_very_hard": {"en": "very hard", "vi": "rất khó"},
+    "difficulty_expert": {"en": "expert", "vi": "chuyên gia"},
+    "difficulty_unwinnable": {"en": "cannot be won", "vi": "không thể thắng"},
 }
 
 

@@ -24,7 +24,7 @@ from .session import Session
 
 PROTOCOL_VERSION = 1
 MAX_LINE = 1 << 16          # bytes; a request is far smaller
-SESSION_OPS = ("undo", "redo", "hint", "pause", "resume", "restart")
+SESSION_OPS = ("undo", "redo", "hint", "pause", "resume", "restart")  # no fields
 OPS = ("hello", "new", "tap", "drag", "play", "undo", "redo", "hint", "state", "pause",
        "resume", "restart", "save", "load", "stats", "quit")
 
@@ -126,7 +126,7 @@ class Server:
             if not isinstance(deal, str):
                 raise ProtocolError("bad_request", f"{given[0]} is a string")
             self.session = Session(deal, profile, clock=self.clock, lang=lang)
-        return {}
+        return self._reply(self.session.greeting())
 
     def _op_tap(self, request: dict) -> dict[str, Any]:
         return self._reply(self._need().tap(self._field(request, "target")))

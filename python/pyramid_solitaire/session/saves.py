@@ -51,6 +51,7 @@ def to_document(session: "Session") -> dict[str, Any]:
         "selection": session.selection, "assisted": session.assisted,
         "no_chance_told": session._no_chance_told,
         "recorded": session._recorded,
+        "difficulty": session.difficulty.to_dict(),
     }
 
 
@@ -113,6 +114,9 @@ def from_document(doc: Any, clock: Any = None) -> "Session":
         s.assisted = _args.flag("assisted", doc["assisted"])
         s._no_chance_told = _args.flag("no_chance_told", doc["no_chance_told"])
         s._recorded = _args.flag("recorded", doc.get("recorded", False))
+        if doc.get("difficulty") is not None:       # else computed again when asked
+            from .difficulty import Difficulty
+            s._difficulty = Difficulty.from_dict(doc["difficulty"])
         selection = doc["selection"]
         if selection is not None:
             s._card_at(selection)          # a target that exists

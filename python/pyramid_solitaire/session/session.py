@@ -24,6 +24,7 @@ from .. import _args
 from ..deal import Deal
 from ..game import Game, Status
 from ..move import Move
+from .difficulty import Difficulty
 from .messages import Message, check_lang, message
 from .profiles import Profile
 
@@ -117,18 +118,33 @@ class Session:
         self._paused = 0.0
         self._ended_at: float | None = None
         self._no_chance_told = False
+        self._difficulty: Difficulty | None = None
 
     @_autosaved
     def restart(self) -> list[Message]:
         """The same deal from the start (score, moves and clock reset)."""
         self._start(Game(self.game.deal, self.game.rules))
-        return []
+        return self.greeting()
 
     @_autosaved
     def new_deal(self, deal: Any) -> list[Message]:
         """A new game of ``deal`` (for example a pasted code) under this profile."""
         self._start(Game(deal, self.profile.rules))
-        return []
+        return self.greeting()
+
+    def greeting(self) -> list[Message]:
+        """What a game says when it starts: its difficulty."""
+        return [self._msg("difficulty", level=self.difficulty.level,
+                          label=self._msg(f"difficulty_{self.difficulty.label}").text)]
+
+    @property
+    def difficulty(self) -> Difficulty:
+        """The deal's difficulty under the profile's rules (see :mod:`.difficulty`),
+        computed once per deal, in a few milliseconds."""
+        if self._difficulty is None:
+            from .difficulty import rate
+            self._difficulty = rate(self.game.deal, self.game.rules)
+        return self._difficulty
 
     # ---- the clock --------------------------------------------------------------------------
     @property
@@ -377,6 +393,9 @@ class Session:
             "paused": self.paused, "status": str(self.status), "assisted": self.assisted,
             "can_undo": self.can_undo, "can_redo": self.can_redo,
             "pyramid_removed": game.pyramid_removed,
+            "difficulty": {"level": self.difficulty.level, "label": self.difficulty.label,
+                           "text": self._msg(f"difficulty_{self.difficulty.label}").text,
+                           "winnable": self.difficulty.winnable},
         }
 
     # ---- saving ------------------------------------------------------------------------------

@@ -140,6 +140,8 @@ class StatsStore:
             raise ValueError(f"result must be one of {', '.join(RESULTS)}, got "
                              f"{_args.excerpt(result)}")
         game = session.game
+        if difficulty is None:
+            difficulty = session.difficulty.level
         row = (game.code, game.deal.to_cards(), session.profile.name, result, session.score,
                session.moves, round(session.seconds, 3), game.pyramid_removed,
                None if difficulty is None else _args.real("difficulty", difficulty, positive=False),
