@@ -1,4 +1,4 @@
-"""A small pure-Python model of the Pyramid rules, written from SPEC.md sections 2-5.
+"""A small pure-Python model of the Pyramid rules, written from docs/rules.md.
 
 It is deliberately naive (plain sets and lists, no bit tricks, nothing shared with the Cython
 core) so that it can serve as an oracle in the differential tests. Moves are expressed in terms
@@ -9,7 +9,7 @@ of CARDS, never locations:
     ("draw",)                          draw from the stock
     ("recycle",)                       turn the waste over into the stock
 
-Cards are indices 0..51: rank c % 13 + 1, suit c // 13 (SPEC section 2).
+Cards are indices 0..51: rank c % 13 + 1, suit c // 13 (docs/rules.md).
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def rank(card: int) -> int:
     return card % 13 + 1
 
 
-# ---- pyramid geometry (SPEC section 3), as (row, column) arithmetic --------------------------
+# ---- pyramid geometry (docs/rules.md), as (row, column) arithmetic --------------------------
 
 ROW_COL = [(r, k) for r in range(7) for k in range(r + 1)]          # index -> (row, column)
 INDEX = {rc: i for i, rc in enumerate(ROW_COL)}                      # (row, column) -> index
@@ -152,7 +152,7 @@ def can_recycle(s: State) -> bool:
 
 
 def legal_moves(s: State) -> set:
-    """Every legal move (SPEC section 4); a won game has none."""
+    """Every legal move (docs/rules.md); a won game has none."""
     if won(s):
         return set()
     moves = set()

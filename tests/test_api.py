@@ -1,4 +1,4 @@
-"""The public Python API: Rules, Deal, Card tokens, Move and Game (SPEC sections 2-6)."""
+"""The public Python API: Rules, Deal, Card tokens, Move and Game (docs/rules.md and docs/deal-codes.md)."""
 from __future__ import annotations
 
 import copy
@@ -17,7 +17,7 @@ from pyramid_solitaire import (CARDS, UNLIMITED, Card, Deal, Game, IllegalMoveEr
 
 # ---- helpers ----------------------------------------------------------------------------------
 
-PRESETS = {  # name -> (letter, the options SPEC section 4 gives it)
+PRESETS = {  # name -> (letter, the options docs/rules.md gives it)
     "pyramide": ("N", dict(waste_at_deal=1, draw=1, redeals=UNLIMITED, win="pyramid",
                            stock_top_playable=False, pair_waste_top_two=False,
                            pair_with_covering=False)),
@@ -48,7 +48,7 @@ SEED000_PYRAMID = ("Jd 6c 7h As 4d Qs 5h 3d 6h 8s Kh Kc Ad Ks 9c Qc 2c 8d Td Ts 
 
 
 def card(token: str) -> int:
-    """Card index of an ASCII token, computed from SPEC section 2 (not through the API)."""
+    """Card index of an ASCII token, computed from docs/rules.md (not through the API)."""
     return "cdhs".index(token[1]) * 13 + "A23456789TJQK".index(token[0])
 
 
@@ -535,7 +535,7 @@ def test_status_values():
     assert str(Status.NO_MOVES) == "no moves" and Status("won") is Status.WON
     g = easy_won_game()
     assert g.status is Status.WON and g.is_won and g.is_over
-    assert len(g.stock) == 23  # won with cards left in the stock (SPEC 5)
+    assert len(g.stock) == 23  # won with cards left in the stock (docs/rules.md)
     assert g.legal_moves == []
     strict = easy_won_game(Rules(win="all"))
     assert strict.status is Status.PLAYING and all(p is None for p in strict.pyramid)
@@ -558,7 +558,7 @@ def test_no_moves():
         assert g.status is Status.PLAYING
     g.play("draw")
     assert g.status is Status.NO_MOVES and g.is_over and not g.is_won and g.legal_moves == []
-    # under unlimited redeals the game goes on while the waste can be recycled (SPEC 5)
+    # under unlimited redeals the game goes on while the waste can be recycled (docs/rules.md)
     u = Game(no_removal_cards(), rules="unlimited")
     for _ in range(24 * 3):
         assert u.status is Status.PLAYING

@@ -1,6 +1,6 @@
 """Stateful tests of Game: random play, undo, copy and pickle under several rule sets.
 
-After every step the machine checks what SPEC sections 3-5 say, computed here from the public
+After every step the machine checks what docs/rules.md says, computed here from the public
 views (not from the engine's masks): every card is in exactly one place, the free cards are the
 pyramid cards whose covers are gone, the legal moves are exactly the Kings, pairs, draw and
 recycle the rules allow, and the status is WON / NO_MOVES exactly when it should be.
@@ -176,7 +176,7 @@ def status_is_right(g: Game) -> None:
     assert (g.status is Status.NO_MOVES) == (not won and not g.legal_moves)
     assert g.is_won == won and g.is_over == (g.status is not Status.PLAYING)
     if g.status is Status.NO_MOVES:
-        assert not g.stock  # SPEC 5: the game goes on while a card can be drawn
+        assert not g.stock  # docs/rules.md: the game goes on while a card can be drawn
         if g.rules.redeals == "unlimited":
             assert not g.waste
     left = g.recycles_left

@@ -1,4 +1,4 @@
-"""One scenario for every rule option and preset (SPEC sections 4 and 5)."""
+"""One scenario for every rule option and preset (docs/rules.md)."""
 import pytest
 
 from pyramid_solitaire import Game, IllegalMoveError, Move, Rules, Status

@@ -1,4 +1,4 @@
-"""Seed 000's walkthrough of its example deal, on its card list (SPEC section 6)."""
+"""Seed 000's walkthrough of its example deal, on its card list (docs/deal-codes.md)."""
 import pytest
 
 from pyramid_solitaire import Game, IllegalMoveError, Move, Status

@@ -1,4 +1,4 @@
-"""The version-1 deal shuffle (SPEC section 6) against its published test vectors and against a
+"""The version-1 deal shuffle (docs/deal-codes.md) against its published test vectors and against a
 pure-Python transcription of the spec's pseudo-code."""
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ SUITS = "cdhs"
 
 
 def token(card: int) -> str:
-    """ASCII token of card index c (SPEC section 2): rank c % 13 + 1, suit c // 13."""
+    """ASCII token of card index c (docs/rules.md): rank c % 13 + 1, suit c // 13."""
     return RANKS[card % 13] + SUITS[card // 13]
 
 

@@ -1,4 +1,4 @@
-"""The Monte Carlo simulator (SPEC section 9): policies, determinism, replays, API and CLI."""
+"""The Monte Carlo simulator (docs/simulation.md): policies, determinism, replays, API and CLI."""
 from __future__ import annotations
 
 import doctest

@@ -1,4 +1,4 @@
-"""Cards and their text forms (SPEC section 2).
+"""Cards and their text forms (docs/rules.md, "Cards and notation").
 
 A card is an int 0..51: rank ``c % 13 + 1`` (A=1 .. K=13), suit ``c // 13`` (clubs, diamonds,
 hearts, spades). :class:`Card` is an ``int`` with a readable face:

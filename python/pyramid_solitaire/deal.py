@@ -1,4 +1,4 @@
-"""Deals and deal codes (SPEC section 6, version 1, frozen).
+"""Deals and deal codes (docs/deal-codes.md: version 1, frozen).
 
 >>> d = Deal.from_code("PY1-N-AAAAAAS")
 >>> d.number, d.code, d.rules

@@ -28,7 +28,7 @@ from .rules import Rules
 
 
 class Status(str, Enum):
-    """Where a game stands (SPEC section 5)."""
+    """Where a game stands (docs/rules.md, "End of the game")."""
 
     PLAYING = "playing"
     WON = "won"

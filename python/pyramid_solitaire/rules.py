@@ -1,4 +1,4 @@
-"""Rule sets: the options of SPEC section 4 and the named presets.
+"""Rule sets: the options and the named presets of docs/rules.md.
 
 >>> Rules.preset("msc")
 Rules.preset('msc')

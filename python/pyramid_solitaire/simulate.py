@@ -1,4 +1,4 @@
-"""Monte Carlo simulation: play many deals with a built-in policy (SPEC section 9).
+"""Monte Carlo simulation: play many deals with a built-in policy (docs/simulation.md).
 
 >>> result = simulate(2000, rules="pyramide", policy="greedy", threads=1)
 >>> result.games, result.wins > 1000

@@ -1,5 +1,5 @@
 """The exact solver: is a deal winnable, a winning line, the shortest one, the most pyramid
-cards any line removes, hints, and many deals at once over all cores (SPEC section 8).
+cards any line removes, hints, and many deals at once over all cores (docs/solver.md).
 
 >>> s = solve("PY1-M-AAAAAAS")
 >>> s.winnable, s.n_moves == len(s.moves), s.replay().status

@@ -1,4 +1,4 @@
-# Cards (SPEC section 2): index c in 0..51, rank c % 13 + 1 (A=1 .. K=13), suit c // 13
+# Cards (docs/rules.md): index c in 0..51, rank c % 13 + 1 (A=1 .. K=13), suit c // 13
 # (0 clubs, 1 diamonds, 2 hearts, 3 spades). Token parsing and formatting for people lives in
 # the Python layer (pyramid_solitaire.cards); the core only needs the arithmetic.
 

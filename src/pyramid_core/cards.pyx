@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Card arithmetic of the core (SPEC section 2), exposed to Python for tests and tools."""
+"""Card arithmetic of the core (docs/rules.md), exposed to Python for tests and tools."""
 
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"

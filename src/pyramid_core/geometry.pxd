@@ -1,4 +1,4 @@
-# Pyramid geometry (SPEC section 3) as bit operations on a 28-bit mask.
+# Pyramid geometry (docs/rules.md) as bit operations on a 28-bit mask.
 # Position i is row-major from the top; (r, k) has index r*(r+1)/2 + k and is covered by
 # (r+1, k) = i + r + 1 and (r+1, k+1) = i + r + 2. So for the cards of row r, "left cover
 # present" is (mask >> (r+1)) and "right cover present" is (mask >> (r+2)), masked to row r.

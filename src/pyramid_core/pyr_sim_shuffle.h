@@ -1,4 +1,4 @@
-/* The version-1 deal shuffle (SPEC section 6, shuffle.pxd's deal_shuffle) unrolled for the
+/* The version-1 deal shuffle (docs/deal-codes.md, shuffle.pxd's deal_shuffle) unrolled for the
  * simulator: every `z % (i + 1)` has a constant divisor, so the compiler turns the 51 slow
  * 64-bit divisions into multiply-and-shift sequences, and the 51 SplitMix64 outputs, which do
  * not depend on each other, can be computed in parallel. It shuffles whatever 52 bytes it is

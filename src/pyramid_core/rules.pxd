@@ -1,4 +1,4 @@
-# The rule options of SPEC section 4 as a flat C struct. The Python class
+# The rule options of docs/rules.md as a flat C struct. The Python class
 # pyramid_solitaire.Rules validates combinations and fills this struct; the core trusts it.
 from libc.stdint cimport uint8_t
 

@@ -1,4 +1,4 @@
-# The frozen version-1 deal shuffle (SPEC section 6): SplitMix64 seeded with the deal number,
+# The frozen version-1 deal shuffle (docs/deal-codes.md): SplitMix64 seeded with the deal number,
 # then Fisher-Yates from the top. Never change this: deal codes name deals through it.
 from libc.stdint cimport uint8_t, uint64_t
 

@@ -1,4 +1,4 @@
-# Monte Carlo playouts (SPEC section 9): built-in policies play whole games on plain C types,
+# Monte Carlo playouts (docs/simulation.md): built-in policies play whole games on plain C types,
 # without the GIL and without allocating, and a batch loop fills caller-owned arrays.
 #
 # The playouts keep their own small game state (sim_state) rather than the one-word pyr_pos:

@@ -1,4 +1,4 @@
-# The exact solver's C-level API (SPEC section 8). One call decides one position:
+# The exact solver's C-level API (docs/solver.md). One call decides one position:
 # solve_position fills a solve_out; budgets stop it with winnable = -1 and say which ran out
 # (under OBJ_MIN_MOVES a winning line already found is kept: see solve_out.optimal).
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""The exact solver (SPEC section 8).
+"""The exact solver (docs/solver.md).
 
 Two searches, both depth-first with a transposition table of positions already searched:
 
