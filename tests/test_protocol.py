@@ -10,7 +10,7 @@ from importlib import resources
 import jsonschema
 import pytest
 
-from conftest import seed000_deal
+from conftest import repo_file, seed000_deal
 from pyramid_solitaire.session.protocol import MAX_LINE, Server
 
 SCHEMA = json.loads(resources.files("pyramid_solitaire.session")
@@ -106,3 +106,19 @@ def test_serve_stdio_in_a_subprocess():
     for r in lines:
         VALIDATOR.validate(r)
     assert lines[2]["state"]["score"] == 10
+
+
+def test_the_worked_example_of_protocol_md_is_what_the_server_answers():
+    text = repo_file("docs", "protocol.md").read_text(encoding="utf-8")
+    lines = [json.loads(x) for x in text.splitlines() if x.startswith("{")]
+    server = Server(clock=lambda: 0.0)
+    checked = 0
+    for line in lines:
+        if "op" in line and "ok" not in line:
+            answer = json.loads(server.handle(json.dumps(line)))
+            continue
+        shown = line                               # a response: only part of its state shown
+        assert answer["messages"] == shown["messages"] and answer["id"] == shown["id"]
+        assert {k: answer["state"][k] for k in shown["state"]} == shown["state"]
+        checked += 1
+    assert checked == 7
