@@ -344,6 +344,12 @@ class SessionMachine(RuleBasedStateMachine):
         assert self.s.can_undo == bool(self.done) and self.s.can_redo == bool(self.undone)
         undoable = [a.move for a in self.s._undo]
         assert g.moves[len(g.moves) - len(undoable):] == undoable   # the last actions
+        targets = self.s.targets()
+        playable = set(g.playable_cards)
+        for t in targets:                     # each one reaches a card that can be played
+            assert t == "stock" or self.s._card_at(t) in playable
+        assert len({self.s._card_at(t) for t in targets if t != "stock"}) == \
+            len(playable) - (len(g.waste) > 1 and g.rules.pair_waste_top_two)
 
 
 SessionMachine.TestCase.settings = settings(max_examples=100, stateful_step_count=60,

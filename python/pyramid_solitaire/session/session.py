@@ -370,6 +370,24 @@ class Session:
     def can_redo(self) -> bool:
         return bool(self._redo)
 
+    def targets(self) -> list[Target]:
+        """The targets a tap can act on now, in drawing order: the available pyramid cards
+        by index, the playable stock top, ``"stock"`` when a draw or recycle is legal, then
+        the waste's top card (each pile's under draw three). Keyboard cursors move over
+        these."""
+        game = self.game
+        if game.status is not Status.PLAYING:
+            return []
+        playable = set(game.playable_cards)
+        out: list[Target] = [i for i, c in enumerate(game.pyramid) if c in playable]
+        if game.rules.stock_top_playable and game.stock and game.stock[0] in playable:
+            out.append("stock:top")
+        if Move.DRAW in game.legal_moves or Move.RECYCLE in game.legal_moves:
+            out.append("stock")
+        piles = (["waste"] if game.rules.draw != 3 else ["waste:0", "waste:1", "waste:2"])
+        out += [t for t in piles if self._card_at(t) in playable]
+        return out
+
     def state(self) -> dict[str, Any]:
         """Everything a frontend draws, as JSON-ready data."""
         game = self.game
@@ -388,6 +406,7 @@ class Session:
             "waste_tops": [pile[-1].token if pile else None for pile in game.waste_piles],
             "redeals_left": game.recycles_left,
             "legal_moves": [str(m) for m in game.legal_moves],
+            "targets": self.targets(),
             "selection": None if sel is None else {"target": self.selection, "card": sel.token},
             "score": self.score, "moves": self.moves, "seconds": round(self.seconds, 3),
             "paused": self.paused, "status": str(self.status), "assisted": self.assisted,
