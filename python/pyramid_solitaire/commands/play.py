@@ -1,0 +1,67 @@
+"""``pyramid-solitaire play``: a game to play, in the terminal (Textual, the ``tui`` extra) or
+in the browser (``--web``: a local server, the ``web`` extra). Both are frontends of the
+session layer: every rule, message and score comes from :mod:`pyramid_solitaire.session`."""
+from __future__ import annotations
+
+import argparse
+
+from ..cli import UsageError
+from ..session.messages import LANGUAGES
+from ..session.profiles import Profile
+
+EXTRA_HINT = {"tui": ("the terminal game needs Textual", "tui"),
+              "web": ("the browser game needs aiohttp", "web")}
+
+
+def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("play", help="play a game in the terminal, or in the browser with --web",
+                       description="Play Pyramid: in the terminal (pip install "
+                                   "\"pyramid-solitaire[tui]\"), or with --web in the browser "
+                                   "through a local server (pip install "
+                                   "\"pyramid-solitaire[web]\"). docs/frontends.md has the keys.")
+    p.add_argument("code", nargs="?", metavar="CODE",
+                   help="a deal code or a card list to play (default: resume the saved game, "
+                        "else a new random deal)")
+    p.add_argument("--profile", default="pyramide",
+                   help="the game: " + ", ".join(Profile.names()) + " (default pyramide)")
+    p.add_argument("--lang", default="en", choices=LANGUAGES, help="language of the messages")
+    p.add_argument("--save", metavar="PATH",
+                   help="the autosave file (default: in the user's data directory)")
+    p.add_argument("--db", metavar="PATH", help="the statistics file (default: in the user's "
+                                                "data directory)")
+    p.add_argument("--web", action="store_true", help="serve the browser game instead")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="with --web: the address to listen on (default 127.0.0.1, this machine)")
+    p.add_argument("--port", type=int, default=0,
+                   help="with --web: the port (default: a free one, printed at start)")
+    p.add_argument("--no-browser", action="store_true",
+                   help="with --web: do not open a browser window")
+    p.set_defaults(func=run)
+
+
+def _need(extra: str) -> None:
+    module = {"tui": "textual", "web": "aiohttp"}[extra]
+    try:
+        __import__(module)
+    except ImportError:
+        what, name = EXTRA_HINT[extra]
+        raise UsageError(f"{what}: pip install \"pyramid-solitaire[{name}]\"") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    profile = Profile.preset(args.profile)          # a bad name: one line, exit 2
+    if args.web:
+        if not 0 <= args.port <= 65535:
+            raise UsageError(f"--port must be 0..65535, got {args.port}")
+        _need("web")
+        from ..web import run_web
+        return run_web(host=args.host, port=args.port, profile=profile.name, lang=args.lang,
+                       data_dir=args.save, stats_path=args.db, open_browser=not args.no_browser)
+    for flag in ("host", "port", "no_browser"):
+        default = {"host": "127.0.0.1", "port": 0, "no_browser": False}[flag]
+        if getattr(args, flag) != default:
+            raise UsageError(f"--{flag.replace('_', '-')} goes with --web")
+    _need("tui")
+    from ..tui import run_tui
+    return run_tui(code=args.code, profile=profile.name, lang=args.lang, save_path=args.save,
+                   stats_path=args.db)
