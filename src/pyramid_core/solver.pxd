@@ -58,6 +58,8 @@ ctypedef struct solve_ws:
     hset visit
     pyr_move* path
     pyr_move* best
+    uint64_t* mcache      # the pyramid matchings' cache (solver.pyx's class_matchings)
+    uint64_t epoch        # the last search's stamp in it
 
 cdef int solve_position(const pyr_table* t, pyr_pos start, int objective,
                         const solve_limits* lim, solve_out* out) noexcept nogil

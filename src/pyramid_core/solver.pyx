@@ -102,6 +102,7 @@ cdef inline uint64_t hmix(uint64_t k) noexcept nogil:
 
 cdef enum:
     HSET_SMALL = 1 << 12       # a table larger than this shrinks back when emptied
+    MCACHE = 1 << 14           # class_matchings' cache entries (128 KiB)
 
 
 cdef int hset_init(hset* h, int64_t capacity) noexcept nogil:
@@ -223,6 +224,8 @@ ctypedef struct search:
     pyr_move* best
     pyr_move* path
     int path_len
+    uint64_t* mcache          # class_matchings' cache (MCACHE entries), or NULL
+    uint64_t epoch            # this search's stamp in mcache (1 .. 65535)
 
 
 cdef enum:
@@ -295,11 +298,37 @@ cdef int pyramid_matching(const search* s, uint32_t am, uint32_t bm) noexcept no
     return m
 
 
+cdef uint32_t class_matchings(const search* s, uint32_t pyr) noexcept nogil:
+    """pyramid_matching of each rank class r = 1..6 of the pyramid cards left, 3 bits each
+    (class r at bits 3r - 3): remembered in s.mcache, a direct-mapped cache keyed by the
+    pyramid (entries of another search are told apart by s.epoch)."""
+    cdef uint64_t slot, e
+    cdef uint32_t am, bm, out = 0
+    cdef int r
+    if s.mcache != NULL:
+        slot = (hmix(pyr) >> 40) & (MCACHE - 1)
+        e = s.mcache[slot]
+        if (e >> 48) == s.epoch and ((e >> 20) & PYRAMID_ALL) == pyr:
+            return <uint32_t>(e & 0x3FFFF)
+    for r in range(1, 7):
+        am = pyr & s.t.pyr_rank[r]
+        bm = pyr & s.t.pyr_rank[13 - r]
+        if am and bm:
+            out |= <uint32_t>pyramid_matching(s, am, bm) << (3 * r - 3)
+    if s.mcache != NULL:
+        s.mcache[slot] = (<uint64_t>s.epoch << 48) | (<uint64_t>pyr << 20) | out
+    return out
+
+
+cdef inline int class_m(uint32_t packed, int r) noexcept nogil:
+    return <int>((packed >> (3 * r - 3)) & 7)
+
+
 cdef bint classes_ok(const search* s, uint32_t pyr, const int* tc, bint strict) noexcept nogil:
     """Can every rank class still be paired off? tc[r]: talon cards of rank r still there.
     strict (win all, free talon): every talon card must pair with a pyramid card too."""
     cdef int r, q, a, b, need
-    cdef uint32_t am, bm
+    cdef uint32_t am, bm, packed = 0xFFFFFFFFU
     for r in range(1, 7):
         q = 13 - r
         am = pyr & s.t.pyr_rank[r]
@@ -314,8 +343,13 @@ cdef bint classes_ok(const search* s, uint32_t pyr, const int* tc, bint strict) 
             need = a - tc[q]
             if b - tc[r] > need:
                 need = b - tc[r]
-        if need > 0 and (need > a or need > b or pyramid_matching(s, am, bm) < need):
-            return False
+        if need > 0:
+            if need > a or need > b:
+                return False
+            if packed == 0xFFFFFFFFU:
+                packed = class_matchings(s, pyr)
+            if class_m(packed, r) < need:
+                return False
     return True
 
 
@@ -761,26 +795,98 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
 # ---- shortest lines: A* ---------------------------------------------------------------------
 
 cdef int lower_bound(search* s, pyr_pos p) noexcept nogil:
-    """Moves still needed at least: each pyramid King alone, and per rank class the pyramid
-    cards that cannot all go in pyramid pairs (one move removes at most one pair)."""
+    """Moves still needed at least: the moves that remove pyramid cards (each pyramid King
+    alone, and per rank class the pyramid cards that cannot all go in pyramid pairs: one
+    move removes at most one pair), plus, under draw one, what reaching the talon partners
+    costs (talon_bound)."""
     cdef uint32_t pyr = pos_pyr(p), am, bm
-    cdef int h = pyr_popcount32(pyr & s.t.pyr_rank[KING]), r, a, b
+    cdef int h = pyr_popcount32(pyr & s.t.pyr_rank[KING]), r, a, b, m
+    cdef int need[14]
+    cdef int least[7]
+    cdef uint32_t packed = class_matchings(s, pyr)
+    need[0] = need[7] = need[13] = 0
     for r in range(1, 7):
         am = pyr & s.t.pyr_rank[r]
         bm = pyr & s.t.pyr_rank[13 - r]
         a = pyr_popcount32(am)
         b = pyr_popcount32(bm)
-        h += a + b
-        if a and b:
-            h -= pyramid_matching(s, am, bm)
+        m = class_m(packed, r)
+        h += a + b - m
+        need[13 - r] = a - m         # talon partners of rank 13 - r needed at least
+        need[r] = b - m
+        least[r] = a + b - 2 * m     # talon partners of the class needed at least
+    if s.t.rules.draw == 1:
+        h += talon_bound(s, p, need, least)
     return h
+
+
+cdef int talon_bound(search* s, pyr_pos p, int* need, const int* least) noexcept nogil:
+    """Draw one: a lower bound on the moves, beyond lower_bound's count, that reaching the
+    talon partners in `need` (by rank) costs.
+
+    A stock card N is reached once every stock card above it (the set X) has left the
+    stock: each was drawn or removed as the playable stock top. A card of X that goes
+    without a pyramid card costs a move that removes no pyramid card (a draw, a talon King,
+    a pair with the waste top). One that goes with a pyramid card costs half a move more
+    than lower_bound counts, once its class (ranks r and 13 - r) uses more talon partners
+    than the least[] it must: a class with a + b pyramid cards and t talon partners takes
+    (a + b + t) / 2 moves, lower_bound counted t = least. At most min(cards of rank x in X,
+    pyramid cards of rank 13 - x) of X go with pyramid cards. N itself is drawn (unless the
+    stock top is playable) and is a talon partner of its class. The bound is the largest
+    over the partners needed (of a rank needed k times, the k-th nearest; waste cards count
+    as free); a position without enough talon partners left can never be won (a bound
+    above any line)."""
+    cdef uint32_t pyr = pos_pyr(p), talon = reachable_talon(s, p), stock
+    cdef int cur = pos_cur(p), x, y, c, t, total = 0, above = 0, worst = 0, cost, ub, use
+    cdef int pc[14]
+    cdef int inx[14]
+    cdef int draw_self = 0 if s.t.rules.stock_top_playable else 1
+    for x in range(1, 13):
+        total += need[x]
+    if total == 0:
+        return 0
+    for x in range(14):
+        pc[x] = pyr_popcount32(pyr & s.t.pyr_rank[x])
+        inx[x] = 0
+    # The waste: free.
+    stock = talon & ~below(cur)
+    talon &= below(cur)
+    while talon:
+        y = s.t.rank[LOC_TALON + pyr_ctz32(talon)]
+        if need[y] > 0:
+            need[y] -= 1
+            total -= 1
+        talon &= talon - 1
+    # The stock, top first.
+    while stock and total > 0:
+        t = pyr_ctz32(stock)
+        y = s.t.rank[LOC_TALON + t]
+        if need[y] > 0:
+            need[y] -= 1
+            total -= 1
+            cost = above + draw_self
+            for c in range(1, 7):
+                ub = min(inx[c], pc[13 - c]) + min(inx[13 - c], pc[c])
+                use = ub + (1 if y == c or y == 13 - c else 0)
+                if use > least[c]:
+                    cost += (use - least[c] + 1) >> 1     # a + b + t is even
+                cost -= ub
+            if cost > worst:
+                worst = cost
+        above += 1
+        inx[y] += 1
+        stock &= stock - 1
+    return MAX_LINE if total > 0 else worst
 
 
 ctypedef struct anode:
     pyr_pos pos
     uint32_t parent
+    uint32_t fresh          # a chain node: the talon bits its last step made available
     uint16_t g
-    pyr_move move
+    pyr_move move           # the removal that made this node; 0 for a chain node
+    uint8_t steps           # the draws and recycles played (from the parent) before it
+    uint8_t origin          # where the steps began: its cursor, + 128 once they recycled
 
 
 cdef int heap_push(uint64_t** heap, int64_t* n, int64_t* cap, uint64_t item) noexcept nogil:
@@ -822,90 +928,210 @@ cdef uint64_t heap_pop(uint64_t* heap, int64_t* n) noexcept nogil:
     return top
 
 
+cdef inline pyr_move talon_step(const pyr_table* t, pyr_pos p) noexcept nogil:
+    """The draw, else the recycle, p allows; 0 when neither."""
+    if pos_talon(p) & ~below(pos_cur(p)):
+        return MOVE_DRAW
+    if can_recycle(t, p):
+        return MOVE_RECYCLE
+    return 0
+
+
+cdef inline uint32_t newly_available(const pyr_table* t, pyr_pos before, pyr_pos after) noexcept nogil:
+    """Talon bits of the cards a draw or recycle from `before` to `after` made available:
+    the new stock top where it is playable, else the card drawn (draw 1) or the cards drawn
+    (draw 3)."""
+    cdef int x
+    if t.rules.stock_top_playable:
+        x = stock_top(after)
+        return (<uint32_t>1) << x if x >= 0 else 0
+    if pos_cur(after) <= pos_cur(before):
+        return 0                                   # a recycle: the waste is empty
+    return pos_talon(after) & below(pos_cur(after)) & ~below(pos_cur(before))
+
+
 cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
     """The shortest winning line: A* on f = g + h with the admissible lower_bound; among equal
-    f, deeper first. s.seen maps each position (full word) to its node."""
+    f, deeper first. s.seen maps each position reached by a removal (full word) to its node.
+
+    A line is removals, each after some draws and recycles (a line ends with a removal). A
+    removal after a draw or recycle must use a card that step made available: any other
+    removal could go before the step (pyramid cards and the cards available before commute
+    with it), or would cost a move more than removing the card from the stock top before
+    drawing it. So a node's expansion generates its removals, then walks its draws and
+    recycles, generating at each step only the removals with what the step made available;
+    the walk goes on while the step's position has f no larger than the node's, and
+    otherwise leaves a chain node (not in s.seen) with that f to go on from later. Under
+    unlimited redeals the walk stops once it has come round to where it began (going on
+    would repeat what it passed, dearer)."""
     cdef int64_t ncap = 1 << 12, nn = 1, hn = 0, hcap = 1 << 12
     cdef anode* nodes = <anode*>malloc(ncap * sizeof(anode))
     cdef anode* tmpn
     cdef uint64_t* heap = <uint64_t*>malloc(hcap * sizeof(uint64_t))
     cdef pyr_move mv[MAX_MOVES]
-    cdef int n, i, g, h, result = 0
-    cdef uint32_t cur, idx
+    cdef int n, i, g, h, result = 0, k, cost, f, fq, origin
+    cdef uint32_t cur, fresh, a, b
     cdef uint64_t item, slot
-    cdef pyr_pos p, c
+    cdef pyr_pos p, c, q, prev
+    cdef pyr_move step
+    cdef bint chain_node
     if not nodes or not heap:
         free(nodes)
         free(heap)
         s.stop = STOP_MEMORY
         return -1
+    memset(&nodes[0], 0, sizeof(anode))
     nodes[0].pos = start
     nodes[0].parent = 0xFFFFFFFFU
-    nodes[0].g = 0
-    nodes[0].move = 0
+    nodes[0].fresh = 0xFFFFFFFFU
+    nodes[0].origin = <uint8_t>pos_cur(start)
     hset_put(s.seen, start, 0)
     heap_push(&heap, &hn, &hcap, (<uint64_t>lower_bound(s, start) << 48) | ((<uint64_t>0xFFFF) << 32))
     while hn > 0:
         item = heap_pop(heap, &hn)
         cur = <uint32_t>(item & 0xFFFFFFFFU)
+        f = <int>(item >> 48)
         p = nodes[cur].pos
         g = nodes[cur].g
+        chain_node = nodes[cur].move == 0 and cur != 0
         if 0xFFFF - <int>((item >> 32) & 0xFFFF) != g:
             continue                       # a shorter line reached this position since
         if pos_won(s.t, p):
-            s.path_len = g
-            idx = cur
-            while nodes[idx].parent != 0xFFFFFFFFU:
-                g -= 1
-                s.path[g] = nodes[idx].move
-                idx = nodes[idx].parent
-            result = 1
+            result = astar_line(s, nodes, cur, start)
             break
         if spent(s):
             result = -1
             break
-        n = order_moves(s, p, mv)
-        for i in range(n):
-            c = pos_apply(s.t, p, mv[i])
-            slot = hset_slot(s.seen, c)
-            if hset_at(s.seen, slot, c) and nodes[s.seen.e[slot].val].g <= g + 1:
-                continue
-            if pos_won(s.t, c):
-                h = 0
-            elif not position_ok(s, c):
-                continue
-            else:
-                h = lower_bound(s, c)
-            if g + 1 + h >= MAX_LINE:
-                continue
-            if nn == ncap:
-                if (2 * ncap * <int64_t>sizeof(anode) + hcap * 8 > max_bytes // 2
-                        or nn >= 0xFFFFFFF0U):
-                    s.stop = STOP_MEMORY
+        fresh = nodes[cur].fresh if chain_node else 0xFFFFFFFFU
+        origin = nodes[cur].origin if chain_node else pos_cur(p)
+        q = p
+        k = 0
+        while True:
+            # The removals at q (after k steps from p): all of them at p, else those using
+            # what the last step made available. A free pyramid King goes alone, first.
+            n = order_moves(s, q, mv)
+            for i in range(n):
+                a = move_a(mv[i])
+                if a == LOC_NONE:
+                    continue                       # the draw or recycle: the walk below
+                b = move_b(mv[i])
+                if fresh != 0xFFFFFFFFU and not (
+                        (a >= LOC_TALON and (fresh >> (a - LOC_TALON)) & 1)
+                        or (b >= LOC_TALON and b != LOC_NONE and (fresh >> (b - LOC_TALON)) & 1)):
+                    continue                       # it could have gone before the step
+                cost = g + k + 1
+                c = pos_apply(s.t, q, mv[i])
+                slot = hset_slot(s.seen, c)
+                if hset_at(s.seen, slot, c) and nodes[s.seen.e[slot].val].g <= cost:
+                    continue
+                if pos_won(s.t, c):
+                    h = 0
+                elif not position_ok(s, c):
+                    continue
+                else:
+                    h = lower_bound(s, c)
+                if cost + h >= MAX_LINE or cost > 0xFFF0:
+                    continue
+                if astar_node(s, &nodes, &nn, &ncap, hcap, max_bytes, c, cur, cost, mv[i], k,
+                              0, 0) < 0:
                     result = -1
                     break
-                tmpn = <anode*>realloc(nodes, 2 * ncap * sizeof(anode))
-                if not tmpn:
-                    s.stop = STOP_MEMORY
-                    result = -1
+                if hset_put(s.seen, c, <uint32_t>(nn - 1)) < 0 or heap_push(
+                        &heap, &hn, &hcap, (<uint64_t>(cost + h) << 48)
+                        | ((<uint64_t>(0xFFFF - cost)) << 32) | <uint64_t>(nn - 1)) < 0:
+                    result = no_room(s)
                     break
-                nodes = tmpn
-                ncap *= 2
-            nodes[nn].pos = c
-            nodes[nn].parent = cur
-            nodes[nn].g = g + 1
-            nodes[nn].move = mv[i]
-            if hset_put(s.seen, c, <uint32_t>nn) < 0 or heap_push(
-                    &heap, &hn, &hcap, (<uint64_t>(g + 1 + h) << 48)
-                    | ((<uint64_t>(0xFFFF - g - 1)) << 32) | <uint64_t>nn) < 0:
-                result = no_room(s)
+            if result != 0:
                 break
-            nn += 1
+            if n == 1 and k == 0 and move_b(mv[0]) == LOC_NONE and move_a(mv[0]) < LOC_TALON:
+                break                              # a free pyramid King: nothing else
+            # The next draw or recycle.
+            step = talon_step(s.t, q)
+            if step == 0 or g + k + 1 > 0xFFF0:
+                break
+            prev = q
+            q = pos_apply(s.t, q, step)
+            k += 1
+            if step == MOVE_RECYCLE:
+                origin |= 128
+            elif (origin & 128 and s.t.rules.redeals == REDEALS_UNLIMITED
+                    and pos_cur(q) >= (origin & 127)):
+                break                              # round to where the walk began
+            fresh = newly_available(s.t, prev, q)
+            if not position_ok(s, q):
+                break                              # lost: so is everything after it
+            fq = g + k + lower_bound(s, q)
+            if fq >= MAX_LINE:
+                break
+            if fq > f:
+                # Later: a chain node at q.
+                if astar_node(s, &nodes, &nn, &ncap, hcap, max_bytes, q, cur, g + k, 0, k,
+                              fresh, origin) < 0 or heap_push(
+                        &heap, &hn, &hcap, (<uint64_t>fq << 48)
+                        | ((<uint64_t>(0xFFFF - g - k)) << 32) | <uint64_t>(nn - 1)) < 0:
+                    result = -1 if s.stop else no_room(s)
+                break
         if result != 0:
             break
     free(nodes)
     free(heap)
     return result
+
+
+cdef int astar_node(search* s, anode** nodes, int64_t* nn, int64_t* ncap, int64_t hcap,
+                    int64_t max_bytes, pyr_pos pos, uint32_t parent, int g, pyr_move move,
+                    int steps, uint32_t fresh, int origin) noexcept nogil:
+    """Append a node (growing the array within the memory budget); -1 when it cannot."""
+    cdef anode* tmp
+    cdef anode* x
+    if nn[0] == ncap[0]:
+        if (2 * ncap[0] * <int64_t>sizeof(anode) + hcap * 8 > max_bytes // 2
+                or nn[0] >= 0xFFFFFFF0U):
+            s.stop = STOP_MEMORY
+            return -1
+        tmp = <anode*>realloc(nodes[0], 2 * ncap[0] * sizeof(anode))
+        if not tmp:
+            s.stop = STOP_MEMORY
+            return -1
+        nodes[0] = tmp
+        ncap[0] *= 2
+    x = &nodes[0][nn[0]]
+    x.pos = pos
+    x.parent = parent
+    x.g = <uint16_t>g
+    x.move = move
+    x.steps = <uint8_t>steps
+    x.fresh = fresh
+    x.origin = <uint8_t>origin
+    nn[0] += 1
+    return 0
+
+
+cdef int astar_line(search* s, const anode* nodes, uint32_t goal, pyr_pos start) noexcept nogil:
+    """Write the line to node `goal` into s.path (each node's steps, then its removal);
+    1, or -1 when it is too long to return."""
+    cdef uint32_t idx = goal
+    cdef int n = 0, i, k, total = nodes[goal].g
+    cdef pyr_pos q = start
+    cdef uint32_t chain[MAX_LINE]
+    if total >= MAX_LINE:
+        s.stop = STOP_MEMORY
+        return -1
+    while nodes[idx].parent != 0xFFFFFFFFU:
+        chain[n] = idx
+        n += 1
+        idx = nodes[idx].parent
+    s.path_len = 0
+    for i in range(n - 1, -1, -1):
+        for k in range(nodes[chain[i]].steps):
+            s.path[s.path_len] = talon_step(s.t, q)
+            q = pos_apply(s.t, q, s.path[s.path_len])
+            s.path_len += 1
+        if nodes[chain[i]].move:               # a chain node has steps only
+            s.path[s.path_len] = nodes[chain[i]].move
+            q = pos_apply(s.t, q, nodes[chain[i]].move)
+            s.path_len += 1
+    return 1
 
 # ---- the entry point ------------------------------------------------------------------------
 
@@ -918,9 +1144,11 @@ cdef int ws_init(solve_ws* ws) noexcept nogil:
     """Allocate a workspace; 0 ok, -1 out of memory (then ws_free it anyway)."""
     ws.path = <pyr_move*>malloc(MAX_LINE * sizeof(pyr_move))
     ws.best = <pyr_move*>malloc(MAX_LINE * sizeof(pyr_move))
+    ws.mcache = <uint64_t*>calloc(MCACHE, sizeof(uint64_t))
+    ws.epoch = 0
     if hset_init(&ws.seen, HSET_SMALL) < 0 or hset_init(&ws.visit, 1 << 4) < 0:
         return -1
-    return 0 if ws.path and ws.best else -1
+    return 0 if ws.path and ws.best and ws.mcache else -1
 
 
 cdef void ws_free(solve_ws* ws) noexcept nogil:
@@ -928,8 +1156,10 @@ cdef void ws_free(solve_ws* ws) noexcept nogil:
     hset_free(&ws.visit)
     free(ws.path)
     free(ws.best)
+    free(ws.mcache)
     ws.path = NULL
     ws.best = NULL
+    ws.mcache = NULL
 
 
 cdef int solve_position(const pyr_table* t, pyr_pos start, int objective,
@@ -975,6 +1205,12 @@ cdef int solve_with(solve_ws* ws, const pyr_table* t, pyr_pos start, int objecti
         out.seconds = pyr_now() - t0
         return 0
     search_init(&s, t, objective, lim, ws.path, ws.best)
+    if ws.epoch == 0xFFFF:                 # (ws_init's calloc zeroed it before the first)
+        memset(ws.mcache, 0, MCACHE * sizeof(uint64_t))
+        ws.epoch = 0
+    ws.epoch += 1
+    s.mcache = ws.mcache
+    s.epoch = ws.epoch
     # Unlimited redeals also need the set of positions entered (general search): a quarter.
     visit_mem = mem // 4 if t.rules.redeals == REDEALS_UNLIMITED else 1 << 10
     s.seen = &ws.seen
@@ -1211,3 +1447,13 @@ def solve_decks(const uint8_t[:, ::1] decks, dict rules, int objective, max_node
     finally:
         free(out)
         ws_free(&ws)
+
+
+def lower_bound_of(Table table, pyr_pos pos):
+    """A*'s lower bound on the moves still needed from pos to a win (for the tests, which
+    check it never exceeds the true distance)."""
+    cdef search s
+    cdef solve_limits lim
+    _limits(&lim, None, None, None)
+    search_init(&s, &table.t, OBJ_MIN_MOVES, &lim, NULL, NULL)
+    return lower_bound(&s, pos)
