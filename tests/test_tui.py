@@ -103,6 +103,20 @@ def test_seed000_walkthrough_by_mouse(tmp_path):
     run(app, script)
 
 
+def test_drag_a_card_onto_its_partner(tmp_path):
+    app = make_app(tmp_path)
+
+    async def script(pilot):
+        tc, s3 = index_of(app, "Tc"), index_of(app, "3s")
+        await pilot.mouse_down(f"#p{tc}")
+        await pilot.mouse_up(f"#p{s3}")
+        st = app.session.state()
+        assert st["pyramid"][tc]["card"] is None and st["pyramid"][s3]["card"] is None
+        assert st["score"] == 20 and card(app, tc).label == ""
+
+    run(app, script)
+
+
 def test_keyboard_path(tmp_path):
     app = make_app(tmp_path, "PY1-T-AAAAAAS", "three-pass")
 
@@ -178,6 +192,7 @@ def test_win_panel(tmp_path):
         assert StatsStore(tmp_path / "stats.sqlite3").summary("pyramide")["wins"] == 1
         await pilot.press("s")                                  # the win is in the statistics
         assert isinstance(app.screen, StatsScreen)
+        assert app.screen.query_one("#stats-summary").get_row("Wins")[1] == "1"
         high = app.screen.query_one("#stats-high")
         assert high.row_count == 1 and "280" in [str(c) for c in high.get_row_at(0)]
         await pilot.press("escape")
@@ -249,7 +264,7 @@ def test_theme_help_stats_and_a_bad_code(tmp_path):
         assert not isinstance(app.screen, HelpScreen)
         await pilot.press("s")
         assert isinstance(app.screen, StatsScreen)
-        assert app.screen.query_one("#stats-summary").get_row_at(0)[0] == "0"   # no game yet
+        assert app.screen.query_one("#stats-summary").get_row("Games")[1] == "0"  # no game yet
         await pilot.press("escape")
         code = app.session.state()["code"]
         await pilot.press("c")

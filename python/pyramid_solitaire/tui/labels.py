@@ -12,11 +12,12 @@ LABELS: dict[str, dict[str, str]] = {
     "waste": {"en": "Waste", "vi": "Bài bỏ"},
     "redeals": {"en": "redeals", "vi": "chia lại"},
     "cards": {"en": "cards", "vi": "lá"},
+    "card": {"en": "card", "vi": "lá"},
     "assisted": {"en": "assisted", "vi": "có gợi ý"},
     "paused_hint": {"en": "Paused: press P to go on", "vi": "Tạm dừng: bấm P để tiếp tục"},
     "new_deal": {"en": "N new deal", "vi": "N ván mới"},
     "undo": {"en": "Z undo", "vi": "Z hoàn tác"},
-    "look": {"en": "Esc look at the table", "vi": "Esc xem bàn bài"},
+    "look": {"en": "Esc the table", "vi": "Esc xem bàn bài"},
     "quit": {"en": "Q quit", "vi": "Q thoát"},
 }
 

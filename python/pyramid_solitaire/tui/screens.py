@@ -13,25 +13,21 @@ from textual.widgets import DataTable, Input, Static
 from .labels import clock_text, label
 
 HELP = """\
-[b]Pyramid Solitaire[/b]: remove pairs of free cards whose ranks add up to 13
-(A=1, J=11, Q=12, K=13; a King goes alone) until the pyramid is cleared.
+[b]Pyramid Solitaire[/b]: remove the free cards in pairs whose ranks add up
+to 13 (A=1, J=11, Q=12; a King goes alone) until the pyramid is cleared.
 
-[b]Mouse[/b]   click a card, the stock or the waste: the same as a tap
-          (click a card, then its partner; click it again to let go)
+[b]Mouse[/b]  click a card, the stock or the waste: a card, then its partner
+       (click a selected card again to let it go)
 
-[b]Keys[/b]
-  ← → ↑ ↓   move the cursor over the cards you can play now
-  Enter     tap the card under the cursor (Space too)
-  D         draw from the stock (or turn the waste over)
-  Z         undo            R  redo
-  H         hint (the hinted cards are shown in green)
-  P         pause / resume (the cards are hidden)
-  N         new random deal  C  enter or paste a deal code
-  S         statistics       T  light / dark theme
-  ?         this help        Q  quit (the game is saved)
+[b]Keys[/b]   ← → ↑ ↓  move the cursor over the cards you can play now
+       Enter    tap the card under the cursor (Space too)
+       D  draw (or turn the waste over)   H  hint (shown in green)
+       Z  undo          R  redo           P  pause / resume
+       N  new deal      C  enter or paste a deal code
+       S  statistics    T  light / dark   ?  this help    Q  quit
 
 Every action is saved: the next start goes on with this game.
-Press Esc to close."""
+Esc closes this help."""
 
 
 class HelpScreen(ModalScreen[None]):
@@ -72,13 +68,18 @@ class StatsScreen(ModalScreen[None]):
         s = self.summary or {}
         rate = s.get("win_rate")
         table = self.query_one("#stats-summary", DataTable)
-        table.add_columns("Games", "Wins", "Win rate", "Best score", "Fewest moves",
-                          "Fastest win", "Streak", "Best streak")
-        table.add_row(str(s.get("games", 0)), str(s.get("wins", 0)),
-                      "-" if rate is None else f"{rate:.0%}", _dash(s.get("best_score")),
-                      _dash(s.get("fewest_moves")),
-                      "-" if s.get("fastest_win") is None else clock_text(s["fastest_win"]),
-                      str(s.get("current_streak", 0)), str(s.get("best_streak", 0)))
+        table.show_header = False
+        table.add_columns("", "")
+        for name, value in (
+                ("Games", str(s.get("games", 0))), ("Wins", str(s.get("wins", 0))),
+                ("Win rate", "-" if rate is None else f"{rate:.0%}"),
+                ("Best score", _dash(s.get("best_score"))),
+                ("Fewest moves (a win)", _dash(s.get("fewest_moves"))),
+                ("Fastest win", "-" if s.get("fastest_win") is None
+                 else clock_text(s["fastest_win"])),
+                ("Winning streak", str(s.get("current_streak", 0))),
+                ("Best streak", str(s.get("best_streak", 0)))):
+            table.add_row(name, value, key=name)
         high = self.query_one("#stats-high", DataTable)
         high.add_columns("#", "Score", "Moves", "Time", "Deal", "Date", "Hints")
         for n, row in enumerate(self.high_scores, 1):

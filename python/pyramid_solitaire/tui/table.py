@@ -40,6 +40,8 @@ def drawn_place(target: Any) -> tuple[float, float]:
 class TableScreen(Screen):
     """The game."""
 
+    card_pressed: Any = None        # the card the mouse button went down on (a drag)
+
     BINDINGS = [
         Binding("left", "cursor('left')", "Move", show=False),
         Binding("right", "cursor('right')", "Move", show=False),
@@ -173,7 +175,8 @@ class TableScreen(Screen):
                 k = 0 if target == "waste" else int(target[-1])
                 head.update(label("waste", lang) + ("" if target == "waste" else f" {k + 1}"))
                 token = st["waste_tops"][k]
-                info.update(f"{len(st['waste'][k])} {label('cards', lang)}")
+                count = len(st["waste"][k])
+                info.update(f"{count} {label('card' if count == 1 else 'cards', lang)}")
             if paused and token is not None:
                 show(target, None, "back", PAUSED_BACK)
             else:
@@ -195,6 +198,11 @@ class TableScreen(Screen):
         if event.target in app.session.targets():
             app.cursor = event.target
         app.act("tap", event.target)
+
+    def on_card_widget_dragged(self, event: CardWidget.Dragged) -> None:
+        """A card dropped on another: the session's drag (a tap on each)."""
+        if self._playing():
+            self.app.act("drag", event.source, event.target)
 
     def _playing(self) -> bool:
         """Game keys wait while the game is paused (the cards are hidden)."""

@@ -34,10 +34,18 @@ def widget_id(target: Any) -> str:
 
 class CardWidget(Static):
     """One place of the table: a pyramid place, the stock, its top card or a waste pile. A
-    click posts :class:`CardWidget.Tapped` with the place's tap target."""
+    click posts :class:`CardWidget.Tapped` with the place's tap target; a drag from one
+    place to another (the button pressed on one, released on the other) posts
+    :class:`CardWidget.Dragged`."""
 
     class Tapped(Message):
         def __init__(self, target: Any) -> None:
+            self.target = target
+            super().__init__()
+
+    class Dragged(Message):
+        def __init__(self, source: Any, target: Any) -> None:
+            self.source = source
             self.target = target
             super().__init__()
 
@@ -66,3 +74,12 @@ class CardWidget(Static):
     def on_click(self, event: Any) -> None:
         event.stop()
         self.post_message(self.Tapped(self.target))
+
+    def on_mouse_down(self, event: Any) -> None:
+        self.screen.card_pressed = self.target     # where a drag starts
+
+    def on_mouse_up(self, event: Any) -> None:
+        source = getattr(self.screen, "card_pressed", None)
+        self.screen.card_pressed = None
+        if source is not None and source != self.target:
+            self.post_message(self.Dragged(source, self.target))
