@@ -196,10 +196,18 @@ def test_win_panel(tmp_path):
         high = app.screen.query_one("#stats-high")
         assert high.row_count == 1 and "280" in [str(c) for c in high.get_row_at(0)]
         await pilot.press("escape")
-        await pilot.press("n")                                  # a new deal
-        assert app.session.state()["status"] == "playing" and app.session.state()["moves"] == 0
 
     run(app, script)
+    again = make_app(tmp_path, code=None)                       # the won game, resumed
+
+    async def resumed(pilot):
+        assert isinstance(again.screen, EndScreen)
+        await pilot.press("n")                                  # a new deal from the panel
+        st = again.session.state()
+        assert not isinstance(again.screen, EndScreen)
+        assert st["status"] == "playing" and st["moves"] == 0 and st["code"] is not None
+
+    run(again, resumed)
 
 
 def test_resume_after_restart(tmp_path):
@@ -244,6 +252,23 @@ def test_corrupt_save_is_kept(tmp_path):
     run(app, script)
     assert bad.read_text() == '{"format": "something else"}'        # never written over
     assert Session.load(tmp_path / "game-1.json").moves == 1
+
+
+def test_a_bad_statistics_file_is_kept_and_the_game_goes_on(tmp_path):
+    db = tmp_path / "stats.sqlite3"
+    db.write_text("not a database")
+    app = make_app(tmp_path)
+
+    async def script(pilot):
+        assert "Statistics are off" in messages_shown(app)
+        await pilot.press("s")
+        assert isinstance(app.screen, StatsScreen) and app.screen.query("#stats-error")
+        await pilot.press("escape")
+        await pilot.click(f"#p{index_of(app, 'Kd')}")
+        assert app.session.state()["score"] == 10
+
+    run(app, script)
+    assert db.read_text() == "not a database"
 
 
 def test_theme_help_stats_and_a_bad_code(tmp_path):

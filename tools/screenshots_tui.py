@@ -26,11 +26,12 @@ async def shoot(out: pathlib.Path, folder: pathlib.Path) -> None:
         await pilot.pause()
         await pilot.click("#p22")          # K♣: a free King goes in one tap
         now[0] += 21
+        await pilot.click("#p15")          # a covered card: the session says why not
         await pilot.click("#p25")          # 3♦ ...
-        await pilot.click("#waste")        # ... and the 10♣ on the waste
+        await pilot.click("#waste")        # ... and the 10♣ on the waste: 13
         now[0] += 17
-        await pilot.press("right", "right")   # the keyboard cursor
-        await pilot.click("#p24")          # a card selected
+        await pilot.click("#p24")          # J♥ selected
+        await pilot.press("left")          # the keyboard cursor on 2♠
         now[0] += 4
         app.table.tick()
         await pilot.pause()

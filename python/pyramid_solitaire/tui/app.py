@@ -52,8 +52,13 @@ class PyramidApp(App):
         self.notes: deque[Message | str] = deque(maxlen=MESSAGE_LINES)
         self.stats_path = Path(stats_path) if stats_path is not None else default_path()
         self.store = self._open_store()
-        begun = starting.start(code, self.profile_name, self.lang, save_path, self.store,
-                               clock, winnable_only)
+        try:
+            begun = starting.start(code, self.profile_name, self.lang, save_path, self.store,
+                                   clock, winnable_only)
+        except BaseException:                    # a bad code: the command line says so
+            if self.store is not None:
+                self.store.close()
+            raise
         self.session: Session = begun.session
         self.save_path = begun.save_path
         self.note(*begun.notes)
@@ -214,3 +219,6 @@ class PyramidApp(App):
             except OSError:
                 pass
         self.exit()
+
+    def action_quit_game(self) -> None:
+        self.quit_game()

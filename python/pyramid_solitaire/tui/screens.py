@@ -127,7 +127,7 @@ class EndScreen(ModalScreen[str | None]):
     BINDINGS = [Binding("n", "choose('new')", "New deal"),
                 Binding("z", "choose('undo')", "Undo"),
                 Binding("escape,enter", "choose('')", "Close"),
-                Binding("q", "app.quit", "Quit")]
+                Binding("q", "app.quit_game", "Quit")]
 
     def __init__(self, title: str, state: dict, lang: str, show_score: bool) -> None:
         super().__init__()
