@@ -17,7 +17,8 @@ from pyramid_solitaire import cli, solve  # noqa: E402
 from pyramid_solitaire.session import Session, StatsStore  # noqa: E402
 from pyramid_solitaire.tui import cursor  # noqa: E402
 from pyramid_solitaire.tui.app import PyramidApp  # noqa: E402
-from pyramid_solitaire.tui.screens import CodeScreen, EndScreen, HelpScreen, StatsScreen  # noqa: E402
+from pyramid_solitaire.tui.screens import (  # noqa: E402
+    CodeScreen, EndScreen, HelpScreen, StatsScreen)
 from pyramid_solitaire.tui.widgets import CardWidget, face  # noqa: E402
 
 SIZE = (80, 24)
@@ -63,7 +64,8 @@ def status_shown(app: PyramidApp) -> str:
 
 
 def test_face_and_cursor_helpers():
-    assert face("Td") == ("10♦", True) and face("Ks") == ("K♠", False) and face(None) == ("", False)
+    assert face("Td") == ("10♦", True) and face("Ks") == ("K♠", False)
+    assert face(None) == ("", False)
     places = {21: (6, 0), 23: (6, 8), 15: (5, 3), "stock": (7, 1), "waste": (7, 9)}
     assert cursor.move(places, 21, "right") == 23 and cursor.move(places, 23, "right") == 23
     assert cursor.move(places, 23, "up") == 15 and cursor.move(places, 15, "up") == 15

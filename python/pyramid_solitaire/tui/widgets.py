@@ -12,7 +12,6 @@ from ..cards import Card
 
 #: How wide a card is drawn, in terminal cells ("10♦" and a cell on each side).
 CARD_WIDTH = 5
-CARD_CLASSES = ("free", "blocked", "empty", "back", "red", "selected", "cursor", "hinted")
 
 
 def face(token: str | None) -> tuple[str, bool]:
