@@ -1,0 +1,224 @@
+"""The terminal game (Textual): ``pyramid-solitaire play``. A frontend of the session layer:
+it draws ``Session.state()``, forwards clicks and keys as taps, and shows the session's
+messages; every rule, score and notice comes from :mod:`pyramid_solitaire.session`.
+
+Files: the game autosaves after every action to ``terminal-game.json`` in the user's data
+directory (or ``save_path``) and resumes from it at the next start (see :mod:`.start`); the
+statistics go to the session's SQLite file (``stats_path``, default
+:func:`pyramid_solitaire.session.stats.default_path`).
+"""
+from __future__ import annotations
+
+import sqlite3
+from collections import deque
+from pathlib import Path
+from typing import Any, Callable
+
+from textual.app import App
+
+from ..move import Move
+from ..session import Session
+from ..session.messages import Message, check_lang, message
+from ..session.profiles import Profile, Scoring
+from ..session.stats import StatsStore, default_path
+from . import start as starting
+from .screens import CodeScreen, EndScreen, HelpScreen, StatsScreen
+from .table import TableScreen
+
+THEMES = ("textual-dark", "textual-light")
+MESSAGE_LINES = 3
+
+
+class PyramidApp(App):
+    """The game. ``code``: a deal to play (else the saved game, else a new random deal);
+    ``profile``, ``lang``: the game and the messages' language; ``save_path``: the autosave
+    file; ``stats_path``: the statistics file; ``clock``: a function returning seconds (tests
+    pass a fake one); ``winnable_only``: new random deals are ones the solver proves
+    winnable."""
+
+    CSS_PATH = "pyramid.tcss"
+    TITLE = "Pyramid Solitaire"
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, code: str | None = None, profile: str = "pyramide", lang: str = "en",
+                 save_path: str | Path | None = None, stats_path: str | Path | None = None,
+                 *, clock: Callable[[], float] | None = None, winnable_only: bool = True,
+                 theme: str = "textual-dark") -> None:
+        super().__init__()
+        self.profile_name = Profile.preset(profile).name
+        self.lang = check_lang(lang)
+        self.clock = clock
+        self.winnable_only = winnable_only
+        self.notes: deque[Message | str] = deque(maxlen=MESSAGE_LINES)
+        self.stats_path = Path(stats_path) if stats_path is not None else default_path()
+        self.store = self._open_store()
+        try:
+            begun = starting.start(code, self.profile_name, self.lang, save_path, self.store,
+                                   clock, winnable_only)
+        except BaseException:                    # a bad code: the command line says so
+            if self.store is not None:
+                self.store.close()
+            raise
+        self.session: Session = begun.session
+        self.save_path = begun.save_path
+        self.note(*begun.notes)
+        self.cursor: Any = None                 # the keyboard cursor's target
+        self.cursor_place: tuple[float, float] | None = None
+        self.hinted: set = set()                # targets of the last hint's move
+        self._theme_name = theme
+
+    def _open_store(self) -> StatsStore | None:
+        try:
+            return StatsStore(self.stats_path)
+        except (ValueError, OSError, sqlite3.Error) as e:
+            self.note(f"Statistics are off: {e}")
+            return None
+
+    # ---- the app -----------------------------------------------------------------------------
+    def get_default_screen(self) -> TableScreen:
+        return TableScreen()
+
+    def on_mount(self) -> None:
+        self.theme = self._theme_name
+        if self.session.state()["status"] != "playing":
+            self.show_end()
+
+    def on_unmount(self) -> None:
+        if self.store is not None:
+            self.store.close()
+
+    @property
+    def table(self) -> TableScreen | None:
+        """The table screen (at the bottom of the screen stack), once the app runs."""
+        stack = self.screen_stack
+        return stack[0] if stack and isinstance(stack[0], TableScreen) else None
+
+    @property
+    def shows_score(self) -> bool:
+        """The profile gives points (else only moves and time are shown)."""
+        return self.session.profile.scoring != Scoring()
+
+    def note(self, *notes: Message | str) -> None:
+        """Add messages to the message lines (the last three are shown)."""
+        self.notes.extend(notes)
+
+    def redraw(self) -> None:
+        table = self.table
+        if table is not None and table.is_mounted:
+            table.redraw()
+
+    # ---- playing -----------------------------------------------------------------------------
+    def act(self, name: str, *args: Any) -> list[Message | str]:
+        """Call the session's ``name`` (tap, undo, redo, hint, pause, resume, play, ...),
+        show its messages, draw the new state; a game that ends shows the end panel."""
+        before = self.session.state()["status"]
+        try:
+            out: list[Message | str] = list(getattr(self.session, name)(*args))
+        except (OSError, sqlite3.Error) as e:     # the autosave or the statistics failed
+            out = [f"Cannot save the game: {e}"]
+        self.hinted = self._hinted(out) if name == "hint" else set()
+        self.note(*out)
+        self.redraw()
+        if before == "playing" and self.session.state()["status"] != "playing":
+            self.show_end()
+        return out
+
+    def _hinted(self, out: list) -> set:
+        """The targets showing the cards of a hint's move (a draw or recycle: the stock)."""
+        hints = [m for m in out if isinstance(m, Message) and m.code == "hint"]
+        if not hints:
+            return set()
+        move = Move.parse(hints[0].args["move"])
+        if not move.cards:
+            return {"stock"}
+        st = self.session.state()
+        where: dict[str, Any] = {e["card"]: e["index"] for e in st["pyramid"] if e["card"]}
+        if st["stock_top"]:
+            where[st["stock_top"]] = "stock:top"
+        tops = st["waste_tops"]
+        for k, token in enumerate(tops):
+            if token:
+                where[token] = "waste" if len(tops) == 1 else f"waste:{k}"
+        return {where[c.token] for c in move.cards if c.token in where}
+
+    def new_game(self, code: str | None = None) -> str | None:
+        """A new game under the profile asked for at the start: ``code``'s deal, or a random
+        one. Returns the error of a bad code (nothing changes then), else None."""
+        try:
+            if self.session.profile.name == self.profile_name:
+                deal = code if code is not None else starting.new_random(
+                    self.profile_name, winnable_only=self.winnable_only).game.deal
+                out = self.session.new_deal(deal)   # records the game left as abandoned
+            else:                                    # a resumed game of another profile
+                kwargs = dict(clock=self.clock, lang=self.lang, autosave=self.save_path,
+                              stats=self.store)
+                fresh = (Session(code, self.profile_name, **kwargs) if code is not None else
+                         starting.new_random(self.profile_name,
+                                             winnable_only=self.winnable_only, **kwargs))
+                if self.save_path is not None:
+                    fresh.save(self.save_path)
+                self.session = fresh
+                out = fresh.greeting()
+        except ValueError as e:
+            return str(e)
+        except (OSError, sqlite3.Error) as e:
+            out = [f"Cannot save the game: {e}"]
+        self.cursor = self.cursor_place = None
+        self.hinted = set()
+        self.notes.clear()
+        self.note(*out)
+        self.redraw()
+        return None
+
+    # ---- screens -----------------------------------------------------------------------------
+    def show_end(self) -> None:
+        st = self.session.state()
+        title = message("won" if st["status"] == "won" else "no_moves", self.session.lang).text
+
+        def chosen(what: str | None) -> None:
+            if what == "new":
+                self.new_game()
+            elif what == "undo":
+                self.act("undo")
+
+        self.push_screen(EndScreen(title, st, self.session.lang, self.shows_score), chosen)
+
+    def show_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+    def show_stats(self) -> None:
+        profile = self.session.profile.name
+        if self.store is None:
+            self.push_screen(StatsScreen(profile, None, [], error="Statistics are off: the "
+                                         f"file {self.stats_path} cannot be used"))
+            return
+        try:
+            summary = self.store.summary(profile)
+            best = self.store.high_scores(profile)
+        except (ValueError, sqlite3.Error) as e:
+            self.push_screen(StatsScreen(profile, None, [], error=str(e)))
+            return
+        self.push_screen(StatsScreen(profile, summary, best))
+
+    def ask_code(self) -> None:
+        self.push_screen(CodeScreen(self._submit_code))
+
+    def _submit_code(self, text: str) -> str | None:
+        if not text:
+            return "Type or paste a deal code"
+        return self.new_game(text)
+
+    def toggle_theme(self) -> None:
+        self.theme = THEMES[1] if self.theme == THEMES[0] else THEMES[0]
+
+    def quit_game(self) -> None:
+        """Save (so the clock is kept to the second) and quit."""
+        if self.save_path is not None:
+            try:
+                self.session.save(self.save_path)
+            except OSError:
+                pass
+        self.exit()
+
+    def action_quit_game(self) -> None:
+        self.quit_game()

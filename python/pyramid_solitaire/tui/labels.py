@@ -1,0 +1,35 @@
+"""The few words the terminal game draws itself (the labels around the table), in the
+session's languages. Every notice (blocked, sum not 13, won, ...) is the session's
+message, not one of these."""
+from __future__ import annotations
+
+LABELS: dict[str, dict[str, str]] = {
+    "score": {"en": "Score", "vi": "Điểm"},
+    "moves": {"en": "Moves", "vi": "Nước đi"},
+    "time": {"en": "Time", "vi": "Thời gian"},
+    "stock": {"en": "Stock", "vi": "Nọc"},
+    "stock_top": {"en": "Stock top", "vi": "Lá trên nọc"},
+    "waste": {"en": "Waste", "vi": "Bài bỏ"},
+    "redeals": {"en": "redeals", "vi": "chia lại"},
+    "cards": {"en": "cards", "vi": "lá"},
+    "card": {"en": "card", "vi": "lá"},
+    "assisted": {"en": "assisted", "vi": "có gợi ý"},
+    "paused_hint": {"en": "Paused: press P to go on",
+                    "vi": "Tạm dừng: bấm P để tiếp tục"},
+    "new_deal": {"en": "N new deal", "vi": "N ván mới"},
+    "undo": {"en": "Z undo", "vi": "Z hoàn tác"},
+    "look": {"en": "Esc the table", "vi": "Esc xem bàn bài"},
+    "quit": {"en": "Q quit", "vi": "Q thoát"},
+}
+
+
+def label(key: str, lang: str) -> str:
+    texts = LABELS[key]
+    return texts.get(lang, texts["en"])
+
+
+def clock_text(seconds: float) -> str:
+    """``m:ss`` (``h:mm:ss`` from an hour)."""
+    s = int(seconds)
+    h, m = divmod(s // 60, 60)
+    return f"{h}:{m:02d}:{s % 60:02d}" if h else f"{m}:{s % 60:02d}"

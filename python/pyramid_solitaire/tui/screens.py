@@ -1,0 +1,151 @@
+"""The terminal game's modal screens: help, statistics, a deal code to enter, the end of a
+game."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Input, Static
+
+from .labels import clock_text, label
+
+HELP = """\
+[b]Pyramid Solitaire[/b]: remove the free cards in pairs whose ranks add up
+to 13 (A=1, J=11, Q=12; a King goes alone) until the pyramid is cleared.
+
+[b]Mouse[/b]  click a card, the stock or the waste: a card, then its partner
+       (click a selected card again to let it go)
+
+[b]Keys[/b]   ← → ↑ ↓  move the cursor over the cards you can play now
+       Enter    tap the card under the cursor (Space too)
+       D  draw (or turn the waste over)   H  hint (shown in green)
+       Z  undo          R  redo           P  pause / resume
+       N  new deal      C  enter or paste a deal code
+       S  statistics    T  light / dark   ?  this help    Q  quit
+
+Every action is saved: the next start goes on with this game.
+Esc closes this help."""
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,question_mark,q,enter", "app.pop_screen", "Close")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="help-box", classes="dialog"):
+            yield Static(HELP, id="help-text")
+
+
+class StatsScreen(ModalScreen[None]):
+    """The statistics of the profile: the summary and the best wins."""
+
+    BINDINGS = [Binding("escape,s,q,enter", "app.pop_screen", "Close")]
+
+    def __init__(self, profile: str, summary: dict | None, high_scores: list[dict],
+                 error: str | None = None) -> None:
+        super().__init__()
+        self.profile = profile
+        self.summary = summary
+        self.high_scores = high_scores
+        self.error = error
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="stats-box", classes="dialog"):
+            yield Static(f"[b]Statistics: {self.profile}[/b]", id="stats-title")
+            if self.error is not None:
+                yield Static(self.error, id="stats-error")
+            else:
+                yield DataTable(id="stats-summary", show_cursor=False)
+                yield Static("[b]Best wins[/b]", id="stats-best-title")
+                yield DataTable(id="stats-high", show_cursor=False)
+            yield Static("Esc to close", classes="dialog-keys")
+
+    def on_mount(self) -> None:
+        if self.error is not None:
+            return
+        s = self.summary or {}
+        rate = s.get("win_rate")
+        table = self.query_one("#stats-summary", DataTable)
+        table.show_header = False
+        table.add_columns("", "")
+        for name, value in (
+                ("Games", str(s.get("games", 0))), ("Wins", str(s.get("wins", 0))),
+                ("Win rate", "-" if rate is None else f"{rate:.0%}"),
+                ("Best score", _dash(s.get("best_score"))),
+                ("Fewest moves (a win)", _dash(s.get("fewest_moves"))),
+                ("Fastest win", "-" if s.get("fastest_win") is None
+                 else clock_text(s["fastest_win"])),
+                ("Winning streak", str(s.get("current_streak", 0))),
+                ("Best streak", str(s.get("best_streak", 0)))):
+            table.add_row(name, value, key=name)
+        high = self.query_one("#stats-high", DataTable)
+        high.add_columns("#", "Score", "Moves", "Time", "Deal", "Date", "Hints")
+        for n, row in enumerate(self.high_scores, 1):
+            high.add_row(str(n), str(row["score"]), str(row["moves"]),
+                         clock_text(row["seconds"]), row["code"] or "card list",
+                         str(row["finished_at"])[:10], "yes" if row["assisted"] else "")
+        if not self.high_scores:
+            high.add_row("", "no win yet", "", "", "", "", "")
+
+
+def _dash(value: Any) -> str:
+    return "-" if value is None else str(value)
+
+
+class CodeScreen(ModalScreen[None]):
+    """A deal code (or a card list) to type or paste; ``submit(text)`` starts it and returns
+    None, or returns the error to show (the screen stays open)."""
+
+    BINDINGS = [Binding("escape", "app.pop_screen", "Cancel")]
+
+    def __init__(self, submit: Callable[[str], str | None]) -> None:
+        super().__init__()
+        self.submit = submit
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="code-box", classes="dialog"):
+            yield Static("[b]A deal code[/b] (such as PY1-N-AAAAAAS) or 52 cards:")
+            yield Input(placeholder="PY1-N-AAAAAAS", id="code-input")
+            yield Static("", id="code-error")
+            yield Static("Enter to play it, Esc to cancel", classes="dialog-keys")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        error = self.submit(event.value.strip())
+        if error is None:
+            self.dismiss()
+        else:
+            self.query_one("#code-error", Static).update(error)
+
+
+class EndScreen(ModalScreen[str | None]):
+    """The end of a game: won, or no moves left. Dismissed with ``"new"``, ``"undo"`` or
+    None (to look at the table)."""
+
+    BINDINGS = [Binding("n", "choose('new')", "New deal"),
+                Binding("z", "choose('undo')", "Undo"),
+                Binding("escape,enter", "choose('')", "Close"),
+                Binding("q", "app.quit_game", "Quit")]
+
+    def __init__(self, title: str, state: dict, lang: str, show_score: bool) -> None:
+        super().__init__()
+        self.won = state["status"] == "won"
+        self.title_text = title
+        parts = ([f"{label('score', lang)} {state['score']}"] if show_score else []) + [
+            f"{label('moves', lang)} {state['moves']}",
+            f"{label('time', lang)} {clock_text(state['seconds'])}"]
+        self.summary = "   ".join(parts)
+        keys = [label("new_deal", lang), label("undo", lang), label("look", lang),
+                label("quit", lang)]
+        self.keys = " · ".join(keys)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="end-box", classes="dialog " + ("won" if self.won else "lost")):
+            yield Static(self.title_text, id="end-title")
+            yield Static(self.summary, id="end-summary")
+            yield Static(self.keys, classes="dialog-keys")
+
+    def action_choose(self, what: str) -> None:
+        self.dismiss(what or None)

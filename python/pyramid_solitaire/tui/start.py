@@ -1,0 +1,110 @@
+"""How the terminal game starts: which session, which autosave file, what it says first.
+
+- ``CODE`` given: that deal, under the profile asked for.
+- Else the autosave file, when it loads: the game goes on (the ``loaded`` message).
+- Else a new random deal that the solver proves winnable.
+
+A save that does not load (truncated, another program's file, a newer version) is never
+written over: its error is shown, and the game autosaves to the first file beside it that
+is free or holds a good save (``terminal-game.json``, then ``terminal-game-1.json``,
+``terminal-game-2.json``, ...), which is also where the next start resumes from.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from ..session import Session
+from ..session.messages import Message, check_lang, message
+
+SAVE_NAME = "terminal-game.json"
+MAX_SLOTS = 100
+
+
+def default_save_path() -> Path:
+    """``terminal-game.json`` in the user's data directory (platformdirs)."""
+    import platformdirs
+    return Path(platformdirs.user_data_dir("pyramid-solitaire", appauthor=False)) / SAVE_NAME
+
+
+def slots(base: Path):
+    """The autosave files tried in turn: ``base``, then ``base-1``, ``base-2``, ..."""
+    yield base
+    for n in range(1, MAX_SLOTS):
+        yield base.with_name(f"{base.stem}-{n}{base.suffix}")
+
+
+@dataclass
+class Start:
+    session: Session
+    save_path: Path | None                  # where the game autosaves (None: nowhere)
+    notes: list[Message | str] = field(default_factory=list)   # what to show first
+    resumed: bool = False
+
+
+def new_random(profile: str, *, winnable_only: bool = True, **kwargs: Any) -> Session:
+    """A new random numbered deal under ``profile`` (winnable by the solver's proof when
+    ``winnable_only``)."""
+    return Session.new_random(profile, winnable_only=winnable_only, **kwargs)
+
+
+def start(code: str | None, profile: str, lang: str, save_path: str | os.PathLike | None,
+          stats: Any, clock: Callable[[], float] | None, winnable_only: bool = True) -> Start:
+    """The session the game starts with (see the module's text). A bad ``code`` raises
+    ValueError (the command line reports it)."""
+    lang = check_lang(lang)
+    base = Path(save_path) if save_path is not None else default_save_path()
+    notes: list[Message | str] = []
+    slot: Path | None = None
+    loaded: Session | None = None
+    for candidate in slots(base):
+        if not candidate.exists():
+            slot = candidate
+            break
+        try:
+            loaded = Session.load(candidate, clock=clock, autosave=True)
+        except ValueError as e:
+            notes.append(str(e))
+            continue
+        slot = candidate
+        break
+    if notes:
+        notes.append(f"That file is left as it is; this game is saved to {slot}"
+                     if slot is not None else "No free file for an autosave: this game is "
+                                                "not saved")
+    if slot is not None:
+        slot.parent.mkdir(parents=True, exist_ok=True)
+    kwargs = dict(clock=clock, lang=lang, autosave=slot, stats=stats)
+    if loaded is not None:
+        loaded.lang = lang
+        loaded.stats = stats
+    if code is not None:
+        if loaded is not None and loaded.profile.name == profile:
+            greeting = loaded.new_deal(code)      # the game left is recorded as abandoned
+            session = loaded
+        else:
+            session = Session(code, profile, **kwargs)
+            greeting = session.greeting()
+        _save(session, notes)
+        return Start(session, slot, notes + greeting)
+    if loaded is not None:
+        notes.append(message("loaded", lang))
+        if loaded.profile.name != profile:
+            notes.append(f"The saved game is a {loaded.profile.name} game: N starts a new "
+                         f"{profile} game")
+        return Start(loaded, slot, notes, resumed=True)
+    session = new_random(profile, winnable_only=winnable_only, **kwargs)
+    _save(session, notes)
+    return Start(session, slot, notes + session.greeting())
+
+
+def _save(session: Session, notes: list) -> None:
+    """Save a new game at once, so that the next start resumes the same deal."""
+    if session.autosave is None:
+        return
+    try:
+        session.save(session.autosave)
+    except OSError as e:
+        notes.append(f"Cannot save to {session.autosave}: {e.strerror or e}")

@@ -1,0 +1,267 @@
+"""The table screen: the pyramid, the stock and the waste, the score line, the messages.
+It draws ``Session.state()`` and forwards clicks and keys to the app (which forwards them
+to the session); no rule is decided here."""
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from ..session.messages import message
+from . import cursor as cursor_moves
+from .labels import clock_text, label
+from .widgets import CardWidget, widget_id
+
+TALON = ("stock", "stock:top", "waste", "waste:0", "waste:1", "waste:2")
+PAUSED_BACK = "░░░"
+
+
+def row_of(index: int) -> tuple[int, int]:
+    """The row (0 at the top) and the place in the row of a pyramid index."""
+    row = 0
+    while (row + 1) * (row + 2) // 2 <= index:
+        row += 1
+    return row, index - row * (row + 1) // 2
+
+
+def drawn_place(target: Any) -> tuple[float, float]:
+    """Where a target is drawn before the layout is known (rows, cells): the pyramid's
+    rows are offset by half a card, the talon is the eighth row."""
+    if isinstance(target, int):
+        row, k = row_of(target)
+        return float(row), (6 - row) * 3 + k * 6 + 2.5
+    return 7.0, TALON.index(target) * 12 + 2.5
+
+
+class TableScreen(Screen):
+    """The game."""
+
+    card_pressed: Any = None        # the card the mouse button went down on (a drag)
+
+    BINDINGS = [
+        Binding("left", "cursor('left')", "Move", show=False),
+        Binding("right", "cursor('right')", "Move", show=False),
+        Binding("up", "cursor('up')", "Move", show=False),
+        Binding("down", "cursor('down')", "Move", show=False),
+        Binding("enter,space", "tap_cursor", "Tap", show=False),
+        Binding("d", "draw", "Draw"),
+        Binding("z", "undo", "Undo"),
+        Binding("r", "redo", "Redo"),
+        Binding("h", "hint", "Hint"),
+        Binding("p", "pause", "Pause"),
+        Binding("n", "new_deal", "New"),
+        Binding("c", "enter_code", "Code"),
+        Binding("s", "stats", "Stats"),
+        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("t", "toggle_theme", "Theme", show=False),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="info")
+        yield Static("", id="status")
+        with Vertical(id="pyramid"):
+            for row in range(7):
+                with Horizontal(classes="row"):
+                    for index in range(row * (row + 1) // 2, (row + 1) * (row + 2) // 2):
+                        yield CardWidget(index)
+        with Horizontal(id="talon"):
+            for target in TALON:
+                with Vertical(classes="pile", id="pile-" + widget_id(target)):
+                    yield Static("", classes="pile-label")
+                    yield CardWidget(target)
+                    yield Static("", classes="pile-info")
+        yield Static("", id="messages")
+        yield Footer(compact=True, show_command_palette=False)
+
+    def on_mount(self) -> None:
+        self.redraw()
+        self.set_interval(1.0, self.tick)
+
+    # ---- drawing -----------------------------------------------------------------------------
+    def card(self, target: Any) -> CardWidget:
+        return self.query_one("#" + widget_id(target), CardWidget)
+
+    def places(self, targets: list) -> dict[Any, tuple[float, float]]:
+        """Where each target is drawn: (row on the screen, column of its centre)."""
+        out = {}
+        for t in targets:
+            region = self.card(t).region
+            out[t] = ((float(region.y), region.x + region.width / 2) if region.width
+                      else drawn_place(t))
+        return out
+
+    def tick(self) -> None:
+        """Once a second: the clock (the session's time: it stops while paused)."""
+        self.query_one("#status", Static).update(self.status_text(self.app.session.state()))
+
+    def status_text(self, st: dict) -> str:
+        app = self.app
+        lang = app.session.lang
+        parts = []
+        if app.shows_score:
+            parts.append(f"{label('score', lang)} [b]{st['score']}[/b]")
+        parts += [f"{label('moves', lang)} [b]{st['moves']}[/b]",
+                  f"{label('time', lang)} [b]{clock_text(st['seconds'])}[/b]"]
+        if app.session.profile.show_redeals:
+            left = st["redeals_left"]
+            parts.append(f"{label('redeals', lang)} [b]{'∞' if left is None else left}[/b]")
+        if st["assisted"]:
+            parts.append(f"[i]{label('assisted', lang)}[/i]")
+        if st["paused"]:
+            parts.append(f"[reverse] {message('paused', lang).text} [/reverse]")
+        return "   ".join(parts)
+
+    def redraw(self) -> None:
+        """Draw the session's state."""
+        app = self.app
+        session = app.session
+        st = session.state()
+        lang = session.lang
+        paused = st["paused"]
+        targets = [] if paused else st["targets"]
+        places = self.places(targets)
+        if app.cursor not in places:
+            app.cursor = cursor_moves.nearest(places, app.cursor_place)
+        if app.cursor is not None:
+            app.cursor_place = places[app.cursor]
+        selected = st["selection"]["target"] if st["selection"] else None
+
+        def show(target: Any, token: str | None, kind: str, text: str | None = None) -> None:
+            self.card(target).show(token, kind=kind, text=text,
+                                   cursor=target == app.cursor and target in places,
+                                   selected=target == selected,
+                                   hinted=target in app.hinted)
+
+        difficulty = message("difficulty", lang, label=st["difficulty"]["text"]).text
+        self.query_one("#info", Static).update(
+            f"[b]{st['code'] or 'card list'}[/b]   {session.profile.name}   {difficulty}")
+        self.query_one("#status", Static).update(self.status_text(st))
+        for entry in st["pyramid"]:
+            if paused:
+                show(entry["index"], None, "back", PAUSED_BACK)
+            elif entry["card"] is None:
+                show(entry["index"], None, "empty")
+            else:
+                show(entry["index"], entry["card"], "free" if entry["free"] else "blocked")
+        rules = st["rules"]
+        three = rules["draw"] == 3
+        shown = {"stock": True, "stock:top": rules["stock_top_playable"],
+                 "waste": not three, "waste:0": three, "waste:1": three, "waste:2": three}
+        for target in TALON:
+            pile = self.query_one("#pile-" + widget_id(target))
+            pile.display = shown[target]
+            if not shown[target]:
+                continue
+            head, info = pile.query(".pile-label").first(), pile.query(".pile-info").first()
+            if target == "stock":
+                head.update(label("stock", lang))
+                left = st["redeals_left"]
+                info.update(f"{label('redeals', lang)} {'∞' if left is None else left}")
+                if st["stock"]:
+                    show(target, None, "back", PAUSED_BACK if paused else str(st["stock"]))
+                else:
+                    show(target, None, "empty")
+                continue
+            if target == "stock:top":
+                head.update(label("stock_top", lang))
+                token = st["stock_top"]
+                info.update("")
+            else:
+                k = 0 if target == "waste" else int(target[-1])
+                head.update(label("waste", lang) + ("" if target == "waste" else f" {k + 1}"))
+                token = st["waste_tops"][k]
+                count = len(st["waste"][k])
+                info.update(f"{count} {label('card' if count == 1 else 'cards', lang)}")
+            if paused and token is not None:
+                show(target, None, "back", PAUSED_BACK)
+            else:
+                show(target, token, "free" if token is not None else "empty")
+        lines = [str(getattr(n, "text", n)) for n in app.notes]
+        if paused:
+            lines = lines[-2:] + [label("paused_hint", lang)]
+        self.query_one("#messages", Static).update("\n".join(
+            (f"[b]{_escape(t)}[/b]" if i == len(lines) - 1 else _escape(t))
+            for i, t in enumerate(lines)))
+
+    # ---- input -------------------------------------------------------------------------------
+    def on_card_widget_tapped(self, event: CardWidget.Tapped) -> None:
+        app = self.app
+        if app.session.paused:
+            app.note(label("paused_hint", app.session.lang))
+            self.redraw()
+            return
+        if event.target in app.session.targets():
+            app.cursor = event.target
+        app.act("tap", event.target)
+
+    def on_card_widget_dragged(self, event: CardWidget.Dragged) -> None:
+        """A card dropped on another: the session's drag (a tap on each)."""
+        if self._playing():
+            self.app.act("drag", event.source, event.target)
+
+    def _playing(self) -> bool:
+        """Game keys wait while the game is paused (the cards are hidden)."""
+        if self.app.session.paused:
+            self.app.note(label("paused_hint", self.app.session.lang))
+            self.redraw()
+            return False
+        return True
+
+    def action_cursor(self, direction: str) -> None:
+        if not self._playing():
+            return
+        app = self.app
+        places = self.places(app.session.targets())
+        app.cursor = cursor_moves.move(places, app.cursor, direction)
+        self.redraw()
+
+    def action_tap_cursor(self) -> None:
+        if self._playing() and self.app.cursor is not None:
+            self.app.act("tap", self.app.cursor)
+
+    def action_draw(self) -> None:
+        if self._playing():
+            self.app.act("tap", "stock")
+
+    def action_undo(self) -> None:
+        if self._playing():
+            self.app.act("undo")
+
+    def action_redo(self) -> None:
+        if self._playing():
+            self.app.act("redo")
+
+    def action_hint(self) -> None:
+        if self._playing():
+            self.app.act("hint")
+
+    def action_pause(self) -> None:
+        self.app.act("resume" if self.app.session.paused else "pause")
+
+    def action_new_deal(self) -> None:
+        self.app.new_game()
+
+    def action_enter_code(self) -> None:
+        self.app.ask_code()
+
+    def action_stats(self) -> None:
+        self.app.show_stats()
+
+    def action_help(self) -> None:
+        self.app.show_help()
+
+    def action_toggle_theme(self) -> None:
+        self.app.toggle_theme()
+
+    def action_quit(self) -> None:
+        self.app.quit_game()
+
+
+def _escape(text: str) -> str:
+    from textual.markup import escape
+    return escape(text)

@@ -1,0 +1,388 @@
+"""The terminal game (Textual): driven through its pilot, with a fake clock and the save and
+statistics files in a temporary folder. Each test checks both the session's state and what
+the widgets draw."""
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+
+import pytest
+
+textual = pytest.importorskip("textual")
+
+from conftest import seed000_deal  # noqa: E402
+
+from pyramid_solitaire import cli, solve  # noqa: E402
+from pyramid_solitaire.session import Session, StatsStore  # noqa: E402
+from pyramid_solitaire.tui import cursor  # noqa: E402
+from pyramid_solitaire.tui.app import PyramidApp  # noqa: E402
+from pyramid_solitaire.tui.screens import (  # noqa: E402
+    CodeScreen, EndScreen, HelpScreen, StatsScreen)
+from pyramid_solitaire.tui.widgets import CardWidget, face  # noqa: E402
+
+SIZE = (80, 24)
+SEED000_CARDS = " ".join(c.token for c in seed000_deal().cards)
+
+
+class FakeClock:
+    def __init__(self, t: float = 100.0) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def make_app(tmp_path, code=SEED000_CARDS, profile="pyramide", **kwargs) -> PyramidApp:
+    kwargs.setdefault("clock", FakeClock())
+    return PyramidApp(code, profile, save_path=tmp_path / "game.json",
+                      stats_path=tmp_path / "stats.sqlite3", **kwargs)
+
+
+def run(app: PyramidApp, script) -> None:
+    async def main():
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await script(pilot)
+    asyncio.run(main())
+
+
+def index_of(app: PyramidApp, token: str) -> int:
+    return next(e["index"] for e in app.session.state()["pyramid"] if e["card"] == token)
+
+
+def card(app: PyramidApp, target) -> CardWidget:
+    return app.table.card(target)
+
+
+def messages_shown(app: PyramidApp) -> str:
+    return str(app.table.query_one("#messages").render())
+
+
+def status_shown(app: PyramidApp) -> str:
+    return str(app.table.query_one("#status").render())
+
+
+def test_face_and_cursor_helpers():
+    assert face("Td") == ("10♦", True) and face("Ks") == ("K♠", False)
+    assert face(None) == ("", False)
+    places = {21: (6, 0), 23: (6, 8), 15: (5, 3), "stock": (7, 1), "waste": (7, 9)}
+    assert cursor.move(places, 21, "right") == 23 and cursor.move(places, 23, "right") == 23
+    assert cursor.move(places, 23, "up") == 15 and cursor.move(places, 15, "up") == 15
+    assert cursor.move(places, 23, "down") == "waste" and cursor.move(places, 21, "down") == "stock"
+    assert cursor.move(places, "gone", "left") == 21 and cursor.move({}, 21, "up") is None
+
+
+def test_seed000_walkthrough_by_mouse(tmp_path):
+    app = make_app(tmp_path)
+
+    async def script(pilot):
+        qc, kd, tc, s3 = (index_of(app, t) for t in ("Qc", "Kd", "Tc", "3s"))
+        assert qc == 15 and "blocked" in card(app, qc).classes and card(app, qc).label == "Q♣"
+        assert await pilot.click(f"#p{qc}")                    # the click lands on Q♣
+        assert "This card is blocked by another card" in messages_shown(app)
+        assert app.session.state()["score"] == 0
+        assert await pilot.click(f"#p{kd}")                    # K♦: one click removes it
+        assert app.session.state()["pyramid"][kd]["card"] is None
+        assert app.session.state()["score"] == 10 and "Score 10" in status_shown(app)
+        assert "empty" in card(app, kd).classes and card(app, kd).label == ""
+        await pilot.click(f"#p{tc}")
+        assert "selected" in card(app, tc).classes           # the selection is drawn
+        await pilot.click(f"#p{s3}")
+        st = app.session.state()
+        assert st["score"] == 30 and st["moves"] == 2 and st["selection"] is None
+        assert card(app, tc).label == card(app, s3).label == "" and "Score 30" in status_shown(app)
+        assert not app.table.query("CardWidget.selected")
+        c7, s7 = index_of(app, "7c"), index_of(app, "7s")
+        await pilot.click(f"#p{c7}")
+        await pilot.click(f"#p{s7}")
+        assert "Sum must be 13" in messages_shown(app)
+        assert app.session.state()["selection"] == {"target": s7, "card": "7s"}
+        assert "selected" in card(app, s7).classes and "selected" not in card(app, c7).classes
+        assert card(app, s7).label == "7♠" and "red" not in card(app, s7).classes
+        assert "red" in card(app, index_of(app, "Jd")).classes
+
+    run(app, script)
+
+
+def test_drag_a_card_onto_its_partner(tmp_path):
+    app = make_app(tmp_path)
+
+    async def script(pilot):
+        tc, s3 = index_of(app, "Tc"), index_of(app, "3s")
+        await pilot.mouse_down(f"#p{tc}")
+        await pilot.mouse_up(f"#p{s3}")
+        st = app.session.state()
+        assert st["pyramid"][tc]["card"] is None and st["pyramid"][s3]["card"] is None
+        assert st["score"] == 20 and card(app, tc).label == ""
+
+    run(app, script)
+
+
+def test_keyboard_path(tmp_path):
+    app = make_app(tmp_path, "PY1-T-AAAAAAS", "three-pass")
+
+    async def script(pilot):
+        st = app.session.state()
+        assert app.cursor == st["targets"][0] == 21            # the cursor starts on a target
+        assert "cursor" in card(app, 21).classes and card(app, 21).render().plain.startswith("›")
+        kc = index_of(app, "Kc")                                # a free King, right of 21
+        for _ in range(kc - 21):
+            await pilot.press("right")
+        assert app.cursor == kc and "cursor" in card(app, kc).classes
+        await pilot.press("enter")
+        st = app.session.state()
+        assert st["pyramid"][kc]["card"] is None and st["score"] == 10 and st["moves"] == 1
+        assert app.cursor in st["targets"]                      # moved to a card still there
+        await pilot.press("down")                               # from row 7 to the talon row
+        assert app.cursor == "stock"
+        await pilot.press("up")
+        assert isinstance(app.cursor, int) and app.cursor >= 21
+        stock = st["stock"]
+        await pilot.press("d")
+        st = app.session.state()
+        assert st["stock"] == stock - 1 and st["moves"] == 2
+        assert card(app, "stock").label == str(stock - 1) and card(app, "waste").token is not None
+        await pilot.press("z")                                  # the draw taken back
+        st = app.session.state()
+        assert st["stock"] == stock and st["score"] == 10 and st["moves"] == 3  # an undo counts
+        assert card(app, "stock").label == str(stock)
+        await pilot.press("r")
+        st = app.session.state()
+        assert st["stock"] == stock - 1 and st["moves"] == 4 and st["score"] == 10
+
+    run(app, script)
+
+
+def test_undo_by_key_and_state(tmp_path):
+    app = make_app(tmp_path)
+
+    async def script(pilot):
+        kd = index_of(app, "Kd")
+        await pilot.press("z")
+        assert "Nothing to undo" in messages_shown(app)
+        await pilot.click(f"#p{kd}")
+        assert app.session.state()["can_undo"] and app.session.state()["score"] == 10
+        await pilot.press("z")
+        st = app.session.state()
+        assert st["score"] == 0 and st["moves"] == 1          # pyramide: the counter stays
+        assert st["pyramid"][kd]["card"] == "Kd" and card(app, kd).label == "K♦"
+        assert st["can_redo"] and not st["can_undo"] and "Score 0" in status_shown(app)
+
+    run(app, script)
+
+
+def test_win_panel(tmp_path):
+    app = make_app(tmp_path)
+
+    async def script(pilot):
+        line = [str(m) for m in solve(app.session.game).moves]
+        for move in line[:-1]:
+            app.act("play", move)
+        assert not isinstance(app.screen, EndScreen)
+        last = line[-1]
+        app.act("play", last)
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        st = app.session.state()
+        assert st["status"] == "won" and st["score"] == 280
+        assert str(app.screen.query_one("#end-title").render()) == "You won!"
+        summary = str(app.screen.query_one("#end-summary").render())
+        assert "Score 280" in summary and f"Moves {st['moves']}" in summary
+        await pilot.press("escape")
+        assert not isinstance(app.screen, EndScreen) and "You won!" in messages_shown(app)
+        assert StatsStore(tmp_path / "stats.sqlite3").summary("pyramide")["wins"] == 1
+        await pilot.press("s")                                  # the win is in the statistics
+        assert isinstance(app.screen, StatsScreen)
+        assert app.screen.query_one("#stats-summary").get_row("Wins")[1] == "1"
+        high = app.screen.query_one("#stats-high")
+        assert high.row_count == 1 and "280" in [str(c) for c in high.get_row_at(0)]
+        await pilot.press("escape")
+
+    run(app, script)
+    again = make_app(tmp_path, code=None)                       # the won game, resumed
+
+    async def resumed(pilot):
+        assert isinstance(again.screen, EndScreen)
+        await pilot.press("n")                                  # a new deal from the panel
+        st = again.session.state()
+        assert not isinstance(again.screen, EndScreen)
+        assert st["status"] == "playing" and st["moves"] == 0 and st["code"] is not None
+
+    run(again, resumed)
+
+
+def test_resume_after_restart(tmp_path):
+    clock = FakeClock()
+    app = make_app(tmp_path, clock=clock)
+    seen = {}
+
+    async def first(pilot):
+        await pilot.click(f"#p{index_of(app, 'Kd')}")
+        await pilot.click(f"#p{index_of(app, 'Tc')}")
+        await pilot.click(f"#p{index_of(app, '3s')}")
+        clock.t += 65
+        await pilot.press("q")
+        seen.update(app.session.state())
+
+    run(app, first)
+    assert seen["score"] == 30 and seen["moves"] == 2
+    again = make_app(tmp_path, code=None, clock=FakeClock(5000.0))
+
+    async def second(pilot):
+        st = again.session.state()
+        assert (st["score"], st["moves"], st["pyramid"], st["code"]) == (
+            seen["score"], seen["moves"], seen["pyramid"], seen["code"])
+        assert st["seconds"] == 65                              # the clock kept at the quit
+        assert "Saved game resumed" in messages_shown(again) and "Time 1:05" in status_shown(again)
+        assert [card(again, i).label == "" for i in range(28)] == [
+            e["card"] is None for e in seen["pyramid"]]         # the removed places drawn
+
+    run(again, second)
+
+
+def test_corrupt_save_is_kept(tmp_path):
+    bad = tmp_path / "game.json"
+    bad.write_text('{"format": "something else"}')
+    app = make_app(tmp_path, code=None, winnable_only=False)
+
+    async def script(pilot):
+        assert "not a pyramid-solitaire save" in " ".join(map(str, app.notes))
+        assert app.save_path == tmp_path / "game-1.json"
+        await pilot.press("d")
+
+    run(app, script)
+    assert bad.read_text() == '{"format": "something else"}'        # never written over
+    assert Session.load(tmp_path / "game-1.json").moves == 1
+
+
+def test_a_bad_statistics_file_is_kept_and_the_game_goes_on(tmp_path):
+    db = tmp_path / "stats.sqlite3"
+    db.write_text("not a database")
+    app = make_app(tmp_path)
+
+    async def script(pilot):
+        assert "Statistics are off" in messages_shown(app)
+        await pilot.press("s")
+        assert isinstance(app.screen, StatsScreen) and app.screen.query("#stats-error")
+        await pilot.press("escape")
+        await pilot.click(f"#p{index_of(app, 'Kd')}")
+        assert app.session.state()["score"] == 10
+
+    run(app, script)
+    assert db.read_text() == "not a database"
+
+
+def test_theme_help_stats_and_a_bad_code(tmp_path):
+    app = make_app(tmp_path)
+
+    async def script(pilot):
+        assert app.theme == "textual-dark"
+        await pilot.press("t")
+        assert app.theme == "textual-light"
+        await pilot.press("t")
+        assert app.theme == "textual-dark"
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        assert "undo" in str(app.screen.query_one("#help-text").render())
+        await pilot.press("z")                                  # game keys wait under help
+        assert app.session.state()["moves"] == 0
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+        await pilot.press("s")
+        assert isinstance(app.screen, StatsScreen)
+        assert app.screen.query_one("#stats-summary").get_row("Games")[1] == "0"  # no game yet
+        await pilot.press("escape")
+        code = app.session.state()["code"]
+        await pilot.press("c")
+        assert isinstance(app.screen, CodeScreen)
+        await pilot.press(*"nonsense", "enter")
+        assert isinstance(app.screen, CodeScreen)              # the error shown, still open
+        assert "not a card" in str(app.screen.query_one("#code-error").render())
+        await pilot.press("escape")
+        assert app.session.state()["code"] == code and app.session.state()["moves"] == 0
+        await pilot.click(f"#p{index_of(app, 'Kd')}")           # the game goes on
+        assert app.session.state()["score"] == 10
+        await pilot.press("c")
+        await pilot.press(*"PY1-N-AAAAAAS", "enter")            # a good code: a new game
+        assert not isinstance(app.screen, CodeScreen)
+        assert app.session.state()["code"] == "PY1-N-AAAAAAS" and app.session.moves == 0
+        assert "Difficulty: easy" in messages_shown(app)
+
+    run(app, script)
+
+
+def test_pause_hides_the_cards_and_stops_the_clock(tmp_path):
+    clock = FakeClock()
+    app = make_app(tmp_path, clock=clock)
+
+    async def script(pilot):
+        clock.t += 10
+        app.table.tick()
+        assert "Time 0:10" in status_shown(app)
+        await pilot.press("p")
+        assert app.session.state()["paused"]
+        assert all(card(app, i).token is None for i in range(28))   # the faces hidden
+        clock.t += 50
+        app.table.tick()
+        assert "Time 0:10" in status_shown(app)
+        await pilot.click(f"#p{index_of(app, 'Kd')}")            # clicks wait too
+        assert app.session.state()["score"] == 0
+        await pilot.press("p")
+        assert not app.session.state()["paused"] and card(app, 0).label == "J♦"
+
+    run(app, script)
+
+
+def test_hint_highlights_its_cards(tmp_path):
+    app = make_app(tmp_path)
+
+    async def script(pilot):
+        await pilot.press("h")
+        assert "Hint:" in messages_shown(app) and app.session.state()["assisted"]
+        assert app.hinted and all("hinted" in card(app, t).classes for t in app.hinted)
+
+    run(app, script)
+
+
+def test_draw_three_shows_three_piles(tmp_path):
+    app = make_app(tmp_path, "PY1-D-DTFEDBK", "classic-draw3")
+
+    async def script(pilot):
+        assert not card(app, "waste").parent.display
+        assert all(card(app, f"waste:{k}").parent.display for k in range(3))
+        await pilot.press("d")
+        tops = app.session.state()["waste_tops"]
+        assert [card(app, f"waste:{k}").token for k in range(3)] == tops
+        assert "Score" in status_shown(app)
+
+    run(app, script)
+
+
+def test_cli_play(tmp_path, capsys, monkeypatch):
+    assert cli.main(["play", "--profile", "vegas"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "vegas" in err
+    monkeypatch.setitem(sys.modules, "textual", None)        # as if the extra is not there
+    assert cli.main(["play"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and 'pip install "pyramid-solitaire[tui]"' in err
+
+
+def test_cli_play_runs_the_app(tmp_path, monkeypatch):
+    seen = {}
+
+    def fake_run(self):
+        seen.update(code=self.session.state()["code"], profile=self.session.profile.name,
+                    lang=self.session.lang, save=self.save_path, stats=self.stats_path)
+        return 0
+
+    monkeypatch.setattr(PyramidApp, "run", fake_run)
+    args = ["play", "PY1-T-AAAAAAS", "--profile", "three-pass", "--lang", "vi",
+            "--save", str(tmp_path / "g.json"), "--db", str(tmp_path / "s.sqlite3")]
+    assert cli.main(args) == 0
+    assert seen == dict(code="PY1-T-AAAAAAS", profile="three-pass", lang="vi",
+                        save=tmp_path / "g.json", stats=tmp_path / "s.sqlite3")
+    assert json.loads((tmp_path / "g.json").read_text())["format"] == "pyramid-solitaire-session"
+    assert cli.main(["play", "not-a-code", "--save", str(tmp_path / "h.json"),
+                     "--db", str(tmp_path / "s.sqlite3")]) == 2

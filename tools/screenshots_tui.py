@@ -1,0 +1,49 @@
+"""Regenerate docs/images/tui.svg: the terminal game on a fixed deal after a few moves
+(dark theme, 80 x 24, a fixed clock), saved and counted in a temporary folder.
+
+    PYTHONPATH=python:src python tools/screenshots_tui.py [OUT.svg]
+"""
+from __future__ import annotations
+
+import asyncio
+import pathlib
+import sys
+import tempfile
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "python"), str(ROOT / "src")]
+
+from pyramid_solitaire.tui.app import PyramidApp  # noqa: E402
+
+DEAL = "PY1-N-AAAAAAS"
+
+
+async def shoot(out: pathlib.Path, folder: pathlib.Path) -> None:
+    now = [1000.0]
+    app = PyramidApp(DEAL, "pyramide", save_path=folder / "game.json",
+                     stats_path=folder / "stats.sqlite3", clock=lambda: now[0])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.click("#p22")          # K♣: a free King goes in one tap
+        now[0] += 21
+        await pilot.click("#p15")          # a covered card: the session says why not
+        await pilot.click("#p25")          # 3♦ ...
+        await pilot.click("#waste")        # ... and the 10♣ on the waste: 13
+        now[0] += 17
+        await pilot.click("#p24")          # J♥ selected
+        await pilot.press("left")          # the keyboard cursor on 2♠
+        now[0] += 4
+        app.table.tick()
+        await pilot.pause()
+        app.save_screenshot(str(out))
+
+
+def main() -> None:
+    out = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "images" / "tui.svg"
+    with tempfile.TemporaryDirectory() as folder:
+        asyncio.run(shoot(out, pathlib.Path(folder)))
+    print(out)
+
+
+if __name__ == "__main__":
+    main()
