@@ -11,7 +11,7 @@ from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, p
                                  rule)
 
 from conftest import EASY_CLEAR, easy_deal, seed000_deal
-from pyramid_solitaire import Deal, Move, Rules, Status, solve_many
+from pyramid_solitaire import Deal, Move, Rules, Status, solve, solve_many
 from pyramid_solitaire.session import CATALOGUE, LANGUAGES, Profile, Scoring, Session, message
 
 
@@ -345,6 +345,9 @@ class SessionMachine(RuleBasedStateMachine):
         undoable = [a.move for a in self.s._undo]
         assert g.moves[len(g.moves) - len(undoable):] == undoable   # the last actions
         targets = self.s.targets()
+        if self.s.status is not Status.PLAYING:
+            assert targets == []                  # a finished game: nothing to tap
+            return
         playable = set(g.playable_cards)
         for t in targets:                     # each one reaches a card that can be played
             assert t == "stock" or self.s._card_at(t) in playable
@@ -421,3 +424,46 @@ def test_a_save_with_illegal_moves_is_refused(tmp_path):
     del doc["score"]
     with pytest.raises(ValueError, match="'history'|'score'|blocked"):
         Session.from_json(json.dumps(doc))
+
+
+# ---- pause, new deals, profiles ---------------------------------------------------------------
+
+def test_a_paused_game_refuses_actions_and_a_finished_one_does_not_pause():
+    clock = FakeClock()
+    s = Session("PY1-N-AAAAAAS", clock=clock)
+    s.pause()
+    before = s.state()
+    for action in (lambda: s.tap(22), lambda: s.play("Kc"), lambda: s.undo(), lambda: s.redo(),
+                   lambda: s.hint(), lambda: s.drag(21, 25)):
+        assert [m.code for m in action()] == ["game_paused"]
+    assert s.state() == before and not s.assisted
+    assert [m.code for m in s.resume()] == ["resumed"] and s.resume() == []
+    assert s.tap(22) == [] and s.score == 10
+    won = Session(seed000_deal(), clock=clock)
+    for move in solve(won.game).moves:
+        won.play(move)
+    assert won.status is Status.WON
+    assert won.pause() == [] and not won.paused
+
+
+def test_new_deal_random_and_under_another_profile(tmp_path):
+    from pyramid_solitaire.session.stats import StatsStore
+    store = StatsStore(tmp_path / "stats.sqlite3")
+    s = Session("PY1-N-AAAAAAS", clock=FakeClock(), stats=store)
+    s.tap(22)
+    assert [m.code for m in s.new_deal(None, winnable_only=True, rng=5)] == ["difficulty"]
+    assert s.game.code.startswith("PY1-N-") and s.moves == 0
+    assert solve(s.game).winnable
+    s.tap("stock")
+    s.new_deal("PY1-T-AAAAAAS", "three-pass")
+    assert s.profile.name == "three-pass" and s.game.rules.name == "three-pass"
+    rows = store._db.execute("SELECT profile, result FROM games ORDER BY id").fetchall()
+    assert rows == [("pyramide", "abandoned"), ("pyramide", "abandoned")]
+    with pytest.raises(ValueError):
+        s.new_deal("PY1-N-AAAAAAS", "three-pass")       # the code names other rules
+    assert s.game.code == "PY1-T-AAAAAAS"               # nothing changed
+    s.play("Kc")
+    s.save(tmp_path / "game.json")
+    again = Session.load(tmp_path / "game.json", stats=store, lang="vi")
+    assert again.lang == "vi" and again.stats is store
+    assert again.tap(0)[0].text == message("blocked", "vi").text

@@ -34,10 +34,39 @@ from .profiles import Profile
 Target = Any
 
 
+def random_deal(profile: Profile, rng: Any = None, winnable_only: bool = False) -> Deal:
+    """A random numbered deal for ``profile``; ``winnable_only``: one the solver proves
+    winnable under its rules (each candidate searched for at most 0.2 s)."""
+    import random as _random
+    if not _args.flag("winnable_only", winnable_only):
+        return Deal.random(rng, rules=profile.rules)
+    from ..solver import solve
+    draw = _random.Random(rng if rng is None else _args.whole("rng", rng))
+    for _ in range(10_000):
+        deal = Deal.random(draw, rules=profile.rules)
+        if solve(deal, max_seconds=0.2).winnable:
+            return deal
+    raise ValueError(f"no winnable deal found under the {profile.rules.name} rules")
+
+
 def _autosaved(method: Callable) -> Callable:
     """After the action, the session is saved to its autosave file (if it has one)."""
     @functools.wraps(method)
     def wrapper(self: "Session", *args: Any, **kwargs: Any) -> list[Message]:
+        out = method(self, *args, **kwargs)
+        if self.autosave is not None:
+            self.save(self.autosave)
+        return out
+    return wrapper
+
+
+def _playing(method: Callable) -> Callable:
+    """An action on the table: refused (the ``game_paused`` message, nothing changes) while
+    the game is paused; then autosaved like every action."""
+    @functools.wraps(method)
+    def wrapper(self: "Session", *args: Any, **kwargs: Any) -> list[Message]:
+        if self.paused:
+            return [self._msg("game_paused")]
         out = method(self, *args, **kwargs)
         if self.autosave is not None:
             self.save(self.autosave)
@@ -90,17 +119,8 @@ class Session:
         """A session on a random numbered deal (its code can be shared). ``winnable_only``:
         only a deal the solver proves winnable under the profile's rules (drawn again until
         one is, each deal searched for at most 0.2 s)."""
-        import random as _random
         profile = Profile.preset(profile)
-        if not _args.flag("winnable_only", winnable_only):
-            return cls(Deal.random(rng, rules=profile.rules), profile, **kwargs)
-        from ..solver import solve
-        draw = _random.Random(rng if rng is None else _args.whole("rng", rng))
-        for _ in range(10_000):
-            deal = Deal.random(draw, rules=profile.rules)
-            if solve(deal, max_seconds=0.2).winnable:
-                return cls(deal, profile, **kwargs)
-        raise ValueError(f"no winnable deal found under the {profile.rules.name} rules")
+        return cls(random_deal(profile, rng, winnable_only), profile, **kwargs)
 
     def _start(self, game: Game) -> None:
         if getattr(self, "game", None) is not None and self.moves:
@@ -127,9 +147,21 @@ class Session:
         return self.greeting()
 
     @_autosaved
-    def new_deal(self, deal: Any) -> list[Message]:
-        """A new game of ``deal`` (for example a pasted code) under this profile."""
-        self._start(Game(deal, self.profile.rules))
+    def new_deal(self, deal: Any = None, profile: Profile | str | None = None, *,
+                 winnable_only: bool = False, rng: Any = None) -> list[Message]:
+        """A new game of ``deal`` (for example a pasted code; None: a random numbered deal,
+        ``winnable_only`` as in :meth:`new_random`), under ``profile`` (default: this
+        session's). A game with moves that is left is recorded as abandoned."""
+        new_profile = self.profile if profile is None else Profile.preset(profile)
+        if deal is None:
+            deal = random_deal(new_profile, rng, winnable_only)
+        game = Game(deal, new_profile.rules)            # a bad deal raises: nothing changed
+        if new_profile is not self.profile:
+            if getattr(self, "game", None) is not None and self.moves:
+                self._record("abandoned")               # under the profile it was played in
+            self.profile = new_profile
+            self._recorded = True                       # (the new game is _start's)
+        self._start(game)
         return self.greeting()
 
     def greeting(self) -> list[Message]:
@@ -160,15 +192,20 @@ class Session:
 
     @_autosaved
     def pause(self) -> list[Message]:
-        if self._paused_at is None and self._ended_at is None:
+        """Stop the clock; the table refuses actions (``game_paused``) until :meth:`resume`.
+        A finished game has nothing to pause (no message)."""
+        if self._ended_at is not None:
+            return []
+        if self._paused_at is None:
             self._paused_at = self._clock()
         return [self._msg("paused")]
 
     @_autosaved
     def resume(self) -> list[Message]:
-        if self._paused_at is not None:
-            self._paused += self._clock() - self._paused_at
-            self._paused_at = None
+        if self._paused_at is None:
+            return []
+        self._paused += self._clock() - self._paused_at
+        self._paused_at = None
         return [self._msg("resumed")]
 
     # ---- views ------------------------------------------------------------------------------
@@ -203,7 +240,7 @@ class Session:
                          f"'waste' or 'waste:0'..'waste:2', got {_args.excerpt(target)}")
 
     # ---- input ------------------------------------------------------------------------------
-    @_autosaved
+    @_playing
     def tap(self, target: Target) -> list[Message]:
         """A tap (or click) on ``target`` (see :data:`Target`); returns the messages."""
         if target == "stock":
@@ -237,7 +274,7 @@ class Session:
         self.selection = None
         return self._act(move)
 
-    @_autosaved
+    @_playing
     def drag(self, source: Target, target: Target) -> list[Message]:
         """Drag-and-drop: the same as tapping ``source``, then ``target``."""
         self.selection = None
@@ -255,7 +292,7 @@ class Session:
             return [self._msg("no_redeals_left")]
         return [self._msg("stock_empty")]
 
-    @_autosaved
+    @_playing
     def play(self, move: Move | str) -> list[Message]:
         """Play a move directly (for frontends that do their own input); an illegal one
         gives the ``illegal_move`` message and changes nothing."""
@@ -318,7 +355,7 @@ class Session:
         return []          # winnable, or not decided within the budget: nothing false said
 
     # ---- undo, redo, hints ------------------------------------------------------------------
-    @_autosaved
+    @_playing
     def undo(self) -> list[Message]:
         """Take back the last action (within the profile's undo limit)."""
         if not self._undo:
@@ -336,7 +373,7 @@ class Session:
         self._redo.append(action)
         return []
 
-    @_autosaved
+    @_playing
     def redo(self) -> list[Message]:
         """Play again the last action undone (until a new action is played)."""
         if not self._redo:
@@ -345,7 +382,7 @@ class Session:
         self.selection = None
         return self._apply(action.move)
 
-    @_autosaved
+    @_playing
     def hint(self) -> list[Message]:
         """A move on a winning line (else one removing the most cards), from the solver
         within the profile's notice budget; the game is marked as assisted."""
@@ -443,10 +480,15 @@ class Session:
 
     @classmethod
     def load(cls, path: str | os.PathLike, clock: Callable[[], float] | None = None,
-             autosave: bool = False) -> "Session":
-        """The session saved in ``path`` (``autosave=True``: go on saving there)."""
+             autosave: bool = False, stats: Any = None, lang: str | None = None) -> "Session":
+        """The session saved in ``path`` (``autosave=True``: go on saving there; ``stats``: a
+        statistics store or path to record its games in; ``lang``: the messages' language,
+        default the saved one)."""
         from .saves import load
         session = load(path, clock)
+        if lang is not None:
+            session.lang = check_lang(lang)
+        session.stats = stats
         if autosave:
             session.autosave = path
         return session

@@ -145,20 +145,10 @@ class PyramidApp(App):
         """A new game under the profile asked for at the start: ``code``'s deal, or a random
         one. Returns the error of a bad code (nothing changes then), else None."""
         try:
-            if self.session.profile.name == self.profile_name:
-                deal = code if code is not None else starting.new_random(
-                    self.profile_name, winnable_only=self.winnable_only).game.deal
-                out = self.session.new_deal(deal)   # records the game left as abandoned
-            else:                                    # a resumed game of another profile
-                kwargs = dict(clock=self.clock, lang=self.lang, autosave=self.save_path,
-                              stats=self.store)
-                fresh = (Session(code, self.profile_name, **kwargs) if code is not None else
-                         starting.new_random(self.profile_name,
-                                             winnable_only=self.winnable_only, **kwargs))
-                if self.save_path is not None:
-                    fresh.save(self.save_path)
-                self.session = fresh
-                out = fresh.greeting()
+            # Under the profile asked for at the start (a resumed game may be of another);
+            # the game left is recorded as abandoned.
+            out = self.session.new_deal(code, self.profile_name,
+                                        winnable_only=self.winnable_only)
         except ValueError as e:
             return str(e)
         except (OSError, sqlite3.Error) as e:

@@ -64,7 +64,8 @@ def start(code: str | None, profile: str, lang: str, save_path: str | os.PathLik
             slot = candidate
             break
         try:
-            loaded = Session.load(candidate, clock=clock, autosave=True)
+            loaded = Session.load(candidate, clock=clock, autosave=True, stats=stats,
+                                  lang=lang)
         except ValueError as e:
             notes.append(str(e))
             continue
@@ -77,12 +78,9 @@ def start(code: str | None, profile: str, lang: str, save_path: str | os.PathLik
     if slot is not None:
         slot.parent.mkdir(parents=True, exist_ok=True)
     kwargs = dict(clock=clock, lang=lang, autosave=slot, stats=stats)
-    if loaded is not None:
-        loaded.lang = lang
-        loaded.stats = stats
     if code is not None:
-        if loaded is not None and loaded.profile.name == profile:
-            greeting = loaded.new_deal(code)      # the game left is recorded as abandoned
+        if loaded is not None:
+            greeting = loaded.new_deal(code, profile)  # the game left: recorded, abandoned
             session = loaded
         else:
             session = Session(code, profile, **kwargs)
