@@ -338,6 +338,10 @@ class WebGames:
                 del self.games[game.id]
 
 
+#: The application's :class:`WebGames` (``app[GAMES]``).
+GAMES = web.AppKey("games", WebGames)
+
+
 def make_app(data_dir: str | os.PathLike | None = None, stats_path: str | None = None,
              profile: str = "pyramide", lang: str = "en", *, host: str = "127.0.0.1",
              limits: Limits = Limits(), clock: Callable[[], float] | None = None
@@ -350,7 +354,7 @@ def make_app(data_dir: str | os.PathLike | None = None, stats_path: str | None =
     (tests pass a fake one)."""
     games = WebGames(data_dir, stats_path, profile, lang, host, limits, clock)
     app = web.Application(middlewares=[games.check_host], client_max_size=MAX_LINE)
-    app["games"] = games
+    app[GAMES] = games
     app.router.add_get("/", games.index)
     app.router.add_get("/ws", games.websocket)
     app.router.add_static("/static", STATIC, show_index=False, follow_symlinks=False)
@@ -433,10 +437,10 @@ class ServerThread:
             self._ready.set()
 
     async def _serve(self) -> None:
-        runner = web.AppRunner(self.app, access_log=None)
+        runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=2.0)
         await runner.setup()
         try:
-            await web.SockSite(runner, self.sock, shutdown_timeout=2.0).start()
+            await web.SockSite(runner, self.sock).start()
             self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
             self._ready.set()
             await self._stop.wait()
