@@ -49,6 +49,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 #: it becomes part of a file name, so nothing else is accepted.
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{22,128}")
 LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1"}
+BACKLOG = 1024              # connections waiting to be accepted (a page load opens a few)
 
 #: Every response of the page: nothing loaded from elsewhere, no framing, no referrer.
 HEADERS = {
@@ -374,7 +375,7 @@ def bind(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
         if os.name == "posix":
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(address)
-        sock.listen(128)
+        sock.listen(BACKLOG)
     except BaseException:
         sock.close()
         raise
@@ -440,7 +441,7 @@ class ServerThread:
         runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=2.0)
         await runner.setup()
         try:
-            await web.SockSite(runner, self.sock).start()
+            await web.SockSite(runner, self.sock, backlog=BACKLOG).start()
             self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
             self._ready.set()
             await self._stop.wait()
@@ -461,5 +462,6 @@ def run(host: str = "127.0.0.1", port: int = 0, profile: str = "pyramide", lang:
           file=sys.stderr, flush=True)
     if open_browser:
         threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
-    web.run_app(app, sock=sock, print=None, access_log=None, shutdown_timeout=5.0)
+    web.run_app(app, sock=sock, print=None, access_log=None, shutdown_timeout=5.0,
+                backlog=BACKLOG)
     return 0
