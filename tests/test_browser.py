@@ -176,13 +176,17 @@ def test_a_reload_and_a_server_restart_resume_the_game(browser, tmp_path):
     finally:
         first.stop()
     assert (tmp_path / "data" / "games" / f"{game}.json").is_file()
+    expect(page.locator("#messages")).to_contain_text("Connection lost")
     with serve(tmp_path, port=first.port):                     # same origin, same data
-        page.reload()
+        # the page connects again by itself and attaches to its game
+        expect(page.locator("#messages")).to_have_text("", timeout=15_000)
         expect(page.locator("#score")).to_have_text("10")
-        expect(page.locator("#moves")).to_have_text("1")
-        assert pyramid_of(page) == cards
         click(page, 25)                                        # 3♠ completes the pair
         expect(page.locator("#score")).to_have_text("30")
+        page.reload()
+        expect(page.locator("#score")).to_have_text("30")
+        expect(page.locator("#moves")).to_have_text("2")
+        assert pyramid_of(page) == [c if c not in ("Kd", "Tc", "3s") else None for c in cards]
     context.close()
 
 
@@ -212,6 +216,16 @@ def test_two_browsers_keep_their_games_apart(browser, server):
     ida = pa.evaluate("localStorage.getItem('pyramid.game')")
     idb = pb.evaluate("localStorage.getItem('pyramid.game')")
     assert ida and idb and ida != idb
+    c = browser.new_context()                                  # an id guessed next to a's
+    pc = c.new_page()
+    pc.goto(server.url)
+    guess = ida[:-1] + ("B" if ida[-1] != "B" else "C")
+    pc.evaluate(f"localStorage.setItem('pyramid.game', '{guess}')")
+    pc.reload()
+    expect(pc.locator("#pyramid .card[data-card]").first).to_be_visible()
+    idc = pc.evaluate("localStorage.getItem('pyramid.game')")
+    assert idc not in (guess, ida, idb) and len(idc) >= 22    # refused: a game of its own
+    c.close()
     click(pa, 26)
     expect(pa.locator("#score")).to_have_text("10")
     pb.reload()
