@@ -11,10 +11,10 @@ has the id of its request, no error, and the state the same requests give on a l
 games).
 
 Reported in ``benchmark.extra_info`` and printed: the p50, p99 and max latency of a request
-(sent to answered, seen by the client) and the requests per second of the whole run; then
-the median latency of one client alone (the cost of a request without the queue of 200
-clients that never pause). Not a
-timed test (one round): run with ``--benchmark-enable``::
+(sent to answered, seen by the client), the requests per second of the whole run, then the
+median latency of one client alone (a request's cost without the queue of 200 clients that
+never pause). Not a timed test (one round); without ``--benchmark-enable`` it is a smoke
+test of 20 clients making 20 requests each::
 
     PYTHONPATH=python:src python -m pytest bench/test_bench_web.py --benchmark-enable -s
 """
@@ -71,7 +71,8 @@ def compared(response: dict) -> tuple:
             {k: response["state"][k] for k in COMPARED} if "state" in response else None)
 
 
-async def good_client(session, url: str, n: int, latencies: list, problems: list) -> int:
+async def good_client(session, url: str, n: int, latencies: list, problems: list,
+                      requests: int = REQUESTS) -> int:
     rng = random.Random(n)
     reference = Server(clock=lambda: 0.0)
     ws = await session.ws_connect(url, max_msg_size=1 << 22)
@@ -81,7 +82,7 @@ async def good_client(session, url: str, n: int, latencies: list, problems: list
         problems.append((n, "attach", r))
     request = {"op": "new", "code": CODES[n % len(CODES)]}
     served = 0
-    for k in range(REQUESTS):
+    for k in range(requests):
         request["id"] = f"{n}-{k}"
         line = json.dumps(request)
         t0 = time.perf_counter()
@@ -158,31 +159,34 @@ async def vanishing_client(port: int, n: int) -> None:
     writer.transport.abort()                       # gone, the answer unread
 
 
-async def load(url: str, port: int) -> dict:
+async def load(url: str, port: int, clients: int, requests: int) -> dict:
     latencies: list[float] = []
     problems: list = []
     ws_url = url.replace("http://", "ws://") + "ws"
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
         t0 = time.perf_counter()
         served = await asyncio.gather(
-            *(good_client(session, ws_url, n, latencies, problems) for n in range(CLIENTS)),
+            *(good_client(session, ws_url, n, latencies, problems, requests)
+              for n in range(clients)),
             *(oversized_client(session, ws_url, n, problems) for n in range(OVERSIZED)),
             *(malformed_client(session, ws_url, n, problems) for n in range(MALFORMED)),
             *(vanishing_client(port, n) for n in range(VANISHING)))
         wall = time.perf_counter() - t0
         # then one client alone: a request's cost without the queue of the 200
         alone: list[float] = []
-        await good_client(session, ws_url, CLIENTS, alone, problems)
+        await good_client(session, ws_url, clients, alone, problems, requests)
         # and the server goes on
         ws = await session.ws_connect(ws_url)
         await ws.send_str(json.dumps({"id": "after", "op": "hello"}))
         after = json.loads(await ws.receive_str())
         await ws.close()
-    return {"served": sum(served[:CLIENTS]), "latencies": latencies, "problems": problems,
+    return {"served": sum(served[:clients]), "latencies": latencies, "problems": problems,
             "wall": wall, "after": after, "alone": alone}
 
 
 def test_bench_web_load(benchmark, tmp_path):
+    # without --benchmark-enable: a smoke test of 20 clients making 20 requests each
+    clients, requests = (20, 20) if benchmark.disabled else (CLIENTS, REQUESTS)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     proc = subprocess.Popen([sys.executable, "-m", "pyramid_solitaire", "play", "--web",
                              "--no-browser", "--save", str(tmp_path / "web"),
@@ -191,8 +195,8 @@ def test_bench_web_load(benchmark, tmp_path):
     try:
         url = proc.stdout.readline().strip()
         port = int(url.rsplit(":", 1)[1].strip("/"))
-        result = benchmark.pedantic(lambda: asyncio.run(load(url, port)), rounds=1,
-                                    iterations=1)
+        result = benchmark.pedantic(lambda: asyncio.run(load(url, port, clients, requests)),
+                                    rounds=1, iterations=1)
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=30) == 0
     finally:
@@ -201,12 +205,12 @@ def test_bench_web_load(benchmark, tmp_path):
             proc.wait()
     stderr = proc.stderr.read()
     assert result["problems"] == []
-    assert result["served"] == CLIENTS * REQUESTS
+    assert result["served"] == clients * requests
     assert result["after"]["ok"] and result["after"]["id"] == "after"
     assert "Traceback" not in stderr, stderr
     lat = sorted(result["latencies"])
     figures = {
-        "clients": CLIENTS, "requests": len(lat),
+        "clients": clients, "requests": len(lat),
         "p50_ms": round(statistics.median(lat) * 1000, 2),
         "p99_ms": round(lat[int(0.99 * (len(lat) - 1))] * 1000, 2),
         "max_ms": round(lat[-1] * 1000, 2),
@@ -217,4 +221,4 @@ def test_bench_web_load(benchmark, tmp_path):
     benchmark.extra_info.update(figures)
     print("\nweb load:", ", ".join(f"{k} {v}" for k, v in figures.items()))
     games = os.listdir(tmp_path / "web" / "games")
-    assert len([g for g in games if g.endswith(".json")]) >= CLIENTS     # each one saved
+    assert len([g for g in games if g.endswith(".json")]) >= clients     # each one saved

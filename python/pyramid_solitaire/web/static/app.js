@@ -259,8 +259,9 @@ function render(s) {
   $("status").textContent = L()[s.status] || s.status;
   $("assisted").hidden = !s.assisted;
   $("assisted").textContent = L().assisted;
-  $("undo").disabled = !s.can_undo;
-  $("redo").disabled = !s.can_redo;
+  $("undo").disabled = !s.can_undo || s.paused;       // while paused the table is hidden:
+  $("redo").disabled = !s.can_redo || s.paused;       // no play until it is resumed
+  $("hint").disabled = $("draw").disabled = s.paused;
   $("pause").textContent = s.paused ? L().resume : L().pause;
   $("paused").hidden = !s.paused;
   clock = {base: s.seconds, at: performance.now(), running: !s.paused && s.status === "playing"};
