@@ -374,6 +374,9 @@ def test_the_page_and_what_is_refused(tmp_path):
                              "games"):
                     async with session.get(server.url + path) as r:
                         assert r.status in (403, 404), path
+                async with session.get(server.ws_url.replace("ws://", "http://")) as r:
+                    assert r.status == 400                     # not a WebSocket request
+                assert not server.app[GAMES].sockets
                 async with session.get(server.url, headers={"Host": "evil.example"}) as r:
                     assert r.status == 421                     # DNS rebinding
                 with pytest.raises(aiohttp.WSServerHandshakeError) as refused:

@@ -210,8 +210,12 @@ class WebGames:
                                 headers={"Retry-After": "5"})
         ws = web.WebSocketResponse(max_msg_size=self.limits.frame_bytes, compress=False,
                                    heartbeat=self.limits.heartbeat)
-        await ws.prepare(request)
-        self.sockets.add(ws)
+        self.sockets.add(ws)                           # counted before the handshake's await
+        try:
+            await ws.prepare(request)
+        except BaseException:                          # not a WebSocket request (400)
+            self.sockets.discard(ws)
+            raise
         bucket = _Bucket(self.limits.rate, self.limits.burst)
         game: _Game | None = None
         try:
@@ -220,7 +224,8 @@ class WebGames:
                     break                              # an error (too big, bad frame)
                 line = msg.data
                 if not bucket.take():
-                    out = _error(_request_id(line), "rate_limited",
+                    rid = _request_id(line) if len(line) <= self.limits.message_bytes else None
+                    out = _error(rid, "rate_limited",
                                  f"at most {self.limits.rate:g} requests a second "
                                  f"(bursts of {self.limits.burst})")
                 elif game is None:
@@ -231,7 +236,7 @@ class WebGames:
                 if game is not None and game.server.done:      # quit: this connection ends
                     game.server.done = False
                     break
-        except (ConnectionError, asyncio.CancelledError):
+        except ConnectionError:
             pass                                       # the client went away
         except Exception:                              # a bug: this connection only
             traceback.print_exc(file=sys.stderr)
