@@ -12,6 +12,7 @@ docs/protocol.md documents it; ``protocol.schema.json`` beside this file is its 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any, Callable, TextIO
 
@@ -38,12 +39,26 @@ class ProtocolError(ValueError):
 
 
 class Server:
-    """The protocol's state: one session at a time (``new`` or ``load`` starts one)."""
+    """The protocol's state: one session at a time (``new`` or ``load`` starts one).
+
+    ``stats_path``: the statistics file the ``stats`` op reads. For servers whose clients
+    must not name files or that keep each game in its own file (the browser game,
+    :mod:`pyramid_solitaire.web`): ``files=False`` refuses ``save`` and ``load`` (error
+    ``not_allowed``); ``autosave``: a file each session started by ``new`` is saved to at
+    once and after every action (the session's ``autosave=``); ``session_stats``: given to
+    each session started by ``new`` (the session's ``stats=``: its games are recorded), and
+    a session with moves that ``new`` replaces is recorded as abandoned. ``serve --stdio``
+    uses none of them.
+    """
 
     def __init__(self, clock: Callable[[], float] | None = None,
-                 stats_path: str | None = None) -> None:
+                 stats_path: str | None = None, *, files: bool = True,
+                 autosave: str | os.PathLike | None = None, session_stats: Any = None) -> None:
         self.clock = clock
         self.stats_path = stats_path
+        self.files = files
+        self.autosave = autosave
+        self.session_stats = session_stats
         self.session: Session | None = None
         self.done = False
 
@@ -79,6 +94,10 @@ class Server:
         except ValueError as e:          # bad arguments: the library's own messages
             response = {"id": rid, "ok": False,
                         "error": {"code": "bad_request", "message": " ".join(str(e).split())}}
+        except OSError as e:             # an autosave that cannot be written (disk full, ...)
+            response = {"id": rid, "ok": False,
+                        "error": {"code": "io_error",
+                                  "message": f"cannot save the game: {e.strerror or e}"}}
         if self.session is not None and "state" not in response:
             response["state"] = self.session.state()
         response.setdefault("messages", [])
@@ -100,10 +119,12 @@ class Server:
         return {"messages": [m.to_dict() for m in messages]}
 
     def _op_hello(self, request: dict) -> dict[str, Any]:
+        capabilities = ["tap", "drag", "undo", "redo", "hint", "save", "stats", "winnable_only"]
+        if not self.files:
+            capabilities.remove("save")
         return {"protocol": PROTOCOL_VERSION, "version": __version__, "ops": list(OPS),
                 "profiles": Profile.names(), "languages": list(LANGUAGES),
-                "capabilities": ["tap", "drag", "undo", "redo", "hint", "save", "stats",
-                                 "winnable_only"]}
+                "capabilities": capabilities}
 
     def _op_new(self, request: dict) -> dict[str, Any]:
         profile = request.get("profile", "pyramide")
@@ -118,15 +139,22 @@ class Server:
             if not isinstance(random, dict):
                 raise ProtocolError("bad_request", "random is an object such as "
                                                    "{\"winnable_only\": true}")
-            self.session = Session.new_random(profile, rng=random.get("seed"),
-                                              winnable_only=random.get("winnable_only", False),
-                                              clock=self.clock, lang=lang)
+            session = Session.new_random(profile, rng=random.get("seed"),
+                                         winnable_only=random.get("winnable_only", False),
+                                         clock=self.clock, lang=lang)
         else:
             deal = request[given[0]]
             if not isinstance(deal, str):
                 raise ProtocolError("bad_request", f"{given[0]} is a string")
-            self.session = Session(deal, profile, clock=self.clock, lang=lang)
-        return self._reply(self.session.greeting())
+            session = Session(deal, profile, clock=self.clock, lang=lang)
+        old, self.session = self.session, session
+        if old is not None and old.moves:
+            old._record("abandoned")        # only when it has statistics (session_stats)
+        session.stats = self.session_stats
+        if self.autosave is not None:
+            session.autosave = self.autosave
+            session.save(self.autosave)
+        return self._reply(session.greeting())
 
     def _op_tap(self, request: dict) -> dict[str, Any]:
         return self._reply(self._need().tap(self._field(request, "target")))
@@ -143,6 +171,9 @@ class Server:
         return {}
 
     def _path(self, request: dict) -> str:
+        if not self.files:
+            raise ProtocolError("not_allowed", f"{request['op']} is not allowed here: this "
+                                               "server keeps the games itself")
         path = self._field(request, "path")
         if not isinstance(path, str):
             raise ProtocolError("bad_request", "path is a string")

@@ -1,0 +1,472 @@
+"""The browser game's server (``pyramid-solitaire play --web``): aiohttp serves one static
+page (``static/``) and a WebSocket at ``/ws`` that speaks the JSON protocol of
+``serve --stdio`` (docs/protocol.md), one :class:`~pyramid_solitaire.session.protocol.Server`
+per game. The server holds no game rule: it forwards each request line to the game's
+``Server.handle`` and sends back the response line.
+
+A connection's first request is ``{"op": "attach", "game": ID}`` (no ``game``: a new game;
+its id comes back): the game is the browser's, named by an unguessable id that the page keeps
+in its ``localStorage``. Each game autosaves to ``<data_dir>/games/<id>.json`` after every
+action and is resumed from there after a page reload or a server restart. Bounds: a request
+over 64 KiB gets ``too_long`` (a message over 256 KiB closes its connection), a token bucket
+per connection (30 requests a second, bursts of 60: over it, ``rate_limited``), at most 1,000
+connections, games dropped from memory when their last connection closes (the file stays).
+
+>>> app = make_app(data_dir=__import__("tempfile").mkdtemp())
+>>> sorted(r.resource.canonical for r in app.router.routes() if r.method == "GET")
+['/', '/static', '/ws']
+"""
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import json
+import os
+import re
+import secrets
+import socket
+import sys
+import threading
+import time
+import traceback
+import webbrowser
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from aiohttp import WSCloseCode, WSMsgType, web
+
+from ..jsonout import dumps
+from ..session.messages import check_lang
+from ..session.profiles import Profile
+from ..session.protocol import MAX_LINE, OPS, Server
+from ..session.session import Session
+from ..session.stats import StatsStore, default_path
+
+STATIC = Path(__file__).resolve().parent / "static"
+#: A game id: what ``secrets.token_urlsafe`` gives (the server makes them, 32 characters);
+#: it becomes part of a file name, so nothing else is accepted.
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{22,128}")
+LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1"}
+BACKLOG = 1024              # connections waiting to be accepted (a page load opens a few)
+
+#: Every response of the page: nothing loaded from elsewhere, no framing, no referrer.
+HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
+                               "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cache-Control": "no-cache",
+}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The server's bounds (tests make them smaller)."""
+    message_bytes: int = MAX_LINE       # a longer request is answered too_long
+    frame_bytes: int = 4 * MAX_LINE     # a longer WebSocket message closes its connection
+    rate: float = 30.0                  # requests a second per connection (token bucket)
+    burst: int = 60                     # the bucket's size
+    connections: int = 1000             # WebSockets open at once
+    workers: int = 4                    # threads running the sessions' work
+    heartbeat: float | None = 30.0      # ping period; a peer that stops answering is dropped
+
+
+def default_data_dir() -> Path:
+    """``web`` in the user's data directory (platformdirs)."""
+    import platformdirs
+    return Path(platformdirs.user_data_dir("pyramid-solitaire", appauthor=False)) / "web"
+
+
+class _Recorder(StatsStore):
+    """The ``stats=`` of every session: it opens the statistics file for each record, since
+    sessions run in worker threads and an SQLite connection belongs to the thread that
+    opened it."""
+
+    def __init__(self, path: str | os.PathLike | None) -> None:     # no connection kept
+        self.path = Path(default_path() if path is None else path)
+
+    def record(self, session: Any, result: str | None = None,
+               difficulty: float | None = None) -> int:
+        with StatsStore(self.path) as store:
+            return store.record(session, result, difficulty)
+
+    def close(self) -> None:
+        pass
+
+
+class _Bucket:
+    """A token bucket: ``rate`` tokens a second, at most ``burst``."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = float(burst)
+        self.last = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class _Game:
+    """A game in memory: its protocol server (one session at a time), its file, its lock
+    (one request at a time) and how many connections are attached to it."""
+
+    def __init__(self, gid: str, path: Path, server: Server) -> None:
+        self.id, self.path, self.server = gid, path, server
+        self.lock = asyncio.Lock()
+        self.connections = 0
+        self.loaded = False
+
+
+def _error(rid: Any, code: str, message: str) -> str:
+    return dumps({"id": rid, "ok": False, "error": {"code": code, "message": message},
+                  "messages": []})
+
+
+def _request_id(line: str | bytes) -> Any:
+    """The id of a request line, when it has a valid one (for error responses)."""
+    try:
+        rid = json.loads(line).get("id")
+    except (ValueError, UnicodeDecodeError, AttributeError):
+        return None
+    return rid if isinstance(rid, (str, int)) and not isinstance(rid, bool) else None
+
+
+def _is_loopback(host: str) -> bool:
+    if host in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class WebGames:
+    """The application's state: the games in memory, the open WebSockets, the workers."""
+
+    def __init__(self, data_dir: str | os.PathLike | None, stats_path: str | None,
+                 profile: str, lang: str, host: str, limits: Limits,
+                 clock: Callable[[], float] | None) -> None:
+        self.games_dir = Path(data_dir if data_dir is not None else default_data_dir()) / "games"
+        self.games_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self.stats_path = stats_path
+        self.recorder = _Recorder(stats_path)
+        self.defaults = {"profile": Profile.preset(profile).name, "lang": check_lang(lang)}
+        self.loopback = _is_loopback(host)
+        self.limits = limits
+        self.clock = clock
+        self.games: dict[str, _Game] = {}
+        self.sockets: set[web.WebSocketResponse] = set()
+        self.executor: ThreadPoolExecutor | None = None
+
+    # ---- the application's life ---------------------------------------------------------------
+    async def startup(self, app: web.Application) -> None:
+        self.executor = ThreadPoolExecutor(self.limits.workers, thread_name_prefix="pyramid-web")
+
+    async def shutdown(self, app: web.Application) -> None:
+        for ws in list(self.sockets):
+            await ws.close(code=WSCloseCode.GOING_AWAY, message=b"server stopping")
+
+    async def cleanup(self, app: web.Application) -> None:
+        if self.executor is not None:
+            self.executor.shutdown(wait=True)
+
+    async def _work(self, fn: Callable, *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
+
+    # ---- HTTP ----------------------------------------------------------------------------------
+    @web.middleware
+    async def check_host(self, request: web.Request, handler: Callable) -> web.StreamResponse:
+        """Bound to this machine, only this machine's names are served (a page of another
+        site reaching 127.0.0.1 through DNS rebinding is refused)."""
+        if self.loopback and (request.url.host or "").strip("[]") not in LOOPBACK_NAMES:
+            return web.Response(status=421, text="this server answers only to localhost")
+        return await handler(request)
+
+    @staticmethod
+    async def add_headers(request: web.Request, response: web.StreamResponse) -> None:
+        for name, value in HEADERS.items():
+            response.headers.setdefault(name, value)
+
+    async def index(self, request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(STATIC / "index.html")
+
+    # ---- the WebSocket -------------------------------------------------------------------------
+    async def websocket(self, request: web.Request) -> web.StreamResponse:
+        origin = request.headers.get("Origin")
+        if origin is not None and origin not in (f"http://{request.host}",
+                                                 f"https://{request.host}"):
+            return web.Response(status=403, text="a WebSocket from another site is refused")
+        if len(self.sockets) >= self.limits.connections:
+            return web.Response(status=503, text="too many connections",
+                                headers={"Retry-After": "5"})
+        ws = web.WebSocketResponse(max_msg_size=self.limits.frame_bytes, compress=False,
+                                   heartbeat=self.limits.heartbeat)
+        self.sockets.add(ws)                           # counted before the handshake's await
+        try:
+            await ws.prepare(request)
+        except BaseException:                          # not a WebSocket request (400)
+            self.sockets.discard(ws)
+            raise
+        bucket = _Bucket(self.limits.rate, self.limits.burst)
+        game: _Game | None = None
+        try:
+            async for msg in ws:
+                if msg.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
+                    break                              # an error (too big, bad frame)
+                line = msg.data
+                if not bucket.take():
+                    rid = _request_id(line) if len(line) <= self.limits.message_bytes else None
+                    out = _error(rid, "rate_limited",
+                                 f"at most {self.limits.rate:g} requests a second "
+                                 f"(bursts of {self.limits.burst})")
+                elif game is None:
+                    game, out = await self._attach(line)
+                else:
+                    out = await self._handle(game, line)
+                await ws.send_str(out)
+                if game is not None and game.server.done:      # quit: this connection ends
+                    game.server.done = False
+                    break
+        except ConnectionError:
+            pass                                       # the client went away
+        except Exception:                              # a bug: this connection only
+            traceback.print_exc(file=sys.stderr)
+            await ws.close(code=WSCloseCode.INTERNAL_ERROR)
+        finally:
+            self.sockets.discard(ws)
+            if game is not None:
+                await self._leave(game)
+        if not ws.closed:
+            await ws.close()
+        return ws
+
+    async def _handle(self, game: _Game, line: str | bytes) -> str:
+        async with game.lock:
+            return await self._work(game.server.handle, line)
+
+    async def _attach(self, line: str | bytes) -> tuple[_Game | None, str]:
+        """The first request of a connection: ``attach`` (``hello`` is answered too)."""
+        if len(line) > self.limits.message_bytes:
+            return None, _error(None, "too_long", f"a request is at most "
+                                                  f"{self.limits.message_bytes:,} bytes")
+        try:
+            request = json.loads(line)
+        except (ValueError, UnicodeDecodeError):
+            return None, _error(None, "bad_json", "not JSON")
+        if not isinstance(request, dict):
+            return None, _error(None, "bad_request", "a request is a JSON object")
+        rid = request.get("id")
+        if isinstance(rid, bool) or (rid is not None and not isinstance(rid, (str, int))):
+            return None, _error(None, "bad_request", "id is a string or an integer")
+        op = request.get("op")
+        if op == "hello":
+            return None, Server(files=False).handle(line)
+        if op != "attach":
+            if op in OPS:
+                return None, _error(rid, "no_session", 'send {"op": "attach"} first (with '
+                                                       '"game": the id of your game, if any)')
+            return None, _error(rid, "unknown_op", "op must be attach (then one of "
+                                                   f"{', '.join(OPS)})")
+        gid = request.get("game")
+        if gid is None:
+            gid = secrets.token_urlsafe(24)
+        elif not isinstance(gid, str) or not GAME_ID.fullmatch(gid):
+            return None, _error(rid, "bad_game", "a game id is 22 to 128 letters, digits, "
+                                                 "- or _, as the server gave it")
+        elif gid not in self.games and not self._path(gid).is_file():
+            return None, _error(rid, "bad_game", "no such game: attach without a game id to "
+                                                 "start one")
+        game = self.games.get(gid)
+        if game is None:
+            game = self.games[gid] = _Game(gid, self._path(gid), Server(
+                self.clock, self.stats_path, files=False, autosave=self._path(gid),
+                session_stats=self.recorder))
+        game.connections += 1
+        try:
+            async with game.lock:
+                if not game.loaded:
+                    await self._work(self._resume, game)
+                session = game.server.session
+                state = None if session is None else await self._work(session.state)
+        except BaseException:
+            await self._leave(game)
+            raise
+        response: dict[str, Any] = {"id": rid, "ok": True, "op": "attach", "game": gid,
+                                    "resumed": session is not None,
+                                    "defaults": self.defaults, "messages": []}
+        if state is not None:
+            response["state"] = state
+        return game, dumps(response)
+
+    def _path(self, gid: str) -> Path:
+        return self.games_dir / f"{gid}.json"
+
+    def _resume(self, game: _Game) -> None:
+        """Load the game's file (in a worker thread); a file that is not a save is put aside
+        as ``<id>.json.bad`` and the game starts empty."""
+        game.loaded = True
+        if not game.path.is_file():
+            return
+        try:
+            session = Session.load(game.path, clock=self.clock, autosave=True)
+        except ValueError as e:
+            print(f"pyramid-solitaire web: {e}; kept as {game.path.name}.bad", file=sys.stderr)
+            try:
+                os.replace(game.path, game.path.with_name(game.path.name + ".bad"))
+            except OSError:
+                pass
+            return
+        session.stats = self.recorder
+        game.server.session = session
+
+    async def _leave(self, game: _Game) -> None:
+        """A connection of ``game`` closed: with none left, save it (its clock) and drop it."""
+        game.connections -= 1
+        if game.connections:
+            return
+        async with game.lock:
+            session = game.server.session
+            if game.connections == 0 and session is not None:
+                try:
+                    await self._work(session.save, game.path)
+                except (OSError, RuntimeError) as e:     # disk full; workers already stopped
+                    print(f"pyramid-solitaire web: cannot save game: {e}", file=sys.stderr)
+            if game.connections == 0 and self.games.get(game.id) is game:
+                del self.games[game.id]
+
+
+#: The application's :class:`WebGames` (``app[GAMES]``).
+GAMES = web.AppKey("games", WebGames)
+
+
+def make_app(data_dir: str | os.PathLike | None = None, stats_path: str | None = None,
+             profile: str = "pyramide", lang: str = "en", *, host: str = "127.0.0.1",
+             limits: Limits = Limits(), clock: Callable[[], float] | None = None
+             ) -> web.Application:
+    """The aiohttp application: the page at ``/``, its files under ``/static/``, the
+    WebSocket at ``/ws``. ``data_dir``: where the games are kept (default
+    :func:`default_data_dir`); ``stats_path``: the statistics file (default: the user's);
+    ``profile``, ``lang``: the page's defaults; ``host``: the address it will listen on (on
+    a loopback address only local host names are answered); ``clock``: the sessions' clock
+    (tests pass a fake one)."""
+    games = WebGames(data_dir, stats_path, profile, lang, host, limits, clock)
+    app = web.Application(middlewares=[games.check_host], client_max_size=MAX_LINE)
+    app[GAMES] = games
+    app.router.add_get("/", games.index)
+    app.router.add_get("/ws", games.websocket)
+    app.router.add_static("/static", STATIC, show_index=False, follow_symlinks=False)
+    app.on_startup.append(games.startup)
+    app.on_shutdown.append(games.shutdown)
+    app.on_cleanup.append(games.cleanup)
+    app.on_response_prepare.append(games.add_headers)
+    return app
+
+
+def bind(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
+    """A listening TCP socket on ``host``:``port`` (0: a free port)."""
+    family, kind, proto, _, address = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        if os.name == "posix":
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(BACKLOG)
+    except BaseException:
+        sock.close()
+        raise
+    sock.setblocking(False)
+    return sock
+
+
+def url_of(sock: socket.socket) -> str:
+    """The page's address for a socket from :func:`bind`."""
+    host, port = sock.getsockname()[:2]
+    if host in ("0.0.0.0", "::"):
+        host = "127.0.0.1"
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
+class ServerThread:
+    """An application served in a thread with its own asyncio loop, on a free port unless
+    told otherwise (for tests and benchmarks)::
+
+        with ServerThread(make_app(data_dir=tmp)) as server:
+            server.url       # http://127.0.0.1:PORT/
+    """
+
+    def __init__(self, app: web.Application, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.app = app
+        self.sock = bind(host, port)
+        self.url = url_of(self.sock)
+        self.port = self.sock.getsockname()[1]
+        self.ws_url = self.url.replace("http://", "ws://") + "ws"
+        self._ready = threading.Event()
+        self._failed: BaseException | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self._thread = threading.Thread(target=self._main, name="pyramid-web-server",
+                                        daemon=True)
+
+    def start(self) -> "ServerThread":
+        self._thread.start()
+        self._ready.wait()
+        if self._failed is not None:
+            raise self._failed
+        return self
+
+    def stop(self) -> None:
+        if self._loop is not None and self._stop is not None:
+            self._loop.call_soon_threadsafe(self._stop.set)
+        self._thread.join()
+
+    def __enter__(self) -> "ServerThread":
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+    def _main(self) -> None:
+        try:
+            asyncio.run(self._serve())
+        except BaseException as e:         # reported by start()
+            self._failed = e
+            self._ready.set()
+
+    async def _serve(self) -> None:
+        runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=2.0)
+        await runner.setup()
+        try:
+            await web.SockSite(runner, self.sock, backlog=BACKLOG).start()
+            self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
+            self._ready.set()
+            await self._stop.wait()
+        finally:
+            await runner.cleanup()
+
+
+def run(host: str = "127.0.0.1", port: int = 0, profile: str = "pyramide", lang: str = "en",
+        data_dir: str | os.PathLike | None = None, stats_path: str | None = None,
+        open_browser: bool = True) -> int:
+    """Serve the browser game until Ctrl-C: the page's address goes to standard output, and
+    to the user's browser unless ``open_browser`` is false."""
+    app = make_app(data_dir, stats_path, profile, lang, host=host)
+    sock = bind(host, port)
+    url = url_of(sock)
+    print(url, flush=True)
+    print("pyramid-solitaire: the browser game is served there; Ctrl-C stops it",
+          file=sys.stderr, flush=True)
+    if open_browser:
+        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+    web.run_app(app, sock=sock, print=None, access_log=None, shutdown_timeout=5.0,
+                backlog=BACKLOG)
+    return 0

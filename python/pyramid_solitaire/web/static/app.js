@@ -1,0 +1,514 @@
+// Pyramid Solitaire in the browser. This page holds no game rule: it sends protocol
+// requests (docs/protocol.md) over the WebSocket and draws the whole `state` each response
+// carries, with the `messages` the session wrote in its language. What a tap does, which
+// cards are free, the score, the end of the game: all come from the server.
+"use strict";
+
+// ---- the page's own labels, in both languages ------------------------------------------
+const LABELS = {
+  en: {
+    title: "Pyramid", score: "Score", moves: "Moves", time: "Time", redeals: "Redeals",
+    difficulty: "Difficulty", undo: "Undo", redo: "Redo", hint: "Hint", draw: "Draw",
+    pause: "Pause", resume: "Resume", paused: "Paused: resume", restart: "Restart",
+    new: "New deal", scores: "High scores", paste: "Paste a deal code or 52 cards",
+    play_code: "Play it", profile: "Game", language: "Language",
+    winnable: "Winnable deals only", dark: "Dark", light: "Light", code: "Deal code",
+    card_list: "a card list", date: "Date", close: "Close", unlimited: "∞",
+    keys: "Keys: arrows move, Enter taps, D draws, Z undoes, R redoes, H hint, P pause, N new deal",
+    playing: "Playing", won: "Won", "no moves": "No moves", assisted: "assisted",
+    stock: "Stock", waste: "Waste", pyramid: "Pyramid",
+    connecting: "Connecting…", disconnected: "Connection lost: reconnecting…",
+    next_deal: "Messages switch language from the next deal.",
+    next_profile: "The game changes from the next deal.",
+    rate_limited: "Too many requests: slow down a little.",
+    games: "Games", wins: "Wins", win_rate: "Win rate", best_score: "Best score",
+    fewest_moves: "Fewest moves", fastest_win: "Fastest win", current_streak: "Current streak",
+    best_streak: "Best streak", no_scores: "No wins yet.",
+    suits: {s: "spades", h: "hearts", d: "diamonds", c: "clubs"},
+  },
+  vi: {
+    title: "Kim tự tháp", score: "Điểm", moves: "Nước đi", time: "Thời gian",
+    redeals: "Lượt chia lại", difficulty: "Độ khó", undo: "Hoàn tác", redo: "Làm lại",
+    hint: "Gợi ý", draw: "Rút bài", pause: "Tạm dừng", resume: "Tiếp tục",
+    paused: "Đang tạm dừng: tiếp tục", restart: "Chơi lại", new: "Ván mới",
+    scores: "Điểm cao", paste: "Dán mã ván hoặc 52 lá bài", play_code: "Chơi ván này",
+    profile: "Kiểu chơi", language: "Ngôn ngữ", winnable: "Chỉ ván thắng được",
+    dark: "Tối", light: "Sáng", code: "Mã ván", card_list: "danh sách lá bài", date: "Ngày",
+    close: "Đóng", unlimited: "∞",
+    keys: "Phím: mũi tên di chuyển, Enter chạm, D rút bài, Z hoàn tác, R làm lại, H gợi ý, P tạm dừng, N ván mới",
+    playing: "Đang chơi", won: "Thắng", "no moves": "Hết nước đi", assisted: "có trợ giúp",
+    stock: "Nọc", waste: "Bài lật", pyramid: "Kim tự tháp",
+    connecting: "Đang kết nối…", disconnected: "Mất kết nối: đang kết nối lại…",
+    next_deal: "Thông báo sẽ đổi ngôn ngữ từ ván sau.",
+    next_profile: "Kiểu chơi sẽ đổi từ ván sau.",
+    rate_limited: "Quá nhiều yêu cầu: chậm lại một chút.",
+    games: "Số ván", wins: "Thắng", win_rate: "Tỉ lệ thắng", best_score: "Điểm cao nhất",
+    fewest_moves: "Ít nước đi nhất", fastest_win: "Thắng nhanh nhất",
+    current_streak: "Chuỗi thắng hiện tại", best_streak: "Chuỗi thắng dài nhất",
+    no_scores: "Chưa có ván thắng.",
+    suits: {s: "bích", h: "cơ", d: "rô", c: "chuồn"},
+  },
+};
+const SUIT = {s: "♠", h: "♥", d: "♦", c: "♣"};
+const RED = new Set(["h", "d"]);
+
+// ---- small helpers -------------------------------------------------------------------
+const $ = (id) => document.getElementById(id);
+const store = {
+  get(key) { try { return localStorage.getItem("pyramid." + key); } catch { return null; } },
+  set(key, value) { try { localStorage.setItem("pyramid." + key, value); } catch { /* private mode */ } },
+  remove(key) { try { localStorage.removeItem("pyramid." + key); } catch { /* private mode */ } },
+};
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+// a target as the protocol spells it: a pyramid index (a number) or a name
+const targetOf = (s) => (/^\d+$/.test(s) ? Number(s) : s);
+function clockText(seconds) {
+  const s = Math.floor(seconds), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60;
+  const ss = String(s % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
+}
+
+// ---- what the page knows -------------------------------------------------------------
+let ws = null, nextId = 1, retry = 0;
+const pending = new Map();              // request id -> request
+let state = null;                        // the last state the server sent
+let defaults = {profile: "pyramide", lang: "en"};
+let lang = store.get("lang") || null;    // the chosen language (labels and new games)
+let cursor = null, cursorIndex = 0;      // the keyboard cursor, over state.targets
+let hinted = [];                         // cards (or "stock") of the last hint
+let clock = {base: 0, at: 0, running: false};
+let drag = null, suppressClick = false;
+
+const L = () => LABELS[lang || defaults.lang] || LABELS.en;
+
+// ---- the connection ------------------------------------------------------------------
+function connect() {
+  const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
+  ws = new WebSocket(url);
+  ws.onopen = () => {
+    retry = 0;
+    send({op: "hello"});
+    send({op: "attach", game: store.get("game") || null});
+  };
+  ws.onmessage = (event) => {
+    let response;
+    try { response = JSON.parse(event.data); } catch { return; }
+    onResponse(response);
+  };
+  ws.onclose = () => {
+    ws = null;
+    pending.clear();
+    showText(L().disconnected, true);
+    retry = Math.min(retry + 1, 6);
+    setTimeout(connect, 500 * retry);
+  };
+}
+
+function send(request) {
+  if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+  request.id = nextId++;
+  pending.set(request.id, request);
+  ws.send(JSON.stringify(request));
+  return true;
+}
+
+function onResponse(r) {
+  const request = pending.get(r.id) || {};
+  pending.delete(r.id);
+  if (!r.ok) {
+    if (request.op === "attach" && r.error.code === "bad_game") {   // an id this server does not know
+      store.remove("game");
+      send({op: "attach", game: null});
+      return;
+    }
+    showText(r.error.code === "rate_limited" ? L().rate_limited : r.error.message, true);
+    if (r.state) render(r.state);
+    return;
+  }
+  switch (r.op) {
+    case "hello":
+      fillProfiles(r.profiles);
+      return;
+    case "attach":
+      store.set("game", r.game);
+      defaults = r.defaults || defaults;
+      if (!lang) setLang(defaults.lang, false);
+      $("profile").value = r.state ? r.state.profile : (store.get("profile") || defaults.profile);
+      if (r.state) { render(r.state); showText(""); }
+      else newDeal();
+      return;
+    case "stats":
+      showScores(r.stats);
+      return;
+    default:
+      hinted = hintOf(r.messages);
+      if (r.state) render(r.state);
+      showMessages(r.messages);
+  }
+}
+
+// ---- requests ------------------------------------------------------------------------
+const tap = (target) => send({op: "tap", target});
+function newDeal() {
+  send({op: "new", random: {winnable_only: $("winnable").checked},
+        profile: $("profile").value || defaults.profile, lang: lang || defaults.lang});
+}
+function playCode(text) {
+  text = text.trim();
+  if (!text) return;
+  const request = {op: "new", profile: $("profile").value || defaults.profile,
+                   lang: lang || defaults.lang};
+  if (/\s/.test(text)) request.cards = text; else request.code = text;
+  send(request);
+}
+function togglePause() {
+  if (state) send({op: state.paused ? "resume" : "pause"});
+}
+
+// ---- drawing -------------------------------------------------------------------------
+function cardElement(token, target, classes) {
+  const e = el("div", "card " + (classes || ""));
+  if (target !== null) e.dataset.target = String(target);
+  if (token) {
+    const rank = token[0] === "T" ? "10" : token[0], suit = token[1];
+    e.dataset.card = token;
+    if (RED.has(suit)) e.classList.add("red");
+    e.append(el("span", "corner", rank + SUIT[suit]), el("span", "pip", SUIT[suit]));
+    e.setAttribute("aria-label", `${rank} ${L().suits[suit]}`);
+    e.setAttribute("role", "button");
+  }
+  return e;
+}
+
+function mark(e, target, s) {
+  const key = String(target);
+  if (s.selection && String(s.selection.target) === key) e.classList.add("selected");
+  if (cursor !== null && String(cursor) === key) e.classList.add("cursor");
+  if (e.dataset.card && hinted.includes(e.dataset.card)) e.classList.add("hinted");
+}
+
+function render(s) {
+  state = s;
+  const targets = new Set(s.targets.map(String));
+  // keep the cursor on a target: the same one, or the one now at its place in the list
+  if (cursor !== null && !targets.has(String(cursor))) {
+    cursor = s.targets.length ? s.targets[Math.min(cursorIndex, s.targets.length - 1)] : null;
+  }
+  if (cursor !== null) cursorIndex = s.targets.findIndex((t) => String(t) === String(cursor));
+
+  const pyramid = $("pyramid");
+  pyramid.replaceChildren();
+  for (let row = 0, i = 0; row < 7; row++) {
+    const line = el("div", "prow");
+    for (let k = 0; k <= row; k++, i++) {
+      const p = s.pyramid[i];
+      let e;
+      if (p.card === null) e = cardElement(null, null, "empty");
+      else {
+        e = cardElement(p.card, p.index, p.free ? "free" : "blocked");
+        mark(e, p.index, s);
+      }
+      line.append(e);
+    }
+    pyramid.append(line);
+  }
+
+  const talon = $("talon");
+  talon.replaceChildren();
+  const stock = el("div", "pile");
+  let deck;
+  if (s.stock > 0) deck = cardElement(null, "stock", "back");
+  else deck = cardElement(null, "stock", "slot");
+  if (s.stock === 0) deck.textContent = targets.has("stock") ? "↻" : "";
+  deck.setAttribute("aria-label", L().stock);
+  deck.setAttribute("role", "button");
+  mark(deck, "stock", s);
+  if (hinted.includes("stock")) deck.classList.add("hinted");
+  stock.append(deck, el("span", "count", `${L().stock} ${s.stock}`));
+  talon.append(stock);
+  if (s.stock_top !== null) {
+    const top = el("div", "pile");
+    const e = cardElement(s.stock_top, "stock:top", "free");
+    mark(e, "stock:top", s);
+    top.append(e, el("span", "count", L().stock));
+    talon.append(top);
+  }
+  const piles = el("div", "waste-piles");
+  s.waste.forEach((pile, i) => {
+    const name = s.waste.length > 1 ? `waste:${i}` : "waste";
+    const box = el("div", "pile");
+    const token = s.waste_tops[i];
+    const e = token ? cardElement(token, name, targets.has(name) ? "free" : "")
+                    : cardElement(null, null, "slot");
+    if (token) mark(e, name, s);
+    box.append(e, el("span", "count", `${L().waste} ${pile.length}`));
+    piles.append(box);
+  });
+  talon.append(piles);
+
+  $("score").textContent = s.score;
+  $("moves").textContent = s.moves;
+  $("redeals").textContent = s.redeals_left === null ? L().unlimited : s.redeals_left;
+  $("difficulty").textContent = s.difficulty.text;
+  $("deal-code").textContent = s.code || L().card_list;
+  $("status").textContent = L()[s.status] || s.status;
+  $("assisted").hidden = !s.assisted;
+  $("assisted").textContent = L().assisted;
+  $("undo").disabled = !s.can_undo || s.paused;       // while paused the table is hidden:
+  $("redo").disabled = !s.can_redo || s.paused;       // no play until it is resumed
+  $("hint").disabled = $("draw").disabled = s.paused;
+  $("pause").textContent = s.paused ? L().resume : L().pause;
+  $("paused").hidden = !s.paused;
+  clock = {base: s.seconds, at: performance.now(), running: !s.paused && s.status === "playing"};
+  tick();
+}
+
+function tick() {
+  const seconds = clock.base + (clock.running ? (performance.now() - clock.at) / 1000 : 0);
+  $("clock").textContent = clockText(seconds);
+}
+
+function showText(text, error) {
+  const m = $("messages");
+  m.textContent = text;
+  m.classList.toggle("error", Boolean(error));
+}
+function showMessages(messages) {
+  showText(messages.map((m) => m.text).join(" · "));
+}
+// the cards a hint names, to ring them ("Tc+3s", "Kd"; "draw" and "recycle" are the stock)
+function hintOf(messages) {
+  const hint = messages.find((m) => m.code === "hint");
+  if (!hint || !hint.args || typeof hint.args.move !== "string") return [];
+  const move = hint.args.move;
+  return move === "draw" || move === "recycle" ? ["stock"] : move.split("+");
+}
+
+function fillProfiles(names) {
+  const select = $("profile"), chosen = select.value || store.get("profile") || defaults.profile;
+  select.replaceChildren(...names.map((n) => { const o = el("option", "", n); o.value = n; return o; }));
+  select.value = names.includes(chosen) ? chosen : names[0];
+}
+
+function showScores(stats) {
+  const l = L(), summary = $("summary");
+  summary.replaceChildren();
+  const shown = {
+    games: stats.games, wins: stats.wins,
+    win_rate: stats.win_rate === null ? "–" : `${Math.round(stats.win_rate * 100)}%`,
+    best_score: stats.best_score ?? "–", fewest_moves: stats.fewest_moves ?? "–",
+    fastest_win: stats.fastest_win === null ? "–" : clockText(stats.fastest_win),
+    current_streak: stats.current_streak, best_streak: stats.best_streak,
+  };
+  for (const [key, value] of Object.entries(shown)) summary.append(el("dt", "", l[key]), el("dd", "", String(value)));
+  const body = $("high-scores");
+  body.replaceChildren();
+  stats.high_scores.forEach((h, i) => {
+    const tr = el("tr");
+    const code = el("td");
+    code.append(el("code", "", h.code || l.card_list));
+    tr.append(el("td", "", String(i + 1)), el("td", "", String(h.score)), el("td", "", String(h.moves)),
+              el("td", "", clockText(h.seconds)), el("td", "", (h.finished_at || "").slice(0, 10)), code);
+    body.append(tr);
+  });
+  if (!stats.high_scores.length) {
+    const tr = el("tr"), td = el("td", "", l.no_scores);
+    td.colSpan = 6;
+    tr.append(td);
+    body.append(tr);
+  }
+  const panel = $("scores-panel");
+  if (!panel.open) panel.showModal();
+}
+
+// ---- languages and themes ------------------------------------------------------------
+function setLang(value, remember) {
+  lang = value;
+  if (remember) store.set("lang", value);
+  $("lang").value = value;
+  document.documentElement.lang = value;
+  const l = L();
+  for (const e of document.querySelectorAll("[data-label]")) {
+    if (typeof l[e.dataset.label] === "string") e.textContent = l[e.dataset.label];
+  }
+  document.title = l.title === "Pyramid" ? "Pyramid Solitaire" : l.title;
+  setTheme(document.documentElement.dataset.theme, false);
+  if (state) render(state);
+}
+
+function setTheme(theme, remember) {
+  document.documentElement.dataset.theme = theme;
+  if (remember) store.set("theme", theme);
+  $("theme").textContent = theme === "dark" ? L().light : L().dark;   // what a click gives
+}
+
+// a choice that changes the session (its language, its profile) starts the same deal
+// again while no move is made; after that it waits for the next deal
+function sameDealAgain(note) {
+  if (state && state.moves === 0 && state.code) playCode(state.code);
+  else if (state) showText(note);
+}
+
+// ---- the keyboard cursor -------------------------------------------------------------
+function elementOf(target) {
+  return document.querySelector(`.card[data-target="${CSS.escape(String(target))}"]`);
+}
+function moveCursor(step) {
+  const targets = state ? state.targets : [];
+  if (!targets.length) return;
+  let i = targets.findIndex((t) => String(t) === String(cursor));
+  i = i < 0 ? 0 : (i + step + targets.length) % targets.length;
+  cursor = targets[i];
+  cursorIndex = i;
+  render(state);
+}
+// up and down: the nearest target above or below on the screen
+function moveCursorVertically(direction) {
+  const targets = state ? state.targets : [];
+  if (!targets.length) return;
+  const from = cursor === null ? null : elementOf(cursor);
+  if (!from) return moveCursor(0);
+  const a = from.getBoundingClientRect(), ax = a.left + a.width / 2, ay = a.top + a.height / 2;
+  let best = null, bestScore = Infinity;
+  targets.forEach((t, i) => {
+    const e = elementOf(t);
+    if (!e || e === from) return;
+    const b = e.getBoundingClientRect(), dx = b.left + b.width / 2 - ax, dy = b.top + b.height / 2 - ay;
+    if (dy * direction < 4) return;
+    const score = dy * dy + 4 * dx * dx;
+    if (score < bestScore) { bestScore = score; best = i; }
+  });
+  if (best === null) return;
+  cursor = targets[best];
+  cursorIndex = best;
+  render(state);
+}
+
+function onKey(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const tag = event.target.tagName;
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || $("scores-panel").open) return;
+  const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+  if (state && state.paused && key !== "p") return;
+  const keyboard = () => document.body.classList.add("keyboard");
+  switch (key) {
+    case "ArrowLeft": keyboard(); moveCursor(-1); break;
+    case "ArrowRight": keyboard(); moveCursor(1); break;
+    case "ArrowUp": keyboard(); moveCursorVertically(-1); break;
+    case "ArrowDown": keyboard(); moveCursorVertically(1); break;
+    case "Enter": case " ":
+      keyboard();
+      if (cursor === null) moveCursor(0); else tap(cursor);
+      break;
+    case "z": send({op: "undo"}); break;
+    case "r": send({op: "redo"}); break;
+    case "d": tap("stock"); break;
+    case "h": send({op: "hint"}); break;
+    case "p": togglePause(); break;
+    case "n": newDeal(); break;
+    default: return;
+  }
+  event.preventDefault();
+}
+
+// ---- taps and drags (pointer events: mouse, pen and touch alike) ---------------------
+function onClick(event) {
+  const e = event.target.closest(".card[data-target]");
+  if (!e || suppressClick) return;
+  document.body.classList.remove("keyboard");
+  tap(targetOf(e.dataset.target));
+}
+function onPointerDown(event) {
+  if (event.button !== 0) return;
+  const e = event.target.closest(".card[data-target]");
+  if (!e || !e.dataset.card) return;
+  drag = {el: e, target: e.dataset.target, x: event.clientX, y: event.clientY,
+          pointer: event.pointerId, moving: false, ghost: null, over: null};
+}
+function dropTarget(event) {
+  const under = document.elementFromPoint(event.clientX, event.clientY);
+  const e = under && under.closest(".card[data-target]");
+  return e && e !== drag.el && e.dataset.card ? e : null;
+}
+function onPointerMove(event) {
+  if (!drag || event.pointerId !== drag.pointer) return;
+  if (!drag.moving) {
+    if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 6) return;
+    drag.moving = true;
+    drag.ghost = drag.el.cloneNode(true);
+    drag.ghost.classList.remove("selected", "cursor", "hinted");
+    drag.ghost.classList.add("ghost");
+    document.body.append(drag.ghost);
+    drag.el.classList.add("dragging");
+  }
+  drag.ghost.style.left = `${event.clientX}px`;
+  drag.ghost.style.top = `${event.clientY}px`;
+  const over = dropTarget(event);
+  if (over !== drag.over) {
+    if (drag.over) drag.over.classList.remove("drop");
+    if (over) over.classList.add("drop");
+    drag.over = over;
+  }
+  event.preventDefault();
+}
+function endDrag(event, dropped) {
+  if (!drag || event.pointerId !== drag.pointer) return;
+  const d = drag;
+  const over = dropped && d.moving ? dropTarget(event) : null;
+  drag = null;
+  if (!d.moving) return;                         // a click: onClick taps
+  d.ghost.remove();
+  d.el.classList.remove("dragging");
+  if (d.over) d.over.classList.remove("drop");
+  suppressClick = true;
+  setTimeout(() => { suppressClick = false; }, 0);
+  if (over) send({op: "drag", from: targetOf(d.target), to: targetOf(over.dataset.target)});
+}
+
+// ---- start ---------------------------------------------------------------------------
+function start() {
+  const dark = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
+  setTheme(store.get("theme") || (dark ? "dark" : "light"), false);
+  setLang(lang || "en", false);
+  if (!store.get("lang")) lang = null;           // until the server says its default
+  $("winnable").checked = store.get("winnable") === "1";
+  showText(L().connecting);
+
+  const board = $("board");
+  board.addEventListener("click", onClick);
+  board.addEventListener("pointerdown", onPointerDown);
+  window.addEventListener("pointermove", onPointerMove, {passive: false});
+  window.addEventListener("pointerup", (e) => endDrag(e, true));
+  window.addEventListener("pointercancel", (e) => endDrag(e, false));
+  board.addEventListener("dragstart", (e) => e.preventDefault());
+  document.addEventListener("keydown", onKey);
+
+  const button = (id, fn) => $(id).addEventListener("click", (e) => { e.currentTarget.blur(); fn(); });
+  button("undo", () => send({op: "undo"}));
+  button("redo", () => send({op: "redo"}));
+  button("hint", () => send({op: "hint"}));
+  button("draw", () => tap("stock"));
+  button("pause", togglePause);
+  button("resume", togglePause);
+  button("restart", () => send({op: "restart"}));
+  button("new", newDeal);
+  button("scores", () => send({op: "stats", profile: $("profile").value || defaults.profile}));
+  button("close-scores", () => $("scores-panel").close());
+  button("theme", () => setTheme(document.documentElement.dataset.theme === "dark" ? "light" : "dark", true));
+  $("paste").addEventListener("submit", (e) => { e.preventDefault(); playCode($("code-input").value); });
+  $("lang").addEventListener("change", (e) => { setLang(e.target.value, true); sameDealAgain(L().next_deal); });
+  $("profile").addEventListener("change", (e) => {
+    store.set("profile", e.target.value);
+    if (state && state.moves === 0) newDeal(); else showText(L().next_profile);
+  });
+  $("winnable").addEventListener("change", (e) => store.set("winnable", e.target.checked ? "1" : "0"));
+  setInterval(tick, 250);
+  connect();
+}
+
+start();

@@ -1,0 +1,284 @@
+"""The browser game in a real Chromium (Playwright, Debian's /usr/bin/chromium): seed 000's
+walkthrough with clicks, a drag and drop, the keyboard, a reload and a server restart that
+resume the game, a phone-sized screen, two browsers kept apart, the dark mode and the
+Vietnamese messages. The page only draws what the server sends: each check fails if the
+page, the WebSocket or the session behind it breaks."""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+pytest.importorskip("aiohttp")
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+from conftest import seed000_deal                                   # noqa: E402
+from pyramid_solitaire.session.messages import message              # noqa: E402
+from pyramid_solitaire.session.protocol import Server               # noqa: E402
+from pyramid_solitaire.web.server import ServerThread, make_app     # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+CARDS = seed000_deal().to_cards()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+def serve(tmp_path, port=0):
+    app = make_app(data_dir=tmp_path / "data", stats_path=str(tmp_path / "stats.sqlite3"))
+    return ServerThread(app, port=port)
+
+
+@pytest.fixture
+def server(tmp_path):
+    with serve(tmp_path) as s:
+        yield s
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(e))
+    yield page
+    context.close()
+    assert errors == []
+
+
+def card(page, target):
+    return page.locator(f'.card[data-target="{target}"]')
+
+
+def open_game(page, url, deal=CARDS):
+    """The page at ``url``, then ``deal`` (a card list or a code) pasted into its field."""
+    page.goto(url)
+    expect(page.locator("#pyramid .card[data-card]").first).to_be_visible()
+    page.fill("#code-input", deal)
+    page.click("#code-play")
+    if deal == CARDS:
+        expect(card(page, 0)).to_have_attribute("data-card", "Jd")
+        expect(card(page, 27)).to_have_attribute("data-card", "7s")
+    else:
+        expect(page.locator("#deal-code")).to_have_text(deal)
+    expect(page.locator("#moves")).to_have_text("0")
+
+
+def click(page, target):
+    """A click near a card's top left corner (what shows of a card partly covered)."""
+    card(page, target).click(position={"x": 6, "y": 6})
+
+
+def test_seed000_walkthrough_with_clicks(page, server):
+    open_game(page, server.url)
+    expect(card(page, 15)).to_have_attribute("data-card", "Qc")
+    expect(card(page, 15)).to_have_class(re.compile(r"\bblocked\b"))          # dimmed
+    expect(card(page, 26).locator(".corner")).to_have_text("K♦")
+    click(page, 15)                                            # Q♣, row 6: blocked
+    expect(page.locator("#messages")).to_have_text("This card is blocked by another card")
+    click(page, 26)                                            # K♦: gone
+    expect(page.locator("#score")).to_have_text("10")
+    expect(card(page, 26)).to_have_count(0)
+    click(page, 22)                                            # 10♣ then 3♠
+    expect(card(page, 22)).to_have_class(re.compile(r"\bselected\b"))
+    click(page, 25)
+    expect(page.locator("#score")).to_have_text("30")
+    expect(card(page, 22)).to_have_count(0)
+    expect(card(page, 25)).to_have_count(0)
+    expect(page.locator("#moves")).to_have_text("2")
+    click(page, 21)                                            # 7♣ then 7♠: 14
+    click(page, 27)
+    expect(page.locator("#messages")).to_have_text("Sum must be 13")
+    expect(card(page, 27)).to_have_class(re.compile(r"\bselected\b"))
+    expect(card(page, 21)).not_to_have_class(re.compile(r"\bselected\b"))
+    expect(page.locator("#score")).to_have_text("30")
+    expect(page.locator("#clock")).not_to_have_text("0:00", timeout=5000)   # it ticks
+
+
+def test_a_pair_removed_by_drag_and_drop(page, server):
+    open_game(page, server.url)
+    page.drag_and_drop('.card[data-target="22"]', '.card[data-target="25"]')   # 10♣ on 3♠
+    expect(page.locator("#score")).to_have_text("20")
+    expect(card(page, 22)).to_have_count(0)
+    expect(card(page, 25)).to_have_count(0)
+    expect(page.locator("#messages")).to_have_text("")
+    # a drop on a card that does not make 13: the session's message, nothing removed
+    page.drag_and_drop('.card[data-target="21"]', '.card[data-target="27"]')   # 7♣ on 7♠
+    expect(page.locator("#messages")).to_have_text("Sum must be 13")
+    expect(page.locator("#score")).to_have_text("20")
+
+
+def test_the_keyboard(page, server):
+    open_game(page, server.url)
+    page.locator("body").click(position={"x": 2, "y": 2})     # focus on the page
+    page.keyboard.press("ArrowRight")                          # the first target: 7♣ (21)
+    expect(card(page, 21)).to_have_class(re.compile(r"\bcursor\b"))
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    expect(card(page, 26)).to_have_class(re.compile(r"\bcursor\b"))
+    page.keyboard.press("Enter")                               # K♦ goes
+    expect(page.locator("#score")).to_have_text("10")
+    expect(card(page, 26)).to_have_count(0)
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Enter")                               # 3♠ (25) selected
+    expect(card(page, 25)).to_have_class(re.compile(r"\bselected\b"))
+    expect(page.locator("#talon .count").first).to_have_text("Stock 23")
+    page.keyboard.press("d")                                   # draw
+    expect(page.locator("#talon .count").first).to_have_text("Stock 22")
+    expect(page.locator("#moves")).to_have_text("2")
+    page.keyboard.press("z")                                   # undo the draw
+    expect(page.locator("#talon .count").first).to_have_text("Stock 23")
+    expect(card(page, "waste")).to_have_attribute("data-card", "7d")
+    page.keyboard.press("z")                                   # and the King
+    expect(card(page, 26)).to_have_attribute("data-card", "Kd")
+    expect(page.locator("#score")).to_have_text("0")
+    page.keyboard.press("r")                                   # redo
+    expect(page.locator("#score")).to_have_text("10")
+    page.keyboard.press("h")                                   # a hint rings its cards
+    expect(page.locator("#messages")).to_contain_text("Hint")
+    expect(page.locator(".card.hinted").first).to_be_visible()
+    page.keyboard.press("p")                                   # pause hides the table
+    expect(page.locator("#paused")).to_be_visible()
+    page.keyboard.press("p")
+    expect(page.locator("#paused")).to_be_hidden()
+
+
+def pyramid_of(page):
+    return page.eval_on_selector_all("#pyramid .card",
+                                     "cs => cs.map(c => c.dataset.card || null)")
+
+
+def test_a_reload_and_a_server_restart_resume_the_game(browser, tmp_path):
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    first = serve(tmp_path).start()
+    try:
+        open_game(page, first.url)
+        click(page, 26)
+        click(page, 22)                                        # 10♣ selected
+        expect(page.locator("#score")).to_have_text("10")
+        cards = pyramid_of(page)
+        game = page.evaluate("localStorage.getItem('pyramid.game')")
+        assert len(game) >= 22
+        page.reload()
+        expect(page.locator("#moves")).to_have_text("1")
+        expect(page.locator("#score")).to_have_text("10")
+        expect(card(page, 22)).to_have_class(re.compile(r"\bselected\b"))
+        assert pyramid_of(page) == cards
+        assert page.evaluate("localStorage.getItem('pyramid.game')") == game
+    finally:
+        first.stop()
+    assert (tmp_path / "data" / "games" / f"{game}.json").is_file()
+    expect(page.locator("#messages")).to_contain_text("Connection lost")
+    with serve(tmp_path, port=first.port):                     # same origin, same data
+        # the page connects again by itself and attaches to its game
+        expect(page.locator("#messages")).to_have_text("", timeout=15_000)
+        expect(page.locator("#score")).to_have_text("10")
+        click(page, 25)                                        # 3♠ completes the pair
+        expect(page.locator("#score")).to_have_text("30")
+        page.reload()
+        expect(page.locator("#score")).to_have_text("30")
+        expect(page.locator("#moves")).to_have_text("2")
+        assert pyramid_of(page) == [c if c not in ("Kd", "Tc", "3s") else None for c in cards]
+    context.close()
+
+
+def test_a_phone_screen_shows_the_whole_pyramid(browser, server):
+    context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True,
+                                  is_mobile=True, device_scale_factor=2)
+    page = context.new_page()
+    open_game(page, server.url)
+    boxes = [card(page, i).bounding_box() for i in range(28)]
+    for i, b in enumerate(boxes):
+        assert b["x"] >= 0 and b["y"] >= 0, i
+        assert b["x"] + b["width"] <= 360 and b["y"] + b["height"] <= 640, (i, b)
+        assert b["width"] >= 30, "cards are big enough to tap"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page.evaluate("document.body.scrollWidth") <= 360
+    card(page, 26).tap()                                       # touch works too
+    expect(page.locator("#score")).to_have_text("10")
+    context.close()
+
+
+def test_two_browsers_keep_their_games_apart(browser, server):
+    a = browser.new_context()
+    b = browser.new_context()
+    pa, pb = a.new_page(), b.new_page()
+    open_game(pa, server.url)
+    open_game(pb, server.url)
+    ida = pa.evaluate("localStorage.getItem('pyramid.game')")
+    idb = pb.evaluate("localStorage.getItem('pyramid.game')")
+    assert ida and idb and ida != idb
+    c = browser.new_context()                                  # an id guessed next to a's
+    pc = c.new_page()
+    pc.goto(server.url)
+    guess = ida[:-1] + ("B" if ida[-1] != "B" else "C")
+    pc.evaluate(f"localStorage.setItem('pyramid.game', '{guess}')")
+    pc.reload()
+    expect(pc.locator("#pyramid .card[data-card]").first).to_be_visible()
+    idc = pc.evaluate("localStorage.getItem('pyramid.game')")
+    assert idc not in (guess, ida, idb) and len(idc) >= 22    # refused: a game of its own
+    c.close()
+    click(pa, 26)
+    expect(pa.locator("#score")).to_have_text("10")
+    pb.reload()
+    expect(card(pb, 26)).to_have_attribute("data-card", "Kd")
+    expect(pb.locator("#score")).to_have_text("0")
+    click(pb, 22)
+    click(pb, 25)
+    expect(pb.locator("#score")).to_have_text("20")
+    pa.reload()
+    expect(pa.locator("#score")).to_have_text("10")
+    expect(card(pa, 22)).to_have_attribute("data-card", "Tc")
+    a.close()
+    b.close()
+
+
+def test_dark_mode_languages_codes_and_high_scores(browser, server):
+    context = browser.new_context(color_scheme="dark")
+    page = context.new_page()
+    open_game(page, server.url, "PY1-N-AAAAAAS")
+    html = page.locator("html")
+    expect(html).to_have_attribute("data-theme", "dark")       # prefers-color-scheme
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    page.click("#theme")
+    expect(html).to_have_attribute("data-theme", "light")
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") != background
+    page.click("#theme")
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == background
+
+    page.select_option("#lang", "vi")                         # labels at once, and the deal
+    expect(page.locator("#undo")).to_have_text("Hoàn tác")    # again in Vietnamese (no move yet)
+    expect(page.locator("#messages")).to_have_text(
+        message("difficulty", "vi", level=1, label=message("difficulty_easy", "vi").text).text)
+    click(page, 0)
+    expect(page.locator("#messages")).to_have_text(message("blocked", "vi").text)
+    card(page, 25).click()                                     # 3♦, then 5♦
+    card(page, 21).click()
+    expect(page.locator("#messages")).to_have_text(message("sum_not_13", "vi").text)
+
+    page.fill("#code-input", "PY1-Q-AAAAAAA")                 # a bad code: the error shown
+    page.click("#code-play")
+    error = json.loads(Server().handle('{"op": "new", "code": "PY1-Q-AAAAAAA"}'))["error"]
+    expect(page.locator("#messages")).to_have_text(error["message"])
+    expect(page.locator("#messages")).to_have_class(re.compile(r"\berror\b"))
+    expect(page.locator("#deal-code")).to_have_text("PY1-N-AAAAAAS")    # the game goes on
+
+    card(page, 22).click()                                     # K♣, then a new deal: abandoned
+    page.click("#new")
+    expect(page.locator("#deal-code")).not_to_have_text("PY1-N-AAAAAAS")
+    page.click("#scores")
+    panel = page.locator("#scores-panel")
+    expect(panel).to_be_visible()
+    expect(panel.locator("#summary")).to_contain_text("Số ván")
+    expect(panel.locator("#summary dd").first).to_have_text("1")      # one game recorded
+    page.click("#close-scores")
+    expect(panel).to_be_hidden()
+    context.close()
