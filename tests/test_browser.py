@@ -254,10 +254,11 @@ def test_dark_mode_languages_codes_and_high_scores(browser, server):
     page.click("#theme")
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == background
 
-    page.select_option("#lang", "vi")                         # labels at once, and the deal
-    expect(page.locator("#undo")).to_have_text("Hoàn tác")    # again in Vietnamese (no move yet)
-    expect(page.locator("#messages")).to_have_text(
-        message("difficulty", "vi", level=1, label=message("difficulty_easy", "vi").text).text)
+    click(page, 22)                                            # Kc: a move, then the language
+    expect(page.locator("#score")).to_have_text("10")
+    page.select_option("#lang", "vi")                         # labels and messages at once,
+    expect(page.locator("#undo")).to_have_text("Hoàn tác")    # the game goes on
+    expect(page.locator("#score")).to_have_text("10")
     click(page, 0)
     expect(page.locator("#messages")).to_have_text(message("blocked", "vi").text)
     card(page, 25).click()                                     # 3♦, then 5♦
@@ -271,8 +272,7 @@ def test_dark_mode_languages_codes_and_high_scores(browser, server):
     expect(page.locator("#messages")).to_have_class(re.compile(r"\berror\b"))
     expect(page.locator("#deal-code")).to_have_text("PY1-N-AAAAAAS")    # the game goes on
 
-    card(page, 22).click()                                     # K♣, then a new deal: abandoned
-    page.click("#new")
+    page.click("#new")                                         # K♣ went: abandoned
     expect(page.locator("#deal-code")).not_to_have_text("PY1-N-AAAAAAS")
     page.click("#scores")
     panel = page.locator("#scores-panel")

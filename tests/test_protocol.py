@@ -122,3 +122,14 @@ def test_the_worked_example_of_protocol_md_is_what_the_server_answers():
         assert {k: answer["state"][k] for k in shown["state"]} == shown["state"]
         checked += 1
     assert checked == 7
+
+
+def test_the_language_changes_mid_game():
+    server = Server(clock=lambda: 0.0)
+    ask(server, {"op": "new", "code": "PY1-N-AAAAAAS"})
+    assert ask(server, {"op": "tap", "target": 22})["state"]["lang"] == "en"
+    r = ask(server, {"op": "lang", "lang": "vi"})
+    assert r["ok"] and r["state"]["lang"] == "vi" and r["state"]["score"] == 10
+    assert ask(server, {"op": "tap", "target": 0})["messages"][0]["text"] == "Lá bài này bị một lá khác chặn"
+    assert ask(server, {"op": "lang", "lang": "fr"})["error"]["code"] == "bad_request"
+    assert ask(server, {"op": "lang"})["error"]["code"] == "missing_field"

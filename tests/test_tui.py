@@ -367,6 +367,15 @@ def test_cli_play(tmp_path, capsys, monkeypatch):
     assert cli.main(["play"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and 'pip install "pyramid-solitaire[tui]"' in err
+    for argv, says in ((["play", "--web", "PY1-N-AAAAAAS"], "paste the code"),
+                       (["play", "--port", "8000"], "--port goes with --web"),
+                       (["play", "--web", "--port", "70000"], "0..65535")):
+        assert cli.main(argv) == 2, argv
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and says in err, err
+    monkeypatch.setitem(sys.modules, "aiohttp", None)
+    assert cli.main(["play", "--web"]) == 2
+    assert 'pip install "pyramid-solitaire[web]"' in capsys.readouterr().err
 
 
 def test_cli_play_runs_the_app(tmp_path, monkeypatch):

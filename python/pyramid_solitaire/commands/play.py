@@ -26,7 +26,8 @@ def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) ->
                    help="the game: " + ", ".join(Profile.names()) + " (default pyramide)")
     p.add_argument("--lang", default="en", choices=LANGUAGES, help="language of the messages")
     p.add_argument("--save", metavar="PATH",
-                   help="the autosave file (default: in the user's data directory)")
+                   help="where games are saved: the terminal game's file, or with --web the "
+                        "folder of the browser games (default: in the user's data directory)")
     p.add_argument("--db", metavar="PATH", help="the statistics file (default: in the user's "
                                                 "data directory)")
     p.add_argument("--web", action="store_true", help="serve the browser game instead")
@@ -51,6 +52,8 @@ def _need(extra: str) -> None:
 def run(args: argparse.Namespace) -> int:
     profile = Profile.preset(args.profile)          # a bad name: one line, exit 2
     if args.web:
+        if args.code is not None:
+            raise UsageError("with --web, paste the code into the page (its Code field)")
         if not 0 <= args.port <= 65535:
             raise UsageError(f"--port must be 0..65535, got {args.port}")
         _need("web")

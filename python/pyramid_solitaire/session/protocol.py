@@ -27,7 +27,7 @@ PROTOCOL_VERSION = 1
 MAX_LINE = 1 << 16          # bytes; a request is far smaller
 SESSION_OPS = ("undo", "redo", "hint", "pause", "resume", "restart")  # no fields
 OPS = ("hello", "new", "tap", "drag", "play", "undo", "redo", "hint", "state", "pause",
-       "resume", "restart", "save", "load", "stats", "quit")
+       "resume", "restart", "save", "load", "stats", "lang", "quit")
 
 
 class ProtocolError(ValueError):
@@ -148,8 +148,8 @@ class Server:
                 raise ProtocolError("bad_request", f"{given[0]} is a string")
             session = Session(deal, profile, clock=self.clock, lang=lang)
         old, self.session = self.session, session
-        if old is not None and old.moves:
-            old._record("abandoned")        # only when it has statistics (session_stats)
+        if old is not None:
+            old.abandon()                   # recorded only when it has statistics
         session.stats = self.session_stats
         if self.autosave is not None:
             session.autosave = self.autosave
@@ -196,6 +196,9 @@ class Server:
             profile = request.get("profile")
             return {"stats": {**store.summary(profile),
                               "high_scores": store.high_scores(profile)}}
+
+    def _op_lang(self, request: dict) -> dict[str, Any]:
+        return self._reply(self._need().set_lang(self._field(request, "lang")))
 
     def _op_quit(self, request: dict) -> dict[str, Any]:
         self.done = True

@@ -123,8 +123,8 @@ class Session:
         return cls(random_deal(profile, rng, winnable_only), profile, **kwargs)
 
     def _start(self, game: Game) -> None:
-        if getattr(self, "game", None) is not None and self.moves:
-            self._record("abandoned")
+        if getattr(self, "game", None) is not None:
+            self.abandon()
         self.game = game
         self._recorded = False
         self.score = 0
@@ -157,12 +157,22 @@ class Session:
             deal = random_deal(new_profile, rng, winnable_only)
         game = Game(deal, new_profile.rules)            # a bad deal raises: nothing changed
         if new_profile is not self.profile:
-            if getattr(self, "game", None) is not None and self.moves:
-                self._record("abandoned")               # under the profile it was played in
+            self.abandon()                              # under the profile it was played in
             self.profile = new_profile
             self._recorded = True                       # (the new game is _start's)
         self._start(game)
         return self.greeting()
+
+    def abandon(self) -> None:
+        """Record the game as abandoned in the statistics (once; a game with no moves is not
+        recorded): for a frontend that drops a session, or replaces it by another."""
+        if self.moves:
+            self._record("abandoned")
+
+    def set_lang(self, lang: str) -> list[Message]:
+        """The language of the messages from now on (``"en"`` or ``"vi"``)."""
+        self.lang = check_lang(lang)
+        return []
 
     def greeting(self) -> list[Message]:
         """What a game says when it starts: its difficulty."""
@@ -243,6 +253,9 @@ class Session:
     @_playing
     def tap(self, target: Target) -> list[Message]:
         """A tap (or click) on ``target`` (see :data:`Target`); returns the messages."""
+        return self._tap(target)
+
+    def _tap(self, target: Target) -> list[Message]:
         if target == "stock":
             self.selection = None
             return self._stock()
@@ -278,8 +291,8 @@ class Session:
     def drag(self, source: Target, target: Target) -> list[Message]:
         """Drag-and-drop: the same as tapping ``source``, then ``target``."""
         self.selection = None
-        out = self.tap(source)
-        return out + self.tap(target) if self.selection is not None else out
+        out = self._tap(source)
+        return out + self._tap(target) if self.selection is not None else out
 
     def _stock(self) -> list[Message]:
         if self.status is not Status.PLAYING:
@@ -431,7 +444,7 @@ class Session:
         free = set(game.free_cards)
         sel = self._card_at(self.selection) if self.selection is not None else None
         return {
-            "code": game.code, "profile": self.profile.name,
+            "code": game.code, "profile": self.profile.name, "lang": self.lang,
             "rules": game.rules.describe_dict(),
             "pyramid": [{"index": i, "card": None if c is None else c.token,
                          "free": c is not None and c in free}

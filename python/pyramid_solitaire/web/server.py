@@ -317,7 +317,8 @@ class WebGames:
         if not game.path.is_file():
             return
         try:
-            session = Session.load(game.path, clock=self.clock, autosave=True)
+            session = Session.load(game.path, clock=self.clock, autosave=True,
+                                   stats=self.recorder)
         except ValueError as e:
             print(f"pyramid-solitaire web: {e}; kept as {game.path.name}.bad", file=sys.stderr)
             try:
@@ -325,7 +326,6 @@ class WebGames:
             except OSError:
                 pass
             return
-        session.stats = self.recorder
         game.server.session = session
 
     async def _leave(self, game: _Game) -> None:

@@ -18,7 +18,6 @@ const LABELS = {
     playing: "Playing", won: "Won", "no moves": "No moves", assisted: "assisted",
     stock: "Stock", waste: "Waste", pyramid: "Pyramid",
     connecting: "Connecting…", disconnected: "Connection lost: reconnecting…",
-    next_deal: "Messages switch language from the next deal.",
     next_profile: "The game changes from the next deal.",
     rate_limited: "Too many requests: slow down a little.",
     games: "Games", wins: "Wins", win_rate: "Win rate", best_score: "Best score",
@@ -39,7 +38,6 @@ const LABELS = {
     playing: "Đang chơi", won: "Thắng", "no moves": "Hết nước đi", assisted: "có trợ giúp",
     stock: "Nọc", waste: "Bài lật", pyramid: "Kim tự tháp",
     connecting: "Đang kết nối…", disconnected: "Mất kết nối: đang kết nối lại…",
-    next_deal: "Thông báo sẽ đổi ngôn ngữ từ ván sau.",
     next_profile: "Kiểu chơi sẽ đổi từ ván sau.",
     rate_limited: "Quá nhiều yêu cầu: chậm lại một chút.",
     games: "Số ván", wins: "Thắng", win_rate: "Tỉ lệ thắng", best_score: "Điểm cao nhất",
@@ -137,7 +135,7 @@ function onResponse(r) {
     case "attach":
       store.set("game", r.game);
       defaults = r.defaults || defaults;
-      if (!lang) setLang(defaults.lang, false);
+      if (!lang) setLang(r.state ? r.state.lang : defaults.lang, false);  // a resumed game's
       $("profile").value = r.state ? r.state.profile : (store.get("profile") || defaults.profile);
       if (r.state) { render(r.state); showText(""); }
       else newDeal();
@@ -501,7 +499,10 @@ function start() {
   button("close-scores", () => $("scores-panel").close());
   button("theme", () => setTheme(document.documentElement.dataset.theme === "dark" ? "light" : "dark", true));
   $("paste").addEventListener("submit", (e) => { e.preventDefault(); playCode($("code-input").value); });
-  $("lang").addEventListener("change", (e) => { setLang(e.target.value, true); sameDealAgain(L().next_deal); });
+  $("lang").addEventListener("change", (e) => {
+    setLang(e.target.value, true);
+    if (state) send({op: "lang", lang: e.target.value});   // the session's messages too
+  });
   $("profile").addEventListener("change", (e) => {
     store.set("profile", e.target.value);
     if (state && state.moves === 0) newDeal(); else showText(L().next_profile);
