@@ -72,9 +72,16 @@ def compared(response: dict) -> tuple:
 
 
 async def good_client(session, url: str, n: int, latencies: list, problems: list,
-                      requests: int = REQUESTS) -> int:
+                      requests: int = REQUESTS, pause: tuple[float, float] | None = None,
+                      log: list | None = None, ops: list | None = None) -> int:
+    """One player: attach, a new game, then requests chosen from what each state shows,
+    each after a pause drawn from ``pause`` (seconds; None: at once). The (request,
+    response) lines go to ``log`` and are checked after the run (check_log), so that the
+    clients' own work does not share the machine with the server while it is timed."""
     rng = random.Random(n)
-    reference = Server(clock=lambda: 0.0)
+    ops = [] if ops is None else ops
+    if pause is not None:
+        await asyncio.sleep(rng.uniform(0, ARRIVAL))     # players do not all come at once
     ws = await session.ws_connect(url, max_msg_size=1 << 22)
     await ws.send_str(json.dumps({"id": f"{n}-a", "op": "attach"}))
     r = json.loads(await ws.receive_str())
@@ -82,21 +89,41 @@ async def good_client(session, url: str, n: int, latencies: list, problems: list
         problems.append((n, "attach", r))
     request = {"op": "new", "code": CODES[n % len(CODES)]}
     served = 0
+    lines = []
     for k in range(requests):
+        if pause is not None:
+            await asyncio.sleep(rng.uniform(*pause))
         request["id"] = f"{n}-{k}"
         line = json.dumps(request)
         t0 = time.perf_counter()
         await ws.send_str(line)
-        response = json.loads(await ws.receive_str())
+        answer = await ws.receive_str()
         latencies.append(time.perf_counter() - t0)
-        want = json.loads(reference.handle(line))
-        if response["id"] != request["id"] or not response["ok"] \
-                or compared(response) != compared(want):
-            problems.append((n, request, response.get("error") or response.get("messages")))
+        ops.append(request["op"])
+        response = json.loads(answer)
+        lines.append((line, response))
         served += 1
+        if "state" not in response:
+            problems.append((n, request, response.get("error")))
+            break
         request = next_request(rng, response["state"])
     await ws.close()
+    if log is not None:
+        log.append((n, lines))
     return served
+
+
+def check_log(log: list, problems: list) -> None:
+    """Each client's requests replayed on a local Server: every response has its request's
+    id, no error, and the state the same requests give locally (nothing lost or mixed up
+    between games)."""
+    for n, lines in log:
+        reference = Server(clock=lambda: 0.0)
+        for line, response in lines:
+            want = json.loads(reference.handle(line))
+            if response["id"] != json.loads(line)["id"] or not response["ok"] \
+                    or compared(response) != compared(want):
+                problems.append((n, line, response.get("error") or response.get("messages")))
 
 
 async def oversized_client(session, url: str, n: int, problems: list) -> None:
@@ -159,32 +186,46 @@ async def vanishing_client(port: int, n: int) -> None:
     writer.transport.abort()                       # gone, the answer unread
 
 
-async def load(url: str, port: int, clients: int, requests: int) -> dict:
+async def load(url: str, port: int, clients: int, requests: int,
+               pause: tuple[float, float] | None) -> dict:
     latencies: list[float] = []
+    ops: list[str] = []
     problems: list = []
+    log: list = []
     ws_url = url.replace("http://", "ws://") + "ws"
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
         t0 = time.perf_counter()
         served = await asyncio.gather(
-            *(good_client(session, ws_url, n, latencies, problems, requests)
+            *(good_client(session, ws_url, n, latencies, problems, requests, pause, log, ops)
               for n in range(clients)),
             *(oversized_client(session, ws_url, n, problems) for n in range(OVERSIZED)),
             *(malformed_client(session, ws_url, n, problems) for n in range(MALFORMED)),
             *(vanishing_client(port, n) for n in range(VANISHING)))
         wall = time.perf_counter() - t0
+        check_log(log, problems)
         # then one client alone: a request's cost without the queue of the 200
         alone: list[float] = []
-        await good_client(session, ws_url, clients, alone, problems, requests)
+        await good_client(session, ws_url, clients, alone, problems, requests, None, log)
         # and the server goes on
         ws = await session.ws_connect(ws_url)
         await ws.send_str(json.dumps({"id": "after", "op": "hello"}))
         after = json.loads(await ws.receive_str())
         await ws.close()
-    return {"served": sum(served[:clients]), "latencies": latencies, "problems": problems,
+    return {"served": sum(served[:clients]), "latencies": latencies, "ops": ops,
+            "problems": problems,
             "wall": wall, "after": after, "alone": alone}
 
 
-def test_bench_web_load(benchmark, tmp_path):
+#: The two loads: players (arriving over the first second, then each request after a pause
+#: of 0.1 to 0.4 s, a fast player's pace: about 4 requests a second each, 800 in all) and a flood (every client sends its
+#: next request as soon as the answer comes: the server's throughput, and the latency of a
+#: queue of 200).
+PACES = {"players": (0.1, 0.4), "flood": None}
+ARRIVAL = 1.0      # players: each arrives at a random time of the first second
+
+
+@pytest.mark.parametrize("pace", list(PACES))
+def test_bench_web_load(benchmark, tmp_path, pace):
     # without --benchmark-enable: a smoke test of 20 clients making 20 requests each
     clients, requests = (20, 20) if benchmark.disabled else (CLIENTS, REQUESTS)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
@@ -195,8 +236,9 @@ def test_bench_web_load(benchmark, tmp_path):
     try:
         url = proc.stdout.readline().strip()
         port = int(url.rsplit(":", 1)[1].strip("/"))
-        result = benchmark.pedantic(lambda: asyncio.run(load(url, port, clients, requests)),
-                                    rounds=1, iterations=1)
+        result = benchmark.pedantic(
+            lambda: asyncio.run(load(url, port, clients, requests, PACES[pace])),
+            rounds=1, iterations=1)
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=30) == 0
     finally:
@@ -210,7 +252,7 @@ def test_bench_web_load(benchmark, tmp_path):
     assert "Traceback" not in stderr, stderr
     lat = sorted(result["latencies"])
     figures = {
-        "clients": clients, "requests": len(lat),
+        "load": pace, "clients": clients, "requests": len(lat),
         "p50_ms": round(statistics.median(lat) * 1000, 2),
         "p99_ms": round(lat[int(0.99 * (len(lat) - 1))] * 1000, 2),
         "max_ms": round(lat[-1] * 1000, 2),
@@ -218,6 +260,9 @@ def test_bench_web_load(benchmark, tmp_path):
         "wall_s": round(result["wall"], 2),
         "alone_p50_ms": round(statistics.median(result["alone"]) * 1000, 2),
     }
+    for op in sorted(set(result["ops"])):           # the tail, request by request kind
+        mine = sorted(t for o, t in zip(result["ops"], result["latencies"]) if o == op)
+        figures[f"p99_ms_{op}"] = round(mine[int(0.99 * (len(mine) - 1))] * 1000, 2)
     benchmark.extra_info.update(figures)
     print("\nweb load:", ", ".join(f"{k} {v}" for k, v in figures.items()))
     games = os.listdir(tmp_path / "web" / "games")

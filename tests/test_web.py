@@ -238,7 +238,11 @@ def test_games_autosave_and_resume_after_a_server_restart(tmp_path):
                 await ask(ws, {"op": "tap", "target": 26})
                 state = (await ask(ws, {"op": "tap", "target": 22}))["state"]
                 path = tmp_path / "data" / "games" / f"{r['game']}.json"
-                assert json.loads(path.read_text())["moves"] == 1     # saved at each action
+                for _ in range(300):               # saved within save_delay of the action
+                    if path.is_file() and json.loads(path.read_text())["moves"] == 1:
+                        break
+                    await asyncio.sleep(0.01)
+                assert json.loads(path.read_text())["moves"] == 1
                 # a second connection (another tab) shares the game
                 tab, r2 = await attached(session, server, r["game"])
                 assert r2["resumed"] and r2["state"]["selection"]["card"] == "Tc"

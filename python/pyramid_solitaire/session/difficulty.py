@@ -22,6 +22,7 @@ True
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -81,13 +82,20 @@ def level_of(random_win_rate: float, greedy_won: bool) -> int:
 
 def rate(deal: Any, rules: Any = None) -> Difficulty:
     """The difficulty of ``deal`` (a code, card list, :class:`Deal` or number) under ``rules``
-    (default: the code's rules, else ``pyramide``)."""
+    (default: the code's rules, else ``pyramide``). The last ratings are remembered (a
+    restarted deal, a shared code, another tab on the same game cost nothing)."""
     from ..deals_input import read_deal
+    deal = read_deal(deal, rules)
+    return _rate(tuple(int(c) for c in deal.cards), deal.rules)
+
+
+@functools.lru_cache(maxsize=4096)
+def _rate(cards: tuple[int, ...], rules: Any) -> Difficulty:
+    from ..deal import Deal
     from ..simulate import simulate
     from ..solver import solve
-    deal = read_deal(deal, rules)
-    rules = deal.rules
-    deck = np.asarray(deal.cards, dtype=np.uint8)
+    deal = Deal.from_cards(list(cards), rules=rules)
+    deck = np.asarray(cards, dtype=np.uint8)
     games = np.tile(deck, (PLAYOUTS, 1))
     random = simulate(deals=games, rules=rules, policy="random", seed=SEED, threads=1)
     greedy = simulate(deals=games[:1], rules=rules, policy="greedy", threads=1)

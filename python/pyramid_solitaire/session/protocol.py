@@ -12,7 +12,6 @@ docs/protocol.md documents it; ``protocol.schema.json`` beside this file is its 
 from __future__ import annotations
 
 import json
-import os
 import sys
 from typing import Any, Callable, TextIO
 
@@ -42,22 +41,19 @@ class Server:
     """The protocol's state: one session at a time (``new`` or ``load`` starts one).
 
     ``stats_path``: the statistics file the ``stats`` op reads. For servers whose clients
-    must not name files or that keep each game in its own file (the browser game,
-    :mod:`pyramid_solitaire.web`): ``files=False`` refuses ``save`` and ``load`` (error
-    ``not_allowed``); ``autosave``: a file each session started by ``new`` is saved to at
-    once and after every action (the session's ``autosave=``); ``session_stats``: given to
-    each session started by ``new`` (the session's ``stats=``: its games are recorded), and
-    a session with moves that ``new`` replaces is recorded as abandoned. ``serve --stdio``
-    uses none of them.
+    must not name files (the browser game, :mod:`pyramid_solitaire.web`): ``files=False``
+    refuses ``save`` and ``load`` (error ``not_allowed``); ``session_stats``: given to each
+    session started by ``new`` (the session's ``stats=``: its games are recorded), and a
+    session with moves that ``new`` replaces is recorded as abandoned. ``serve --stdio``
+    uses neither.
     """
 
     def __init__(self, clock: Callable[[], float] | None = None,
                  stats_path: str | None = None, *, files: bool = True,
-                 autosave: str | os.PathLike | None = None, session_stats: Any = None) -> None:
+                 session_stats: Any = None) -> None:
         self.clock = clock
         self.stats_path = stats_path
         self.files = files
-        self.autosave = autosave
         self.session_stats = session_stats
         self.session: Session | None = None
         self.done = False
@@ -151,9 +147,6 @@ class Server:
         if old is not None:
             old.abandon()                   # recorded only when it has statistics
         session.stats = self.session_stats
-        if self.autosave is not None:
-            session.autosave = self.autosave
-            session.save(self.autosave)
         return self._reply(session.greeting())
 
     def _op_tap(self, request: dict) -> dict[str, Any]:

@@ -6,8 +6,10 @@ per game. The server holds no game rule: it forwards each request line to the ga
 
 A connection's first request is ``{"op": "attach", "game": ID}`` (no ``game``: a new game;
 its id comes back): the game is the browser's, named by an unguessable id that the page keeps
-in its ``localStorage``. Each game autosaves to ``<data_dir>/games/<id>.json`` after every
-action and is resumed from there after a page reload or a server restart. Bounds: a request
+in its ``localStorage``. Each game autosaves to ``<data_dir>/games/<id>.json`` (atomically)
+within a second of each request, once for all the requests of that second (many
+clients playing fast do not cost a disk write each), when its last connection closes and
+when the server stops; it is resumed from there after a page reload or a server restart. Bounds: a request
 over 64 KiB gets ``too_long`` (a message over 256 KiB closes its connection), a token bucket
 per connection (30 requests a second, bursts of 60: over it, ``rate_limited``), at most 1,000
 connections, games dropped from memory when their last connection closes (the file stays).
@@ -72,6 +74,7 @@ class Limits:
     connections: int = 1000             # WebSockets open at once
     workers: int = 4                    # threads running the sessions' work
     heartbeat: float | None = 30.0      # ping period; a peer that stops answering is dropped
+    save_delay: float = 1.0             # seconds from a request to its game's autosave
 
 
 def default_data_dir() -> Path:
@@ -124,6 +127,7 @@ class _Game:
         self.lock = asyncio.Lock()
         self.connections = 0
         self.loaded = False
+        self.flush: asyncio.TimerHandle | None = None     # the autosave to come
 
 
 def _error(rid: Any, code: str, message: str) -> str:
@@ -166,18 +170,24 @@ class WebGames:
         self.games: dict[str, _Game] = {}
         self.sockets: set[web.WebSocketResponse] = set()
         self.executor: ThreadPoolExecutor | None = None
+        self.saver: ThreadPoolExecutor | None = None
+        self.saving: set[asyncio.Task] = set()
 
     # ---- the application's life ---------------------------------------------------------------
     async def startup(self, app: web.Application) -> None:
         self.executor = ThreadPoolExecutor(self.limits.workers, thread_name_prefix="pyramid-web")
+        # Saves wait on the disk (fsync): threads of their own, so requests never queue
+        # behind them.
+        self.saver = ThreadPoolExecutor(2, thread_name_prefix="pyramid-web-save")
 
     async def shutdown(self, app: web.Application) -> None:
         for ws in list(self.sockets):
             await ws.close(code=WSCloseCode.GOING_AWAY, message=b"server stopping")
 
     async def cleanup(self, app: web.Application) -> None:
-        if self.executor is not None:
-            self.executor.shutdown(wait=True)
+        for pool in (self.executor, self.saver):
+            if pool is not None:
+                pool.shutdown(wait=True)
 
     async def _work(self, fn: Callable, *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
@@ -251,7 +261,32 @@ class WebGames:
 
     async def _handle(self, game: _Game, line: str | bytes) -> str:
         async with game.lock:
-            return await self._work(game.server.handle, line)
+            out = await self._work(game.server.handle, line)
+        if game.flush is None and game.server.session is not None:
+            loop = asyncio.get_running_loop()
+            game.flush = loop.call_later(self.limits.save_delay, self._start_autosave, game)
+        return out
+
+    def _start_autosave(self, game: _Game) -> None:
+        task = asyncio.get_running_loop().create_task(self._autosave(game))
+        self.saving.add(task)                      # kept until done (the loop's refs are weak)
+        task.add_done_callback(self.saving.discard)
+
+    async def _autosave(self, game: _Game) -> None:
+        """Save the game (after the requests of the last save_delay seconds)."""
+        game.flush = None
+        async with game.lock:
+            await self._save(game)
+
+    async def _save(self, game: _Game) -> None:
+        session = game.server.session
+        if session is None:
+            return
+        try:
+            await asyncio.get_running_loop().run_in_executor(self.saver, session.save,
+                                                             game.path)
+        except (OSError, RuntimeError) as e:     # disk full; workers already stopped
+            print(f"pyramid-solitaire web: cannot save game: {e}", file=sys.stderr)
 
     async def _attach(self, line: str | bytes) -> tuple[_Game | None, str]:
         """The first request of a connection: ``attach`` (``hello`` is answered too)."""
@@ -288,8 +323,7 @@ class WebGames:
         game = self.games.get(gid)
         if game is None:
             game = self.games[gid] = _Game(gid, self._path(gid), Server(
-                self.clock, self.stats_path, files=False, autosave=self._path(gid),
-                session_stats=self.recorder))
+                self.clock, self.stats_path, files=False, session_stats=self.recorder))
         game.connections += 1
         try:
             async with game.lock:
@@ -317,8 +351,7 @@ class WebGames:
         if not game.path.is_file():
             return
         try:
-            session = Session.load(game.path, clock=self.clock, autosave=True,
-                                   stats=self.recorder)
+            session = Session.load(game.path, clock=self.clock, stats=self.recorder)
         except ValueError as e:
             print(f"pyramid-solitaire web: {e}; kept as {game.path.name}.bad", file=sys.stderr)
             try:
@@ -334,12 +367,11 @@ class WebGames:
         if game.connections:
             return
         async with game.lock:
-            session = game.server.session
-            if game.connections == 0 and session is not None:
-                try:
-                    await self._work(session.save, game.path)
-                except (OSError, RuntimeError) as e:     # disk full; workers already stopped
-                    print(f"pyramid-solitaire web: cannot save game: {e}", file=sys.stderr)
+            if game.connections == 0:
+                if game.flush is not None:
+                    game.flush.cancel()
+                    game.flush = None
+                await self._save(game)
             if game.connections == 0 and self.games.get(game.id) is game:
                 del self.games[game.id]
 
