@@ -275,11 +275,17 @@ cdef bint kuhn(const search* s, int a_i, const int* A, const int* B, int nb,
 
 
 cdef int pyramid_matching(const search* s, uint32_t am, uint32_t bm) noexcept nogil:
-    """How many disjoint pairs (a, b) of places in am x bm can pair (neither covers the other)."""
+    """How many disjoint pairs (a, b) of places in am x bm can all be removed as pyramid
+    pairs in one game: each pair can meet (neither card covers the other) and no two pairs
+    cover each other's cards (a pair goes once its cards are free, so a pair whose cards
+    cover the other's goes second: both ways round, neither can go). Under
+    pair_with_covering only the first condition is used (a card may go with its cover)."""
     cdef int A[4]
     cdef int B[4]
     cdef int match_b[4]
     cdef int seen_b[4]
+    cdef uint32_t cards[4]
+    cdef uint32_t cover[4]
     cdef int na = 0, nb = 0, i, j, m = 0
     while am and na < 4:
         A[na] = pyr_ctz32(am)
@@ -295,7 +301,46 @@ cdef int pyramid_matching(const search* s, uint32_t am, uint32_t bm) noexcept no
             seen_b[j] = 0
         if kuhn(s, i, A, B, nb, match_b, seen_b):
             m += 1
-    return m
+    if m < 2 or s.t.rules.pair_with_covering:
+        return m                           # one pair has no other to cover
+    return acyclic_pairs(s, A, na, B, nb, 0, 0, cards, cover, 0, 0, m)
+
+
+cdef int acyclic_pairs(const search* s, const int* A, int na, const int* B, int nb, int i,
+                       uint32_t used_b, uint32_t* cards, uint32_t* cover, int size, int best,
+                       int limit) noexcept nogil:
+    """The most pairs of A[i:] x B (not in used_b) that can join the `size` chosen ones
+    (cards[k], cover[k]: a chosen pair's places and the places they cover) with no two
+    covering each other's cards; at most `limit` (the plain matching: nothing can do
+    better)."""
+    cdef int j, k, got
+    cdef uint32_t pc, pv
+    cdef bint ok
+    if size > best:
+        best = size
+    if i == na or best >= limit or size + (na - i) <= best:
+        return best
+    for j in range(nb):
+        if (used_b >> j) & 1 or (s.rel[A[i]] >> B[j]) & 1:
+            continue
+        pc = ((<uint32_t>1) << A[i]) | ((<uint32_t>1) << B[j])
+        pv = ABOVE[A[i]] | ABOVE[B[j]]
+        ok = True
+        for k in range(size):
+            if (pc & cover[k]) and (cards[k] & pv):
+                ok = False
+                break
+        if not ok:
+            continue
+        cards[size] = pc
+        cover[size] = pv
+        got = acyclic_pairs(s, A, na, B, nb, i + 1, used_b | ((<uint32_t>1) << j), cards, cover,
+                            size + 1, best, limit)
+        if got > best:
+            best = got
+        if best >= limit:
+            return best
+    return acyclic_pairs(s, A, na, B, nb, i + 1, used_b, cards, cover, size, best, limit)
 
 
 cdef uint32_t class_matchings(const search* s, uint32_t pyr) noexcept nogil:
@@ -820,27 +865,51 @@ cdef int lower_bound(search* s, pyr_pos p) noexcept nogil:
     return h
 
 
+cdef inline int reach_cost(const int* inx, int n_x, int y, int extra, const int* pc,
+                           const int* least) noexcept nogil:
+    """The moves that remove no pyramid card (beyond lower_bound's count) needed to get the
+    cards counted in inx (by rank; n_x of them) out of the way of a talon partner of rank
+    y, plus `extra` moves (its draw, a recycle). See talon_bound."""
+    cdef int cost = n_x + extra, c, ub, use
+    for c in range(1, 7):
+        ub = min(inx[c], pc[13 - c]) + min(inx[13 - c], pc[c])
+        use = ub + (1 if y == c or y == 13 - c else 0)
+        if use > least[c]:
+            cost += (use - least[c] + 1) >> 1     # a + b + t is even
+        cost -= ub
+    return cost
+
+
 cdef int talon_bound(search* s, pyr_pos p, int* need, const int* least) noexcept nogil:
     """Draw one: a lower bound on the moves, beyond lower_bound's count, that reaching the
     talon partners in `need` (by rank) costs.
 
-    A stock card N is reached once every stock card above it (the set X) has left the
-    stock: each was drawn or removed as the playable stock top. A card of X that goes
-    without a pyramid card costs a move that removes no pyramid card (a draw, a talon King,
-    a pair with the waste top). One that goes with a pyramid card costs half a move more
-    than lower_bound counts, once its class (ranks r and 13 - r) uses more talon partners
-    than the least[] it must: a class with a + b pyramid cards and t talon partners takes
-    (a + b + t) / 2 moves, lower_bound counted t = least. At most min(cards of rank x in X,
-    pyramid cards of rank 13 - x) of X go with pyramid cards. N itself is drawn (unless the
-    stock top is playable) and is a talon partner of its class. The bound is the largest
-    over the partners needed (of a rank needed k times, the k-th nearest; waste cards count
-    as free); a position without enough talon partners left can never be won (a bound
-    above any line)."""
-    cdef uint32_t pyr = pos_pyr(p), talon = reachable_talon(s, p), stock
-    cdef int cur = pos_cur(p), x, y, c, t, total = 0, above = 0, worst = 0, cost, ub, use
+    A talon card N is reached once the cards in its way (the set X) are gone: for a stock
+    card, every stock card above it (drawn, or removed as the playable stock top); for a
+    waste card under the top, either every waste card above it (removed), or, when a
+    recycle is left, every stock card (drawn or removed), the recycle itself, then every
+    card before N in the next pass. A card of X that goes without a pyramid card costs a
+    move that removes no pyramid card (a draw, a talon King, a pair of talon cards). One
+    that goes with a pyramid card costs half a move more than lower_bound counts, once its
+    class (ranks r and 13 - r) uses more talon partners than the least[] it must: a class
+    with a + b pyramid cards and t talon partners takes (a + b + t) / 2 moves, lower_bound
+    counted t = least. At most min(cards of rank x in X, pyramid cards of rank 13 - x) of X
+    go with pyramid cards. A card reached in the stock is drawn too (unless the stock top is
+    playable); N is a talon partner of its class. The bound is the largest over the ranks
+    needed of the k-th cheapest card of a rank needed k times; a position without enough
+    talon partners left can never be won (a bound above any line)."""
+    cdef uint32_t pyr = pos_pyr(p), talon = reachable_talon(s, p), stock, waste, x_bits
+    cdef int cur = pos_cur(p), x, y, t, total = 0, n_stock = 0, n_above = 0, worst = 0
+    cdef int cost, k, i, j, n_before
     cdef int pc[14]
     cdef int inx[14]
+    cdef int in_stock[14]
+    cdef int costs[14][4]
+    cdef int n_costs[14]
     cdef int draw_self = 0 if s.t.rules.stock_top_playable else 1
+    cdef bint recycle = can_recycle(s.t, p) or (
+        (talon & ~below(cur)) != 0 and (s.t.rules.redeals == REDEALS_UNLIMITED
+                                       or pos_recycles(p) < s.t.rules.redeals))
     for x in range(1, 13):
         total += need[x]
     if total == 0:
@@ -848,35 +917,62 @@ cdef int talon_bound(search* s, pyr_pos p, int* need, const int* least) noexcept
     for x in range(14):
         pc[x] = pyr_popcount32(pyr & s.t.pyr_rank[x])
         inx[x] = 0
-    # The waste: free.
+        in_stock[x] = 0
+        n_costs[x] = 0
     stock = talon & ~below(cur)
-    talon &= below(cur)
-    while talon:
-        y = s.t.rank[LOC_TALON + pyr_ctz32(talon)]
-        if need[y] > 0:
-            need[y] -= 1
-            total -= 1
-        talon &= talon - 1
-    # The stock, top first.
-    while stock and total > 0:
-        t = pyr_ctz32(stock)
+    waste = talon & below(cur)
+    # The stock, top first: the cards above each.
+    x_bits = stock
+    while x_bits:
+        t = pyr_ctz32(x_bits)
         y = s.t.rank[LOC_TALON + t]
-        if need[y] > 0:
-            need[y] -= 1
-            total -= 1
-            cost = above + draw_self
-            for c in range(1, 7):
-                ub = min(inx[c], pc[13 - c]) + min(inx[13 - c], pc[c])
-                use = ub + (1 if y == c or y == 13 - c else 0)
-                if use > least[c]:
-                    cost += (use - least[c] + 1) >> 1     # a + b + t is even
-                cost -= ub
-            if cost > worst:
-                worst = cost
-        above += 1
+        if need[y] > 0 and n_costs[y] < 4:
+            costs[y][n_costs[y]] = reach_cost(inx, n_stock, y, draw_self, pc, least)
+            n_costs[y] += 1
+        n_stock += 1
         inx[y] += 1
-        stock &= stock - 1
-    return MAX_LINE if total > 0 else worst
+        x_bits &= x_bits - 1
+    for x in range(14):
+        in_stock[x] = inx[x]
+        inx[x] = 0
+    # The waste, top first: the cards above each, or the recycle.
+    x_bits = waste
+    while x_bits:
+        t = pyr_msb32(x_bits)
+        y = s.t.rank[LOC_TALON + t]
+        if need[y] > 0 and n_costs[y] < 4:
+            cost = reach_cost(inx, n_above, y, 0, pc, least)
+            if cost > 0 and recycle:
+                # the stock and the waste cards under t, then t (drawn unless playable)
+                for x in range(14):
+                    inx[x] = in_stock[x] + pyr_popcount32(waste & below(t)
+                                                          & s.talon_rank[x])
+                n_before = n_stock + pyr_popcount32(waste & below(t))
+                k = reach_cost(inx, n_before, y, 1 + draw_self, pc, least)
+                if k < cost:
+                    cost = k
+                for x in range(14):
+                    inx[x] = pyr_popcount32(waste & ~below(t + 1) & s.talon_rank[x])
+            costs[y][n_costs[y]] = cost
+            n_costs[y] += 1
+        n_above += 1
+        inx[y] += 1
+        x_bits &= ~((<uint32_t>1) << t)
+    # Each rank needed k times: its k-th cheapest card.
+    for y in range(1, 13):
+        k = need[y]
+        if k == 0:
+            continue
+        if n_costs[y] < k:
+            return MAX_LINE
+        for i in range(1, n_costs[y]):          # sort (at most 4)
+            j = i
+            while j > 0 and costs[y][j - 1] > costs[y][j]:
+                costs[y][j - 1], costs[y][j] = costs[y][j], costs[y][j - 1]
+                j -= 1
+        if costs[y][k - 1] > worst:
+            worst = costs[y][k - 1]
+    return worst
 
 
 ctypedef struct anode:
@@ -950,6 +1046,32 @@ cdef inline uint32_t newly_available(const pyr_table* t, pyr_pos before, pyr_pos
     return pos_talon(after) & below(pos_cur(after)) & ~below(pos_cur(before))
 
 
+cdef int fresh_moves(const pyr_table* t, pyr_pos q, uint32_t fresh, pyr_move* out) noexcept nogil:
+    """Draw one, no top-two waste pairs: the removals at q that use the talon card in
+    `fresh` (one card: the new stock top where it is playable, else the new waste top).
+    The order is gen_moves' (the King, the pyramid partners, the other talon card)."""
+    cdef int n = 0, x, r, w
+    cdef uint32_t y
+    if not fresh:
+        return 0
+    x = LOC_TALON + pyr_ctz32(fresh)
+    r = t.rank[x]
+    if r == KING:
+        out[0] = move_king(x)
+        return 1
+    y = free_mask(pos_pyr(q)) & t.pyr_rank[13 - r]
+    while y:
+        out[n] = move_pair(pyr_ctz32(y), x)
+        n += 1
+        y &= y - 1
+    if t.rules.stock_top_playable:                 # x is the stock top; the waste top too
+        w = waste_top(q)
+        if w >= 0 and t.rank[LOC_TALON + w] + r == 13:
+            out[n] = move_pair(LOC_TALON + w, x)
+            n += 1
+    return n
+
+
 cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
     """The shortest winning line: A* on f = g + h with the admissible lower_bound; among equal
     f, deeper first. s.seen maps each position reached by a removal (full word) to its node.
@@ -975,6 +1097,9 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
     cdef pyr_pos p, c, q, prev
     cdef pyr_move step
     cdef bint chain_node
+    # Draw one without the waste's top-two pairs: the removals with a card a step made
+    # available are written directly (fresh_moves), not picked from all the moves.
+    cdef bint quick = s.t.rules.draw == 1 and not s.t.rules.pair_waste_top_two
     if not nodes or not heap:
         free(nodes)
         free(heap)
@@ -1009,7 +1134,10 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
         while True:
             # The removals at q (after k steps from p): all of them at p, else those using
             # what the last step made available. A free pyramid King goes alone, first.
-            n = order_moves(s, q, mv)
+            if fresh == 0xFFFFFFFFU or not quick:
+                n = order_moves(s, q, mv)
+            else:
+                n = fresh_moves(s.t, q, fresh, mv)
             for i in range(n):
                 a = move_a(mv[i])
                 if a == LOC_NONE:

@@ -1,0 +1,52 @@
+"""A*'s lower bound (pyramid_core.solver.lower_bound_of) is admissible: at every position of
+a shortest winning line it is at most the moves left, and it is exact at the last move. Then
+the shortest line from positions off the line (a few random moves away) is never shorter
+than the bound there either. Under every preset, on public msc deals and numbered deals."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from conftest import repo_file
+from pyramid_core.solver import lower_bound_of
+from pyramid_solitaire import Game, Rules, Status, solve
+
+MSC = repo_file("data", "msc-1500-deals.txt").read_text().splitlines()
+
+
+def check_line(game: Game) -> int:
+    """Walk a shortest line from game's position, checking the bound; returns its length."""
+    line = solve(game, objective="min_moves", max_seconds=20).moves
+    assert line is not None
+    for k, move in enumerate(line):
+        assert lower_bound_of(game._table, game.position) <= len(line) - k, (game.moves, k)
+        game.play(move)
+    assert game.status is Status.WON
+    return len(line)
+
+
+@pytest.mark.parametrize("i", range(0, 1500, 150))
+def test_admissible_along_msc_lines(i):
+    game = Game(MSC[i], "msc")
+    if solve(game).winnable:
+        check_line(game)
+
+
+@pytest.mark.parametrize("preset", Rules.preset_names())
+def test_admissible_off_the_line(preset):
+    rng = random.Random(preset)
+    checked = 0
+    for number in range(60):
+        game = Game(number, preset)
+        for _ in range(rng.randrange(0, 12)):
+            moves = game.legal_moves
+            if not moves or game.status is not Status.PLAYING:
+                break
+            game.play(rng.choice(moves))
+        if game.status is Status.PLAYING and solve(game, max_seconds=5).winnable:
+            check_line(game)
+            checked += 1
+        if checked >= 6:
+            break
+    assert checked >= 3
