@@ -900,10 +900,13 @@ cdef int talon_bound(search* s, pyr_pos p, int* need, const int* least) noexcept
     talon partners left can never be won (a bound above any line)."""
     cdef uint32_t pyr = pos_pyr(p), talon = reachable_talon(s, p), stock, waste, x_bits
     cdef int cur = pos_cur(p), x, y, t, total = 0, n_stock = 0, n_above = 0, worst = 0
-    cdef int cost, k, i, j, n_before
+    cdef int cost, k, i, j
     cdef int pc[14]
     cdef int inx[14]
     cdef int in_stock[14]
+    cdef int in_waste[14]
+    cdef int before[14]
+    cdef int n_waste
     cdef int costs[14][4]
     cdef int n_costs[14]
     cdef int draw_self = 0 if s.t.rules.stock_top_playable else 1
@@ -935,7 +938,14 @@ cdef int talon_bound(search* s, pyr_pos p, int* need, const int* least) noexcept
     for x in range(14):
         in_stock[x] = inx[x]
         inx[x] = 0
-    # The waste, top first: the cards above each, or the recycle.
+        in_waste[x] = 0
+    x_bits = waste
+    while x_bits:
+        in_waste[s.t.rank[LOC_TALON + pyr_ctz32(x_bits)]] += 1
+        x_bits &= x_bits - 1
+    n_waste = pyr_popcount32(waste)
+    # The waste, top first: the cards above each (inx), or the recycle: the stock, then
+    # the waste cards under it.
     x_bits = waste
     while x_bits:
         t = pyr_msb32(x_bits)
@@ -943,16 +953,13 @@ cdef int talon_bound(search* s, pyr_pos p, int* need, const int* least) noexcept
         if need[y] > 0 and n_costs[y] < 4:
             cost = reach_cost(inx, n_above, y, 0, pc, least)
             if cost > 0 and recycle:
-                # the stock and the waste cards under t, then t (drawn unless playable)
                 for x in range(14):
-                    inx[x] = in_stock[x] + pyr_popcount32(waste & below(t)
-                                                          & s.talon_rank[x])
-                n_before = n_stock + pyr_popcount32(waste & below(t))
-                k = reach_cost(inx, n_before, y, 1 + draw_self, pc, least)
+                    before[x] = in_stock[x] + in_waste[x] - inx[x]
+                before[y] -= 1
+                k = reach_cost(before, n_stock + n_waste - n_above - 1, y, 1 + draw_self,
+                               pc, least)
                 if k < cost:
                     cost = k
-                for x in range(14):
-                    inx[x] = pyr_popcount32(waste & ~below(t + 1) & s.talon_rank[x])
             costs[y][n_costs[y]] = cost
             n_costs[y] += 1
         n_above += 1
@@ -1154,8 +1161,8 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
                     continue
                 if pos_won(s.t, c):
                     h = 0
-                elif not position_ok(s, c):
-                    continue
+                elif not quick and not position_ok(s, c):
+                    continue                       # (draw one: lower_bound says it)
                 else:
                     h = lower_bound(s, c)
                 if cost + h >= MAX_LINE or cost > 0xFFF0:
@@ -1186,8 +1193,10 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
                     and pos_cur(q) >= (origin & 127)):
                 break                              # round to where the walk began
             fresh = newly_available(s.t, prev, q)
-            if not position_ok(s, q):
-                break                              # lost: so is everything after it
+            if not quick and buries(s, q) and not position_ok(s, q):
+                break                              # lost: so is everything after it (the
+                                                   # cards are p's: only a buried talon
+                                                   # card can make q lost where p is not)
             fq = g + k + lower_bound(s, q)
             if fq >= MAX_LINE:
                 break
