@@ -992,43 +992,97 @@ ctypedef struct anode:
     uint8_t origin          # where the steps began: its cursor, + 128 once they recycled
 
 
-cdef int heap_push(uint64_t** heap, int64_t* n, int64_t* cap, uint64_t item) noexcept nogil:
-    cdef int64_t i = n[0], j
-    cdef uint64_t* tmp
-    if i == cap[0]:
-        tmp = <uint64_t*>realloc(heap[0], 2 * cap[0] * sizeof(uint64_t))
+ctypedef struct fbucket:
+    uint32_t* v
+    int64_t n
+    int64_t cap
+
+ctypedef struct flayer:
+    fbucket* by_g             # FQ_G stacks, by g (capped), allocated when first used
+    int64_t n
+    int gtop                  # no stack above this one holds a node
+
+ctypedef struct fqueue:
+    # A* frontier: the smallest f first; among equal f the deepest (largest g) first, last
+    # in first out among equal f and g. A layer of stacks per f (f < MAX_LINE).
+    flayer* layer
+    int fmin
+    int64_t count
+    int64_t bytes
+
+
+cdef enum:
+    FQ_G = 256                # g above this shares the top stack (the order is a tie-break)
+
+
+cdef int fq_init(fqueue* q) noexcept nogil:
+    q.layer = <flayer*>calloc(MAX_LINE, sizeof(flayer))
+    q.fmin = MAX_LINE
+    q.count = 0
+    q.bytes = MAX_LINE * sizeof(flayer)
+    return 0 if q.layer else -1
+
+
+cdef void fq_free(fqueue* q) noexcept nogil:
+    cdef int f, g
+    if q.layer:
+        for f in range(MAX_LINE):
+            if q.layer[f].by_g:
+                for g in range(FQ_G):
+                    free(q.layer[f].by_g[g].v)
+                free(q.layer[f].by_g)
+        free(q.layer)
+    q.layer = NULL
+
+
+cdef int fq_push(fqueue* q, int f, int g, uint32_t node) noexcept nogil:
+    """-1 when memory runs out."""
+    cdef flayer* L = &q.layer[f]
+    cdef fbucket* b
+    cdef uint32_t* tmp
+    cdef int64_t cap
+    if g >= FQ_G:
+        g = FQ_G - 1
+    if not L.by_g:
+        L.by_g = <fbucket*>calloc(FQ_G, sizeof(fbucket))
+        if not L.by_g:
+            return -1
+        q.bytes += FQ_G * sizeof(fbucket)
+    b = &L.by_g[g]
+    if b.n == b.cap:
+        cap = 2 * b.cap if b.cap else 64
+        tmp = <uint32_t*>realloc(b.v, cap * sizeof(uint32_t))
         if not tmp:
             return -1
-        heap[0] = tmp
-        cap[0] *= 2
-    while i > 0:
-        j = (i - 1) >> 1
-        if heap[0][j] <= item:
-            break
-        heap[0][i] = heap[0][j]
-        i = j
-    heap[0][i] = item
-    n[0] += 1
+        q.bytes += (cap - b.cap) * <int64_t>sizeof(uint32_t)
+        b.v = tmp
+        b.cap = cap
+    b.v[b.n] = node
+    b.n += 1
+    L.n += 1
+    if g > L.gtop:
+        L.gtop = g
+    q.count += 1
+    if f < q.fmin:
+        q.fmin = f
     return 0
 
 
-cdef uint64_t heap_pop(uint64_t* heap, int64_t* n) noexcept nogil:
-    cdef uint64_t top = heap[0], last
-    cdef int64_t i = 0, c
-    n[0] -= 1
-    last = heap[n[0]]
-    while True:
-        c = 2 * i + 1
-        if c >= n[0]:
-            break
-        if c + 1 < n[0] and heap[c + 1] < heap[c]:
-            c += 1
-        if heap[c] >= last:
-            break
-        heap[i] = heap[c]
-        i = c
-    heap[i] = last
-    return top
+cdef uint32_t fq_pop(fqueue* q, int* f) noexcept nogil:
+    """The next node (the queue is not empty); its f in f[0]."""
+    cdef flayer* L
+    cdef fbucket* b
+    while q.layer[q.fmin].n == 0:
+        q.fmin += 1
+    L = &q.layer[q.fmin]
+    while L.by_g[L.gtop].n == 0:
+        L.gtop -= 1
+    f[0] = q.fmin
+    b = &L.by_g[L.gtop]
+    b.n -= 1
+    L.n -= 1
+    q.count -= 1
+    return b.v[b.n]
 
 
 cdef inline pyr_move talon_step(const pyr_table* t, pyr_pos p) noexcept nogil:
@@ -1093,10 +1147,9 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
     otherwise leaves a chain node (not in s.seen) with that f to go on from later. Under
     unlimited redeals the walk stops once it has come round to where it began (going on
     would repeat what it passed, dearer)."""
-    cdef int64_t ncap = 1 << 12, nn = 1, hn = 0, hcap = 1 << 12
+    cdef int64_t ncap = 1 << 12, nn = 1
     cdef anode* nodes = <anode*>malloc(ncap * sizeof(anode))
-    cdef anode* tmpn
-    cdef uint64_t* heap = <uint64_t*>malloc(hcap * sizeof(uint64_t))
+    cdef fqueue open_
     cdef pyr_move mv[MAX_MOVES]
     cdef int n, i, g, h, result = 0, k, cost, f, fq, origin
     cdef uint32_t cur, fresh, a, b
@@ -1107,9 +1160,9 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
     # Draw one without the waste's top-two pairs: the removals with a card a step made
     # available are written directly (fresh_moves), not picked from all the moves.
     cdef bint quick = s.t.rules.draw == 1 and not s.t.rules.pair_waste_top_two
-    if not nodes or not heap:
+    if fq_init(&open_) < 0 or not nodes:
         free(nodes)
-        free(heap)
+        fq_free(&open_)
         s.stop = STOP_MEMORY
         return -1
     memset(&nodes[0], 0, sizeof(anode))
@@ -1118,16 +1171,20 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
     nodes[0].fresh = 0xFFFFFFFFU
     nodes[0].origin = <uint8_t>pos_cur(start)
     hset_put(s.seen, start, 0)
-    heap_push(&heap, &hn, &hcap, (<uint64_t>lower_bound(s, start) << 48) | ((<uint64_t>0xFFFF) << 32))
-    while hn > 0:
-        item = heap_pop(heap, &hn)
-        cur = <uint32_t>(item & 0xFFFFFFFFU)
-        f = <int>(item >> 48)
+    h = lower_bound(s, start)
+    if h >= MAX_LINE or fq_push(&open_, h, 0, 0) < 0:
+        free(nodes)
+        fq_free(&open_)
+        return 0 if h >= MAX_LINE else no_room(s)
+    while open_.count > 0:
+        cur = fq_pop(&open_, &f)
         p = nodes[cur].pos
         g = nodes[cur].g
         chain_node = nodes[cur].move == 0 and cur != 0
-        if 0xFFFF - <int>((item >> 32) & 0xFFFF) != g:
-            continue                       # a shorter line reached this position since
+        if not chain_node:
+            slot = hset_slot(s.seen, p)
+            if s.seen.e[slot].val != cur:
+                continue                   # a shorter line reached this position since
         if pos_won(s.t, p):
             result = astar_line(s, nodes, cur, start)
             break
@@ -1167,13 +1224,12 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
                     h = lower_bound(s, c)
                 if cost + h >= MAX_LINE or cost > 0xFFF0:
                     continue
-                if astar_node(s, &nodes, &nn, &ncap, hcap, max_bytes, c, cur, cost, mv[i], k,
-                              0, 0) < 0:
+                if astar_node(s, &nodes, &nn, &ncap, open_.bytes, max_bytes, c, cur, cost,
+                              mv[i], k, 0, 0) < 0:
                     result = -1
                     break
-                if hset_put(s.seen, c, <uint32_t>(nn - 1)) < 0 or heap_push(
-                        &heap, &hn, &hcap, (<uint64_t>(cost + h) << 48)
-                        | ((<uint64_t>(0xFFFF - cost)) << 32) | <uint64_t>(nn - 1)) < 0:
+                if hset_put(s.seen, c, <uint32_t>(nn - 1)) < 0 or fq_push(
+                        &open_, cost + h, cost, <uint32_t>(nn - 1)) < 0:
                     result = no_room(s)
                     break
             if result != 0:
@@ -1202,27 +1258,26 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
                 break
             if fq > f:
                 # Later: a chain node at q.
-                if astar_node(s, &nodes, &nn, &ncap, hcap, max_bytes, q, cur, g + k, 0, k,
-                              fresh, origin) < 0 or heap_push(
-                        &heap, &hn, &hcap, (<uint64_t>fq << 48)
-                        | ((<uint64_t>(0xFFFF - g - k)) << 32) | <uint64_t>(nn - 1)) < 0:
+                if astar_node(s, &nodes, &nn, &ncap, open_.bytes, max_bytes, q, cur, g + k, 0,
+                              k, fresh, origin) < 0 or fq_push(&open_, fq, g + k,
+                                                               <uint32_t>(nn - 1)) < 0:
                     result = -1 if s.stop else no_room(s)
                 break
         if result != 0:
             break
     free(nodes)
-    free(heap)
+    fq_free(&open_)
     return result
 
 
-cdef int astar_node(search* s, anode** nodes, int64_t* nn, int64_t* ncap, int64_t hcap,
+cdef int astar_node(search* s, anode** nodes, int64_t* nn, int64_t* ncap, int64_t qbytes,
                     int64_t max_bytes, pyr_pos pos, uint32_t parent, int g, pyr_move move,
                     int steps, uint32_t fresh, int origin) noexcept nogil:
     """Append a node (growing the array within the memory budget); -1 when it cannot."""
     cdef anode* tmp
     cdef anode* x
     if nn[0] == ncap[0]:
-        if (2 * ncap[0] * <int64_t>sizeof(anode) + hcap * 8 > max_bytes // 2
+        if (2 * ncap[0] * <int64_t>sizeof(anode) + qbytes > max_bytes // 2
                 or nn[0] >= 0xFFFFFFF0U):
             s.stop = STOP_MEMORY
             return -1
