@@ -985,11 +985,18 @@ cdef int talon_bound(search* s, pyr_pos p, int* need, const int* least) noexcept
 ctypedef struct anode:
     pyr_pos pos
     uint32_t parent
-    uint32_t fresh          # a chain node: the talon bits its last step made available
     uint16_t g
-    pyr_move move           # the removal that made this node; 0 for a chain node
-    uint8_t steps           # the draws and recycles played (from the parent) before it
-    uint8_t origin          # where the steps began: its cursor, + 128 once they recycled
+    pyr_move move           # the removal that made this node (0 for the start)
+
+ctypedef struct anodes:
+    # A*'s nodes: 16 bytes each, and two bytes beside: the draws and recycles played (from
+    # the parent) before the node's removal, and where the node's walk resumes (0: the node
+    # is not expanded yet).
+    anode* at
+    uint8_t* steps
+    uint8_t* walk
+    int64_t n
+    int64_t cap
 
 
 ctypedef struct fbucket:
@@ -1013,6 +1020,7 @@ ctypedef struct fqueue:
 
 cdef enum:
     FQ_G = 256                # g above this shares the top stack (the order is a tie-break)
+    MAX_G = 0xFFF0            # A*'s longest line (g is 16 bits)
 
 
 cdef int fq_init(fqueue* q) noexcept nogil:
@@ -1134,67 +1142,74 @@ cdef int fresh_moves(const pyr_table* t, pyr_pos q, uint32_t fresh, pyr_move* ou
 
 
 cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
-    """The shortest winning line: A* on f = g + h with the admissible lower_bound; among equal
-    f, deeper first. s.seen maps each position reached by a removal (full word) to its node.
+    """The shortest winning line: A* on f = g + h with the admissible lower_bound; the
+    smallest f first, among equal f the deepest. s.seen maps each position reached by a
+    removal (full word) to its node.
 
     A line is removals, each after some draws and recycles (a line ends with a removal). A
     removal after a draw or recycle must use a card that step made available: any other
     removal could go before the step (pyramid cards and the cards available before commute
     with it), or would cost a move more than removing the card from the stock top before
     drawing it. So a node's expansion generates its removals, then walks its draws and
-    recycles, generating at each step only the removals with what the step made available;
-    the walk goes on while the step's position has f no larger than the node's, and
-    otherwise leaves a chain node (not in s.seen) with that f to go on from later. Under
-    unlimited redeals the walk stops once it has come round to where it began (going on
-    would repeat what it passed, dearer)."""
-    cdef int64_t ncap = 1 << 12, nn = 1
-    cdef anode* nodes = <anode*>malloc(ncap * sizeof(anode))
+    recycles, generating at each step only the removals with what the step made available.
+    The walk goes on while the step's position has f no larger than the node's; otherwise
+    the node goes back into the frontier with that f, and its walk resumes there when it
+    comes out again (nothing is stored for the positions on the way). Under unlimited
+    redeals the walk stops once it has come round to where it began (going on would repeat
+    what it passed, dearer)."""
+    cdef anodes N
     cdef fqueue open_
     cdef pyr_move mv[MAX_MOVES]
-    cdef int n, i, g, h, result = 0, k, cost, f, fq, origin
+    cdef int n, i, g, h, result = 0, k, cost, f, fq, origin, resume
     cdef uint32_t cur, fresh, a, b
-    cdef uint64_t item, slot
+    cdef uint64_t slot
     cdef pyr_pos p, c, q, prev
     cdef pyr_move step
-    cdef bint chain_node
+    cdef bint recycled
     # Draw one without the waste's top-two pairs: the removals with a card a step made
     # available are written directly (fresh_moves), not picked from all the moves.
     cdef bint quick = s.t.rules.draw == 1 and not s.t.rules.pair_waste_top_two
-    if fq_init(&open_) < 0 or not nodes:
-        free(nodes)
+    memset(&N, 0, sizeof(N))
+    if fq_init(&open_) < 0 or open_.bytes + (1 << 12) * (sizeof(anode) + 2) > max_bytes \
+            or anodes_grow(&N, 1 << 12) < 0:
+        anodes_free(&N)
         fq_free(&open_)
         s.stop = STOP_MEMORY
         return -1
-    memset(&nodes[0], 0, sizeof(anode))
-    nodes[0].pos = start
-    nodes[0].parent = 0xFFFFFFFFU
-    nodes[0].fresh = 0xFFFFFFFFU
-    nodes[0].origin = <uint8_t>pos_cur(start)
+    anodes_add(&N, start, 0xFFFFFFFFU, 0, 0, 0)
     hset_put(s.seen, start, 0)
     h = lower_bound(s, start)
     if h >= MAX_LINE or fq_push(&open_, h, 0, 0) < 0:
-        free(nodes)
+        anodes_free(&N)
         fq_free(&open_)
         return 0 if h >= MAX_LINE else no_room(s)
     while open_.count > 0:
         cur = fq_pop(&open_, &f)
-        p = nodes[cur].pos
-        g = nodes[cur].g
-        chain_node = nodes[cur].move == 0 and cur != 0
-        if not chain_node:
-            slot = hset_slot(s.seen, p)
-            if s.seen.e[slot].val != cur:
-                continue                   # a shorter line reached this position since
+        p = N.at[cur].pos
+        g = N.at[cur].g
+        slot = hset_slot(s.seen, p)
+        if s.seen.e[slot].val != cur:
+            continue                       # a shorter line reached this position since
         if pos_won(s.t, p):
-            result = astar_line(s, nodes, cur, start)
+            result = astar_line(s, &N, cur, start)
             break
         if spent(s):
             result = -1
             break
-        fresh = nodes[cur].fresh if chain_node else 0xFFFFFFFFU
-        origin = nodes[cur].origin if chain_node else pos_cur(p)
+        # Where the walk is: at p (a node not expanded yet), or `resume` steps on.
+        resume = N.walk[cur]
         q = p
         k = 0
+        fresh = 0xFFFFFFFFU
+        origin = pos_cur(p)
+        recycled = False
+        while k < resume:
+            step = talon_step(s.t, q)
+            prev = q
+            q = pos_apply(s.t, q, step)
+            k += 1
+            recycled = recycled or step == MOVE_RECYCLE
+            fresh = newly_available(s.t, prev, q)
         while True:
             # The removals at q (after k steps from p): all of them at p, else those using
             # what the last step made available. A free pyramid King goes alone, first.
@@ -1214,7 +1229,7 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
                 cost = g + k + 1
                 c = pos_apply(s.t, q, mv[i])
                 slot = hset_slot(s.seen, c)
-                if hset_at(s.seen, slot, c) and nodes[s.seen.e[slot].val].g <= cost:
+                if hset_at(s.seen, slot, c) and N.at[s.seen.e[slot].val].g <= cost:
                     continue
                 if pos_won(s.t, c):
                     h = 0
@@ -1222,14 +1237,17 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
                     continue                       # (draw one: lower_bound says it)
                 else:
                     h = lower_bound(s, c)
-                if cost + h >= MAX_LINE or cost > 0xFFF0:
+                if cost + h >= MAX_LINE or cost > MAX_G:
                     continue
-                if astar_node(s, &nodes, &nn, &ncap, open_.bytes, max_bytes, c, cur, cost,
-                              mv[i], k, 0, 0) < 0:
+                if N.n == N.cap and (
+                        2 * N.cap * <int64_t>(sizeof(anode) + 2) + open_.bytes > max_bytes
+                        or N.cap >= 0x7FFFFFFF or anodes_grow(&N, 2 * N.cap) < 0):
+                    s.stop = STOP_MEMORY
                     result = -1
                     break
-                if hset_put(s.seen, c, <uint32_t>(nn - 1)) < 0 or fq_push(
-                        &open_, cost + h, cost, <uint32_t>(nn - 1)) < 0:
+                anodes_add(&N, c, cur, cost, mv[i], k)
+                if hset_put(s.seen, c, <uint32_t>(N.n - 1)) < 0 or fq_push(
+                        &open_, cost + h, cost, <uint32_t>(N.n - 1)) < 0:
                     result = no_room(s)
                     break
             if result != 0:
@@ -1238,15 +1256,15 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
                 break                              # a free pyramid King: nothing else
             # The next draw or recycle.
             step = talon_step(s.t, q)
-            if step == 0 or g + k + 1 > 0xFFF0:
+            if step == 0 or g + k + 1 > MAX_G or k >= 250:
                 break
             prev = q
             q = pos_apply(s.t, q, step)
             k += 1
             if step == MOVE_RECYCLE:
-                origin |= 128
-            elif (origin & 128 and s.t.rules.redeals == REDEALS_UNLIMITED
-                    and pos_cur(q) >= (origin & 127)):
+                recycled = True
+            elif (recycled and s.t.rules.redeals == REDEALS_UNLIMITED
+                    and pos_cur(q) >= origin):
                 break                              # round to where the walk began
             fresh = newly_available(s.t, prev, q)
             if not quick and buries(s, q) and not position_ok(s, q):
@@ -1257,72 +1275,81 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
             if fq >= MAX_LINE:
                 break
             if fq > f:
-                # Later: a chain node at q.
-                if astar_node(s, &nodes, &nn, &ncap, open_.bytes, max_bytes, q, cur, g + k, 0,
-                              k, fresh, origin) < 0 or fq_push(&open_, fq, g + k,
-                                                               <uint32_t>(nn - 1)) < 0:
-                    result = -1 if s.stop else no_room(s)
+                N.walk[cur] = <uint8_t>k           # later: back into the frontier
+                if fq_push(&open_, fq, g + k, cur) < 0:
+                    result = no_room(s)
                 break
         if result != 0:
             break
-    free(nodes)
+    anodes_free(&N)
     fq_free(&open_)
     return result
 
 
-cdef int astar_node(search* s, anode** nodes, int64_t* nn, int64_t* ncap, int64_t qbytes,
-                    int64_t max_bytes, pyr_pos pos, uint32_t parent, int g, pyr_move move,
-                    int steps, uint32_t fresh, int origin) noexcept nogil:
-    """Append a node (growing the array within the memory budget); -1 when it cannot."""
-    cdef anode* tmp
-    cdef anode* x
-    if nn[0] == ncap[0]:
-        if (2 * ncap[0] * <int64_t>sizeof(anode) + qbytes > max_bytes // 2
-                or nn[0] >= 0xFFFFFFF0U):
-            s.stop = STOP_MEMORY
-            return -1
-        tmp = <anode*>realloc(nodes[0], 2 * ncap[0] * sizeof(anode))
-        if not tmp:
-            s.stop = STOP_MEMORY
-            return -1
-        nodes[0] = tmp
-        ncap[0] *= 2
-    x = &nodes[0][nn[0]]
+cdef int anodes_grow(anodes* N, int64_t cap) noexcept nogil:
+    cdef anode* at = <anode*>realloc(N.at, cap * sizeof(anode))
+    cdef uint8_t* steps
+    cdef uint8_t* walk
+    if not at:
+        return -1
+    N.at = at
+    steps = <uint8_t*>realloc(N.steps, cap)
+    if not steps:
+        return -1
+    N.steps = steps
+    walk = <uint8_t*>realloc(N.walk, cap)
+    if not walk:
+        return -1
+    N.walk = walk
+    N.cap = cap
+    return 0
+
+
+cdef inline void anodes_add(anodes* N, pyr_pos pos, uint32_t parent, int g, pyr_move move,
+                            int steps) noexcept nogil:
+    """Append a node (the caller made room)."""
+    cdef anode* x = &N.at[N.n]
     x.pos = pos
     x.parent = parent
     x.g = <uint16_t>g
     x.move = move
-    x.steps = <uint8_t>steps
-    x.fresh = fresh
-    x.origin = <uint8_t>origin
-    nn[0] += 1
-    return 0
+    N.steps[N.n] = <uint8_t>steps
+    N.walk[N.n] = 0
+    N.n += 1
 
 
-cdef int astar_line(search* s, const anode* nodes, uint32_t goal, pyr_pos start) noexcept nogil:
+cdef void anodes_free(anodes* N) noexcept nogil:
+    free(N.at)
+    free(N.steps)
+    free(N.walk)
+    N.at = NULL
+    N.steps = NULL
+    N.walk = NULL
+
+
+cdef int astar_line(search* s, const anodes* N, uint32_t goal, pyr_pos start) noexcept nogil:
     """Write the line to node `goal` into s.path (each node's steps, then its removal);
     1, or -1 when it is too long to return."""
     cdef uint32_t idx = goal
-    cdef int n = 0, i, k, total = nodes[goal].g
+    cdef int n = 0, i, k, total = N.at[goal].g
     cdef pyr_pos q = start
     cdef uint32_t chain[MAX_LINE]
     if total >= MAX_LINE:
         s.stop = STOP_MEMORY
         return -1
-    while nodes[idx].parent != 0xFFFFFFFFU:
+    while N.at[idx].parent != 0xFFFFFFFFU:
         chain[n] = idx
         n += 1
-        idx = nodes[idx].parent
+        idx = N.at[idx].parent
     s.path_len = 0
     for i in range(n - 1, -1, -1):
-        for k in range(nodes[chain[i]].steps):
+        for k in range(N.steps[chain[i]]):
             s.path[s.path_len] = talon_step(s.t, q)
             q = pos_apply(s.t, q, s.path[s.path_len])
             s.path_len += 1
-        if nodes[chain[i]].move:               # a chain node has steps only
-            s.path[s.path_len] = nodes[chain[i]].move
-            q = pos_apply(s.t, q, nodes[chain[i]].move)
-            s.path_len += 1
+        s.path[s.path_len] = N.at[chain[i]].move
+        q = pos_apply(s.t, q, N.at[chain[i]].move)
+        s.path_len += 1
     return 1
 
 # ---- the entry point ------------------------------------------------------------------------
@@ -1483,8 +1510,8 @@ cdef int solve_with(solve_ws* ws, const pyr_table* t, pyr_pos start, int objecti
                 kept = _copy_line(out.line, s.path, s.path_len)
         if res == 1:
             s.objective = OBJ_MIN_MOVES
-            hset_clear(s.seen, mem)
-            res = astar(&s, start, mem)
+            hset_clear(s.seen, mem // 2)         # half for the positions' table,
+            res = astar(&s, start, mem // 2)     # half for the nodes and the frontier
     else:
         res = general_dfs(&s, start)
     out.stop = s.stop
