@@ -82,3 +82,37 @@ def test_solver_policy_games_per_second(benchmark, record_rate, rules):
     assert result.undecided == 0
     print(f"\nsolver policy, {rules}: {result.win_rate:.4f} won, {result.games_per_second:,.0f} games/s")
     record_rate(n, "games")
+
+
+_SHORTEST_ALL = r"""
+import json, resource, sys, time
+import numpy as np
+from pyramid_solitaire import solve_many
+deals = open(sys.argv[1]).read().splitlines()
+t = time.perf_counter()
+r = solve_many(deals, "msc", objective="min_moves", threads=1)
+print(json.dumps({"seconds": time.perf_counter() - t, "slowest": float(r.seconds.max()),
+                  "slowest_deal": int(r.seconds.argmax()),
+                  "over_1s": int((r.seconds > 1).sum()),
+                  "n_moves": np.where(r.winnable == 1, r.n_moves, 0).tolist(),
+                  "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def test_msc_1500_shortest_lines(benchmark, record_rate):
+    """Every winnable msc deal's shortest line, one thread, in a process of its own (so its
+    peak memory is the solver's own, plus about 35 MB of Python and numpy): about 40 s."""
+    import json
+    import subprocess
+    import sys
+    benchmark.group = "solver"
+    out = benchmark.pedantic(
+        lambda: subprocess.run([sys.executable, "-c", _SHORTEST_ALL, str(DATA / "msc-1500-deals.txt")],
+                               capture_output=True, text=True, check=True).stdout,
+        rounds=1, iterations=1)
+    figures = json.loads(out)
+    assert figures.pop("n_moves") == OPTIMAL.tolist()
+    benchmark.extra_info.update(figures)
+    print("\nmsc 1500 shortest lines:", ", ".join(f"{k} {v:.3g}" if isinstance(v, float)
+                                                else f"{k} {v}" for k, v in figures.items()))
+    record_rate(1500, "deals")

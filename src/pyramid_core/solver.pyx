@@ -924,12 +924,14 @@ cdef int talon_bound(search* s, pyr_pos p, int* need, const int* least) noexcept
         n_costs[x] = 0
     stock = talon & ~below(cur)
     waste = talon & below(cur)
-    # The stock, top first: the cards above each.
+    # The stock, top first: the cards above each. A card's cost only grows with its depth
+    # (one more card in the way adds a move, or half a move and a partner), so of a rank
+    # needed k times only the k nearest can be among its k cheapest.
     x_bits = stock
     while x_bits:
         t = pyr_ctz32(x_bits)
         y = s.t.rank[LOC_TALON + t]
-        if need[y] > 0 and n_costs[y] < 4:
+        if n_costs[y] < need[y]:
             costs[y][n_costs[y]] = reach_cost(inx, n_stock, y, draw_self, pc, least)
             n_costs[y] += 1
         n_stock += 1
@@ -1115,6 +1117,54 @@ cdef inline uint32_t newly_available(const pyr_table* t, pyr_pos before, pyr_pos
     return pos_talon(after) & below(pos_cur(after)) & ~below(pos_cur(before))
 
 
+cdef int dominated_by_cursor(hset* cards, pyr_pos c, int g) noexcept nogil:
+    """Draw one, finite redeals: -1 when position c, reached in g moves, is dominated by a
+    position with the same cards reached earlier: one that is `d` draws and recycles
+    before c in the talon's passes and was reached in at most g - d moves walks to c's
+    position at no greater cost, and its walk makes every removal c could make (or one
+    leading to a position that dominates the result). Else c is noted: 0, or 1 when the
+    table is full.
+
+    A position's place in the passes is tau = recycles x (talon cards left + 1) + cards on
+    the waste: each draw or recycle adds one. Per set of cards the table keeps two
+    (tau, g - tau) pairs, 24 bits each in the 48-bit value; c is dominated by a pair with
+    tau <= c's tau and g - tau <= c's g - tau."""
+    cdef uint64_t key = c & ((<uint64_t>1 << CUR_SHIFT) - 1), slot, v, e, keep = 0
+    cdef uint32_t talon = pos_talon(c)
+    cdef int tau = pos_recycles(c) * (pyr_popcount32(talon) + 1) \
+        + pyr_popcount32(talon & below(pos_cur(c)))
+    cdef int delta = g - tau + 256, j, et, ed, n = 0, worst = -1, worst_d = -1
+    cdef uint64_t entries[2]
+    if tau > 0xFF or delta <= 0 or delta > 0xFFFF:
+        return 0                                   # (many redeals: not kept)
+    slot = hset_slot(cards, key)
+    if hset_at(cards, slot, key):
+        v = cards.e[slot].val | (<uint64_t>cards.e[slot].hi << 32)
+        for j in range(2):
+            e = (v >> (24 * j)) & 0xFFFFFF
+            if e == 0:
+                continue
+            et = <int>(e & 0xFF)
+            ed = <int>(e >> 8)
+            if et <= tau and ed <= delta:
+                return -1
+            if not (tau <= et and delta <= ed):      # not dominated by c: kept
+                entries[n] = e
+                if ed > worst_d:
+                    worst_d = ed
+                    worst = n
+                n += 1
+    e = <uint64_t>(tau & 0xFF) | (<uint64_t>(delta & 0xFFFF) << 8)
+    if n < 2:
+        entries[n] = e
+        n += 1
+    elif delta < worst_d:
+        entries[worst] = e
+    for j in range(n):
+        keep |= entries[j] << (24 * j)
+    return 1 if hset_put(cards, key, keep) < 0 else 0
+
+
 cdef int fresh_moves(const pyr_table* t, pyr_pos q, uint32_t fresh, pyr_move* out) noexcept nogil:
     """Draw one, no top-two waste pairs: the removals at q that use the talon card in
     `fresh` (one card: the new stock top where it is playable, else the new waste top).
@@ -1169,6 +1219,10 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
     # Draw one without the waste's top-two pairs: the removals with a card a step made
     # available are written directly (fresh_moves), not picked from all the moves.
     cdef bint quick = s.t.rules.draw == 1 and not s.t.rules.pair_waste_top_two
+    # Draw one with finite redeals: s.visit keeps, per set of cards left, where (in steps)
+    # and how cheaply positions with those cards were reached (dominated_by_cursor).
+    cdef bint by_cards = s.t.rules.draw == 1 and s.t.rules.redeals != REDEALS_UNLIMITED
+    cdef int dom
     memset(&N, 0, sizeof(N))
     if fq_init(&open_) < 0 or open_.bytes + (1 << 12) * (sizeof(anode) + 2) > max_bytes \
             or anodes_grow(&N, 1 << 12) < 0:
@@ -1231,6 +1285,13 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
                 slot = hset_slot(s.seen, c)
                 if hset_at(s.seen, slot, c) and N.at[s.seen.e[slot].val].g <= cost:
                     continue
+                if by_cards:
+                    dom = dominated_by_cursor(s.visit, c, cost)
+                    if dom < 0:
+                        continue
+                    if dom > 0:
+                        result = no_room(s)
+                        break
                 if pos_won(s.t, c):
                     h = 0
                 elif not quick and not position_ok(s, c):
@@ -1510,8 +1571,9 @@ cdef int solve_with(solve_ws* ws, const pyr_table* t, pyr_pos start, int objecti
                 kept = _copy_line(out.line, s.path, s.path_len)
         if res == 1:
             s.objective = OBJ_MIN_MOVES
-            hset_clear(s.seen, mem // 2)         # half for the positions' table,
-            res = astar(&s, start, mem // 2)     # half for the nodes and the frontier
+            hset_clear(s.seen, mem // 3)         # a third for the positions' table, one
+            hset_clear(s.visit, mem // 3)        # for the card sets' (astar), one for the
+            res = astar(&s, start, mem // 3)     # nodes and the frontier
     else:
         res = general_dfs(&s, start)
     out.stop = s.stop
