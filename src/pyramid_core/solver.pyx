@@ -43,8 +43,13 @@ from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, Table, MAX_MOV
 cdef extern from "pyr_clock.h" nogil:
     double pyr_now()
 
+cdef extern from * nogil:
+    void __builtin_prefetch(const void* p)
+
 cdef extern from "pyr_cancel.h" nogil:
     int pyr_cancelled(const volatile uint8_t* f)
+
+cdef uint64_t CARD_BITS = ((<uint64_t>1) << CUR_SHIFT) - 1   # a position's cards
 
 cdef enum:
     TALON_RANK = 1 << 12     # abstract move of the free-talon search: pyramid a + a talon card
@@ -1023,6 +1028,7 @@ ctypedef struct fqueue:
 cdef enum:
     FQ_G = 256                # g above this shares the top stack (the order is a tie-break)
     MAX_G = 0xFFF0            # A*'s longest line (g is 16 bits)
+    DEAD = 255                # anodes.walk of a node a shorter line to its position replaced
 
 
 cdef int fq_init(fqueue* q) noexcept nogil:
@@ -1129,7 +1135,7 @@ cdef int dominated_by_cursor(hset* cards, pyr_pos c, int g) noexcept nogil:
     the waste: each draw or recycle adds one. Per set of cards the table keeps two
     (tau, g - tau) pairs, 24 bits each in the 48-bit value; c is dominated by a pair with
     tau <= c's tau and g - tau <= c's g - tau."""
-    cdef uint64_t key = c & ((<uint64_t>1 << CUR_SHIFT) - 1), slot, v, e, keep = 0
+    cdef uint64_t key = c & CARD_BITS, slot, v, e, keep = 0
     cdef uint32_t talon = pos_talon(c)
     cdef int tau = pos_recycles(c) * (pyr_popcount32(talon) + 1) \
         + pyr_popcount32(talon & below(pos_cur(c)))
@@ -1222,7 +1228,10 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
     # Draw one with finite redeals: s.visit keeps, per set of cards left, where (in steps)
     # and how cheaply positions with those cards were reached (dominated_by_cursor).
     cdef bint by_cards = s.t.rules.draw == 1 and s.t.rules.redeals != REDEALS_UNLIMITED
-    cdef int dom
+    cdef int dom, m
+    cdef pyr_pos kids[MAX_MOVES]
+    cdef pyr_move kid_moves[MAX_MOVES]
+    cdef uint32_t superseded
     memset(&N, 0, sizeof(N))
     if fq_init(&open_) < 0 or open_.bytes + (1 << 12) * (sizeof(anode) + 2) > max_bytes \
             or anodes_grow(&N, 1 << 12) < 0:
@@ -1239,11 +1248,10 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
         return 0 if h >= MAX_LINE else no_room(s)
     while open_.count > 0:
         cur = fq_pop(&open_, &f)
+        if N.walk[cur] == DEAD:
+            continue                       # a shorter line reached this position since
         p = N.at[cur].pos
         g = N.at[cur].g
-        slot = hset_slot(s.seen, p)
-        if s.seen.e[slot].val != cur:
-            continue                       # a shorter line reached this position since
         if pos_won(s.t, p):
             result = astar_line(s, &N, cur, start)
             break
@@ -1271,6 +1279,9 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
                 n = order_moves(s, q, mv)
             else:
                 n = fresh_moves(s.t, q, fresh, mv)
+            # The children first, their table slots fetched ahead (the tables are far
+            # larger than the caches: a probe that waits for memory is what costs here).
+            m = 0
             for i in range(n):
                 a = move_a(mv[i])
                 if a == LOC_NONE:
@@ -1280,11 +1291,22 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
                         (a >= LOC_TALON and (fresh >> (a - LOC_TALON)) & 1)
                         or (b >= LOC_TALON and b != LOC_NONE and (fresh >> (b - LOC_TALON)) & 1)):
                     continue                       # it could have gone before the step
+                kids[m] = pos_apply(s.t, q, mv[i])
+                kid_moves[m] = mv[i]
+                __builtin_prefetch(&s.seen.e[hmix(kids[m]) & s.seen.mask])
+                if by_cards:
+                    __builtin_prefetch(&s.visit.e[hmix(kids[m] & CARD_BITS) & s.visit.mask])
+                m += 1
+            for i in range(m):
                 cost = g + k + 1
-                c = pos_apply(s.t, q, mv[i])
+                c = kids[i]
                 slot = hset_slot(s.seen, c)
-                if hset_at(s.seen, slot, c) and N.at[s.seen.e[slot].val].g <= cost:
-                    continue
+                if hset_at(s.seen, slot, c):
+                    if N.at[s.seen.e[slot].val].g <= cost:
+                        continue
+                    superseded = s.seen.e[slot].val
+                else:
+                    superseded = 0xFFFFFFFFU
                 if by_cards:
                     dom = dominated_by_cursor(s.visit, c, cost)
                     if dom < 0:
@@ -1306,7 +1328,9 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
                     s.stop = STOP_MEMORY
                     result = -1
                     break
-                anodes_add(&N, c, cur, cost, mv[i], k)
+                anodes_add(&N, c, cur, cost, kid_moves[i], k)
+                if superseded != 0xFFFFFFFFU:
+                    N.walk[superseded] = DEAD
                 if hset_put(s.seen, c, <uint32_t>(N.n - 1)) < 0 or fq_push(
                         &open_, cost + h, cost, <uint32_t>(N.n - 1)) < 0:
                     result = no_room(s)
