@@ -282,3 +282,33 @@ def test_dark_mode_languages_codes_and_high_scores(browser, server):
     page.click("#close-scores")
     expect(panel).to_be_hidden()
     context.close()
+
+
+def test_two_tabs_of_one_game_see_each_others_moves(browser, server):
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    a = context.new_page()
+    open_game(a, server.url, "PY1-N-AAAAAAS")
+    b = context.new_page()                    # the same browser: the same game
+    b.goto(server.url)
+    expect(b.locator("#deal-code")).to_have_text("PY1-N-AAAAAAS")
+    click(a, 22)                              # K♣ in one tab...
+    expect(b.locator("#score")).to_have_text("10")           # ...shows in the other
+    click(a, 25)                              # 3♦ selected in A: B shows it selected too
+    expect(card(b, 25)).to_have_class(re.compile(r"\bselected\b"))
+    click(b, 25)                              # B deselects it; A sees that
+    expect(card(a, 25)).not_to_have_class(re.compile(r"\bselected\b"))
+    context.close()
+
+
+def test_the_buttons_work_from_the_keyboard(page, server):
+    open_game(page, server.url, "PY1-N-AAAAAAS")
+    page.focus("#new")
+    page.keyboard.press("Enter")              # the focused button, not the game's Enter
+    expect(page.locator("#deal-code")).not_to_have_text("PY1-N-AAAAAAS")
+    page.focus("#hint")
+    page.keyboard.press(" ")
+    expect(page.locator("#messages")).to_contain_text("Hint")
+    page.select_option("#profile", "msc")     # a select gives the arrow keys back
+    expect(page.locator("#deal-code")).to_contain_text("PY1-M-")   # no move yet: at once
+    page.keyboard.press("ArrowDown")          # the game's key now, not the select's
+    expect(page.locator("#profile")).to_have_value("msc")

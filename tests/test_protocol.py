@@ -133,3 +133,21 @@ def test_the_language_changes_mid_game():
     assert ask(server, {"op": "tap", "target": 0})["messages"][0]["text"] == "Lá bài này bị một lá khác chặn"
     assert ask(server, {"op": "lang", "lang": "fr"})["error"]["code"] == "bad_request"
     assert ask(server, {"op": "lang"})["error"]["code"] == "missing_field"
+
+
+def test_fields_are_read_as_the_schema_says(tmp_path):
+    server = Server(clock=lambda: 0.0)
+    assert ask(server, {"op": "new", "code": "PY1-M-AAAAAAS"})["state"]["profile"] == "msc"
+    assert ask(server, {"op": "tap", "target": 22.0})["ok"]            # an integer to JSON
+    for bad in ({"random": False}, {"random": {"winnable_only": 1}},
+                {"random": {"seed": "x"}}, {"random": {"seed": -1}}):
+        r = ask(server, {"op": "new", **bad})
+        assert r["error"]["code"] == "bad_request" and "random" in r["error"]["message"], bad
+    assert ask(server, {"op": "stats", "profile": "vegas"})["error"]["code"] == "bad_request"
+    r = ask(server, {"id": 2 ** 60, "op": "hello"})
+    assert r["error"]["code"] == "bad_request" and r["id"] is None
+    assert ask(server, "[" + '"é",' * (MAX_LINE // 4) + "1]")["error"]["code"] == "too_long"
+    assert ask(server, {"op": "load", "path": str(tmp_path / "none.json")})["error"]["code"] \
+        == "io_error"
+    assert ask(server, {"op": "load", "path": str(tmp_path)})["error"]["code"] == "io_error"
+    assert ask(server, {"op": "save", "path": ""})["error"]["code"] == "bad_request"

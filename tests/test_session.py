@@ -271,6 +271,10 @@ class SessionMachine(RuleBasedStateMachine):
 
     @rule(where=TARGETS)
     def tap(self, where):
+        if where == "stock:top" and not self.s.game.rules.stock_top_playable:
+            with pytest.raises(ValueError):
+                self.s.tap(where)
+            return
         if where.startswith("waste:") if isinstance(where, str) else False:
             if self.s.game.rules.draw != 3:
                 with pytest.raises(ValueError):
@@ -467,3 +471,40 @@ def test_new_deal_random_and_under_another_profile(tmp_path):
     again = Session.load(tmp_path / "game.json", stats=store, lang="vi")
     assert again.lang == "vi" and again.stats is store
     assert again.tap(0)[0].text == message("blocked", "vi").text
+
+
+def test_undoing_the_winning_move_does_not_count_the_time_since():
+    clock = FakeClock()
+    s = Session("PY1-T-AAAAAAB", "three-pass", clock=clock)
+    for move in solve(s.game).moves:
+        clock.t += 1
+        s.play(move)
+    assert s.status is Status.WON
+    won_seconds, won_score = s.seconds, s.score
+    clock.t += 600                                  # the won game left on the screen
+    s.undo()
+    assert s.seconds == won_seconds
+    s.redo()                                        # (undo and redo: two more moves)
+    assert s.seconds == won_seconds and s.score == won_score - 2 * 2
+
+
+def test_a_statistics_file_that_fails_costs_the_record_not_the_game(tmp_path):
+    bad = tmp_path / "not-stats.sqlite3"
+    bad.write_text("hello")
+    s = Session(seed000_deal(), clock=FakeClock(), stats=bad)
+    moves = solve(s.game).moves
+    for move in moves[:-1]:
+        s.play(move)
+    out = s.play(moves[-1])
+    assert [m.code for m in out] == ["won", "stats_failed"] and s.status is Status.WON
+    assert bad.read_text() == "hello"
+
+
+def test_targets_and_codes_named_by_their_game():
+    s = Session("PY1-N-AAAAAAS", clock=FakeClock())
+    with pytest.raises(ValueError, match="stock:top"):
+        s.tap("stock:top")                          # only where the stock top is playable
+    s.new_deal("PY1-M-AAAAAAS")                     # a pasted msc code: the msc game
+    assert s.profile.name == "msc" and s.game.code == "PY1-M-AAAAAAS"
+    s.new_deal(Deal.from_number(3).to_cards())      # a card list: this game
+    assert s.profile.name == "msc"

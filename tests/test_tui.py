@@ -241,6 +241,19 @@ def test_resume_after_restart(tmp_path):
     run(again, second)
 
 
+def test_ctrl_q_saves_the_clock_too(tmp_path):
+    clock = FakeClock()
+    app = make_app(tmp_path, clock=clock)
+
+    async def script(pilot):
+        await pilot.click(f"#p{index_of(app, 'Kd')}")
+        clock.t += 100
+        await pilot.press("ctrl+q")                   # Textual's own quit
+
+    run(app, script)
+    assert json.loads((tmp_path / "game.json").read_text())["seconds"] == 100
+
+
 def test_corrupt_save_is_kept(tmp_path):
     bad = tmp_path / "game.json"
     bad.write_text('{"format": "something else"}')

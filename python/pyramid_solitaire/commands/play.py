@@ -4,6 +4,7 @@ session layer: every rule, message and score comes from :mod:`pyramid_solitaire.
 from __future__ import annotations
 
 import argparse
+import os
 
 from ..cli import UsageError
 from ..session.messages import LANGUAGES
@@ -22,8 +23,9 @@ def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) ->
     p.add_argument("code", nargs="?", metavar="CODE",
                    help="a deal code or a card list to play (default: resume the saved game, "
                         "else a new random deal)")
-    p.add_argument("--profile", default="pyramide",
-                   help="the game: " + ", ".join(Profile.names()) + " (default pyramide)")
+    p.add_argument("--profile", default=None,
+                   help="the game: " + ", ".join(Profile.names()) + " (default: the one a "
+                        "CODE's letter names, else pyramide)")
     p.add_argument("--lang", default="en", choices=LANGUAGES, help="language of the messages")
     p.add_argument("--save", metavar="PATH",
                    help="where games are saved: the terminal game's file, or with --web the "
@@ -40,6 +42,16 @@ def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) ->
     p.set_defaults(func=run)
 
 
+def _check_stats(path: str) -> None:
+    """The statistics file is checked before the game starts (a game must not find out at
+    its end that its record cannot be kept)."""
+    from ..session.stats import StatsStore
+    try:
+        StatsStore(path).close()
+    except ValueError as e:
+        raise UsageError(f"--db: {e}") from None
+
+
 def _need(extra: str) -> None:
     module = {"tui": "textual", "web": "aiohttp"}[extra]
     try:
@@ -50,13 +62,30 @@ def _need(extra: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    profile = Profile.preset(args.profile)          # a bad name: one line, exit 2
+    try:
+        return _run(args)
+    except OSError as e:               # a port in use, a host that is not one, a bad folder
+        where = f" ({e.filename})" if getattr(e, "filename", None) else ""
+        raise UsageError(f"cannot start the game: {e.strerror or e}{where}") from None
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ..session.session import profile_of_code
+    if args.profile is not None:
+        profile = Profile.preset(args.profile)      # a bad name: one line, exit 2
+    else:                                           # a code is played as its letter's game
+        profile = profile_of_code(args.code, Profile.preset("pyramide"))
+    if args.db is not None:
+        _check_stats(args.db)
     if args.web:
         if args.code is not None:
             raise UsageError("with --web, paste the code into the page (its Code field)")
         if not 0 <= args.port <= 65535:
             raise UsageError(f"--port must be 0..65535, got {args.port}")
         _need("web")
+        if args.save is not None and os.path.exists(args.save) and not os.path.isdir(args.save):
+            raise UsageError(f"--save {args.save}: with --web, --save names a folder (the "
+                             "browser games are kept in it), and this is a file")
         from ..web import run_web
         return run_web(host=args.host, port=args.port, profile=profile.name, lang=args.lang,
                        data_dir=args.save, stats_path=args.db, open_browser=not args.no_browser)

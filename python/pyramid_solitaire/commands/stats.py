@@ -20,9 +20,11 @@ def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..session.profiles import Profile
+    profile = None if args.profile is None else Profile.preset(args.profile).name
     with StatsStore(args.db) as store:
-        data = store.summary(args.profile, args.deal)
-        data["high_scores"] = store.high_scores(args.profile, 10)
+        data = store.summary(profile, args.deal)
+        data["high_scores"] = store.high_scores(profile, 10, deal=args.deal)
         data["file"] = str(store.path)
     if args.json:
         print(dumps(data))

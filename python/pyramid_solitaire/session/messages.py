@@ -39,6 +39,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "illegal_move": {"en": "Not a legal move: {why}", "vi": "Nước đi không hợp lệ: {why}"},
     "paused": {"en": "Paused", "vi": "Tạm dừng"},
     "resumed": {"en": "Resumed", "vi": "Tiếp tục"},
+    "stats_failed": {"en": "The statistics file cannot be written: this game is not recorded",
+                     "vi": "Không ghi được tệp thống kê: ván này không được lưu lại"},
     "game_paused": {"en": "The game is paused: resume it to play",
                     "vi": "Ván bài đang tạm dừng: hãy tiếp tục để chơi"},
     "saved": {"en": "Game saved", "vi": "Đã lưu ván bài"},

@@ -20,10 +20,11 @@ from .._args import excerpt
 from ..jsonout import dumps
 from .messages import LANGUAGES, check_lang
 from .profiles import Profile
-from .session import Session
+from .session import Session, profile_of_code
 
 PROTOCOL_VERSION = 1
 MAX_LINE = 1 << 16          # bytes; a request is far smaller
+MAX_ID = 1 << 53            # integer ids beyond this are not exact in JavaScript
 SESSION_OPS = ("undo", "redo", "hint", "pause", "resume", "restart")  # no fields
 OPS = ("hello", "new", "tap", "drag", "play", "undo", "redo", "hint", "state", "pause",
        "resume", "restart", "save", "load", "stats", "lang", "quit")
@@ -62,9 +63,11 @@ class Server:
         """One request line in, one response line out (never raises for bad input)."""
         rid = None
         try:
-            if len(line) > MAX_LINE:
+            size = len(line) if isinstance(line, bytes) or len(line) * 4 <= MAX_LINE \
+                else len(line.encode("utf-8", "surrogatepass"))
+            if size > MAX_LINE:
                 raise ProtocolError("too_long", f"a request is at most {MAX_LINE:,} bytes, got "
-                                                f"{len(line):,}")
+                                                f"{size:,}")
             try:
                 request = json.loads(line)
             except (ValueError, UnicodeDecodeError) as e:
@@ -72,9 +75,12 @@ class Server:
             if not isinstance(request, dict):
                 raise ProtocolError("bad_request", "a request is a JSON object")
             rid = request.get("id")
-            if isinstance(rid, bool) or (rid is not None and not isinstance(rid, (str, int))):
+            if isinstance(rid, bool) or (rid is not None and not isinstance(rid, (str, int))) \
+                    or (isinstance(rid, int) and abs(rid) > MAX_ID):
                 rid = None
-                raise ProtocolError("bad_request", "id is a string or an integer")
+                raise ProtocolError("bad_request", f"id is a string or an integer of at most "
+                                                   f"{MAX_ID:,} (2^53, exact in every JSON "
+                                                   f"reader)")
             op = request.get("op")
             if op not in OPS:
                 raise ProtocolError("unknown_op", f"op must be one of {', '.join(OPS)}, got "
@@ -123,7 +129,7 @@ class Server:
                 "capabilities": capabilities}
 
     def _op_new(self, request: dict) -> dict[str, Any]:
-        profile = request.get("profile", "pyramide")
+        profile = request.get("profile")
         lang = check_lang(request.get("lang", "en"))
         given = [k for k in ("code", "cards", "random") if k in request]
         if len(given) > 1:
@@ -133,15 +139,24 @@ class Server:
             if random is True or random is None:
                 random = {}
             if not isinstance(random, dict):
-                raise ProtocolError("bad_request", "random is an object such as "
-                                                   "{\"winnable_only\": true}")
-            session = Session.new_random(profile, rng=random.get("seed"),
-                                         winnable_only=random.get("winnable_only", False),
+                raise ProtocolError("bad_request", "random is true or an object such as "
+                                                   "{\"winnable_only\": true, \"seed\": 3}")
+            seed, only = random.get("seed"), random.get("winnable_only", False)
+            if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)
+                                     or not 0 <= seed < 1 << 53):
+                raise ProtocolError("bad_request", f"random.seed is a whole number 0 .. 2^53, "
+                                                   f"got {excerpt(seed)}")
+            if not isinstance(only, bool):
+                raise ProtocolError("bad_request", f"random.winnable_only is true or false, "
+                                                   f"got {excerpt(only)}")
+            session = Session.new_random(profile or "pyramide", rng=seed, winnable_only=only,
                                          clock=self.clock, lang=lang)
         else:
             deal = request[given[0]]
             if not isinstance(deal, str):
                 raise ProtocolError("bad_request", f"{given[0]} is a string")
+            if profile is None:                 # a code is played under its letter's game
+                profile = profile_of_code(deal, Profile.preset("pyramide"))
             session = Session(deal, profile, clock=self.clock, lang=lang)
         old, self.session = self.session, session
         if old is not None:
@@ -149,12 +164,20 @@ class Server:
         session.stats = self.session_stats
         return self._reply(session.greeting())
 
+    def _target(self, request: dict, name: str) -> Any:
+        """A target field; a whole float such as 3.0 (an integer to JSON Schema) is 3."""
+        target = self._field(request, name)
+        if isinstance(target, float) and target.is_integer():
+            return int(target)
+        return target
+
     def _op_tap(self, request: dict) -> dict[str, Any]:
-        return self._reply(self._need().tap(self._field(request, "target")))
+        return self._reply(self._need().tap(self._target(request, "target")))
 
     def _op_drag(self, request: dict) -> dict[str, Any]:
         session = self._need()
-        return self._reply(session.drag(self._field(request, "from"), self._field(request, "to")))
+        return self._reply(session.drag(self._target(request, "from"),
+                                        self._target(request, "to")))
 
     def _op_play(self, request: dict) -> dict[str, Any]:
         return self._reply(self._need().play(self._field(request, "move")))
@@ -168,8 +191,8 @@ class Server:
             raise ProtocolError("not_allowed", f"{request['op']} is not allowed here: this "
                                                "server keeps the games itself")
         path = self._field(request, "path")
-        if not isinstance(path, str):
-            raise ProtocolError("bad_request", "path is a string")
+        if not isinstance(path, str) or not path.strip():
+            raise ProtocolError("bad_request", "path is a file name (a non-empty string)")
         return path
 
     def _op_save(self, request: dict) -> dict[str, Any]:
@@ -180,13 +203,20 @@ class Server:
             raise ProtocolError("io_error", f"cannot write {path}: {e.strerror or e}") from None
 
     def _op_load(self, request: dict) -> dict[str, Any]:
-        self.session = Session.load(self._path(request), clock=self.clock)
+        from .saves import CannotRead
+        path = self._path(request)
+        try:
+            self.session = Session.load(path, clock=self.clock)
+        except CannotRead as e:
+            raise ProtocolError("io_error", str(e)) from None
         return self._reply([self.session._msg("loaded")])
 
     def _op_stats(self, request: dict) -> dict[str, Any]:
         from .stats import StatsStore
+        profile = request.get("profile")
+        if profile is not None:
+            profile = Profile.preset(profile).name      # an unknown one: bad_request
         with StatsStore(self.stats_path) as store:
-            profile = request.get("profile")
             return {"stats": {**store.summary(profile),
                               "high_scores": store.high_scores(profile)}}
 

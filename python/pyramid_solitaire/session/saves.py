@@ -161,6 +161,10 @@ def save(session: "Session", path: str | os.PathLike) -> None:
     write_atomic(path, dumps(to_document(session), indent=1) + "\n")
 
 
+class CannotRead(ValueError):
+    """The save file could not be read at all (missing, a folder, no permission)."""
+
+
 def load(path: str | os.PathLike, clock: Any = None) -> "Session":
     """The session saved in ``path``; ValueError naming the file and the problem (the file
     is left as it is)."""
@@ -169,7 +173,7 @@ def load(path: str | os.PathLike, clock: Any = None) -> "Session":
         with open(path, "rb") as f:
             data = f.read(MAX_BYTES + 1)
     except OSError as e:
-        raise ValueError(f"cannot read {name}: {e.strerror or e}") from None
+        raise CannotRead(f"cannot read {name}: {e.strerror or e}") from None
     if len(data) > MAX_BYTES:
         raise ValueError(f"{name} is not a pyramid-solitaire save (over {MAX_BYTES:,} bytes)")
     try:

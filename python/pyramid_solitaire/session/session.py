@@ -34,6 +34,27 @@ from .profiles import Profile
 Target = Any
 
 
+def profile_of_code(deal: Any, profile: Profile) -> Profile:
+    """The profile to play ``deal`` under when none is named: ``profile``, unless ``deal``
+    is a code whose letter names other rules and a built-in profile plays them (a pasted
+    PY1-M-... code is played as the msc game)."""
+    if not isinstance(deal, str):
+        return profile
+    from ..deal import parse_code
+    from ..rules import Rules
+    try:
+        _, letter = parse_code(deal)
+    except ValueError:
+        return profile                      # a card list, or a bad code (Game says why)
+    if letter == profile.rules.letter or letter == "X":
+        return profile
+    named = Rules.preset(letter)
+    for candidate in Profile.names():
+        if Profile.preset(candidate).rules == named:
+            return Profile.preset(candidate)
+    return profile
+
+
 def random_deal(profile: Profile, rng: Any = None, winnable_only: bool = False) -> Deal:
     """A random numbered deal for ``profile``; ``winnable_only``: one the solver proves
     winnable under its rules (each candidate searched for at most 0.2 s)."""
@@ -153,6 +174,8 @@ class Session:
         ``winnable_only`` as in :meth:`new_random`), under ``profile`` (default: this
         session's). A game with moves that is left is recorded as abandoned."""
         new_profile = self.profile if profile is None else Profile.preset(profile)
+        if profile is None:
+            new_profile = profile_of_code(deal, new_profile)
         if deal is None:
             deal = random_deal(new_profile, rng, winnable_only)
         game = Game(deal, new_profile.rules)            # a bad deal raises: nothing changed
@@ -245,7 +268,10 @@ class Session:
             pile = game.waste_piles[int(target[6:])]
             return pile[-1] if pile else None
         if target == "stock:top":
-            return game.stock[0] if game.stock and game.rules.stock_top_playable else None
+            if not game.rules.stock_top_playable:
+                raise ValueError("'stock:top' is a target where the stock's top card is "
+                                 "playable (msc); tap 'stock' to draw")
+            return game.stock[0] if game.stock else None
         raise ValueError(f"a tap target is a pyramid index 0..27, 'stock', 'stock:top', "
                          f"'waste' or 'waste:0'..'waste:2', got {_args.excerpt(target)}")
 
@@ -343,20 +369,30 @@ class Session:
         self.score += action.points
         self._undo.append(action)
         if status is not Status.PLAYING:
-            self._record(None)
+            out += self._record(None)
         if status is Status.PLAYING:
             out += self._notices()
         return out
 
-    def _record(self, result: str | None) -> None:
-        """Record the game in the statistics once (its first end, or its abandonment)."""
+    def _record(self, result: str | None) -> list[Message]:
+        """Record the game in the statistics once (its first end, or its abandonment). A
+        store that cannot be written costs the record, never the game: the notice
+        ``stats_failed`` says so (and the store is not tried again)."""
         if self.stats is None or self._recorded:
-            return
+            return []
         self._recorded = True
+        import sqlite3
         from .stats import StatsStore
-        if not isinstance(self.stats, StatsStore):
-            self.stats = StatsStore(self.stats)
-        self.stats.record(self, result)
+        try:
+            if not isinstance(self.stats, StatsStore):
+                self.stats = StatsStore(self.stats)
+            self.stats.record(self, result)
+        except (ValueError, OSError, sqlite3.Error) as e:
+            import sys
+            print(f"pyramid-solitaire: statistics: {_args.excerpt(str(e), 200)}", file=sys.stderr)
+            self.stats = None
+            return [self._msg("stats_failed")]
+        return []
 
     def _notices(self) -> list[Message]:
         if not self.profile.no_chance_notice or self._no_chance_told:
@@ -380,7 +416,9 @@ class Session:
         self.score -= action.points
         if self.profile.undo_counts_move:
             self.moves += 1
-        self._ended_at = None
+        if self._ended_at is not None:       # the time since the end never counts
+            self._paused += self._clock() - self._ended_at
+            self._ended_at = None
         self._no_chance_told = False
         self.selection = None
         self._redo.append(action)

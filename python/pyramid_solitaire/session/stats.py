@@ -190,10 +190,12 @@ class StatsStore:
                 "fewest_moves": fewest, "fastest_win": fastest, "current_streak": current,
                 "best_streak": best_streak}
 
-    def high_scores(self, profile: str | None = None, limit: int = 10) -> list[dict[str, Any]]:
-        """The best games, ranked by the profile's ranking (score, then time, then moves)."""
+    def high_scores(self, profile: str | None = None, limit: int = 10,
+                    deal: str | None = None) -> list[dict[str, Any]]:
+        """The best wins (of one profile and/or one deal when given), ranked by the
+        profile's ranking (default: score, then time, then moves)."""
         limit = _args.whole("limit", limit, 1, 10_000)
-        where, args = self._where(profile, None)
+        where, args = self._where(profile, deal)
         order = "score DESC, seconds, moves"
         if profile is not None:
             from .profiles import Profile

@@ -212,3 +212,7 @@ class PyramidApp(App):
 
     def action_quit_game(self) -> None:
         self.quit_game()
+
+    async def action_quit(self) -> None:
+        """Textual's own quit (Ctrl+Q, from any screen) saves too."""
+        self.quit_game()

@@ -126,6 +126,7 @@ class _Game:
         self.id, self.path, self.server = gid, path, server
         self.lock = asyncio.Lock()
         self.connections = 0
+        self.sockets: set = set()           # its connections (each gets the others' changes)
         self.loaded = False
         self.flush: asyncio.TimerHandle | None = None     # the autosave to come
 
@@ -240,8 +241,12 @@ class WebGames:
                                  f"(bursts of {self.limits.burst})")
                 elif game is None:
                     game, out = await self._attach(line)
+                    if game is not None:
+                        game.sockets.add(ws)
                 else:
                     out = await self._handle(game, line)
+                    if len(game.sockets) > 1:
+                        await self._push(game, ws, out)
                 await ws.send_str(out)
                 if game is not None and game.server.done:      # quit: this connection ends
                     game.server.done = False
@@ -254,6 +259,7 @@ class WebGames:
         finally:
             self.sockets.discard(ws)
             if game is not None:
+                game.sockets.discard(ws)
                 await self._leave(game)
         if not ws.closed:
             await ws.close()
@@ -266,6 +272,22 @@ class WebGames:
             loop = asyncio.get_running_loop()
             game.flush = loop.call_later(self.limits.save_delay, self._start_autosave, game)
         return out
+
+    @staticmethod
+    async def _push(game: _Game, origin: Any, out: str) -> None:
+        """The game's other connections (tabs) get its new state, so that none of them acts
+        on a table that has changed."""
+        response = json.loads(out)
+        if "state" not in response:
+            return
+        push = dumps({"id": None, "ok": True, "op": "state", "pushed": True, "messages": [],
+                      "state": response["state"]})
+        for other in list(game.sockets):
+            if other is not origin and not other.closed:
+                try:
+                    await other.send_str(push)
+                except (ConnectionError, RuntimeError):
+                    pass                           # that one is going: its own loop ends it
 
     def _start_autosave(self, game: _Game) -> None:
         task = asyncio.get_running_loop().create_task(self._autosave(game))

@@ -116,6 +116,10 @@ function send(request) {
 }
 
 function onResponse(r) {
+  if (r.pushed) {                       // another tab of this game changed it: redraw
+    if (r.state) render(r.state);
+    return;
+  }
   const request = pending.get(r.id) || {};
   pending.delete(r.id);
   if (!r.ok) {
@@ -136,7 +140,8 @@ function onResponse(r) {
       store.set("game", r.game);
       defaults = r.defaults || defaults;
       if (!lang) setLang(r.state ? r.state.lang : defaults.lang, false);  // a resumed game's
-      $("profile").value = r.state ? r.state.profile : (store.get("profile") || defaults.profile);
+      // the game chosen for the next deal (kept across reloads), else the game's own
+      $("profile").value = store.get("profile") || (r.state ? r.state.profile : defaults.profile);
       if (r.state) { render(r.state); showText(""); }
       else newDeal();
       return;
@@ -159,9 +164,12 @@ function newDeal() {
 function playCode(text) {
   text = text.trim();
   if (!text) return;
-  const request = {op: "new", profile: $("profile").value || defaults.profile,
-                   lang: lang || defaults.lang};
-  if (/\s/.test(text)) request.cards = text; else request.code = text;
+  const request = {op: "new", lang: lang || defaults.lang};
+  // a card list is played under the chosen game; a code under the game its letter names
+  if (/\s/.test(text)) {
+    request.cards = text;
+    request.profile = $("profile").value || defaults.profile;
+  } else request.code = text;
   send(request);
 }
 function togglePause() {
@@ -345,13 +353,6 @@ function setTheme(theme, remember) {
   $("theme").textContent = theme === "dark" ? L().light : L().dark;   // what a click gives
 }
 
-// a choice that changes the session (its language, its profile) starts the same deal
-// again while no move is made; after that it waits for the next deal
-function sameDealAgain(note) {
-  if (state && state.moves === 0 && state.code) playCode(state.code);
-  else if (state) showText(note);
-}
-
 // ---- the keyboard cursor -------------------------------------------------------------
 function elementOf(target) {
   return document.querySelector(`.card[data-target="${CSS.escape(String(target))}"]`);
@@ -391,6 +392,8 @@ function onKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const tag = event.target.tagName;
   if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || $("scores-panel").open) return;
+  // a focused button does its own thing with Enter and Space (keyboard users)
+  if (tag === "BUTTON" && (event.key === "Enter" || event.key === " ")) return;
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
   if (state && state.paused && key !== "p") return;
   const keyboard = () => document.body.classList.add("keyboard");
@@ -500,10 +503,12 @@ function start() {
   button("theme", () => setTheme(document.documentElement.dataset.theme === "dark" ? "light" : "dark", true));
   $("paste").addEventListener("submit", (e) => { e.preventDefault(); playCode($("code-input").value); });
   $("lang").addEventListener("change", (e) => {
+    e.target.blur();                              // the arrow keys are the game's again
     setLang(e.target.value, true);
     if (state) send({op: "lang", lang: e.target.value});   // the session's messages too
   });
   $("profile").addEventListener("change", (e) => {
+    e.target.blur();
     store.set("profile", e.target.value);
     if (state && state.moves === 0) newDeal(); else showText(L().next_profile);
   });
