@@ -230,6 +230,7 @@ ctypedef struct search:
     pyr_move* path
     int path_len
     uint64_t* mcache          # class_matchings' cache (MCACHE entries), or NULL
+    uint64_t* dcache          # pairs_shortfall's, the same way
     uint64_t epoch            # this search's stamp in mcache (1 .. 65535)
 
 
@@ -372,6 +373,95 @@ cdef uint32_t class_matchings(const search* s, uint32_t pyr) noexcept nogil:
 
 cdef inline int class_m(uint32_t packed, int r) noexcept nogil:
     return <int>((packed >> (3 * r - 3)) & 7)
+
+
+ctypedef struct pairset:
+    # The pyramid pairs that can meet, for global_pairs' search.
+    uint32_t cards[64]        # the pair's two places
+    uint32_t cover[64]        # the places they cover
+    uint64_t clash[64]        # the pairs that cover this one's cards and are covered by it
+    int n
+    int64_t steps             # the search's budget left
+
+
+cdef int pairs_search(pairset* P, int i, uint32_t used, uint64_t barred, int cur, int best,
+                      int limit) noexcept nogil:
+    """The most pairs of P[i:] that join the chosen ones (their places `used`; the pairs
+    they clash with `barred`); stops at `limit` or when the budget runs out."""
+    cdef int got, left = 0, j
+    P.steps -= 1
+    if cur > best:
+        best = cur
+    if i == P.n or best >= limit or P.steps <= 0:
+        return best
+    for j in range(i, P.n):                  # how many could still join, at most
+        if not (P.cards[j] & used) and not ((barred >> j) & 1):
+            left += 1
+    if cur + left <= best:
+        return best
+    if not (P.cards[i] & used) and not ((barred >> i) & 1):
+        got = pairs_search(P, i + 1, used | P.cards[i], barred | P.clash[i], cur + 1, best,
+                           limit)
+        if got > best:
+            best = got
+        if best >= limit:
+            return best
+    return pairs_search(P, i + 1, used, barred, cur, best, limit)
+
+
+cdef int global_pairs(const search* s, uint32_t pyr, int limit) noexcept nogil:
+    """How many pyramid pairs can all be removed as pyramid pairs in one game, over all rank
+    classes together: disjoint, each able to meet, and no two covering each other's cards
+    (pyramid_matching's rule, across classes). At most `limit` (the sum of the classes'
+    matchings); `limit` when the search would be too long (so: never more than the truth)."""
+    cdef pairset P
+    cdef uint32_t am, bm, x, y
+    cdef int r, i, j, a, b
+    if limit < 2 or s.t.rules.pair_with_covering:
+        return limit
+    P.n = 0
+    for r in range(1, 7):
+        am = pyr & s.t.pyr_rank[r]
+        while am:
+            a = pyr_ctz32(am)
+            bm = pyr & s.t.pyr_rank[13 - r] & ~s.rel[a]
+            while bm:
+                b = pyr_ctz32(bm)
+                if P.n == 64:
+                    return limit
+                P.cards[P.n] = ((<uint32_t>1) << a) | ((<uint32_t>1) << b)
+                P.cover[P.n] = ABOVE[a] | ABOVE[b]
+                P.n += 1
+                bm &= bm - 1
+            am &= am - 1
+    for i in range(P.n):
+        P.clash[i] = 0
+    for i in range(P.n):
+        for j in range(i + 1, P.n):
+            if (P.cards[j] & P.cover[i]) and (P.cards[i] & P.cover[j]):
+                P.clash[i] |= (<uint64_t>1) << j
+                P.clash[j] |= (<uint64_t>1) << i
+    P.steps = 20000
+    r = pairs_search(&P, 0, 0, 0, 0, 0, limit)
+    return limit if P.steps <= 0 else r
+
+
+cdef int pairs_shortfall(const search* s, uint32_t pyr, uint32_t packed) noexcept nogil:
+    """The sum of the classes' matchings minus global_pairs: pyramid pairs the classes
+    count that cannot all be had in one game. Remembered in s.dcache (as mcache)."""
+    cdef uint64_t slot = 0, e
+    cdef int r, total = 0, d
+    if s.dcache != NULL:
+        slot = (hmix(pyr) >> 40) & (MCACHE - 1)
+        e = s.dcache[slot]
+        if (e >> 48) == s.epoch and ((e >> 20) & PYRAMID_ALL) == pyr:
+            return <int>(e & 0xFF)
+    for r in range(1, 7):
+        total += class_m(packed, r)
+    d = total - global_pairs(s, pyr, total)
+    if s.dcache != NULL:
+        s.dcache[slot] = (<uint64_t>s.epoch << 48) | (<uint64_t>pyr << 20) | <uint64_t>d
+    return d
 
 
 cdef bint classes_ok(const search* s, uint32_t pyr, const int* tc, bint strict) noexcept nogil:
@@ -850,7 +940,7 @@ cdef int lower_bound(search* s, pyr_pos p) noexcept nogil:
     move removes at most one pair), plus, under draw one, what reaching the talon partners
     costs (talon_bound)."""
     cdef uint32_t pyr = pos_pyr(p), am, bm
-    cdef int h = pyr_popcount32(pyr & s.t.pyr_rank[KING]), r, a, b, m
+    cdef int h = pyr_popcount32(pyr & s.t.pyr_rank[KING]), r, a, b, m, d
     cdef int need[14]
     cdef int least[7]
     cdef uint32_t packed = class_matchings(s, pyr)
@@ -865,27 +955,32 @@ cdef int lower_bound(search* s, pyr_pos p) noexcept nogil:
         need[13 - r] = a - m         # talon partners of rank 13 - r needed at least
         need[r] = b - m
         least[r] = a + b - 2 * m     # talon partners of the class needed at least
+    # Pairs the classes count that cannot all be had together: each one short is two
+    # pyramid cards more with talon partners, a move more (talon_bound shares it out).
+    d = pairs_shortfall(s, pyr, packed) if s.objective == OBJ_MIN_MOVES else 0
     if s.t.rules.draw == 1:
-        h += talon_bound(s, p, need, least)
+        h += talon_bound(s, p, need, least, d)
+    else:
+        h += d
     return h
 
 
 cdef inline int reach_cost(const int* inx, int n_x, int y, int extra, const int* pc,
-                           const int* least) noexcept nogil:
+                           const int* least, int d) noexcept nogil:
     """The moves that remove no pyramid card (beyond lower_bound's count) needed to get the
     cards counted in inx (by rank; n_x of them) out of the way of a talon partner of rank
     y, plus `extra` moves (its draw, a recycle). See talon_bound."""
-    cdef int cost = n_x + extra, c, ub, use
+    cdef int cost = n_x + extra, c, ub, use, half = 0
     for c in range(1, 7):
         ub = min(inx[c], pc[13 - c]) + min(inx[13 - c], pc[c])
         use = ub + (1 if y == c or y == 13 - c else 0)
         if use > least[c]:
-            cost += (use - least[c] + 1) >> 1     # a + b + t is even
+            half += (use - least[c] + 1) >> 1     # a + b + t is even
         cost -= ub
-    return cost
+    return cost + (half if half > d else d)
 
 
-cdef int talon_bound(search* s, pyr_pos p, int* need, const int* least) noexcept nogil:
+cdef int talon_bound(search* s, pyr_pos p, int* need, const int* least, int d) noexcept nogil:
     """Draw one: a lower bound on the moves, beyond lower_bound's count, that reaching the
     talon partners in `need` (by rank) costs.
 
@@ -902,7 +997,13 @@ cdef int talon_bound(search* s, pyr_pos p, int* need, const int* least) noexcept
     go with pyramid cards. A card reached in the stock is drawn too (unless the stock top is
     playable); N is a talon partner of its class. The bound is the largest over the ranks
     needed of the k-th cheapest card of a rank needed k times; a position without enough
-    talon partners left can never be won (a bound above any line)."""
+    talon partners left can never be won (a bound above any line).
+
+    `d`: pyramid pairs the classes count that cannot all be had in one game
+    (pairs_shortfall). The talon partners t of all classes number at least the classes'
+    least plus 2d, and the pyramid cards take (cards + t) / 2 moves: the half moves a
+    partner's way adds and these d moves are the same extra partners counted twice, so
+    the larger of the two counts (and d alone when no partner is needed)."""
     cdef uint32_t pyr = pos_pyr(p), talon = reachable_talon(s, p), stock, waste, x_bits
     cdef int cur = pos_cur(p), x, y, t, total = 0, n_stock = 0, n_above = 0, worst = 0
     cdef int cost, k, i, j
@@ -921,7 +1022,7 @@ cdef int talon_bound(search* s, pyr_pos p, int* need, const int* least) noexcept
     for x in range(1, 13):
         total += need[x]
     if total == 0:
-        return 0
+        return d
     for x in range(14):
         pc[x] = pyr_popcount32(pyr & s.t.pyr_rank[x])
         inx[x] = 0
@@ -937,7 +1038,7 @@ cdef int talon_bound(search* s, pyr_pos p, int* need, const int* least) noexcept
         t = pyr_ctz32(x_bits)
         y = s.t.rank[LOC_TALON + t]
         if n_costs[y] < need[y]:
-            costs[y][n_costs[y]] = reach_cost(inx, n_stock, y, draw_self, pc, least)
+            costs[y][n_costs[y]] = reach_cost(inx, n_stock, y, draw_self, pc, least, d)
             n_costs[y] += 1
         n_stock += 1
         inx[y] += 1
@@ -958,13 +1059,13 @@ cdef int talon_bound(search* s, pyr_pos p, int* need, const int* least) noexcept
         t = pyr_msb32(x_bits)
         y = s.t.rank[LOC_TALON + t]
         if need[y] > 0 and n_costs[y] < 4:
-            cost = reach_cost(inx, n_above, y, 0, pc, least)
+            cost = reach_cost(inx, n_above, y, 0, pc, least, d)
             if cost > 0 and recycle:
                 for x in range(14):
                     before[x] = in_stock[x] + in_waste[x] - inx[x]
                 before[y] -= 1
                 k = reach_cost(before, n_stock + n_waste - n_above - 1, y, 1 + draw_self,
-                               pc, least)
+                               pc, least, d)
                 if k < cost:
                     cost = k
             costs[y][n_costs[y]] = cost
@@ -1449,10 +1550,11 @@ cdef int ws_init(solve_ws* ws) noexcept nogil:
     ws.path = <pyr_move*>malloc(MAX_LINE * sizeof(pyr_move))
     ws.best = <pyr_move*>malloc(MAX_LINE * sizeof(pyr_move))
     ws.mcache = <uint64_t*>calloc(MCACHE, sizeof(uint64_t))
+    ws.dcache = <uint64_t*>calloc(MCACHE, sizeof(uint64_t))
     ws.epoch = 0
     if hset_init(&ws.seen, HSET_SMALL) < 0 or hset_init(&ws.visit, 1 << 4) < 0:
         return -1
-    return 0 if ws.path and ws.best and ws.mcache else -1
+    return 0 if ws.path and ws.best and ws.mcache and ws.dcache else -1
 
 
 cdef void ws_free(solve_ws* ws) noexcept nogil:
@@ -1461,6 +1563,8 @@ cdef void ws_free(solve_ws* ws) noexcept nogil:
     free(ws.path)
     free(ws.best)
     free(ws.mcache)
+    free(ws.dcache)
+    ws.dcache = NULL
     ws.path = NULL
     ws.best = NULL
     ws.mcache = NULL
@@ -1511,9 +1615,11 @@ cdef int solve_with(solve_ws* ws, const pyr_table* t, pyr_pos start, int objecti
     search_init(&s, t, objective, lim, ws.path, ws.best)
     if ws.epoch == 0xFFFF:                 # (ws_init's calloc zeroed it before the first)
         memset(ws.mcache, 0, MCACHE * sizeof(uint64_t))
+        memset(ws.dcache, 0, MCACHE * sizeof(uint64_t))
         ws.epoch = 0
     ws.epoch += 1
     s.mcache = ws.mcache
+    s.dcache = ws.dcache
     s.epoch = ws.epoch
     # Unlimited redeals also need the set of positions entered (general search): a quarter.
     visit_mem = mem // 4 if t.rules.redeals == REDEALS_UNLIMITED else 1 << 10
