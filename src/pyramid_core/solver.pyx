@@ -108,6 +108,7 @@ cdef inline uint64_t hmix(uint64_t k) noexcept nogil:
 cdef enum:
     HSET_SMALL = 1 << 12       # a table larger than this shrinks back when emptied
     MCACHE = 1 << 14           # class_matchings' cache entries (128 KiB)
+    PARTNERS_NONE = 99         # pyramid_partners: no game clears the pyramid
 
 
 cdef int hset_init(hset* h, int64_t capacity) noexcept nogil:
@@ -230,7 +231,7 @@ ctypedef struct search:
     pyr_move* path
     int path_len
     uint64_t* mcache          # class_matchings' cache (MCACHE entries), or NULL
-    uint64_t* dcache          # pairs_shortfall's, the same way
+    uint64_t* dcache          # pyramid_partners', the same way
     uint64_t epoch            # this search's stamp in mcache (1 .. 65535)
 
 
@@ -375,93 +376,50 @@ cdef inline int class_m(uint32_t packed, int r) noexcept nogil:
     return <int>((packed >> (3 * r - 3)) & 7)
 
 
-ctypedef struct pairset:
-    # The pyramid pairs that can meet, for global_pairs' search.
-    uint32_t cards[64]        # the pair's two places
-    uint32_t cover[64]        # the places they cover
-    uint64_t clash[64]        # the pairs that cover this one's cards and are covered by it
-    int n
-    int64_t steps             # the search's budget left
-
-
-cdef int pairs_search(pairset* P, int i, uint32_t used, uint64_t barred, int cur, int best,
-                      int limit) noexcept nogil:
-    """The most pairs of P[i:] that join the chosen ones (their places `used`; the pairs
-    they clash with `barred`); stops at `limit` or when the budget runs out."""
-    cdef int got, left = 0, j
-    P.steps -= 1
-    if cur > best:
-        best = cur
-    if i == P.n or best >= limit or P.steps <= 0:
-        return best
-    for j in range(i, P.n):                  # how many could still join, at most
-        if not (P.cards[j] & used) and not ((barred >> j) & 1):
-            left += 1
-    if cur + left <= best:
-        return best
-    if not (P.cards[i] & used) and not ((barred >> i) & 1):
-        got = pairs_search(P, i + 1, used | P.cards[i], barred | P.clash[i], cur + 1, best,
-                           limit)
-        if got > best:
-            best = got
-        if best >= limit:
-            return best
-    return pairs_search(P, i + 1, used, barred, cur, best, limit)
-
-
-cdef int global_pairs(const search* s, uint32_t pyr, int limit) noexcept nogil:
-    """How many pyramid pairs can all be removed as pyramid pairs in one game, over all rank
-    classes together: disjoint, each able to meet, and no two covering each other's cards
-    (pyramid_matching's rule, across classes). At most `limit` (the sum of the classes'
-    matchings); `limit` when the search would be too long (so: never more than the truth)."""
-    cdef pairset P
-    cdef uint32_t am, bm, x, y
-    cdef int r, i, j, a, b
-    if limit < 2 or s.t.rules.pair_with_covering:
-        return limit
-    P.n = 0
-    for r in range(1, 7):
-        am = pyr & s.t.pyr_rank[r]
-        while am:
-            a = pyr_ctz32(am)
-            bm = pyr & s.t.pyr_rank[13 - r] & ~s.rel[a]
-            while bm:
-                b = pyr_ctz32(bm)
-                if P.n == 64:
-                    return limit
-                P.cards[P.n] = ((<uint32_t>1) << a) | ((<uint32_t>1) << b)
-                P.cover[P.n] = ABOVE[a] | ABOVE[b]
-                P.n += 1
-                bm &= bm - 1
-            am &= am - 1
-    for i in range(P.n):
-        P.clash[i] = 0
-    for i in range(P.n):
-        for j in range(i + 1, P.n):
-            if (P.cards[j] & P.cover[i]) and (P.cards[i] & P.cover[j]):
-                P.clash[i] |= (<uint64_t>1) << j
-                P.clash[j] |= (<uint64_t>1) << i
-    P.steps = 20000
-    r = pairs_search(&P, 0, 0, 0, 0, 0, limit)
-    return limit if P.steps <= 0 else r
-
-
-cdef int pairs_shortfall(const search* s, uint32_t pyr, uint32_t packed) noexcept nogil:
-    """The sum of the classes' matchings minus global_pairs: pyramid pairs the classes
-    count that cannot all be had in one game. Remembered in s.dcache (as mcache)."""
+cdef int pyramid_partners(const search* s, uint32_t pyr) noexcept nogil:
+    """(Needs s.dcache: without it the search would be exponential.) The fewest talon partners any game needs to clear the pyramid cards `pyr` (the
+    pyramid alone, exactly: which cards are free when; a talon partner of a rank is
+    assumed at hand whenever the deal's talon has that rank): PARTNERS_NONE when no game
+    can clear them. Free Kings go first (alone, no partner). Remembered in s.dcache, so
+    each pyramid (at most some 1,400 shapes a deal) is worked out once."""
     cdef uint64_t slot = 0, e
-    cdef int r, total = 0, d
+    cdef uint32_t f, x, y, kings
+    cdef int best = PARTNERS_NONE, got, a, r
+    if pyr == 0:
+        return 0
+    if s.dcache == NULL:
+        return 0                           # (no memory for it: nothing said)
     if s.dcache != NULL:
         slot = (hmix(pyr) >> 40) & (MCACHE - 1)
         e = s.dcache[slot]
         if (e >> 48) == s.epoch and ((e >> 20) & PYRAMID_ALL) == pyr:
             return <int>(e & 0xFF)
-    for r in range(1, 7):
-        total += class_m(packed, r)
-    d = total - global_pairs(s, pyr, total)
+    f = free_mask(pyr)
+    kings = f & s.t.pyr_rank[KING]
+    if kings:
+        best = pyramid_partners(s, pyr & ~kings)
+    else:
+        x = f
+        while x:
+            a = pyr_ctz32(x)
+            r = s.t.rank[a]
+            y = f & s.t.pyr_rank[13 - r] & ~(((<uint32_t>2) << a) - 1)   # partners after a
+            while y:
+                got = pyramid_partners(s, pyr & ~((<uint32_t>1) << a)
+                                       & ~((<uint32_t>1) << pyr_ctz32(y)))
+                if got < best:
+                    best = got
+                y &= y - 1
+            if s.talon_rank[13 - r]:
+                got = pyramid_partners(s, pyr & ~((<uint32_t>1) << a)) + 1
+                if got < best:
+                    best = got
+            x &= x - 1
+    if best > PARTNERS_NONE:
+        best = PARTNERS_NONE
     if s.dcache != NULL:
-        s.dcache[slot] = (<uint64_t>s.epoch << 48) | (<uint64_t>pyr << 20) | <uint64_t>d
-    return d
+        s.dcache[slot] = (<uint64_t>s.epoch << 48) | (<uint64_t>pyr << 20) | <uint64_t>best
+    return best
 
 
 cdef bint classes_ok(const search* s, uint32_t pyr, const int* tc, bint strict) noexcept nogil:
@@ -940,7 +898,7 @@ cdef int lower_bound(search* s, pyr_pos p) noexcept nogil:
     move removes at most one pair), plus, under draw one, what reaching the talon partners
     costs (talon_bound)."""
     cdef uint32_t pyr = pos_pyr(p), am, bm
-    cdef int h = pyr_popcount32(pyr & s.t.pyr_rank[KING]), r, a, b, m, d
+    cdef int h = pyr_popcount32(pyr & s.t.pyr_rank[KING]), r, a, b, m, d, t
     cdef int need[14]
     cdef int least[7]
     cdef uint32_t packed = class_matchings(s, pyr)
@@ -955,9 +913,17 @@ cdef int lower_bound(search* s, pyr_pos p) noexcept nogil:
         need[13 - r] = a - m         # talon partners of rank 13 - r needed at least
         need[r] = b - m
         least[r] = a + b - 2 * m     # talon partners of the class needed at least
-    # Pairs the classes count that cannot all be had together: each one short is two
-    # pyramid cards more with talon partners, a move more (talon_bound shares it out).
-    d = pairs_shortfall(s, pyr, packed) if s.objective == OBJ_MIN_MOVES else 0
+    # The talon partners the pyramid needs, its timing counted (pyramid_partners), beyond
+    # the classes' least: each two more is a move more (talon_bound shares it out).
+    d = 0
+    if s.objective == OBJ_MIN_MOVES and not s.t.rules.pair_with_covering:
+        t = pyramid_partners(s, pyr)
+        if t >= PARTNERS_NONE:
+            return MAX_LINE
+        for r in range(1, 7):
+            t -= least[r]
+        if t > 0:
+            d = t >> 1
     if s.t.rules.draw == 1:
         h += talon_bound(s, p, need, least, d)
     else:
@@ -1865,6 +1831,18 @@ def lower_bound_of(Table table, pyr_pos pos):
     check it never exceeds the true distance)."""
     cdef search s
     cdef solve_limits lim
+    cdef solve_ws ws
+    cdef int h
+    memset(&ws, 0, sizeof(ws))
+    if ws_init(&ws) < 0:
+        ws_free(&ws)
+        raise MemoryError()
     _limits(&lim, None, None, None)
     search_init(&s, &table.t, OBJ_MIN_MOVES, &lim, NULL, NULL)
-    return lower_bound(&s, pos)
+    ws.epoch = 1
+    s.mcache = ws.mcache
+    s.dcache = ws.dcache
+    s.epoch = 1
+    h = lower_bound(&s, pos)
+    ws_free(&ws)
+    return h
