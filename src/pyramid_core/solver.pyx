@@ -16,9 +16,11 @@ Two searches, both depth-first with a transposition table of positions already s
 Both remove a free King at once (it never hurts: no card pairs with a King) and prune
 positions where a rank class cannot be paired off: the pyramid cards of ranks r and 13 - r
 need partners, and a pyramid pair needs two cards neither of which covers the other.
-Shortest lines (OBJ_MIN_MOVES) come from an A* search over real positions, after the cheap
-win search has decided the position; when A*'s budget runs out, the win search's line is
-returned instead (winnable 1, optimal 0, stop naming the budget).
+Shortest lines (OBJ_MIN_MOVES) come from an A* search over the positions after removals (each
+removal after the draws it needs: see astar), with lower_bound (the pyramid's removals, the
+talon partners it needs and what reaching them costs), after the cheap win search has
+decided the position; when A*'s budget runs out, the win search's line is returned instead
+(winnable 1, optimal 0, stop naming the budget).
 
 Budgets (positions, seconds, memory) and the cancel flag (a byte another thread sets while the
 search runs without the GIL) stop a search with winnable -1 (unknown) and stop saying why:
