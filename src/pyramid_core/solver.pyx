@@ -391,11 +391,10 @@ cdef int pyramid_partners(const search* s, uint32_t pyr) noexcept nogil:
         return 0
     if s.dcache == NULL:
         return 0                           # (no memory for it: nothing said)
-    if s.dcache != NULL:
-        slot = (hmix(pyr) >> 40) & (MCACHE - 1)
-        e = s.dcache[slot]
-        if (e >> 48) == s.epoch and ((e >> 20) & PYRAMID_ALL) == pyr:
-            return <int>(e & 0xFF)
+    slot = (hmix(pyr) >> 40) & (MCACHE - 1)
+    e = s.dcache[slot]
+    if (e >> 48) == s.epoch and ((e >> 20) & PYRAMID_ALL) == pyr:
+        return <int>(e & 0xFF)
     f = free_mask(pyr)
     kings = f & s.t.pyr_rank[KING]
     if kings:
@@ -419,8 +418,7 @@ cdef int pyramid_partners(const search* s, uint32_t pyr) noexcept nogil:
             x &= x - 1
     if best > PARTNERS_NONE:
         best = PARTNERS_NONE
-    if s.dcache != NULL:
-        s.dcache[slot] = (<uint64_t>s.epoch << 48) | (<uint64_t>pyr << 20) | <uint64_t>best
+    s.dcache[slot] = (<uint64_t>s.epoch << 48) | (<uint64_t>pyr << 20) | <uint64_t>best
     return best
 
 
