@@ -892,61 +892,128 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
 
 # ---- shortest lines: A* ---------------------------------------------------------------------
 
-cdef int lower_bound(search* s, pyr_pos p) noexcept nogil:
-    """Moves still needed at least: the moves that remove pyramid cards (each pyramid King
+ctypedef struct pyr_part:
+    # lower_bound's count for a pyramid (the same for every position with those pyramid
+    # cards: worked out once for A*'s walk of draws, which keeps the pyramid).
+    int h                     # the moves removing pyramid cards (and d, under draw three)
+    int d                     # pairs_shortfall: see talon_bound
+    int total                 # talon partners needed, all ranks
+    int need[14]              # talon partners of each rank needed at least
+    int least[7]              # talon partners of each class needed at least
+    int pc[14]                # pyramid cards of each rank
+
+
+cdef int pyramid_part(search* s, uint32_t pyr, pyr_part* pp) noexcept nogil:
+    """Fill pp for the pyramid cards pyr: the moves that remove them (each pyramid King
     alone, and per rank class the pyramid cards that cannot all go in pyramid pairs: one
-    move removes at most one pair), plus, under draw one, what reaching the talon partners
-    costs (talon_bound)."""
-    cdef uint32_t pyr = pos_pyr(p), am, bm
-    cdef int h = pyr_popcount32(pyr & s.t.pyr_rank[KING]), r, a, b, m, d, t
-    cdef int need[14]
-    cdef int least[7]
+    move removes at most one pair) and the talon partners they need. MAX_LINE when no game
+    can clear them."""
+    cdef uint32_t am, bm
+    cdef int h = pyr_popcount32(pyr & s.t.pyr_rank[KING]), r, a, b, m, t
     cdef uint32_t packed = class_matchings(s, pyr)
-    need[0] = need[7] = need[13] = 0
+    pp.need[0] = pp.need[7] = pp.need[13] = 0
+    pp.pc[0] = pp.pc[7] = 0
+    pp.pc[13] = h
+    pp.total = 0
     for r in range(1, 7):
         am = pyr & s.t.pyr_rank[r]
         bm = pyr & s.t.pyr_rank[13 - r]
         a = pyr_popcount32(am)
         b = pyr_popcount32(bm)
+        pp.pc[r] = a
+        pp.pc[13 - r] = b
         m = class_m(packed, r)
         h += a + b - m
-        need[13 - r] = a - m         # talon partners of rank 13 - r needed at least
-        need[r] = b - m
-        least[r] = a + b - 2 * m     # talon partners of the class needed at least
+        pp.need[13 - r] = a - m      # talon partners of rank 13 - r needed at least
+        pp.need[r] = b - m
+        pp.least[r] = a + b - 2 * m  # talon partners of the class needed at least
+        pp.total += pp.least[r]
     # The talon partners the pyramid needs, its timing counted (pyramid_partners), beyond
     # the classes' least: each two more is a move more (talon_bound shares it out).
-    d = 0
+    pp.d = 0
     if s.objective == OBJ_MIN_MOVES and not s.t.rules.pair_with_covering:
         t = pyramid_partners(s, pyr)
         if t >= PARTNERS_NONE:
             return MAX_LINE
-        for r in range(1, 7):
-            t -= least[r]
+        t -= pp.total
         if t > 0:
-            d = t >> 1
-    if s.t.rules.draw == 1:
-        h += talon_bound(s, p, need, least, d)
-    else:
-        h += d
+            pp.d = t >> 1
+    if s.t.rules.draw != 1:
+        h += pp.d
+    pp.h = h
     return h
 
 
-cdef inline int reach_cost(const int* inx, int n_x, int y, int extra, const int* pc,
-                           const int* least, int d) noexcept nogil:
+cdef inline int part_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
+    """lower_bound of p, whose pyramid's part is pp."""
+    if s.t.rules.draw == 1:
+        return pp.h + talon_bound(s, p, pp)
+    return pp.h
+
+
+cdef int lower_bound(search* s, pyr_pos p) noexcept nogil:
+    """Moves still needed at least: pyramid_part's count, plus, under draw one, what
+    reaching the talon partners costs (talon_bound)."""
+    cdef pyr_part pp
+    if pyramid_part(s, pos_pyr(p), &pp) >= MAX_LINE:
+        return MAX_LINE
+    return part_bound(s, p, &pp)
+
+
+ctypedef struct way:
+    # The cards in the way of a talon card (see talon_bound), counted the way the bound
+    # needs them, kept up to date card by card: per class c (ranks c and 13 - c), ub[c] of
+    # them can go with pyramid cards (at most min(cards of rank x, pyramid cards of rank
+    # 13 - x) per rank x); u is their sum and half the half moves they add.
+    int n                     # cards in the way
+    int u
+    int half
+    int count[14]             # cards in the way by rank
+    int ub[7]
+
+
+cdef inline int class_of(int r) noexcept nogil:
+    """The rank class of rank r (1..12): r and 13 - r; 0 for a King."""
+    return r if r <= 6 else (13 - r if r < 13 else 0)
+
+
+cdef inline int halves(const pyr_part* pp, int c, int use) noexcept nogil:
+    """The half moves class c adds when `use` talon partners go with its pyramid cards."""
+    return (use - pp.least[c] + 1) >> 1 if use > pp.least[c] else 0   # a + b + t is even
+
+
+cdef inline void way_change(way* w, const pyr_part* pp, int y, int by) noexcept nogil:
+    """One card of rank y more (by = 1) or fewer (by = -1) in the way."""
+    cdef int c = class_of(y), before = w.count[y]
+    w.count[y] += by
+    w.n += by
+    if c == 0:
+        return
+    # min(count[y], pyramid cards of rank 13 - y) moves when the smaller count is y's
+    if (before < pp.pc[13 - y]) if by > 0 else (before <= pp.pc[13 - y]):
+        w.half -= halves(pp, c, w.ub[c])
+        w.ub[c] += by
+        w.u += by
+        w.half += halves(pp, c, w.ub[c])
+
+
+cdef inline int way_cost(const way* w, const pyr_part* pp, int y, int extra, bint y_in) noexcept nogil:
     """The moves that remove no pyramid card (beyond lower_bound's count) needed to get the
-    cards counted in inx (by rank; n_x of them) out of the way of a talon partner of rank
-    y, plus `extra` moves (its draw, a recycle). See talon_bound."""
-    cdef int cost = n_x + extra, c, ub, use, half = 0
-    for c in range(1, 7):
-        ub = min(inx[c], pc[13 - c]) + min(inx[13 - c], pc[c])
-        use = ub + (1 if y == c or y == 13 - c else 0)
-        if use > least[c]:
-            half += (use - least[c] + 1) >> 1     # a + b + t is even
-        cost -= ub
-    return cost + (half if half > d else d)
+    cards in the way out of the way of a talon partner of rank y, plus `extra` moves (its
+    draw, a recycle). y_in: y itself is counted in w and is not in its own way."""
+    cdef int c = class_of(y), n = w.n + extra, u = w.u, half = w.half, ub
+    if c:
+        ub = w.ub[c]
+        if y_in:
+            n -= 1
+            if w.count[y] <= pp.pc[13 - y]:
+                ub -= 1
+                u -= 1
+        half += halves(pp, c, ub + 1) - halves(pp, c, w.ub[c])   # y is a partner too
+    return n - u + (half if half > pp.d else pp.d)
 
 
-cdef int talon_bound(search* s, pyr_pos p, int* need, const int* least, int d) noexcept nogil:
+cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
     """Draw one: a lower bound on the moves, beyond lower_bound's count, that reaching the
     talon partners in `need` (by rank) costs.
 
@@ -970,78 +1037,61 @@ cdef int talon_bound(search* s, pyr_pos p, int* need, const int* least, int d) n
     least plus 2d, and the pyramid cards take (cards + t) / 2 moves: the half moves a
     partner's way adds and these d moves are the same extra partners counted twice, so
     the larger of the two counts (and d alone when no partner is needed)."""
-    cdef uint32_t pyr = pos_pyr(p), talon = reachable_talon(s, p), stock, waste, x_bits
-    cdef int cur = pos_cur(p), x, y, t, total = 0, n_stock = 0, n_above = 0, worst = 0
-    cdef int cost, k, i, j
-    cdef int pc[14]
-    cdef int inx[14]
-    cdef int in_stock[14]
-    cdef int in_waste[14]
-    cdef int before[14]
-    cdef int n_waste
+    cdef uint32_t talon, stock, waste, x_bits
+    cdef int cur = pos_cur(p), x, y, t, worst = 0, cost, k, i, j
+    cdef int draw_self = 0 if s.t.rules.stock_top_playable else 1
+    cdef bint recycle
+    cdef way above                # the cards above the card looked at
+    cdef way rest                 # every talon card but those above it (the way round)
     cdef int costs[14][4]
     cdef int n_costs[14]
-    cdef int draw_self = 0 if s.t.rules.stock_top_playable else 1
-    cdef bint recycle = can_recycle(s.t, p) or (
-        (talon & ~below(cur)) != 0 and (s.t.rules.redeals == REDEALS_UNLIMITED
-                                       or pos_recycles(p) < s.t.rules.redeals))
-    for x in range(1, 13):
-        total += need[x]
-    if total == 0:
-        return d
-    for x in range(14):
-        pc[x] = pyr_popcount32(pyr & s.t.pyr_rank[x])
-        inx[x] = 0
-        in_stock[x] = 0
-        n_costs[x] = 0
+    if pp.total == 0:
+        return pp.d
+    talon = reachable_talon(s, p)
     stock = talon & ~below(cur)
     waste = talon & below(cur)
+    recycle = can_recycle(s.t, p) or (
+        stock != 0 and (s.t.rules.redeals == REDEALS_UNLIMITED
+                        or pos_recycles(p) < s.t.rules.redeals))
+    memset(&above, 0, sizeof(way))
+    memset(n_costs, 0, sizeof(n_costs))
     # The stock, top first: the cards above each. A card's cost only grows with its depth
     # (one more card in the way adds a move, or half a move and a partner), so of a rank
     # needed k times only the k nearest can be among its k cheapest.
     x_bits = stock
     while x_bits:
-        t = pyr_ctz32(x_bits)
-        y = s.t.rank[LOC_TALON + t]
-        if n_costs[y] < need[y]:
-            costs[y][n_costs[y]] = reach_cost(inx, n_stock, y, draw_self, pc, least, d)
+        y = s.t.rank[LOC_TALON + pyr_ctz32(x_bits)]
+        if n_costs[y] < pp.need[y]:
+            costs[y][n_costs[y]] = way_cost(&above, pp, y, draw_self, False)
             n_costs[y] += 1
-        n_stock += 1
-        inx[y] += 1
+        way_change(&above, pp, y, 1)
         x_bits &= x_bits - 1
-    for x in range(14):
-        in_stock[x] = inx[x]
-        inx[x] = 0
-        in_waste[x] = 0
+    # The waste, top first: the cards above each, or the recycle: the stock, then the
+    # waste cards under it (every card but those above it, and itself).
+    rest = above
     x_bits = waste
     while x_bits:
-        in_waste[s.t.rank[LOC_TALON + pyr_ctz32(x_bits)]] += 1
+        way_change(&rest, pp, s.t.rank[LOC_TALON + pyr_ctz32(x_bits)], 1)
         x_bits &= x_bits - 1
-    n_waste = pyr_popcount32(waste)
-    # The waste, top first: the cards above each (inx), or the recycle: the stock, then
-    # the waste cards under it.
+    memset(&above, 0, sizeof(way))
     x_bits = waste
     while x_bits:
         t = pyr_msb32(x_bits)
         y = s.t.rank[LOC_TALON + t]
-        if need[y] > 0 and n_costs[y] < 4:
-            cost = reach_cost(inx, n_above, y, 0, pc, least, d)
+        if pp.need[y] > 0 and n_costs[y] < 4:
+            cost = way_cost(&above, pp, y, 0, False)
             if cost > 0 and recycle:
-                for x in range(14):
-                    before[x] = in_stock[x] + in_waste[x] - inx[x]
-                before[y] -= 1
-                k = reach_cost(before, n_stock + n_waste - n_above - 1, y, 1 + draw_self,
-                               pc, least, d)
+                k = way_cost(&rest, pp, y, 1 + draw_self, True)
                 if k < cost:
                     cost = k
             costs[y][n_costs[y]] = cost
             n_costs[y] += 1
-        n_above += 1
-        inx[y] += 1
+        way_change(&above, pp, y, 1)
+        way_change(&rest, pp, y, -1)
         x_bits &= ~((<uint32_t>1) << t)
     # Each rank needed k times: its k-th cheapest card.
     for y in range(1, 13):
-        k = need[y]
+        k = pp.need[y]
         if k == 0:
             continue
         if n_costs[y] < k:
@@ -1299,6 +1349,7 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
     cdef pyr_pos kids[MAX_MOVES]
     cdef pyr_move kid_moves[MAX_MOVES]
     cdef uint32_t superseded
+    cdef pyr_part walk_part            # the pyramid's part of the bound, for p's walk
     memset(&N, 0, sizeof(N))
     if fq_init(&open_) < 0 or open_.bytes + (1 << 12) * (sizeof(anode) + 2) > max_bytes \
             or anodes_grow(&N, 1 << 12) < 0:
@@ -1332,6 +1383,7 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
         fresh = 0xFFFFFFFFU
         origin = pos_cur(p)
         recycled = False
+        walk_part.h = -1                   # worked out at the walk's first step
         while k < resume:
             step = talon_step(s.t, q)
             prev = q
@@ -1423,7 +1475,9 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
                 break                              # lost: so is everything after it (the
                                                    # cards are p's: only a buried talon
                                                    # card can make q lost where p is not)
-            fq = g + k + lower_bound(s, q)
+            if walk_part.h < 0 and pyramid_part(s, pos_pyr(p), &walk_part) >= MAX_LINE:
+                break                              # (p was pushed: lower_bound allowed it)
+            fq = g + k + part_bound(s, q, &walk_part)
             if fq >= MAX_LINE:
                 break
             if fq > f:
