@@ -2,7 +2,7 @@
 # Position i is row-major from the top; (r, k) has index r*(r+1)/2 + k and is covered by
 # (r+1, k) = i + r + 1 and (r+1, k+1) = i + r + 2. So for the cards of row r, "left cover
 # present" is (mask >> (r+1)) and "right cover present" is (mask >> (r+2)), masked to row r.
-from libc.stdint cimport uint32_t
+from libc.stdint cimport uint8_t, uint32_t
 
 cdef extern from "pyr_bitops.h" nogil:
     int pyr_ctz32(uint32_t x)
@@ -57,3 +57,28 @@ cdef inline int only_cover(uint32_t p, int i) noexcept nogil:
     if (p >> left) & 1:
         return left
     return left + 1
+
+
+# The per-position tables (pyr_geometry.h) and the rank-class matching (pyr_match.h): one
+# table set for the engine, the solver and the simulator. A module using them calls
+# pyr_geometry_init() (and pyr_match_init()) once at import.
+cdef extern from "pyr_geometry.h" nogil:
+    ctypedef struct pyr_geometry:
+        uint32_t covering[29]
+        uint32_t covered[28]
+        uint8_t covered_l[28]
+        uint8_t covered_r[28]
+        uint32_t above[28]
+        uint8_t support[28]
+        uint32_t rel[28]
+        uint32_t direct[28]
+        uint32_t bad[29]
+        uint32_t bad_pwc[29]
+        uint32_t has_left
+        uint32_t has_right
+    pyr_geometry PYR_GEO
+    void pyr_geometry_init()
+
+cdef extern from "pyr_match.h" nogil:
+    void pyr_match_init()
+    int pyr_match(uint32_t rset, uint32_t sset, const uint32_t* bad)

@@ -12,7 +12,8 @@ from libc.string cimport memcmp, memcpy, memset
 from pyramid_core.cards cimport card_rank, N_CARDS, N_PYRAMID, N_TALON, KING
 from pyramid_core.rules cimport pyr_rules, rules_from_options, REDEALS_UNLIMITED, REDEALS_MAX
 from pyramid_core.geometry cimport (free_mask, half_covered_mask, only_cover, pyr_ctz32,
-                                    pyr_msb32, PYRAMID_ALL, ROW6)
+                                    pyr_msb32, PYRAMID_ALL, ROW6, PYR_GEO, pyr_geometry_init,
+                                    pyr_match, pyr_match_init)
 from pyramid_core.position cimport (pyr_table, pyr_pos, MAX_MOVES, LOC_TALON, LOC_NONE,
                                     MOVE_DRAW, MOVE_RECYCLE, TALON_ALL, CUR_SHIFT, REC_SHIFT,
                                     table_init, pos_start, gen_moves, pos_apply, pos_won,
@@ -36,27 +37,14 @@ MOVE_CAP = SIM_MOVE_CAP
 
 # ---- constant tables ------------------------------------------------------------------------
 
-cdef uint32_t PAR[28]       # the (up to two) positions position i covers, in the row above
-cdef uint32_t COV[29]       # the two positions covering position i (0 for the bottom row and
-                            # for the sentinel 28)
-cdef uint8_t PAR_L[28]      # the position i covers to its upper left, or the sentinel 28
-cdef uint8_t PAR_R[28]      # the position i covers to its upper right, or the sentinel 28
-cdef uint8_t SUPPORT[28]    # how many positions i covers, directly or not
-cdef uint8_t PAR_L52[52]    # PAR_L, PAR_R and SUPPORT by location: the sentinel 28 and 0 for
-cdef uint8_t PAR_R52[52]    # talon cards (branch-free code indexes them with any location)
-cdef uint8_t SUPPORT52[52]
-cdef uint64_t HAS_LEFT       # pyramid positions with a left neighbour in their row
-cdef uint64_t HAS_RIGHT      # ... with a right neighbour
-cdef uint32_t REL[28]       # positions i covers or is covered by, directly or not: the
-                            # cards i can never pair with (bar pair_with_covering)
-cdef uint32_t DIRECT[28]    # positions i covers or is covered by directly
-cdef uint32_t BAD[29]       # REL, and all positions for the sentinel 28
-cdef uint32_t BAD_PWC[29]   # the same under pair_with_covering: REL minus DIRECT
+# The pyramid's geometry and the rank-class matching are the core's one table set
+# (pyr_geometry.h, pyr_match.h through geometry.pxd); below, the simulator's own tables.
+cdef uint8_t PAR_L52[52]    # PYR_GEO's covered_l, covered_r and support by location: the
+cdef uint8_t PAR_R52[52]    # sentinel 28 and 0 for talon cards (branch-free code indexes
+cdef uint8_t SUPPORT52[52]  # them with any location)
 cdef enum:
     SENTINEL_BIT = 1 << 28
     TALON_EVERY_3 = 0x249249    # talon bits 0, 3, 6, ..., 21
-cdef uint8_t POP4[16]       # bits set in a 4-bit value
-cdef uint8_t MATCH16[65536] # maximum matching of a 4 x 4 bipartite graph, rows as 4-bit nibbles
 cdef uint8_t RANK_OF[52]    # card index -> rank
 cdef uint32_t DIV4[5]       # ceil(256 / f): (k * DIV4[f]) >> 8 == k // f for k < 16, f <= 4
 cdef int _move_cap = SIM_MOVE_CAP   # the random policy's bound under unlimited redeals; only
@@ -64,55 +52,13 @@ cdef int _move_cap = SIM_MOVE_CAP   # the random policy's bound under unlimited 
 
 
 cdef void _init_tables():
-    cdef int r, k, i, j
-    cdef uint32_t above
-    i = 0
-    for r in range(7):
-        for k in range(r + 1):
-            PAR[i] = 0
-            COV[i] = 0
-            PAR_L[i] = PAR_R[i] = 28
-            if r > 0:
-                if k > 0:
-                    PAR[i] |= (<uint32_t>1) << (i - r - 1)
-                    PAR_L[i] = i - r - 1
-                if k < r:
-                    PAR[i] |= (<uint32_t>1) << (i - r)
-                    PAR_R[i] = i - r
-            if r < 6:
-                COV[i] = ((<uint32_t>1) << (i + r + 1)) | ((<uint32_t>1) << (i + r + 2))
-            i += 1
-    COV[28] = 0
-    for i in range(28):
-        REL[i] = 0
-    for i in range(28):
-        above = PAR[i]
-        j = 0
-        while j < 7:
-            above |= _par_of(above)
-            j += 1
-        SUPPORT[i] = <uint8_t>_popcount32(above)
-        REL[i] |= above
-        for j in range(28):
-            if (above >> j) & 1:
-                REL[j] |= (<uint32_t>1) << i
-        DIRECT[i] = PAR[i] | COV[i]
-    global HAS_LEFT, HAS_RIGHT
-    HAS_LEFT = HAS_RIGHT = 0
-    for i in range(28):
-        HAS_LEFT |= (<uint64_t>(PAR_L[i] != 28)) << i
-        HAS_RIGHT |= (<uint64_t>(PAR_R[i] != 28)) << i
+    cdef int i
+    pyr_geometry_init()
+    pyr_match_init()
     for i in range(52):
-        PAR_L52[i] = PAR_L[i] if i < 28 else 28
-        PAR_R52[i] = PAR_R[i] if i < 28 else 28
-        SUPPORT52[i] = SUPPORT[i] if i < 28 else 0
-    for i in range(28):
-        BAD[i] = REL[i]
-        BAD_PWC[i] = REL[i] & ~DIRECT[i]
-    BAD[28] = BAD_PWC[28] = 0xFFFFFFFF
-    for i in range(16):
-        POP4[i] = (i & 1) + ((i >> 1) & 1) + ((i >> 2) & 1) + ((i >> 3) & 1)
-    _init_match16()
+        PAR_L52[i] = PYR_GEO.covered_l[i] if i < 28 else 28
+        PAR_R52[i] = PYR_GEO.covered_r[i] if i < 28 else 28
+        SUPPORT52[i] = PYR_GEO.support[i] if i < 28 else 0
     for i in range(52):
         RANK_OF[i] = <uint8_t>card_rank(i)
     DIV4[0] = 0
@@ -120,35 +66,10 @@ cdef void _init_tables():
         DIV4[i] = (256 + i - 1) // i
 
 
-cdef void _init_match16():
-    """MATCH16[rows]: 4 minus the largest deficiency |A| - |N(A)| over the subsets A of the 4
-    rows (Hall's theorem; an empty row is a missing card)."""
-    cdef uint32_t idx, nb
-    cdef int a, k, worst
-    for idx in range(65536):
-        worst = 0
-        for a in range(16):
-            nb = 0
-            for k in range(4):
-                if (a >> k) & 1:
-                    nb |= (idx >> (4 * k)) & 0xF
-            if POP4[a] - POP4[nb] > worst:
-                worst = POP4[a] - POP4[nb]
-        MATCH16[idx] = <uint8_t>(4 - worst)
-
-
-cdef uint32_t _par_of(uint32_t m) noexcept nogil:
-    cdef uint32_t out = 0
-    while m:
-        out |= PAR[pyr_ctz32(m)]
-        m &= m - 1
-    return out
-
-
 _init_tables()
 pyr_sim_init()
 pyr_ls_init()
-pyr_ls_init_greedy(BAD, SUPPORT, <uint32_t>HAS_LEFT, <uint32_t>HAS_RIGHT)
+pyr_ls_init_greedy(PYR_GEO.bad, PYR_GEO.support, PYR_GEO.has_left, PYR_GEO.has_right)
 
 # ---- small helpers --------------------------------------------------------------------------
 
@@ -448,7 +369,7 @@ cdef inline void _remove_pyr(const sim_deal* d, sim_state* s, uint32_t gone) noe
     cdef int p
     while x:
         p = pyr_ctz32(x)
-        cand |= PAR[p]
+        cand |= PYR_GEO.covered[p]
         s.pc[d.rank[p]] -= 1
         if (s.free >> p) & 1:
             _not_free(d, s, p)
@@ -458,7 +379,7 @@ cdef inline void _remove_pyr(const sim_deal* d, sim_state* s, uint32_t gone) noe
     cand &= s.pyr
     while cand:
         p = pyr_ctz32(cand)
-        if (COV[p] & s.pyr) == 0:
+        if (PYR_GEO.covering[p] & s.pyr) == 0:
             s.free |= (<uint32_t>1) << p
             _now_free(d, s, p)
         cand &= cand - 1
@@ -575,13 +496,18 @@ cdef inline void _result(const sim_deal* d, const sim_state* s, sim_result* res)
 # when the pyramid partner is scarce". A pair of two talon cards (win = pyramid) removes no
 # pyramid card and uses up partners: it scores 0 when the rank pair stays clearable, else -1.
 
+cdef inline const uint32_t* _bad(const sim_deal* d) noexcept nogil:
+    """The positions each pyramid card can never pair with, under d's rules."""
+    return &PYR_GEO.bad_pwc[0] if d.rules.pair_with_covering else &PYR_GEO.bad[0]
+
+
 cdef inline bint _any_compatible(uint32_t rset, uint32_t sset, bint pwc) noexcept nogil:
     """Is some card of rset (at most 4 cards) compatible with some card of sset? Branch-free:
     the missing cards are the sentinel 28, compatible with nothing."""
-    cdef const uint32_t* bad = &BAD[0]
+    cdef const uint32_t* bad = PYR_GEO.bad
     cdef uint32_t x = rset, acc
     if pwc:
-        bad = &BAD_PWC[0]
+        bad = PYR_GEO.bad_pwc
     acc = sset & ~bad[pyr_ctz32(x | SENTINEL_BIT)]
     x &= x - 1
     acc |= sset & ~bad[pyr_ctz32(x | SENTINEL_BIT)]
@@ -590,40 +516,6 @@ cdef inline bint _any_compatible(uint32_t rset, uint32_t sset, bint pwc) noexcep
     x &= x - 1
     acc |= sset & ~bad[pyr_ctz32(x | SENTINEL_BIT)]
     return acc != 0
-
-
-cdef inline uint32_t _adj4(uint32_t ok, int s0, int s1, int s2, int s3) noexcept nogil:
-    return (((ok >> s0) & 1) | (((ok >> s1) & 1) << 1) | (((ok >> s2) & 1) << 2)
-            | (((ok >> s3) & 1) << 3))
-
-
-cdef int _matching(uint32_t rset, uint32_t sset, bint pwc) noexcept nogil:
-    """Largest number of disjoint pairs (i in rset, j in sset; at most 4 cards each) of cards
-    not in a covering relation (bar a direct cover under pair_with_covering): the 4 x 4
-    adjacency matrix (missing cards are the sentinel 28, adjacent to nothing) indexes
-    MATCH16, the maximum matching of every such matrix (Hall's theorem, at import)."""
-    cdef const uint32_t* bad = &BAD[0]
-    cdef uint32_t x, idx
-    cdef int s0, s1, s2, s3
-    if pwc:
-        bad = &BAD_PWC[0]
-    x = sset
-    s0 = pyr_ctz32(x | SENTINEL_BIT)
-    x &= x - 1
-    s1 = pyr_ctz32(x | SENTINEL_BIT)
-    x &= x - 1
-    s2 = pyr_ctz32(x | SENTINEL_BIT)
-    x &= x - 1
-    s3 = pyr_ctz32(x | SENTINEL_BIT)
-    x = rset
-    idx = _adj4(sset & ~bad[pyr_ctz32(x | SENTINEL_BIT)], s0, s1, s2, s3)
-    x &= x - 1
-    idx |= _adj4(sset & ~bad[pyr_ctz32(x | SENTINEL_BIT)], s0, s1, s2, s3) << 4
-    x &= x - 1
-    idx |= _adj4(sset & ~bad[pyr_ctz32(x | SENTINEL_BIT)], s0, s1, s2, s3) << 8
-    x &= x - 1
-    idx |= _adj4(sset & ~bad[pyr_ctz32(x | SENTINEL_BIT)], s0, s1, s2, s3) << 12
-    return MATCH16[idx]
 
 
 cdef inline int _slack(const sim_deal* d, uint32_t pyr, int r, int pr, int pq, int tr,
@@ -645,7 +537,7 @@ cdef inline int _slack(const sim_deal* d, uint32_t pyr, int r, int pr, int pq, i
     rset = pyr & d.prank[r]
     sset = pyr & d.prank[13 - r]
     if need >= 2:
-        return _matching(rset, sset, d.rules.pair_with_covering) - need
+        return pyr_match(rset, sset, _bad(d)) - need
     # the matching is at least 1 exactly when some pair of them is compatible
     return ((<int>(small > 0)) & (<int>_any_compatible(rset, sset, d.rules.pair_with_covering))) - need
 
@@ -680,9 +572,9 @@ cdef inline bint _greedy_veto(const sim_deal* d, uint32_t pyr, const uint8_t* pc
             return (_any_compatible(rset, sset, d.rules.pair_with_covering)
                     and not _any_compatible(rset & ~((<uint32_t>1) << x), sset,
                                             d.rules.pair_with_covering))
-        if _matching(rset, sset, d.rules.pair_with_covering) != need:
+        if pyr_match(rset, sset, _bad(d)) != need:
             return False
-        return _matching(rset & ~((<uint32_t>1) << x), sset, d.rules.pair_with_covering) < need
+        return pyr_match(rset & ~((<uint32_t>1) << x), sset, _bad(d)) < need
     # A pair lowers its rank pair's spare partners by at most one, so only a tight rank pair
     # can become unclearable. (A cache of these per rank pair was tried: it hit about one
     # time in five and cost more than it saved.)
@@ -695,7 +587,7 @@ cdef inline bint _greedy_veto(const sim_deal* d, uint32_t pyr, const uint8_t* pc
 
 cdef inline int _freed_by(uint32_t after, int p) noexcept nogil:
     """1 when position p (or the sentinel 28, never) is present in `after` and uncovered."""
-    return <int>((after >> p) & 1) & <int>((COV[p] & after) == 0)
+    return <int>((after >> p) & 1) & <int>((PYR_GEO.covering[p] & after) == 0)
 
 
 cdef inline int _greedy_merit(uint32_t pyr, int a, int b) noexcept nogil:
@@ -726,7 +618,7 @@ cdef inline (uint64_t, uint64_t) _freeing_masks(uint32_t pyr) noexcept nogil:
     or upper right (second): that card's other cover, the free card's left (right)
     neighbour in its row, is gone. Bits 28 and up (talon locations) are 0."""
     cdef uint64_t p = pyr
-    return HAS_LEFT & ~(p << 1), HAS_RIGHT & ~(p >> 1)
+    return <uint64_t>PYR_GEO.has_left & ~(p << 1), <uint64_t>PYR_GEO.has_right & ~(p >> 1)
 
 
 cdef inline int _greedy_merit_free(uint64_t f1, uint64_t f2, int a, int b) noexcept nogil:
@@ -734,7 +626,7 @@ cdef inline int _greedy_merit_free(uint64_t f1, uint64_t f2, int a, int b) noexc
     list): from _freeing_masks, with no loop and no branch. Two neighbours in a row free
     the card they both cover (it was counted for neither)."""
     cdef int freed = <int>(((f1 >> a) & 1) + ((f2 >> a) & 1) + ((f1 >> b) & 1) + ((f2 >> b) & 1)
-                           + (<uint64_t>(b == a + 1) & (HAS_RIGHT >> a) & 1))
+                           + (<uint64_t>(b == a + 1) & (<uint64_t>PYR_GEO.has_right >> a) & 1))
     return (SUPPORT52[a] + SUPPORT52[b] + 100 * ((a < N_PYRAMID) + (b < N_PYRAMID))
             + 30 * freed)
 
@@ -845,7 +737,7 @@ cdef inline void _free_up(const sim_deal* d, int q, uint32_t* pyr, uint32_t* fre
     never), becomes free when nothing covers it any more (q is present and was not free).
     counts: keep fc, the free cards by rank (else fc is not used: the greedy playouts ask
     the free mask whether q is the first free card of its rank, with no store to memory)."""
-    cdef uint32_t now = ((COV[q] & pyr[0]) == 0) & (q < N_PYRAMID)
+    cdef uint32_t now = ((PYR_GEO.covering[q] & pyr[0]) == 0) & (q < N_PYRAMID)
     cdef int r = d.rank[q]
     cdef uint32_t first
     if counts:
@@ -956,8 +848,8 @@ cdef inline void _take_pyr(const sim_deal* d, int p, uint32_t* pyr, uint32_t* fr
     fr[0] &= ~(last << r)
     frr[0] &= ~(last << (13 - r))
     useful[0] &= ~(d.trank[13 - r] & (<uint32_t>0 - last))
-    _free_up(d, PAR_L[p], pyr, free, fr, frr, useful, fc, counts)
-    _free_up(d, PAR_R[p], pyr, free, fr, frr, useful, fc, counts)
+    _free_up(d, PYR_GEO.covered_l[p], pyr, free, fr, frr, useful, fc, counts)
+    _free_up(d, PYR_GEO.covered_r[p], pyr, free, fr, frr, useful, fc, counts)
 
 
 cdef int _random_any(const sim_deal* d, uint64_t rng, sim_result* res,

@@ -33,7 +33,8 @@ from libc.string cimport memset, memcpy
 
 from pyramid_core.cards cimport KING, N_TALON
 from pyramid_core.rules cimport REDEALS_UNLIMITED, pyr_rules, rules_from_options
-from pyramid_core.geometry cimport free_mask, pyr_ctz32, pyr_msb32, pyr_popcount32, PYRAMID_ALL
+from pyramid_core.geometry cimport (free_mask, pyr_ctz32, pyr_msb32, pyr_popcount32, PYRAMID_ALL,
+                                    PYR_GEO, pyr_geometry_init, pyr_match, pyr_match_init)
 from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, Table, MAX_MOVES, LOC_TALON,
                                     LOC_NONE, MOVE_DRAW, MOVE_RECYCLE, TALON_ALL, CUR_SHIFT,
                                     gen_moves,
@@ -58,40 +59,8 @@ cdef enum:
     DEFAULT_MEMORY = 1 << 30
     REC_MASK_SHIFT = 57
 
-# ---- geometry: which pyramid places can never pair -------------------------------------------
-# REL[i]: places transitively covering i or covered by i (a pair needs both cards free at once,
-# so such two never pair). COVERS[i]: the two places directly covering i.
-cdef uint32_t REL[28]
-cdef uint32_t COVERS[28]
-cdef uint32_t ABOVE[28]      # places i covers, directly or not (they wait for i to go)
-
-
-def _init_geometry():
-    cdef int i, r, k
-    cover = {}
-    for r in range(7):
-        for k in range(r + 1):
-            i = r * (r + 1) // 2 + k
-            cover[i] = [i + r + 1, i + r + 2] if r < 6 else []
-    desc = {}
-    for i in range(27, -1, -1):
-        d = set(cover[i])
-        for c in cover[i]:
-            d |= desc[c]
-        desc[i] = d
-    for i in range(28):
-        m = 0
-        for j in desc[i]:
-            m |= 1 << j
-        for j in range(28):
-            if i in desc[j]:
-                m |= 1 << j
-        REL[i] = m
-        COVERS[i] = sum(1 << c for c in cover[i])
-        ABOVE[i] = sum(1 << j for j in range(28) if i in desc[j])
-
-
-_init_geometry()
+pyr_geometry_init()
+pyr_match_init()
 
 # ---- a growable hash set of 64-bit keys with a small value ------------------------------------
 
@@ -222,7 +191,7 @@ ctypedef struct search:
     hset* seen                # positions searched (meaning depends on the search)
     hset* visit               # general search under unlimited redeals: positions entered;
                               # free-talon OBJ_MAX_REMOVED: talon counts expanded per pyramid
-    uint32_t rel[28]          # places a pyramid card can never pair with
+    const uint32_t* rel       # places a pyramid card can never pair with (PYR_GEO's bad)
     uint32_t talon_rank[14]   # talon bits by rank
     int best_removed          # OBJ_MAX_REMOVED: best so far, its line in `best`
     int root_bound            # OBJ_MAX_REMOVED: no line removes more (removal_bound)
@@ -271,18 +240,6 @@ cdef inline bint spent(search* s) noexcept nogil:
     return over_budget(s, (s.nodes & 1023) == 0)
 
 
-cdef bint kuhn(const search* s, int a_i, const int* A, const int* B, int nb,
-               int* match_b, int* seen_b) noexcept nogil:
-    cdef int j
-    for j in range(nb):
-        if not seen_b[j] and not (s.rel[A[a_i]] >> B[j]) & 1:
-            seen_b[j] = 1
-            if match_b[j] < 0 or kuhn(s, match_b[j], A, B, nb, match_b, seen_b):
-                match_b[j] = a_i
-                return True
-    return False
-
-
 cdef int pyramid_matching(const search* s, uint32_t am, uint32_t bm) noexcept nogil:
     """How many disjoint pairs (a, b) of places in am x bm can all be removed as pyramid
     pairs in one game: each pair can meet (neither card covers the other) and no two pairs
@@ -291,27 +248,19 @@ cdef int pyramid_matching(const search* s, uint32_t am, uint32_t bm) noexcept no
     pair_with_covering only the first condition is used (a card may go with its cover)."""
     cdef int A[4]
     cdef int B[4]
-    cdef int match_b[4]
-    cdef int seen_b[4]
     cdef uint32_t cards[4]
     cdef uint32_t cover[4]
-    cdef int na = 0, nb = 0, i, j, m = 0
+    cdef int na = 0, nb = 0, m = pyr_match(am, bm, s.rel)
+    if m < 2 or s.t.rules.pair_with_covering:
+        return m                           # one pair has no other to cover
     while am and na < 4:
         A[na] = pyr_ctz32(am)
         na += 1
         am &= am - 1
     while bm and nb < 4:
         B[nb] = pyr_ctz32(bm)
-        match_b[nb] = -1
         nb += 1
         bm &= bm - 1
-    for i in range(na):
-        for j in range(nb):
-            seen_b[j] = 0
-        if kuhn(s, i, A, B, nb, match_b, seen_b):
-            m += 1
-    if m < 2 or s.t.rules.pair_with_covering:
-        return m                           # one pair has no other to cover
     return acyclic_pairs(s, A, na, B, nb, 0, 0, cards, cover, 0, 0, m)
 
 
@@ -333,7 +282,7 @@ cdef int acyclic_pairs(const search* s, const int* A, int na, const int* B, int 
         if (used_b >> j) & 1 or (s.rel[A[i]] >> B[j]) & 1:
             continue
         pc = ((<uint32_t>1) << A[i]) | ((<uint32_t>1) << B[j])
-        pv = ABOVE[A[i]] | ABOVE[B[j]]
+        pv = PYR_GEO.above[A[i]] | PYR_GEO.above[B[j]]
         ok = True
         for k in range(size):
             if (pc & cover[k]) and (cards[k] & pv):
@@ -465,13 +414,8 @@ cdef void search_init(search* s, const pyr_table* t, int objective, const solve_
     s.path = path
     s.best = best
     s.best_removed = -1
-    for i in range(28):
-        s.rel[i] = REL[i]
-        if t.rules.pair_with_covering:
-            s.rel[i] &= ~COVERS[i]         # a card may pair with a direct cover...
-            for r in range(28):            # ...and a cover with the card it covers
-                if (COVERS[r] >> i) & 1:
-                    s.rel[i] &= ~((<uint32_t>1) << r)
+    # a card may pair with a direct cover under pair_with_covering
+    s.rel = &PYR_GEO.bad_pwc[0] if t.rules.pair_with_covering else &PYR_GEO.bad[0]
     for i in range(N_TALON):
         s.talon_rank[t.rank[LOC_TALON + i]] |= (<uint32_t>1) << i
 
@@ -503,7 +447,7 @@ cdef int stuck_bound(const search* s, uint32_t pyr, const int* tc) noexcept nogi
             while x:
                 a = pyr_ctz32(x)
                 if (partners & ~s.rel[a]) == 0:
-                    stuck |= ((<uint32_t>1) << a) | ABOVE[a]
+                    stuck |= ((<uint32_t>1) << a) | PYR_GEO.above[a]
                 x &= x - 1
         if stuck == before:
             return 28 - pyr_popcount32(stuck & pyr)
