@@ -27,6 +27,7 @@
 #define PYR_SIM_LOCKSTEP_H
 #include <stdint.h>
 #include "pyr_sim_shuffle.h"
+#include "pyr_geometry.h"
 
 #ifdef PYR_SIM_AVX512
 #define PYR_LS_TARGET __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx512vpopcntdq,avx512cd")))
@@ -40,21 +41,13 @@ static const uint32_t pyr_ls_div[16] = {0, 256, 128, 86, 64};  /* (k * div[f]) >
 
 static PYR_INLINE void pyr_ls_init(void)
 {
-    int r, c, i;
+    int i;
+    pyr_geometry_init();               /* PYR_GEO, padded to 32 lanes with the sentinel */
     for (i = 0; i < 32; i++) {
-        pyr_ls_parl[i] = pyr_ls_parr[i] = 28;
-        pyr_ls_cov[i] = 0;
+        pyr_ls_parl[i] = i < 28 ? PYR_GEO.covered_l[i] : 28;
+        pyr_ls_parr[i] = i < 28 ? PYR_GEO.covered_r[i] : 28;
+        pyr_ls_cov[i] = i < 28 ? PYR_GEO.covering[i] : 0;
     }
-    for (r = 0; r < 7; r++)
-        for (c = 0; c <= r; c++) {
-            i = r * (r + 1) / 2 + c;
-            if (c > 0)
-                pyr_ls_parl[i] = (uint32_t)((r - 1) * r / 2 + c - 1);
-            if (c < r)
-                pyr_ls_parr[i] = (uint32_t)((r - 1) * r / 2 + c);
-            if (r < 6)
-                pyr_ls_cov[i] = (3u << ((r + 1) * (r + 2) / 2 + c));
-        }
 }
 
 /* below(n) = (1 << n) - 1; the lowest set bit's index (-1 for 0); the highest's plus one (0
