@@ -2,6 +2,7 @@
 # solve_position fills a solve_out; budgets stop it with winnable = -1 and say which ran out
 # (under OBJ_MIN_MOVES a winning line already found is kept: see solve_out.optimal).
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from pyramid_core.hashset cimport hset
 from pyramid_core.position cimport pyr_table, pyr_pos, pyr_move
 
 cdef enum:
@@ -36,29 +37,13 @@ ctypedef struct solve_out:
     double seconds
     pyr_move line[MAX_LINE]
 
-ctypedef struct hentry:
-    uint64_t key
-    uint32_t val
-    uint16_t stamp        # the slot is in use when this equals the table's epoch
-    uint16_t hi           # the value's bits 32-47 (in what was padding)
-
-ctypedef struct hset:
-    # A growable open-addressing table of 64-bit keys with a 48-bit value each; one entry is
-    # one 16-byte record, so a probe touches one cache line.
-    hentry* e
-    uint16_t epoch
-    uint64_t mask         # capacity - 1 (a power of two)
-    int64_t count
-    int64_t max_entries   # the memory budget, in entries
-    const volatile uint8_t* cancel   # a long grow gives up (fails) once cancel[0] != 0
-
 ctypedef struct solve_ws:
     # What a search allocates, kept between the solves of a batch (ws_init / ws_free).
     hset seen
     hset visit
     pyr_move* path
     pyr_move* best
-    uint64_t* mcache      # the pyramid matchings' cache (solver.pyx's class_matchings)
+    uint64_t* mcache      # the pyramid matchings' cache (bounds.pyx's class_matchings)
     uint64_t* dcache      # and the pyramid's talon partners' (pyramid_partners)
     uint64_t epoch        # the last search's stamp in it
 

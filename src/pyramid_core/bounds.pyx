@@ -1,0 +1,445 @@
+# cython: language_level=3
+"""What a position can still achieve (bounds.pxd): the solver's pruning and A*'s lower bound.
+
+* The rank classes. The pyramid cards of ranks r and 13 - r need partners, a pyramid pair
+  needs two cards neither of which covers the other, and no two pyramid pairs may cover each
+  other's cards: per class, the most pyramid pairs (class_matchings, on pyr_match.h's
+  matching), the rest going with talon cards (classes_ok). pyramid_partners works out, over
+  the pyramid's shapes, the fewest talon partners any game needs with its timing counted.
+* The talon. In the last pass a waste card lies under the ones drawn after it: below a card
+  that can never go, nothing comes back (reachable_talon, buries).
+* The most pyramid cards any line removes (removal_bound), for the exhaustive search.
+* The lower bound on the moves to a win (lower_bound): the moves that remove pyramid cards
+  (pyramid_part) and, under draw one, what reaching the talon partners costs (talon_bound).
+
+The results that depend on the pyramid only are remembered per search in two
+direct-mapped caches (search.mcache and search.dcache, MCACHE entries each, stamped with the
+search's epoch).
+"""
+from libc.stdint cimport uint32_t, uint64_t
+from libc.string cimport memset
+
+from pyramid_core.cards cimport KING
+from pyramid_core.geometry cimport (free_mask, pyr_ctz32, pyr_msb32, pyr_popcount32,
+                                    PYRAMID_ALL, PYR_GEO, pyr_geometry_init, pyr_match,
+                                    pyr_match_init)
+from pyramid_core.hashset cimport hmix
+from pyramid_core.position cimport (pyr_pos, LOC_TALON, pos_pyr, pos_talon, pos_cur,
+                                    pos_recycles, can_recycle, below)
+from pyramid_core.rules cimport REDEALS_UNLIMITED
+from pyramid_core.search cimport search, MCACHE, talon_counts
+from pyramid_core.solver cimport OBJ_MIN_MOVES, MAX_LINE
+
+pyr_geometry_init()
+pyr_match_init()
+
+# ---- the rank classes -----------------------------------------------------------------------
+
+cdef int pyramid_matching(const search* s, uint32_t am, uint32_t bm) noexcept nogil:
+    """How many disjoint pairs (a, b) of places in am x bm can all be removed as pyramid
+    pairs in one game: each pair can meet (neither card covers the other) and no two pairs
+    cover each other's cards (a pair goes once its cards are free, so a pair whose cards
+    cover the other's goes second: both ways round, neither can go). Under
+    pair_with_covering only the first condition is used (a card may go with its cover)."""
+    cdef int A[4]
+    cdef int B[4]
+    cdef uint32_t cards[4]
+    cdef uint32_t cover[4]
+    cdef int na = 0, nb = 0, m = pyr_match(am, bm, s.rel)
+    if m < 2 or s.t.rules.pair_with_covering:
+        return m                           # one pair has no other to cover
+    while am and na < 4:
+        A[na] = pyr_ctz32(am)
+        na += 1
+        am &= am - 1
+    while bm and nb < 4:
+        B[nb] = pyr_ctz32(bm)
+        nb += 1
+        bm &= bm - 1
+    return acyclic_pairs(s, A, na, B, nb, 0, 0, cards, cover, 0, 0, m)
+
+cdef int acyclic_pairs(const search* s, const int* A, int na, const int* B, int nb, int i,
+                       uint32_t used_b, uint32_t* cards, uint32_t* cover, int size, int best,
+                       int limit) noexcept nogil:
+    """The most pairs of A[i:] x B (not in used_b) that can join the `size` chosen ones
+    (cards[k], cover[k]: a chosen pair's places and the places they cover) with no two
+    covering each other's cards; at most `limit` (the plain matching: nothing can do
+    better)."""
+    cdef int j, k, got
+    cdef uint32_t pc, pv
+    cdef bint ok
+    if size > best:
+        best = size
+    if i == na or best >= limit or size + (na - i) <= best:
+        return best
+    for j in range(nb):
+        if (used_b >> j) & 1 or (s.rel[A[i]] >> B[j]) & 1:
+            continue
+        pc = ((<uint32_t>1) << A[i]) | ((<uint32_t>1) << B[j])
+        pv = PYR_GEO.above[A[i]] | PYR_GEO.above[B[j]]
+        ok = True
+        for k in range(size):
+            if (pc & cover[k]) and (cards[k] & pv):
+                ok = False
+                break
+        if not ok:
+            continue
+        cards[size] = pc
+        cover[size] = pv
+        got = acyclic_pairs(s, A, na, B, nb, i + 1, used_b | ((<uint32_t>1) << j), cards, cover,
+                            size + 1, best, limit)
+        if got > best:
+            best = got
+        if best >= limit:
+            return best
+    return acyclic_pairs(s, A, na, B, nb, i + 1, used_b, cards, cover, size, best, limit)
+
+cdef uint32_t class_matchings(const search* s, uint32_t pyr) noexcept nogil:
+    """pyramid_matching of each rank class r = 1..6 of the pyramid cards left, 3 bits each
+    (class r at bits 3r - 3): remembered in s.mcache, a direct-mapped cache keyed by the
+    pyramid (entries of another search are told apart by s.epoch)."""
+    cdef uint64_t slot, e
+    cdef uint32_t am, bm, out = 0
+    cdef int r
+    if s.mcache != NULL:
+        slot = (hmix(pyr) >> 40) & (MCACHE - 1)
+        e = s.mcache[slot]
+        if (e >> 48) == s.epoch and ((e >> 20) & PYRAMID_ALL) == pyr:
+            return <uint32_t>(e & 0x3FFFF)
+    for r in range(1, 7):
+        am = pyr & s.t.pyr_rank[r]
+        bm = pyr & s.t.pyr_rank[13 - r]
+        if am and bm:
+            out |= <uint32_t>pyramid_matching(s, am, bm) << (3 * r - 3)
+    if s.mcache != NULL:
+        s.mcache[slot] = (<uint64_t>s.epoch << 48) | (<uint64_t>pyr << 20) | out
+    return out
+
+cdef inline int class_m(uint32_t packed, int r) noexcept nogil:
+    return <int>((packed >> (3 * r - 3)) & 7)
+
+cdef int pyramid_partners(const search* s, uint32_t pyr) noexcept nogil:
+    """(Needs s.dcache: without it the search would be exponential.) The fewest talon partners any game needs to clear the pyramid cards `pyr` (the
+    pyramid alone, exactly: which cards are free when; a talon partner of a rank is
+    assumed at hand whenever the deal's talon has that rank): PARTNERS_NONE when no game
+    can clear them. Free Kings go first (alone, no partner). Remembered in s.dcache, so
+    each pyramid (at most some 1,400 shapes a deal) is worked out once."""
+    cdef uint64_t slot = 0, e
+    cdef uint32_t f, x, y, kings
+    cdef int best = PARTNERS_NONE, got, a, r
+    if pyr == 0:
+        return 0
+    if s.dcache == NULL:
+        return 0                           # (no memory for it: nothing said)
+    slot = (hmix(pyr) >> 40) & (MCACHE - 1)
+    e = s.dcache[slot]
+    if (e >> 48) == s.epoch and ((e >> 20) & PYRAMID_ALL) == pyr:
+        return <int>(e & 0xFF)
+    f = free_mask(pyr)
+    kings = f & s.t.pyr_rank[KING]
+    if kings:
+        best = pyramid_partners(s, pyr & ~kings)
+    else:
+        x = f
+        while x:
+            a = pyr_ctz32(x)
+            r = s.t.rank[a]
+            y = f & s.t.pyr_rank[13 - r] & ~(((<uint32_t>2) << a) - 1)   # partners after a
+            while y:
+                got = pyramid_partners(s, pyr & ~((<uint32_t>1) << a)
+                                       & ~((<uint32_t>1) << pyr_ctz32(y)))
+                if got < best:
+                    best = got
+                y &= y - 1
+            if s.talon_rank[13 - r]:
+                got = pyramid_partners(s, pyr & ~((<uint32_t>1) << a)) + 1
+                if got < best:
+                    best = got
+            x &= x - 1
+    if best > PARTNERS_NONE:
+        best = PARTNERS_NONE
+    s.dcache[slot] = (<uint64_t>s.epoch << 48) | (<uint64_t>pyr << 20) | <uint64_t>best
+    return best
+
+cdef bint classes_ok(const search* s, uint32_t pyr, const int* tc, bint strict) noexcept nogil:
+    """Can every rank class still be paired off? tc[r]: talon cards of rank r still there.
+    strict (win all, free talon): every talon card must pair with a pyramid card too."""
+    cdef int r, q, a, b, need
+    cdef uint32_t am, bm, packed = 0xFFFFFFFFU
+    for r in range(1, 7):
+        q = 13 - r
+        am = pyr & s.t.pyr_rank[r]
+        bm = pyr & s.t.pyr_rank[q]
+        a = pyr_popcount32(am)
+        b = pyr_popcount32(bm)
+        if strict:
+            need = a - tc[q]
+            if need < 0 or need != b - tc[r]:
+                return False
+        else:
+            need = a - tc[q]
+            if b - tc[r] > need:
+                need = b - tc[r]
+        if need > 0:
+            if need > a or need > b:
+                return False
+            if packed == 0xFFFFFFFFU:
+                packed = class_matchings(s, pyr)
+            if class_m(packed, r) < need:
+                return False
+    return True
+
+# ---- the talon ------------------------------------------------------------------------------
+
+cdef uint32_t reachable_talon(const search* s, pyr_pos p) noexcept nogil:
+    """Talon cards that may still be played. In the last pass a waste card lies under the
+    ones drawn after it: below a card that can never go, nothing comes back."""
+    cdef uint32_t talon = pos_talon(p), waste, pile
+    cdef int k, t
+    if not last_pass(s, p):
+        return talon
+    waste = talon & below(pos_cur(p))
+    for k in range(1 if s.t.rules.draw == 1 else 3):
+        pile = waste if s.t.rules.draw == 1 else waste & s.t.pile[k]
+        while pile:
+            t = pyr_msb32(pile)
+            if not can_ever_go(s, p, t):
+                talon &= ~(pile & (((<uint32_t>2) << t) - 1))   # t and all under it
+                break
+            pile &= ~((<uint32_t>1) << t)
+    return talon
+
+cdef bint position_ok(search* s, pyr_pos p) noexcept nogil:
+    cdef int tc[14]
+    talon_counts(s, reachable_talon(s, p), tc)
+    return classes_ok(s, pos_pyr(p), tc, False)
+
+# ---- the most pyramid cards a line removes --------------------------------------------------
+
+cdef int stuck_bound(const search* s, uint32_t pyr, const int* tc) noexcept nogil:
+    """At most how many pyramid cards can be gone in the end: a card with no partner left
+    (no card of the complementary rank in the talon, and every pyramid one it could ever
+    meet stays too) stays, and so does every card it covers. Worked out to a fixed point: a
+    card that stays can leave another one without a partner."""
+    cdef uint32_t x, partners, stuck = 0, before
+    cdef int a, r
+    while True:
+        before = stuck
+        for r in range(1, 13):
+            if tc[13 - r]:
+                continue             # a talon partner is always there
+            x = pyr & s.t.pyr_rank[r] & ~stuck
+            partners = pyr & s.t.pyr_rank[13 - r] & ~stuck
+            while x:
+                a = pyr_ctz32(x)
+                if (partners & ~s.rel[a]) == 0:
+                    stuck |= ((<uint32_t>1) << a) | PYR_GEO.above[a]
+                x &= x - 1
+        if stuck == before:
+            return 28 - pyr_popcount32(stuck & pyr)
+
+cdef int removal_bound(const search* s, uint32_t pyr, const int* tc) noexcept nogil:
+    """stuck_bound, and a count class by class: at most m pyramid pairs (m: the largest set
+    of pairs that can meet), the rest of each rank needing a talon partner of the other."""
+    cdef uint32_t am, bm
+    cdef int a, b, q, r, m
+    cdef int counted = 28 - pyr_popcount32(pyr & ~s.t.pyr_rank[KING])
+    for r in range(1, 7):
+        q = 13 - r
+        am = pyr & s.t.pyr_rank[r]
+        bm = pyr & s.t.pyr_rank[q]
+        a = pyr_popcount32(am)
+        b = pyr_popcount32(bm)
+        m = pyramid_matching(s, am, bm) if a and b else 0
+        counted += 2 * m + min(a - m, tc[q]) + min(b - m, tc[r])
+    return min(stuck_bound(s, pyr, tc), counted)
+
+# ---- the lower bound on the moves to a win --------------------------------------------------
+
+cdef int pyramid_part(search* s, uint32_t pyr, pyr_part* pp) noexcept nogil:
+    """Fill pp for the pyramid cards pyr: the moves that remove them (each pyramid King
+    alone, and per rank class the pyramid cards that cannot all go in pyramid pairs: one
+    move removes at most one pair) and the talon partners they need. MAX_LINE when no game
+    can clear them."""
+    cdef uint32_t am, bm
+    cdef int h = pyr_popcount32(pyr & s.t.pyr_rank[KING]), r, a, b, m, t
+    cdef uint32_t packed = class_matchings(s, pyr)
+    pp.need[0] = pp.need[7] = pp.need[13] = 0
+    pp.pc[0] = pp.pc[7] = 0
+    pp.pc[13] = h
+    pp.total = 0
+    for r in range(1, 7):
+        am = pyr & s.t.pyr_rank[r]
+        bm = pyr & s.t.pyr_rank[13 - r]
+        a = pyr_popcount32(am)
+        b = pyr_popcount32(bm)
+        pp.pc[r] = a
+        pp.pc[13 - r] = b
+        m = class_m(packed, r)
+        h += a + b - m
+        pp.need[13 - r] = a - m      # talon partners of rank 13 - r needed at least
+        pp.need[r] = b - m
+        pp.least[r] = a + b - 2 * m  # talon partners of the class needed at least
+        pp.total += pp.least[r]
+    # The talon partners the pyramid needs, its timing counted (pyramid_partners), beyond
+    # the classes' least: each two more is a move more (talon_bound shares it out).
+    pp.d = 0
+    if s.objective == OBJ_MIN_MOVES and not s.t.rules.pair_with_covering:
+        t = pyramid_partners(s, pyr)
+        if t >= PARTNERS_NONE:
+            return MAX_LINE
+        t -= pp.total
+        if t > 0:
+            pp.d = t >> 1
+    if s.t.rules.draw != 1:
+        h += pp.d
+    pp.h = h
+    return h
+
+cdef int lower_bound(search* s, pyr_pos p) noexcept nogil:
+    """Moves still needed at least: pyramid_part's count, plus, under draw one, what
+    reaching the talon partners costs (talon_bound)."""
+    cdef pyr_part pp
+    if pyramid_part(s, pos_pyr(p), &pp) >= MAX_LINE:
+        return MAX_LINE
+    return part_bound(s, p, &pp)
+
+ctypedef struct way:
+    # The cards in the way of a talon card (see talon_bound), counted the way the bound
+    # needs them, kept up to date card by card: per class c (ranks c and 13 - c), ub[c] of
+    # them can go with pyramid cards (at most min(cards of rank x, pyramid cards of rank
+    # 13 - x) per rank x); u is their sum and half the half moves they add.
+    int n                     # cards in the way
+    int u
+    int half
+    int count[14]             # cards in the way by rank
+    int ub[7]
+
+cdef inline int class_of(int r) noexcept nogil:
+    """The rank class of rank r (1..12): r and 13 - r; 0 for a King."""
+    return r if r <= 6 else (13 - r if r < 13 else 0)
+
+cdef inline int halves(const pyr_part* pp, int c, int use) noexcept nogil:
+    """The half moves class c adds when `use` talon partners go with its pyramid cards."""
+    return (use - pp.least[c] + 1) >> 1 if use > pp.least[c] else 0   # a + b + t is even
+
+cdef inline void way_change(way* w, const pyr_part* pp, int y, int by) noexcept nogil:
+    """One card of rank y more (by = 1) or fewer (by = -1) in the way."""
+    cdef int c = class_of(y), before = w.count[y]
+    w.count[y] += by
+    w.n += by
+    if c == 0:
+        return
+    # min(count[y], pyramid cards of rank 13 - y) moves when the smaller count is y's
+    if (before < pp.pc[13 - y]) if by > 0 else (before <= pp.pc[13 - y]):
+        w.half -= halves(pp, c, w.ub[c])
+        w.ub[c] += by
+        w.u += by
+        w.half += halves(pp, c, w.ub[c])
+
+cdef inline int way_cost(const way* w, const pyr_part* pp, int y, int extra, bint y_in) noexcept nogil:
+    """The moves that remove no pyramid card (beyond lower_bound's count) needed to get the
+    cards in the way out of the way of a talon partner of rank y, plus `extra` moves (its
+    draw, a recycle). y_in: y itself is counted in w and is not in its own way."""
+    cdef int c = class_of(y), n = w.n + extra, u = w.u, half = w.half, ub
+    if c:
+        ub = w.ub[c]
+        if y_in:
+            n -= 1
+            if w.count[y] <= pp.pc[13 - y]:
+                ub -= 1
+                u -= 1
+        half += halves(pp, c, ub + 1) - halves(pp, c, w.ub[c])   # y is a partner too
+    return n - u + (half if half > pp.d else pp.d)
+
+cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
+    """Draw one: a lower bound on the moves, beyond lower_bound's count, that reaching the
+    talon partners in `need` (by rank) costs.
+
+    A talon card N is reached once the cards in its way (the set X) are gone: for a stock
+    card, every stock card above it (drawn, or removed as the playable stock top); for a
+    waste card under the top, either every waste card above it (removed), or, when a
+    recycle is left, every stock card (drawn or removed), the recycle itself, then every
+    card before N in the next pass. A card of X that goes without a pyramid card costs a
+    move that removes no pyramid card (a draw, a talon King, a pair of talon cards). One
+    that goes with a pyramid card costs half a move more than lower_bound counts, once its
+    class (ranks r and 13 - r) uses more talon partners than the least[] it must: a class
+    with a + b pyramid cards and t talon partners takes (a + b + t) / 2 moves, lower_bound
+    counted t = least. At most min(cards of rank x in X, pyramid cards of rank 13 - x) of X
+    go with pyramid cards. A card reached in the stock is drawn too (unless the stock top is
+    playable); N is a talon partner of its class. The bound is the largest over the ranks
+    needed of the k-th cheapest card of a rank needed k times; a position without enough
+    talon partners left can never be won (a bound above any line).
+
+    `d`: pyramid pairs the classes count that cannot all be had in one game
+    (pairs_shortfall). The talon partners t of all classes number at least the classes'
+    least plus 2d, and the pyramid cards take (cards + t) / 2 moves: the half moves a
+    partner's way adds and these d moves are the same extra partners counted twice, so
+    the larger of the two counts (and d alone when no partner is needed)."""
+    cdef uint32_t talon, stock, waste, x_bits
+    cdef int cur = pos_cur(p), x, y, t, worst = 0, cost, k, i, j
+    cdef int draw_self = 0 if s.t.rules.stock_top_playable else 1
+    cdef bint recycle
+    cdef way above                # the cards above the card looked at
+    cdef way rest                 # every talon card but those above it (the way round)
+    cdef int costs[14][4]
+    cdef int n_costs[14]
+    if pp.total == 0:
+        return pp.d
+    talon = reachable_talon(s, p)
+    stock = talon & ~below(cur)
+    waste = talon & below(cur)
+    recycle = can_recycle(s.t, p) or (
+        stock != 0 and (s.t.rules.redeals == REDEALS_UNLIMITED
+                        or pos_recycles(p) < s.t.rules.redeals))
+    memset(&above, 0, sizeof(way))
+    memset(n_costs, 0, sizeof(n_costs))
+    # The stock, top first: the cards above each. A card's cost only grows with its depth
+    # (one more card in the way adds a move, or half a move and a partner), so of a rank
+    # needed k times only the k nearest can be among its k cheapest.
+    x_bits = stock
+    while x_bits:
+        y = s.t.rank[LOC_TALON + pyr_ctz32(x_bits)]
+        if n_costs[y] < pp.need[y]:
+            costs[y][n_costs[y]] = way_cost(&above, pp, y, draw_self, False)
+            n_costs[y] += 1
+        way_change(&above, pp, y, 1)
+        x_bits &= x_bits - 1
+    # The waste, top first: the cards above each, or the recycle: the stock, then the
+    # waste cards under it (every card but those above it, and itself).
+    rest = above
+    x_bits = waste
+    while x_bits:
+        way_change(&rest, pp, s.t.rank[LOC_TALON + pyr_ctz32(x_bits)], 1)
+        x_bits &= x_bits - 1
+    memset(&above, 0, sizeof(way))
+    x_bits = waste
+    while x_bits:
+        t = pyr_msb32(x_bits)
+        y = s.t.rank[LOC_TALON + t]
+        if pp.need[y] > 0 and n_costs[y] < 4:
+            cost = way_cost(&above, pp, y, 0, False)
+            if cost > 0 and recycle:
+                k = way_cost(&rest, pp, y, 1 + draw_self, True)
+                if k < cost:
+                    cost = k
+            costs[y][n_costs[y]] = cost
+            n_costs[y] += 1
+        way_change(&above, pp, y, 1)
+        way_change(&rest, pp, y, -1)
+        x_bits &= ~((<uint32_t>1) << t)
+    # Each rank needed k times: its k-th cheapest card.
+    for y in range(1, 13):
+        k = pp.need[y]
+        if k == 0:
+            continue
+        if n_costs[y] < k:
+            return MAX_LINE
+        for i in range(1, n_costs[y]):          # sort (at most 4)
+            j = i
+            while j > 0 and costs[y][j - 1] > costs[y][j]:
+                costs[y][j - 1], costs[y][j] = costs[y][j], costs[y][j - 1]
+                j -= 1
+        if costs[y][k - 1] > worst:
+            worst = costs[y][k - 1]
+    return worst
