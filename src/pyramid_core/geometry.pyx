@@ -17,3 +17,23 @@ def covers(int i):
 
 def row(int i):
     return row_of(i)
+
+
+pyr_geometry_init()
+pyr_match_init()
+
+
+def tables():
+    """The per-position tables (pyr_geometry.h) as a dict of lists, for the tests."""
+    cdef dict out = PYR_GEO        # (Cython turns the struct into a dict, arrays into lists,
+    cdef int i                     # but byte arrays into bytes: those by hand)
+    out["covered_l"] = [PYR_GEO.covered_l[i] for i in range(28)]
+    out["covered_r"] = [PYR_GEO.covered_r[i] for i in range(28)]
+    out["support"] = [PYR_GEO.support[i] for i in range(28)]
+    return out
+
+
+def match(unsigned int rset, unsigned int sset, bint pair_with_covering=False):
+    """pyr_match.h's rank-class matching of the pyramid masks rset and sset (at most four
+    positions each), for the tests."""
+    return pyr_match(rset, sset, &PYR_GEO.bad_pwc[0] if pair_with_covering else &PYR_GEO.bad[0])
