@@ -9,14 +9,16 @@ from pyramid_core.position cimport (pyr_pos, LOC_TALON, pos_pyr, pos_talon, pos_
                                     pile_top)
 from pyramid_core.search cimport search, last_pass
 
+
 cdef enum:
     PARTNERS_NONE = 99        # pyramid_partners: no game clears the pyramid
+
 
 ctypedef struct pyr_part:
     # lower_bound's count for a pyramid (the same for every position with those pyramid
     # cards: worked out once for A*'s walk of draws, which keeps the pyramid).
     int h                     # the moves removing pyramid cards (and d, under draw three)
-    int d                     # pairs_shortfall: see talon_bound
+    int d                     # the moves the extra talon partners cost: see talon_bound
     int total                 # talon partners needed, all ranks
     int need[14]              # talon partners of each rank needed at least
     int least[7]              # talon partners of each class needed at least
@@ -44,6 +46,7 @@ cdef inline int part_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept no
         return pp.h + talon_bound(s, p, pp)
     return pp.h
 
+
 cdef inline bint can_ever_go(const search* s, pyr_pos p, int t) noexcept nogil:
     """Could talon card t ever be removed? Not if no card of the complementary rank is left
     where it could meet t: the pyramid, the stock when its top is playable, the other waste
@@ -56,6 +59,7 @@ cdef inline bint can_ever_go(const search* s, pyr_pos p, int t) noexcept nogil:
     if s.t.rules.draw == 3:              # pile tops pair with each other
         return (pos_talon(p) & s.talon_rank[q]) != 0
     return s.t.rules.stock_top_playable and (pos_talon(p) & ~below(pos_cur(p)) & s.talon_rank[q]) != 0
+
 
 cdef inline bint buries(const search* s, pyr_pos p) noexcept nogil:
     """After a draw or recycle: can reachable_talon(p) have lost cards? Only in the last pass,

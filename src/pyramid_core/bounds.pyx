@@ -35,6 +35,7 @@ pyr_match_init()
 
 # ---- the rank classes -----------------------------------------------------------------------
 
+
 cdef int pyramid_matching(const search* s, uint32_t am, uint32_t bm) noexcept nogil:
     """How many disjoint pairs (a, b) of places in am x bm can all be removed as pyramid
     pairs in one game: each pair can meet (neither card covers the other) and no two pairs
@@ -57,6 +58,7 @@ cdef int pyramid_matching(const search* s, uint32_t am, uint32_t bm) noexcept no
         nb += 1
         bm &= bm - 1
     return acyclic_pairs(s, A, na, B, nb, 0, 0, cards, cover, 0, 0, m)
+
 
 cdef int acyclic_pairs(const search* s, const int* A, int na, const int* B, int nb, int i,
                        uint32_t used_b, uint32_t* cards, uint32_t* cover, int size, int best,
@@ -94,6 +96,7 @@ cdef int acyclic_pairs(const search* s, const int* A, int na, const int* B, int 
             return best
     return acyclic_pairs(s, A, na, B, nb, i + 1, used_b, cards, cover, size, best, limit)
 
+
 cdef uint32_t class_matchings(const search* s, uint32_t pyr) noexcept nogil:
     """pyramid_matching of each rank class r = 1..6 of the pyramid cards left, 3 bits each
     (class r at bits 3r - 3): remembered in s.mcache, a direct-mapped cache keyed by the
@@ -115,8 +118,10 @@ cdef uint32_t class_matchings(const search* s, uint32_t pyr) noexcept nogil:
         s.mcache[slot] = (<uint64_t>s.epoch << 48) | (<uint64_t>pyr << 20) | out
     return out
 
+
 cdef inline int class_m(uint32_t packed, int r) noexcept nogil:
     return <int>((packed >> (3 * r - 3)) & 7)
+
 
 cdef int pyramid_partners(const search* s, uint32_t pyr) noexcept nogil:
     """(Needs s.dcache: without it the search would be exponential.) The fewest talon partners any game needs to clear the pyramid cards `pyr` (the
@@ -161,6 +166,7 @@ cdef int pyramid_partners(const search* s, uint32_t pyr) noexcept nogil:
     s.dcache[slot] = (<uint64_t>s.epoch << 48) | (<uint64_t>pyr << 20) | <uint64_t>best
     return best
 
+
 cdef bint classes_ok(const search* s, uint32_t pyr, const int* tc, bint strict) noexcept nogil:
     """Can every rank class still be paired off? tc[r]: talon cards of rank r still there.
     strict (win all, free talon): every talon card must pair with a pyramid card too."""
@@ -191,6 +197,7 @@ cdef bint classes_ok(const search* s, uint32_t pyr, const int* tc, bint strict) 
 
 # ---- the talon ------------------------------------------------------------------------------
 
+
 cdef uint32_t reachable_talon(const search* s, pyr_pos p) noexcept nogil:
     """Talon cards that may still be played. In the last pass a waste card lies under the
     ones drawn after it: below a card that can never go, nothing comes back."""
@@ -209,12 +216,14 @@ cdef uint32_t reachable_talon(const search* s, pyr_pos p) noexcept nogil:
             pile &= ~((<uint32_t>1) << t)
     return talon
 
+
 cdef bint position_ok(search* s, pyr_pos p) noexcept nogil:
     cdef int tc[14]
     talon_counts(s, reachable_talon(s, p), tc)
     return classes_ok(s, pos_pyr(p), tc, False)
 
 # ---- the most pyramid cards a line removes --------------------------------------------------
+
 
 cdef int stuck_bound(const search* s, uint32_t pyr, const int* tc) noexcept nogil:
     """At most how many pyramid cards can be gone in the end: a card with no partner left
@@ -238,6 +247,7 @@ cdef int stuck_bound(const search* s, uint32_t pyr, const int* tc) noexcept nogi
         if stuck == before:
             return 28 - pyr_popcount32(stuck & pyr)
 
+
 cdef int removal_bound(const search* s, uint32_t pyr, const int* tc) noexcept nogil:
     """stuck_bound, and a count class by class: at most m pyramid pairs (m: the largest set
     of pairs that can meet), the rest of each rank needing a talon partner of the other."""
@@ -255,6 +265,7 @@ cdef int removal_bound(const search* s, uint32_t pyr, const int* tc) noexcept no
     return min(stuck_bound(s, pyr, tc), counted)
 
 # ---- the lower bound on the moves to a win --------------------------------------------------
+
 
 cdef int pyramid_part(search* s, uint32_t pyr, pyr_part* pp) noexcept nogil:
     """Fill pp for the pyramid cards pyr: the moves that remove them (each pyramid King
@@ -296,6 +307,7 @@ cdef int pyramid_part(search* s, uint32_t pyr, pyr_part* pp) noexcept nogil:
     pp.h = h
     return h
 
+
 cdef int lower_bound(search* s, pyr_pos p) noexcept nogil:
     """Moves still needed at least: pyramid_part's count, plus, under draw one, what
     reaching the talon partners costs (talon_bound)."""
@@ -303,6 +315,7 @@ cdef int lower_bound(search* s, pyr_pos p) noexcept nogil:
     if pyramid_part(s, pos_pyr(p), &pp) >= MAX_LINE:
         return MAX_LINE
     return part_bound(s, p, &pp)
+
 
 ctypedef struct way:
     # The cards in the way of a talon card (see talon_bound), counted the way the bound
@@ -315,13 +328,16 @@ ctypedef struct way:
     int count[14]             # cards in the way by rank
     int ub[7]
 
+
 cdef inline int class_of(int r) noexcept nogil:
     """The rank class of rank r (1..12): r and 13 - r; 0 for a King."""
     return r if r <= 6 else (13 - r if r < 13 else 0)
 
+
 cdef inline int halves(const pyr_part* pp, int c, int use) noexcept nogil:
     """The half moves class c adds when `use` talon partners go with its pyramid cards."""
     return (use - pp.least[c] + 1) >> 1 if use > pp.least[c] else 0   # a + b + t is even
+
 
 cdef inline void way_change(way* w, const pyr_part* pp, int y, int by) noexcept nogil:
     """One card of rank y more (by = 1) or fewer (by = -1) in the way."""
@@ -336,6 +352,7 @@ cdef inline void way_change(way* w, const pyr_part* pp, int y, int by) noexcept 
         w.ub[c] += by
         w.u += by
         w.half += halves(pp, c, w.ub[c])
+
 
 cdef inline int way_cost(const way* w, const pyr_part* pp, int y, int extra, bint y_in) noexcept nogil:
     """The moves that remove no pyramid card (beyond lower_bound's count) needed to get the
@@ -352,9 +369,10 @@ cdef inline int way_cost(const way* w, const pyr_part* pp, int y, int extra, bin
         half += halves(pp, c, ub + 1) - halves(pp, c, w.ub[c])   # y is a partner too
     return n - u + (half if half > pp.d else pp.d)
 
+
 cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
     """Draw one: a lower bound on the moves, beyond lower_bound's count, that reaching the
-    talon partners in `need` (by rank) costs.
+    talon partners in pp.need (by rank) costs.
 
     A talon card N is reached once the cards in its way (the set X) are gone: for a stock
     card, every stock card above it (drawn, or removed as the playable stock top); for a
@@ -363,7 +381,7 @@ cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
     card before N in the next pass. A card of X that goes without a pyramid card costs a
     move that removes no pyramid card (a draw, a talon King, a pair of talon cards). One
     that goes with a pyramid card costs half a move more than lower_bound counts, once its
-    class (ranks r and 13 - r) uses more talon partners than the least[] it must: a class
+    class (ranks r and 13 - r) uses more talon partners than the pp.least it must: a class
     with a + b pyramid cards and t talon partners takes (a + b + t) / 2 moves, lower_bound
     counted t = least. At most min(cards of rank x in X, pyramid cards of rank 13 - x) of X
     go with pyramid cards. A card reached in the stock is drawn too (unless the stock top is
@@ -371,9 +389,12 @@ cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
     needed of the k-th cheapest card of a rank needed k times; a position without enough
     talon partners left can never be won (a bound above any line).
 
-    `d`: pyramid pairs the classes count that cannot all be had in one game
-    (pairs_shortfall). The talon partners t of all classes number at least the classes'
-    least plus 2d, and the pyramid cards take (cards + t) / 2 moves: the half moves a
+    The cards in the way are counted card by card (way_change: O(1) a card), so the bound
+    costs one pass over the talon.
+
+    pp.d: half the talon partners the pyramid needs, its timing counted, beyond the
+    classes' least (pyramid_partners). The talon partners t of all classes number at least
+    the classes' least plus 2d, and the pyramid cards take (cards + t) / 2 moves: the half moves a
     partner's way adds and these d moves are the same extra partners counted twice, so
     the larger of the two counts (and d alone when no partner is needed)."""
     cdef uint32_t talon, stock, waste, x_bits

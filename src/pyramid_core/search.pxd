@@ -13,11 +13,14 @@ from pyramid_core.rules cimport REDEALS_UNLIMITED
 from pyramid_core.solver cimport (OBJ_MIN_MOVES, STOP_NODES, STOP_TIME, STOP_MEMORY,
                                   STOP_CANCELLED)
 
+
 cdef extern from "pyr_clock.h" nogil:
     double pyr_now()
 
+
 cdef extern from "pyr_cancel.h" nogil:
     int pyr_cancelled(const volatile uint8_t* f)
+
 
 cdef enum:
     MCACHE = 1 << 14          # entries of each of the bounds' caches (128 KiB)
@@ -65,11 +68,13 @@ cdef inline bint over_budget(search* s, bint check_clock) noexcept nogil:
             return True
     return False
 
+
 cdef inline int no_room(search* s) noexcept nogil:
     """A table could not grow: out of memory, or the grow gave up on the cancel flag. Sets
     s.stop; returns -1 (the search's "budget ran out")."""
     s.stop = STOP_CANCELLED if pyr_cancelled(s.cancel) else STOP_MEMORY
     return -1
+
 
 cdef inline bint spent(search* s) noexcept nogil:
     """Count one expanded position; True when a budget has run out (the clock and the cancel
@@ -96,9 +101,11 @@ cdef inline int order_moves(search* s, pyr_pos p, pyr_move* mv) noexcept nogil:
             break
     return n
 
+
 cdef inline bint last_pass(const search* s, pyr_pos p) noexcept nogil:
     return (s.t.rules.redeals != REDEALS_UNLIMITED
             and pos_recycles(p) >= s.t.rules.redeals)
+
 
 cdef inline void talon_counts(const search* s, uint32_t talon, int* tc) noexcept nogil:
     cdef int r

@@ -30,11 +30,13 @@ from pyramid_core.solver cimport MAX_LINE, STOP_MEMORY
 
 # ---- the nodes and the frontier -------------------------------------------------------------
 
+
 ctypedef struct anode:
     pyr_pos pos
     uint32_t parent
     uint16_t g
     pyr_move move           # the removal that made this node (0 for the start)
+
 
 ctypedef struct anodes:
     # A*'s nodes: 16 bytes each, and two bytes beside: the draws and recycles played (from
@@ -46,15 +48,18 @@ ctypedef struct anodes:
     int64_t n
     int64_t cap
 
+
 ctypedef struct fbucket:
     uint32_t* v
     int64_t n
     int64_t cap
 
+
 ctypedef struct flayer:
     fbucket* by_g             # FQ_G stacks, by g (capped), allocated when first used
     int64_t n
     int gtop                  # no stack above this one holds a node
+
 
 ctypedef struct fqueue:
     # A* frontier: the smallest f first; among equal f the deepest (largest g) first, last
@@ -64,10 +69,12 @@ ctypedef struct fqueue:
     int64_t count
     int64_t bytes
 
+
 cdef enum:
     FQ_G = 256                # g above this shares the top stack (the order is a tie-break)
     MAX_G = 0xFFF0            # A*'s longest line (g is 16 bits)
     DEAD = 255                # anodes.walk of a node a shorter line to its position replaced
+
 
 cdef int anodes_grow(anodes* N, int64_t cap) noexcept nogil:
     cdef anode* at = <anode*>realloc(N.at, cap * sizeof(anode))
@@ -87,6 +94,7 @@ cdef int anodes_grow(anodes* N, int64_t cap) noexcept nogil:
     N.cap = cap
     return 0
 
+
 cdef inline void anodes_add(anodes* N, pyr_pos pos, uint32_t parent, int g, pyr_move move,
                             int steps) noexcept nogil:
     """Append a node (the caller made room)."""
@@ -99,6 +107,7 @@ cdef inline void anodes_add(anodes* N, pyr_pos pos, uint32_t parent, int g, pyr_
     N.walk[N.n] = 0
     N.n += 1
 
+
 cdef void anodes_free(anodes* N) noexcept nogil:
     free(N.at)
     free(N.steps)
@@ -107,12 +116,14 @@ cdef void anodes_free(anodes* N) noexcept nogil:
     N.steps = NULL
     N.walk = NULL
 
+
 cdef int fq_init(fqueue* q) noexcept nogil:
     q.layer = <flayer*>calloc(MAX_LINE, sizeof(flayer))
     q.fmin = MAX_LINE
     q.count = 0
     q.bytes = MAX_LINE * sizeof(flayer)
     return 0 if q.layer else -1
+
 
 cdef void fq_free(fqueue* q) noexcept nogil:
     cdef int f, g
@@ -124,6 +135,7 @@ cdef void fq_free(fqueue* q) noexcept nogil:
                 free(q.layer[f].by_g)
         free(q.layer)
     q.layer = NULL
+
 
 cdef int fq_push(fqueue* q, int f, int g, uint32_t node) noexcept nogil:
     """-1 when memory runs out."""
@@ -157,6 +169,7 @@ cdef int fq_push(fqueue* q, int f, int g, uint32_t node) noexcept nogil:
         q.fmin = f
     return 0
 
+
 cdef uint32_t fq_pop(fqueue* q, int* f) noexcept nogil:
     """The next node (the queue is not empty); its f in f[0]."""
     cdef flayer* L
@@ -175,6 +188,7 @@ cdef uint32_t fq_pop(fqueue* q, int* f) noexcept nogil:
 
 # ---- the walk of draws and recycles ---------------------------------------------------------
 
+
 cdef inline pyr_move talon_step(const pyr_table* t, pyr_pos p) noexcept nogil:
     """The draw, else the recycle, p allows; 0 when neither."""
     if pos_talon(p) & ~below(pos_cur(p)):
@@ -182,6 +196,7 @@ cdef inline pyr_move talon_step(const pyr_table* t, pyr_pos p) noexcept nogil:
     if can_recycle(t, p):
         return MOVE_RECYCLE
     return 0
+
 
 cdef inline uint32_t newly_available(const pyr_table* t, pyr_pos before, pyr_pos after) noexcept nogil:
     """Talon bits of the cards a draw or recycle from `before` to `after` made available:
@@ -194,6 +209,7 @@ cdef inline uint32_t newly_available(const pyr_table* t, pyr_pos before, pyr_pos
     if pos_cur(after) <= pos_cur(before):
         return 0                                   # a recycle: the waste is empty
     return pos_talon(after) & below(pos_cur(after)) & ~below(pos_cur(before))
+
 
 cdef int dominated_by_cursor(hset* cards, pyr_pos c, int g) noexcept nogil:
     """Draw one, finite redeals: -1 when position c, reached in g moves, is dominated by a
@@ -242,6 +258,7 @@ cdef int dominated_by_cursor(hset* cards, pyr_pos c, int g) noexcept nogil:
         keep |= entries[j] << (24 * j)
     return 1 if hset_put(cards, key, keep) < 0 else 0
 
+
 cdef int fresh_moves(const pyr_table* t, pyr_pos q, uint32_t fresh, pyr_move* out) noexcept nogil:
     """Draw one, no top-two waste pairs: the removals at q that use the talon card in
     `fresh` (one card: the new stock top where it is playable, else the new waste top).
@@ -268,6 +285,7 @@ cdef int fresh_moves(const pyr_table* t, pyr_pos q, uint32_t fresh, pyr_move* ou
     return n
 
 # ---- the search -----------------------------------------------------------------------------
+
 
 cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
     """The shortest winning line: A* on f = g + h with the admissible lower_bound; the
@@ -445,6 +463,7 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
     anodes_free(&N)
     fq_free(&open_)
     return result
+
 
 cdef int astar_line(search* s, const anodes* N, uint32_t goal, pyr_pos start) noexcept nogil:
     """Write the line to node `goal` into s.path (each node's steps, then its removal);

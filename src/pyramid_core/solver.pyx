@@ -53,6 +53,7 @@ from pyramid_core.bounds cimport (classes_ok, stuck_bound, removal_bound, reacha
                                   position_ok, buries, lower_bound)
 from pyramid_core.shortest cimport astar
 
+
 cdef enum:
     TALON_RANK = 1 << 12     # abstract move of the free-talon search: pyramid a + a talon card
     DEFAULT_MEMORY = 1 << 30
@@ -60,6 +61,7 @@ cdef enum:
     WIN_GLANCE_NODES = 48    # exhaust's first look for a win under the free-talon rules
 
 pyr_geometry_init()
+
 
 cdef void search_init(search* s, const pyr_table* t, int objective, const solve_limits* lim,
                       pyr_move* path, pyr_move* best) noexcept nogil:
@@ -80,6 +82,7 @@ cdef void search_init(search* s, const pyr_table* t, int objective, const solve_
     for i in range(N_TALON):
         s.talon_rank[t.rank[LOC_TALON + i]] |= (<uint32_t>1) << i
 
+
 cdef inline bint note_best(search* s, uint32_t pyr, int depth) noexcept nogil:
     """Keep the line if it removes more than any before; True once it reaches the bound
     (nothing better exists: the search can stop)."""
@@ -92,6 +95,7 @@ cdef inline bint note_best(search* s, uint32_t pyr, int depth) noexcept nogil:
 
 # ---- the free-talon search ------------------------------------------------------------------
 
+
 cdef inline int cnt_get(uint64_t cnt, int r) noexcept nogil:
     return <int>((cnt >> (3 * (r - 1))) & 7)
 
@@ -102,12 +106,14 @@ cdef uint64_t CNT_GUARD_EVEN = 0o1010101010101010    # the bit above each of the
 cdef uint64_t CNT_ODD = CNT_EVEN << 3
 cdef uint64_t CNT_GUARD_ODD = CNT_GUARD_EVEN << 3
 
+
 cdef inline bint cnt_within(uint64_t c, uint64_t s) noexcept nogil:
     """Is every field of c at most the same field of s? (SWAR: a field's guard bit survives
     the subtraction exactly when nothing was borrowed from it.)"""
     cdef uint64_t e = ((s & CNT_EVEN) | CNT_GUARD_EVEN) - (c & CNT_EVEN)
     cdef uint64_t o = ((s & CNT_ODD) | CNT_GUARD_ODD) - (c & CNT_ODD)
     return (e & CNT_GUARD_EVEN) == CNT_GUARD_EVEN and (o & CNT_GUARD_ODD) == CNT_GUARD_ODD
+
 
 cdef inline bint dominated(search* s, uint32_t pyr, uint64_t cnt) noexcept nogil:
     """The free-talon search (unless talon cards must all go): was the same pyramid already
@@ -125,6 +131,7 @@ cdef inline bint dominated(search* s, uint32_t pyr, uint64_t cnt) noexcept nogil
             return False
     hset_put(s.visit, key, cnt)         # (out of memory: just not remembered)
     return False
+
 
 cdef int free_dfs(search* s, uint32_t pyr, uint64_t cnt, int depth) noexcept nogil:
     """1: a win below (line in s.path[:s.path_len]); 0: none; -1: a budget ran out."""
@@ -203,6 +210,7 @@ cdef int free_dfs(search* s, uint32_t pyr, uint64_t cnt, int depth) noexcept nog
             return res
     return 0
 
+
 cdef int bring_to_waste(const pyr_table* t, pyr_pos* p, int rank, pyr_move* line, int* n) noexcept nogil:
     """Draw (and recycle) until the waste top has `rank`; 0 ok, -1 impossible."""
     cdef int steps, w
@@ -221,6 +229,7 @@ cdef int bring_to_waste(const pyr_table* t, pyr_pos* p, int rank, pyr_move* line
         p[0] = pos_apply(t, p[0], line[n[0]])
         n[0] += 1
     return -1
+
 
 cdef int realize(const pyr_table* t, pyr_pos p, const pyr_move* abstract, int count,
                  bint finish_talon, pyr_move* line) noexcept nogil:
@@ -250,6 +259,7 @@ cdef int realize(const pyr_table* t, pyr_pos p, const pyr_move* abstract, int co
 
 # ---- the general search ---------------------------------------------------------------------
 
+
 cdef uint64_t _talon_cnt(const pyr_table* t, pyr_pos p) noexcept nogil:
     """The free-talon search's count of non-King talon cards by rank (3 bits a rank)."""
     cdef uint64_t cnt = 0
@@ -262,11 +272,13 @@ cdef uint64_t _talon_cnt(const pyr_table* t, pyr_pos p) noexcept nogil:
 
 # ---- the general search ---------------------------------------------------------------------
 
+
 ctypedef struct frame:
     pyr_pos pos
     int n
     int i
     pyr_move mv[MAX_MOVES]
+
 
 cdef inline uint64_t general_key(const search* s, pyr_pos p) noexcept nogil:
     """What must match for one position to stand for another: the cards left (draw 1), plus
@@ -275,6 +287,7 @@ cdef inline uint64_t general_key(const search* s, pyr_pos p) noexcept nogil:
         return pos_cards(p)
     return p & (((<uint64_t>1) << REC_MASK_SHIFT) - 1)
 
+
 cdef inline uint32_t general_progress(const search* s, pyr_pos p) noexcept nogil:
     """How far through the talon passes p is. Under draw 1, a position with the same cards
     and less progress reaches p by drawing (and recycling), so it stands for p: p can be
@@ -282,6 +295,7 @@ cdef inline uint32_t general_progress(const search* s, pyr_pos p) noexcept nogil
     if s.t.rules.draw == 1:
         return <uint32_t>(pos_recycles(p) * 32 + pos_cur(p))
     return <uint32_t>pos_recycles(p)
+
 
 cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
     """1: a win (line in s.path[:s.path_len]); 0: none; -1: a budget ran out.
@@ -381,6 +395,7 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
 # ---- shortest lines: A* ---------------------------------------------------------------------
 
 # ---- one solve: decide, exhaust, or the shortest line ---------------------------------------
+
 
 cdef bint free_talon_rules(const pyr_table* t) noexcept nogil:
     """Do the free-talon search's rules hold (draw one, unlimited redeals, neither the stock
@@ -627,6 +642,7 @@ cdef void _limits(solve_limits* lim, max_nodes, max_seconds, max_memory, bint no
     lim.max_memory = 0 if max_memory is None else max_memory
     lim.cancel = NULL
 
+
 cdef uint8_t[:] _cancel_flag(cancel):
     """The cancel argument as a view of its bytes (the caller keeps it alive while the
     search runs); None when there is none."""
@@ -641,6 +657,7 @@ cdef uint8_t[:] _cancel_flag(cancel):
     if flag.shape[0] < 1:
         raise ValueError("cancel must hold at least one byte")
     return flag
+
 
 def solve_table(Table table, pyr_pos pos, int objective=OBJ_ANY, max_nodes=None,
                 max_seconds=None, max_memory=None, bint no_prune=False, cancel=None):
@@ -670,6 +687,7 @@ def solve_table(Table table, pyr_pos pos, int objective=OBJ_ANY, max_nodes=None,
                 "max_removed": out.max_removed, "nodes": out.nodes, "seconds": out.seconds}
     finally:
         free(out)
+
 
 def solve_decks(const uint8_t[:, ::1] decks, dict rules, int objective, max_nodes, max_seconds,
                 max_memory, int64_t lo, int64_t hi, int8_t[::1] winnable, int32_t[::1] n_moves,
@@ -710,6 +728,7 @@ def solve_decks(const uint8_t[:, ::1] decks, dict rules, int objective, max_node
     finally:
         free(out)
         ws_free(&ws)
+
 
 def lower_bound_of(Table table, pyr_pos pos):
     """A*'s lower bound on the moves still needed from pos to a win (for the tests, which
