@@ -339,13 +339,14 @@ cdef inline int halves(const pyr_part* pp, int c, int use) noexcept nogil:
     return (use - pp.least[c] + 1) >> 1 if use > pp.least[c] else 0   # a + b + t is even
 
 
-cdef inline void way_change(way* w, const pyr_part* pp, int y, int by) noexcept nogil:
-    """One card of rank y more (by = 1) or fewer (by = -1) in the way."""
+cdef inline void way_change(way* w, const pyr_part* pp, int y, int by, bint pairable) noexcept nogil:
+    """One card of rank y more (by = 1) or fewer (by = -1) in the way; pairable: it may go
+    with a pyramid card (else it costs a whole move)."""
     cdef int c = class_of(y), before = w.count[y]
-    w.count[y] += by
     w.n += by
-    if c == 0:
+    if c == 0 or not pairable:
         return
+    w.count[y] += by
     # min(count[y], pyramid cards of rank 13 - y) moves when the smaller count is y's
     if (before < pp.pc[13 - y]) if by > 0 else (before <= pp.pc[13 - y]):
         w.half -= halves(pp, c, w.ub[c])
@@ -354,19 +355,23 @@ cdef inline void way_change(way* w, const pyr_part* pp, int y, int by) noexcept 
         w.half += halves(pp, c, w.ub[c])
 
 
-cdef inline int way_cost(const way* w, const pyr_part* pp, int y, int extra, bint y_in) noexcept nogil:
+cdef inline int way_cost(const way* w, const pyr_part* pp, int y, int extra, bint y_in,
+                         bint y_pairable) noexcept nogil:
     """The moves that remove no pyramid card (beyond lower_bound's count) needed to get the
     cards in the way out of the way of a talon partner of rank y, plus `extra` moves (its
-    draw, a recycle). y_in: y itself is counted in w and is not in its own way."""
+    draw, a recycle). y_in: y itself is counted in w (pairable or not: y_pairable) and is
+    not in its own way."""
     cdef int c = class_of(y), n = w.n + extra, u = w.u, half = w.half, ub
     if c:
         ub = w.ub[c]
         if y_in:
             n -= 1
-            if w.count[y] <= pp.pc[13 - y]:
+            if y_pairable and w.count[y] <= pp.pc[13 - y]:
                 ub -= 1
                 u -= 1
         half += halves(pp, c, ub + 1) - halves(pp, c, w.ub[c])   # y is a partner too
+    elif y_in:
+        n -= 1
     return n - u + (half if half > pp.d else pp.d)
 
 
@@ -384,8 +389,10 @@ cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
     class (ranks r and 13 - r) uses more talon partners than the pp.least it must: a class
     with a + b pyramid cards and t talon partners takes (a + b + t) / 2 moves, lower_bound
     counted t = least. At most min(cards of rank x in X, pyramid cards of rank 13 - x) of X
-    go with pyramid cards. A card reached in the stock is drawn too (unless the stock top is
-    playable); N is a talon partner of its class. The bound is the largest over the ranks
+    go with pyramid cards. Where the stock top is not playable, none of the stock cards in
+    N's way (nor, after a recycle, the cards before N in the next pass) can: each is drawn, a
+    whole move. A card reached in the stock is drawn too (unless the stock top is playable);
+    N is a talon partner of its class. The bound is the largest over the ranks
     needed of the k-th cheapest card of a rank needed k times; a position without enough
     talon partners left can never be won (a bound above any line).
 
@@ -405,6 +412,7 @@ cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
     cdef way rest                 # every talon card but those above it (the way round)
     cdef int costs[14][4]
     cdef int n_costs[14]
+    cdef bint stp = s.t.rules.stock_top_playable
     if pp.total == 0:
         return pp.d
     talon = reachable_talon(s, p)
@@ -422,32 +430,36 @@ cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
     while x_bits:
         y = s.t.rank[LOC_TALON + pyr_ctz32(x_bits)]
         if n_costs[y] < pp.need[y]:
-            costs[y][n_costs[y]] = way_cost(&above, pp, y, draw_self, False)
+            costs[y][n_costs[y]] = way_cost(&above, pp, y, draw_self, False, False)
             n_costs[y] += 1
-        way_change(&above, pp, y, 1)
+        # A stock card goes with a pyramid card only as the playable stock top: where the
+        # stock top is not playable it is drawn, a whole move.
+        way_change(&above, pp, y, 1, stp)
         x_bits &= x_bits - 1
     # The waste, top first: the cards above each, or the recycle: the stock, then the
     # waste cards under it (every card but those above it, and itself).
-    rest = above
-    x_bits = waste
-    while x_bits:
-        way_change(&rest, pp, s.t.rank[LOC_TALON + pyr_ctz32(x_bits)], 1)
-        x_bits &= x_bits - 1
+    if recycle:
+        rest = above
+        x_bits = waste
+        while x_bits:
+            way_change(&rest, pp, s.t.rank[LOC_TALON + pyr_ctz32(x_bits)], 1, stp)
+            x_bits &= x_bits - 1
     memset(&above, 0, sizeof(way))
     x_bits = waste
     while x_bits:
         t = pyr_msb32(x_bits)
         y = s.t.rank[LOC_TALON + t]
         if pp.need[y] > 0 and n_costs[y] < 4:
-            cost = way_cost(&above, pp, y, 0, False)
+            cost = way_cost(&above, pp, y, 0, False, False)
             if cost > 0 and recycle:
-                k = way_cost(&rest, pp, y, 1 + draw_self, True)
+                k = way_cost(&rest, pp, y, 1 + draw_self, True, stp)
                 if k < cost:
                     cost = k
             costs[y][n_costs[y]] = cost
             n_costs[y] += 1
-        way_change(&above, pp, y, 1)
-        way_change(&rest, pp, y, -1)
+        way_change(&above, pp, y, 1, True)
+        if recycle:
+            way_change(&rest, pp, y, -1, stp)
         x_bits &= ~((<uint32_t>1) << t)
     # Each rank needed k times: its k-th cheapest card.
     for y in range(1, 13):
