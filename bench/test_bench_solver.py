@@ -70,6 +70,24 @@ def test_msc_shortest_lines_sample(benchmark, record_rate):
     record_rate(len(sample), "deals")
 
 
+@pytest.mark.parametrize("rules, n", [("pyramide", 300), ("three-pass", 100), ("classic", 300)])
+def test_shortest_lines_per_preset(benchmark, record_rate, rules, n):
+    """min_moves on deal numbers 0..n-1 of other presets, one thread: every winnable deal's
+    line is proved shortest (optimal), none left undecided."""
+    benchmark.group = "solver"
+    result = benchmark.pedantic(solve_many, args=(np.arange(n), rules),
+                                kwargs=dict(threads=1, objective="min_moves"), rounds=1,
+                                iterations=1)
+    won = result.winnable == 1
+    assert (result.winnable >= 0).all() and result.optimal[won].all()
+    benchmark.extra_info.update(mean_seconds=float(result.seconds.mean()),
+                                max_seconds=float(result.seconds.max()),
+                                total_seconds=float(result.seconds.sum()))
+    print(f"\n{rules} shortest lines: {n} deals in {result.seconds.sum():.1f} s, mean "
+          f"{result.seconds.mean() * 1e3:.0f} ms, slowest {result.seconds.max():.2f} s")
+    record_rate(n, "deals")
+
+
 @pytest.mark.parametrize("rules", ["pyramide", "unlimited"])
 def test_solver_policy_games_per_second(benchmark, record_rate, rules):
     """simulate(policy="solver"): perfect play, the most removable cards for lost deals."""
