@@ -25,6 +25,7 @@
  * switch it off to compare with the scalar playouts. */
 #ifndef PYR_SIM_LOCKSTEP_H
 #define PYR_SIM_LOCKSTEP_H
+#include <stddef.h>
 #include <stdint.h>
 #include "pyr_sim_shuffle.h"
 #include "pyr_geometry.h"
@@ -1143,23 +1144,29 @@ static void pyr_ls_greedy_draw3(int redeals, int waste_at_deal, int win_all,
                   t3_off, cnt, won, removed, moves_out, score);
 }
 
-/* The batch's entry: games 0 .. cnt-1 (cnt <= 16) of the records `stride` bytes apart from
- * base (their prank, trank and talon mask, tnext under draw 1 or t3 under draw 3, at the
- * given offsets) under the greedy or the random policy (game k's generator in rng[k]), draw
- * 1 or 3; their rows into won/removed/moves/score[0 .. cnt-1]. redeals: 255 for unlimited;
- * cap: the random policy's bound on moves then (SIM_MOVE_CAP; greedy needs none). */
-static void pyr_ls_play(int greedy, int draw3, int stp, int redeals, int cap, int waste_at_deal,
-                        int win_all, const char *base, size_t stride, size_t prank_off,
-                        size_t trank_off, size_t talon_off, const uint64_t *rng, int cnt,
-                        uint8_t *won, uint8_t *removed, uint16_t *moves, uint16_t *score)
+/* The batch's entry: games 0 .. cnt-1 (cnt <= 16) of deals[0 .. cnt-1] (their prank,
+ * trank and talon mask: tnext under draw 1, t3 under draw 3) under `rules`, with the greedy
+ * or the random policy (game k's generator in rng[k]); their rows into
+ * won/removed/moves/score[0 .. cnt-1]. cap: the random policy's bound on moves under
+ * unlimited redeals (SIM_MOVE_CAP; greedy needs none). */
+static void pyr_ls_play(int greedy, const pyr_rules *rules, int cap, const pyr_sim_deal *deals,
+                        const uint64_t *rng, int cnt, uint8_t *won, uint8_t *removed,
+                        uint16_t *moves, uint16_t *score)
 {
-    if (greedy && draw3)
+    const char *base = (const char *)deals;
+    const size_t stride = sizeof(pyr_sim_deal), prank_off = offsetof(pyr_sim_deal, prank),
+                 trank_off = offsetof(pyr_sim_deal, trank),
+                 talon_off = rules->draw == 3 ? offsetof(pyr_sim_deal, t3)
+                                              : offsetof(pyr_sim_deal, tnext);
+    const int stp = rules->stock_top_playable, redeals = rules->redeals,
+              waste_at_deal = rules->waste_at_deal, win_all = rules->win_all;
+    if (greedy && rules->draw == 3)
         pyr_ls_greedy_draw3(redeals, waste_at_deal, win_all, base, stride, prank_off, trank_off,
                             talon_off, cnt, won, removed, moves, score);
     else if (greedy)
         pyr_ls_greedy_draw1(stp, redeals, waste_at_deal, win_all, base, stride, prank_off,
                             trank_off, talon_off, cnt, won, removed, moves, score);
-    else if (draw3)
+    else if (rules->draw == 3)
         pyr_ls_random_draw3(redeals, cap, waste_at_deal, win_all, base, stride, prank_off,
                             trank_off, talon_off, rng, cnt, won, removed, moves, score);
     else
@@ -1187,16 +1194,13 @@ static PYR_INLINE void pyr_ls_init_greedy(const uint32_t *bad, const uint8_t *su
 {
     (void)bad; (void)support; (void)has_left; (void)has_right;
 }
-static PYR_INLINE void pyr_ls_play(int greedy, int draw3, int stp, int redeals, int cap,
-                                   int waste_at_deal, int win_all, const char *base,
-                                   size_t stride, size_t prank_off, size_t trank_off,
-                                   size_t talon_off, const uint64_t *rng, int cnt, uint8_t *won,
-                                   uint8_t *removed, uint16_t *moves, uint16_t *score)
+static PYR_INLINE void pyr_ls_play(int greedy, const pyr_rules *rules, int cap,
+                                   const pyr_sim_deal *deals, const uint64_t *rng, int cnt,
+                                   uint8_t *won, uint8_t *removed, uint16_t *moves,
+                                   uint16_t *score)
 {
-    (void)greedy; (void)draw3; (void)stp; (void)redeals; (void)cap; (void)waste_at_deal;
-    (void)win_all;
-    (void)base; (void)stride; (void)prank_off; (void)trank_off; (void)talon_off; (void)rng;
-    (void)cnt; (void)won; (void)removed; (void)moves; (void)score;
+    (void)greedy; (void)rules; (void)cap; (void)deals; (void)rng; (void)cnt; (void)won;
+    (void)removed; (void)moves; (void)score;
 }
 #endif
 #endif

@@ -8,7 +8,9 @@
 #define PYR_SIM_SHUFFLE_H
 #include <stdint.h>
 #include <string.h>
+#include <stddef.h>
 #include "pyr_bitops.h"   /* PYR_INLINE: MSVC's C compiler spells it __inline */
+#include "pyr_sim_deal.h"
 
 #define PYR_SIM_STEP(I)                                                     \
     do {                                                                    \
@@ -370,14 +372,18 @@ static PYR_INLINE void pyr_sim_talon_masks(const uint8_t *deck, uint32_t *tnext,
 }
 #endif
 
-/* The block: numbers[k] into record k. `next`: the deals of the block that will come next
+/* The block: numbers[k] into deals[k] (its rank, prank, trank, pc0, tc0, tnext and t3; the
+ * rules and the rest are the caller's). `next`: the deals of the block that will come next
  * (a hint, or NULL); b keeps what carries over (see pyr_sim_blocker). */
 static PYR_INLINE void pyr_sim_shuffle_masks_block(pyr_sim_blocker *b, const uint64_t *numbers,
                                                    const uint64_t *next, const uint8_t *ranks,
-                                                   char *base, size_t stride, size_t deck,
-                                                   size_t prank, size_t trank, size_t pc,
-                                                   size_t tc, size_t tnext, size_t t3)
+                                                   pyr_sim_deal *deals)
 {
+    char *base = (char *)deals;
+    const size_t stride = sizeof(pyr_sim_deal), deck = offsetof(pyr_sim_deal, rank),
+                 prank = offsetof(pyr_sim_deal, prank), trank = offsetof(pyr_sim_deal, trank),
+                 pc = offsetof(pyr_sim_deal, pc0), tc = offsetof(pyr_sim_deal, tc0),
+                 tnext = offsetof(pyr_sim_deal, tnext), t3 = offsetof(pyr_sim_deal, t3);
     uint8_t js[PYR_SIM_BLOCK][64];
     int k;
 #ifdef PYR_SIM_AVX512
@@ -391,19 +397,18 @@ static PYR_INLINE void pyr_sim_shuffle_masks_block(pyr_sim_blocker *b, const uin
     b->ready = 0;
     for (k = 0; k < PYR_SIM_BLOCK; k++) {
         pyr_sim_partners(numbers[k], js[k]);
-        memcpy(PYR_SIM_AT(uint8_t, deck, k), ranks, 52);
-        memset(PYR_SIM_AT(uint32_t, prank, k), 0, 14 * sizeof(uint32_t));
-        memset(PYR_SIM_AT(uint32_t, trank, k), 0, 14 * sizeof(uint32_t));
-        memset(PYR_SIM_AT(uint8_t, pc, k), 0, 14);
-        memset(PYR_SIM_AT(uint8_t, tc, k), 0, 14);
+        memcpy(deals[k].rank, ranks, 52);
+        memset(deals[k].prank, 0, sizeof(deals[k].prank));
+        memset(deals[k].trank, 0, sizeof(deals[k].trank));
+        memset(deals[k].pc0, 0, sizeof(deals[k].pc0));
+        memset(deals[k].tc0, 0, sizeof(deals[k].tc0));
     }
     pyr_sim_block_swaps(js, base, stride, deck, 51, 28, 28, trank, tc);   /* the talon */
     pyr_sim_block_swaps(js, base, stride, deck, 27, 1, 0, prank, pc);     /* the pyramid */
     for (k = 0; k < PYR_SIM_BLOCK; k++) {
-        const uint8_t *d = PYR_SIM_AT(uint8_t, deck, k);
-        PYR_SIM_AT(uint32_t, prank, k)[d[0]] |= 1;
-        PYR_SIM_AT(uint8_t, pc, k)[d[0]]++;
-        pyr_sim_talon_masks(d, PYR_SIM_AT(uint32_t, tnext, k), PYR_SIM_AT(uint32_t, t3, k));
+        deals[k].prank[deals[k].rank[0]] |= 1;
+        deals[k].pc0[deals[k].rank[0]]++;
+        pyr_sim_talon_masks(deals[k].rank, &deals[k].tnext, &deals[k].t3);
     }
 }
 #undef PYR_SIM_AT

@@ -1,19 +1,19 @@
-# The rule options of docs/rules.md as a flat C struct. The Python class
+# The rule options of docs/rules.md as a flat C struct (pyr_rules.h). The Python class
 # pyramid_solitaire.Rules validates combinations and fills this struct; the core trusts it.
 from libc.stdint cimport uint8_t
 
-cdef enum:
-    REDEALS_UNLIMITED = 255   # value of pyr_rules.redeals meaning "recycle without limit"
-    REDEALS_MAX = 63          # largest finite redeal count (a position keeps recycles in 6 bits)
-
-ctypedef struct pyr_rules:
-    uint8_t waste_at_deal        # 0 or 1 talon cards turned onto the waste at the deal
-    uint8_t draw                 # 1, or 3 (three waste piles; needs redeals 0)
-    uint8_t redeals              # 0..REDEALS_MAX, or REDEALS_UNLIMITED
-    uint8_t win_all              # 0: clear the pyramid; 1: remove all 52 cards
-    uint8_t stock_top_playable   # the stock's top card is available (Microsoft rules)
-    uint8_t pair_waste_top_two   # the top two waste cards may pair with each other
-    uint8_t pair_with_covering   # a card may pair with the only card still covering it
+cdef extern from "pyr_rules.h" nogil:
+    enum:
+        REDEALS_UNLIMITED "PYR_REDEALS_UNLIMITED"   # redeals: recycle without limit
+        REDEALS_MAX "PYR_REDEALS_MAX"               # the largest finite redeal count
+    ctypedef struct pyr_rules:   # (its fields are described in pyr_rules.h)
+        uint8_t waste_at_deal
+        uint8_t draw
+        uint8_t redeals
+        uint8_t win_all
+        uint8_t stock_top_playable
+        uint8_t pair_waste_top_two
+        uint8_t pair_with_covering
 
 
 cdef inline int rules_from_options(pyr_rules* r, dict d) except -1:

@@ -32,6 +32,21 @@ from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from pyramid_core.rules cimport pyr_rules
 from pyramid_core.position cimport pyr_move
 
+cdef extern from "pyr_sim_deal.h" nogil:
+    ctypedef struct sim_deal "pyr_sim_deal":
+        # A deal under a rule set, as the playouts need it (constant during a game; the
+        # fields are described in pyr_sim_deal.h, shared with the C set-up and playouts).
+        pyr_rules rules
+        uint8_t card[52]
+        uint8_t rank[52]
+        uint32_t prank[14]
+        uint32_t trank[14]
+        uint32_t pile[3]
+        uint32_t tnext
+        uint32_t t3
+        uint8_t pc0[14]
+        uint8_t tc0[14]
+
 cdef extern from "pyr_sim_shuffle.h" nogil:
     void pyr_sim_shuffle(uint64_t number, uint8_t* deck)
     void pyr_sim_shuffle_masks(uint64_t number, const uint8_t* ranks, uint8_t* deck,
@@ -43,9 +58,8 @@ cdef extern from "pyr_sim_shuffle.h" nogil:
     void pyr_sim_init()
     int pyr_sim_simd(int on)
     void pyr_sim_shuffle_masks_block(pyr_sim_blocker* b, const uint64_t* numbers,
-                                     const uint64_t* next, const uint8_t* ranks, char* base,
-                                     size_t stride, size_t deck, size_t prank, size_t trank,
-                                     size_t pc, size_t tc, size_t tnext, size_t t3)
+                                     const uint64_t* next, const uint8_t* ranks,
+                                     sim_deal* deals)
 
 cpdef enum sim_policy:
     POLICY_RANDOM = 0       # uniform over the legal moves (seeded per game)
@@ -59,19 +73,6 @@ cdef enum:
     SIM_OK = 0
     SIM_BAD_POLICY = -1
     SIM_RECORD_FULL = -2
-
-ctypedef struct sim_deal:
-    # A deal under a rule set, as the playouts need it (constant during a game).
-    pyr_rules rules
-    uint8_t card[52]        # location -> card index (only filled when a game is recorded)
-    uint8_t rank[52]        # location -> rank 1..13 (0..27 pyramid, 28 + t talon card t)
-    uint32_t prank[14]      # pyramid positions holding each rank (prank[0] = 0)
-    uint32_t trank[14]      # talon cards (bit t) of each rank (trank[0] = 0)
-    uint32_t pile[3]        # draw 3: talon bits of waste piles 1, 2, 3
-    uint32_t tnext          # talon cards t (bit t) that pair with talon card t + 1
-    uint32_t t3             # talon cards t (t <= 21) such that two of t, t + 1, t + 2 pair
-    uint8_t pc0[14]         # pyramid cards of each rank
-    uint8_t tc0[14]         # talon cards of each rank
 
 ctypedef struct sim_state:
     uint32_t pyr            # pyramid positions still present

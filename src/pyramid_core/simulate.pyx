@@ -26,10 +26,9 @@ cdef extern from "pyr_sim_lockstep.h" nogil:
     int pyr_ls_on()
     void pyr_ls_init_greedy(const uint32_t* bad, const uint8_t* support, uint32_t has_left,
                             uint32_t has_right)
-    void pyr_ls_play(int greedy, int draw3, int stp, int redeals, int cap, int waste_at_deal,
-                     int win_all, const char* base, size_t stride, size_t prank_off,
-                     size_t trank_off, size_t talon_off, const uint64_t* rng, int cnt,
-                     uint8_t* won, uint8_t* removed, uint16_t* moves, uint16_t* score)
+    void pyr_ls_play(int greedy, const pyr_rules* rules, int cap, const sim_deal* deals,
+                     const uint64_t* rng, int cnt, uint8_t* won, uint8_t* removed,
+                     uint16_t* moves, uint16_t* score)
 
 POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY}
 MAX_RECORD = SIM_MAX_RECORD
@@ -163,12 +162,7 @@ cdef inline void _deal_block(sim_deal* ds, const uint64_t* numbers, const uint64
     """sim_deal_from_number (without cards) for the SIM_BLOCK deals numbers[k] into ds[k],
     whose rules are set (_deal_rules): their shuffles interleaved. nxt: the deals of the next
     block (or NULL), a hint for b (zeroed before the first block)."""
-    cdef char* base = <char*>ds
-    pyr_sim_shuffle_masks_block(b, numbers, nxt, RANK_OF, base, sizeof(sim_deal),
-                                <char*>ds[0].rank - base, <char*>ds[0].prank - base,
-                                <char*>ds[0].trank - base, <char*>ds[0].pc0 - base,
-                                <char*>ds[0].tc0 - base, <char*>&ds[0].tnext - base,
-                                <char*>&ds[0].t3 - base)
+    pyr_sim_shuffle_masks_block(b, numbers, nxt, RANK_OF, ds)
 
 
 cdef void sim_deal_from_deck(sim_deal* d, const uint8_t* deck, const pyr_rules* rules) noexcept nogil:
@@ -1625,13 +1619,9 @@ cdef int _batch_lockstep(int policy, const pyr_rules* rules, uint64_t seed, uint
     cdef uint64_t nxt[2 * SIM_BLOCK]
     cdef uint64_t rng[2 * SIM_BLOCK]
     cdef pyr_sim_blocker b
-    cdef char* base = <char*>ds
     cdef Py_ssize_t at
     cdef int k, cnt
     cdef bint more
-    cdef size_t prank_off = <char*>ds[0].prank - base, trank_off = <char*>ds[0].trank - base
-    # the talon mask the draw runs use: tnext (draw 1) or t3 (draw 3)
-    cdef size_t talon_off = (<char*>&ds[0].t3 if rules.draw == 3 else <char*>&ds[0].tnext) - base
     for k in range(2 * SIM_BLOCK):
         _deal_rules(&ds[k], rules)
     memset(&b, 0, sizeof(b))
@@ -1649,9 +1639,7 @@ cdef int _batch_lockstep(int policy, const pyr_rules* rules, uint64_t seed, uint
         if policy == POLICY_RANDOM:
             for k in range(2 * SIM_BLOCK):
                 rng[k] = sim_game_seed(seed, numbers[k])
-        pyr_ls_play(policy == POLICY_GREEDY, rules.draw == 3, rules.stock_top_playable,
-                    rules.redeals, _move_cap, rules.waste_at_deal, rules.win_all, base,
-                    sizeof(sim_deal), prank_off, trank_off, talon_off, rng, cnt, won + at,
+        pyr_ls_play(policy == POLICY_GREEDY, rules, _move_cap, ds, rng, cnt, won + at,
                     removed + at, moves + at, score + at)
         memcpy(numbers, nxt, sizeof(numbers))
         at += cnt
