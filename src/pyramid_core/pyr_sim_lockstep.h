@@ -84,9 +84,9 @@ PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_nth(pyr_ls_v x, pyr_ls_v i)
 PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_mix(pyr_ls_v z)
 {
     z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64(z, 30)),
-                           _mm512_set1_epi64((long long)0xBF58476D1CE4E5B9ULL));
+                           _mm512_set1_epi64((long long)PYR_SM_M1));
     z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64(z, 27)),
-                           _mm512_set1_epi64((long long)0x94D049BB133111EBULL));
+                           _mm512_set1_epi64((long long)PYR_SM_M2));
     return _mm512_xor_si512(z, _mm512_srli_epi64(z, 31));
 }
 
@@ -357,7 +357,7 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_look3(pyr_ls_tops *p, const pyr_ls_v
 PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_rand(__mmask16 need, pyr_ls_v n, pyr_ls_v *s0,
                                                      pyr_ls_v *s1)
 {
-    const pyr_ls_v golden = _mm512_set1_epi64((long long)0x9E3779B97F4A7C15ULL);
+    const pyr_ls_v golden = _mm512_set1_epi64((long long)PYR_SM_GAMMA);
     pyr_ls_v z0, z1, p0, p1, k, lo;
     __mmask16 bad;
     *s0 = _mm512_mask_add_epi64(*s0, (__mmask8)need, *s0, golden);
@@ -388,13 +388,7 @@ PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_rand(__mmask16 need, pyr_ls_v n,
                 continue;
             t = (0u - nn[i]) % nn[i];
             while (ll[i] < t) {
-                uint64_t z, m;
-                ss[i] += 0x9E3779B97F4A7C15ULL;
-                z = ss[i];
-                z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-                z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-                z ^= z >> 31;
-                m = (z >> 32) * nn[i];
+                uint64_t m = (pyr_sm_next(&ss[i]) >> 32) * nn[i];
                 ll[i] = (uint32_t)m;
                 kk[i] = (uint32_t)(m >> 32);
             }

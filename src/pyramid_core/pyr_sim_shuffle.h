@@ -11,15 +11,12 @@
 #include <stddef.h>
 #include "pyr_bitops.h"   /* PYR_INLINE: MSVC's C compiler spells it __inline */
 #include "pyr_sim_deal.h"
+#include "pyr_rng.h"
 
-#define PYR_SIM_STEP(I)                                                     \
-    do {                                                                    \
-        uint64_t z_ = state + (uint64_t)(52 - (I)) * 0x9E3779B97F4A7C15ULL; \
-        z_ = (z_ ^ (z_ >> 30)) * 0xBF58476D1CE4E5B9ULL;                     \
-        z_ = (z_ ^ (z_ >> 27)) * 0x94D049BB133111EBULL;                     \
-        z_ = z_ ^ (z_ >> 31);                                               \
-        js[I] = (uint8_t)(z_ % (uint64_t)((I) + 1));                        \
-    } while (0)
+/* Step I's partner: the (52 - I)-th value of SplitMix64 seeded with the deal number. */
+#define PYR_SIM_STEP(I)                                                                \
+    (js[I] = (uint8_t)(pyr_sm_mix(state + (uint64_t)(52 - (I)) * PYR_SM_GAMMA)          \
+                       % (uint64_t)((I) + 1)))
 
 /* Swap step I of pyr_sim_shuffle_masks: place I is final; its card goes into its rank's
  * MASK (bit BIT) and COUNT: as talon card I - 28 (PYR_SIM_SWAP_T) or pyramid position I
@@ -84,7 +81,7 @@ static PYR_INLINE void pyr_sim_init(void)
     int i;
     for (i = 0; i < 56; i++) {
         uint64_t n = (uint64_t)i + 2;                     /* lane i holds I = i + 1 */
-        pyr_sim_k[i] = (uint64_t)(51 - i) * 0x9E3779B97F4A7C15ULL;
+        pyr_sim_k[i] = (uint64_t)(51 - i) * PYR_SM_GAMMA;
         pyr_sim_c[i] = (((uint64_t)1) << 32) % n;
         pyr_sim_inv[i] = 1.0 / (double)n;
         pyr_sim_n[i] = (double)n;
@@ -118,8 +115,8 @@ static PYR_INLINE int pyr_sim_simd(int on)
 PYR_SIM_TARGET
 static PYR_INLINE void pyr_sim_partner_group(uint64_t state, uint8_t *js, int v)
 {
-    const __m512i c1 = _mm512_set1_epi64((long long)0xBF58476D1CE4E5B9ULL);
-    const __m512i c2 = _mm512_set1_epi64((long long)0x94D049BB133111EBULL);
+    const __m512i c1 = _mm512_set1_epi64((long long)PYR_SM_M1);
+    const __m512i c2 = _mm512_set1_epi64((long long)PYR_SM_M2);
     __m512i z = _mm512_add_epi64(_mm512_set1_epi64((long long)state),
                                  _mm512_loadu_si512((const void *)(pyr_sim_k + v)));
     __m512i x;

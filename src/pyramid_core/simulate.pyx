@@ -19,7 +19,7 @@ from pyramid_core.position cimport (pyr_table, pyr_pos, MAX_MOVES, LOC_TALON, LO
                                     table_init, pos_start, gen_moves, pos_apply, pos_won,
                                     pos_pyr, pos_talon, pos_cur, pos_recycles, move_pair,
                                     move_king, below, card_moves, covering_pairs, sort_tops)
-from pyramid_core.shuffle cimport deal_shuffle, splitmix64_next
+from pyramid_core.shuffle cimport deal_shuffle, splitmix64_next, rand_below
 
 cdef extern from "pyr_sim_lockstep.h" nogil:
     void pyr_ls_init()
@@ -78,17 +78,6 @@ cdef inline int _popcount32(uint32_t x) noexcept nogil:
     x = x - ((x >> 1) & 0x55555555u)
     x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u)
     return <int>((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24)
-
-
-cdef inline uint32_t _rand_below(uint64_t* st, uint32_t n) noexcept nogil:
-    """Uniform in 0..n-1 (Lemire's multiply-shift with rejection: exactly uniform)."""
-    cdef uint64_t m = (splitmix64_next(st) >> 32) * n
-    cdef uint32_t t
-    if <uint32_t>m < n:
-        t = (<uint32_t>0 - n) % n
-        while <uint32_t>m < t:
-            m = (splitmix64_next(st) >> 32) * n
-    return <uint32_t>(m >> 32)
 
 
 cdef uint64_t sim_game_seed(uint64_t seed, uint64_t number) noexcept nogil:
@@ -870,7 +859,7 @@ cdef int _random_any(const sim_deal* d, uint64_t rng, sim_result* res,
         else:
             seen = True
             n = _gen(d, &s, buf)
-            m = buf[0] if n == 1 else buf[_rand_below(&rng, n)]
+            m = buf[0] if n == 1 else buf[rand_below(&rng, n)]
             if m == MOVE_RECYCLE and unlimited and s.moves >= _move_cap:
                 break
         if m == MOVE_RECYCLE:
@@ -965,7 +954,7 @@ cdef int _random_draw1(const sim_deal* d, uint64_t rng, sim_result* res,
                                    (unlimited or recycles < d.rules.redeals))
             k = 0
             if n + can_more > 1:
-                k = <int>_rand_below(&rng, n + can_more)
+                k = <int>rand_below(&rng, n + can_more)
             if k < nk:
                 if k < nkp:
                     m = move_king(_nth_bit(kings, k))
@@ -1513,7 +1502,7 @@ cdef int _random_draw3(const sim_deal* d, uint64_t rng, sim_result* res,
             elif can_rec:
                 buf[n] = MOVE_RECYCLE
                 n += 1
-            m = buf[0] if n == 1 else buf[_rand_below(&rng, n)]
+            m = buf[0] if n == 1 else buf[rand_below(&rng, n)]
             if m == MOVE_RECYCLE and unlimited and moves >= _move_cap:
                 break
         a = m & 63
@@ -1721,7 +1710,7 @@ cdef int _reference_play(int policy, const pyr_table* t, const sim_deal* d, uint
             for i in range(n):
                 if (buf[i] & 63) != LOC_NONE:
                     seen = True
-            m = buf[0] if n == 1 else buf[_rand_below(&rng, n)]
+            m = buf[0] if n == 1 else buf[rand_below(&rng, n)]
             # under unlimited redeals: end at a recycle when no removal was legal since the
             # last one (the pass can only repeat), or once SIM_MOVE_CAP moves are played
             if m == MOVE_RECYCLE and unlimited and (not seen or moves >= _move_cap):
@@ -1927,7 +1916,7 @@ def check_engine(dict rules, int n_deals, int walks, unsigned long long seed,
                     break
                 if na == 0:
                     break
-                i = _rand_below(&rng, na)
+                i = rand_below(&rng, na)
                 p = pos_apply(&t, p, a[i])
                 sim_apply(&d, &s, b[i])
     return bad
