@@ -448,6 +448,9 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
                 break                              # lost: so is everything after it (the
                                                    # cards are p's: only a buried talon
                                                    # card can make q lost where p is not)
+            if quick and fresh_moves(s.t, q, fresh, mv) == 0:
+                continue                           # nothing new to remove here: no node can
+                                                   # come from q, so walk on without its f
             if walk_part.h < 0 and pyramid_part(s, pos_pyr(p), &walk_part) >= MAX_LINE:
                 break                              # (p was pushed: lower_bound allowed it)
             fq = g + k + part_bound(s, q, &walk_part)
