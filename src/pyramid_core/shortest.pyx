@@ -410,6 +410,10 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
                     h = 0
                 elif not quick and not position_ok(s, c):
                     continue                       # (draw one: lower_bound says it)
+                elif pos_pyr(c) == pos_pyr(p):         # talon cards only: p's pyramid part
+                    if walk_part.h < 0 and pyramid_part(s, pos_pyr(p), &walk_part) >= MAX_LINE:
+                        continue
+                    h = part_bound(s, c, &walk_part)
                 else:
                     h = lower_bound(s, c)
                 if cost + h >= MAX_LINE or cost > MAX_G:
