@@ -1017,6 +1017,7 @@ def test_move_constructor(kind, cards):
 @given(st.one_of(scalar_values(100), st.builds(np.random.default_rng, st.integers(0, 99)),
                  st.builds(__import__("random").Random, st.integers())),
        st.one_of(RULES_CHOICES, RULE_VALUES))
+@example(np.timedelta64(3, "s"), "pyramide")           # a numpy time is a numpy integer
 def test_deal_random(rng, rules):
     r = outcome(Deal.random, rng, rules=rules)
     if not failed(r):

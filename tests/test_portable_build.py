@@ -21,12 +21,13 @@ CALLS = textwrap.dedent("""
         uint8_t won[1], removed[1];
         uint16_t moves[1], score[1];
         uint64_t rng[1] = {0};
-        char base[1] = {0};
+        pyr_sim_deal deals[1];
+        pyr_rules rules = {1, 1, 255, 0, 0, 0, 0};
         pyr_ls_init();
         pyr_ls_init_greedy(NULL, NULL, 0, 0);
         if (pyr_ls_on())
             return 1;
-        pyr_ls_play(1, 0, 0, 0, 2000, 0, 0, base, 1, 0, 0, 0, rng, 0, won, removed, moves, score);
+        pyr_ls_play(1, &rules, 2000, deals, rng, 0, won, removed, moves, score);
         return 0;
     }
 """)

@@ -18,7 +18,7 @@ import numpy as np
 
 from pyramid_core.shuffle import MAX_DEAL_NUMBER, deal_cards
 
-from ._args import excerpt
+from ._args import _is_bool, excerpt, whole
 from .cards import CARDS, Card, format_cards, parse_cards
 from .rules import CUSTOM_LETTER, Rules
 
@@ -153,8 +153,8 @@ class Deal:
     def random(cls, rng: Any = None, rules: Rules | str | None = "pyramide") -> "Deal":
         """A random numbered deal (so it has a code to share). ``rng``: None, a seed, a
         ``random.Random`` or a ``numpy.random.Generator``."""
-        if rng is None or (isinstance(rng, (int, np.integer)) and not isinstance(rng, bool)):
-            rng = None if rng is None else int(rng)
+        if rng is None or (isinstance(rng, (int, np.integer)) and not _is_bool(rng)):
+            rng = None if rng is None else whole("rng", rng)
             number = _random.Random(rng).randrange(MAX_DEAL_NUMBER + 1)
         elif hasattr(rng, "integers"):
             number = int(rng.integers(0, MAX_DEAL_NUMBER + 1))

@@ -379,14 +379,13 @@ static PYR_INLINE void pyr_sim_shuffle_masks_block(pyr_sim_blocker *b, const uin
     char *base = (char *)deals;
     const size_t stride = sizeof(pyr_sim_deal), deck = offsetof(pyr_sim_deal, rank),
                  prank = offsetof(pyr_sim_deal, prank), trank = offsetof(pyr_sim_deal, trank),
-                 pc = offsetof(pyr_sim_deal, pc0), tc = offsetof(pyr_sim_deal, tc0),
-                 tnext = offsetof(pyr_sim_deal, tnext), t3 = offsetof(pyr_sim_deal, t3);
+                 pc = offsetof(pyr_sim_deal, pc0), tc = offsetof(pyr_sim_deal, tc0);
     uint8_t js[PYR_SIM_BLOCK][64];
     int k;
 #ifdef PYR_SIM_AVX512
     if (pyr_sim_avx512) {
         pyr_sim_block_avx512(b, numbers, next, ranks, base, stride, deck, prank, trank, pc, tc,
-                             tnext, t3);
+                             offsetof(pyr_sim_deal, tnext), offsetof(pyr_sim_deal, t3));
         return;
     }
 #endif
