@@ -218,9 +218,13 @@ cdef uint32_t reachable_talon(const search* s, pyr_pos p) noexcept nogil:
 
 
 cdef bint position_ok(search* s, pyr_pos p) noexcept nogil:
+    """Can the position still be won, as far as the rank classes (with the talon cards still
+    playable) and the pyramid's own order of removals (pyramid_partners: some game clears
+    it) tell?"""
     cdef int tc[14]
     talon_counts(s, reachable_talon(s, p), tc)
-    return classes_ok(s, pos_pyr(p), tc, False)
+    return classes_ok(s, pos_pyr(p), tc, False) and (
+        s.t.rules.pair_with_covering or pyramid_partners(s, pos_pyr(p)) < PARTNERS_NONE)
 
 # ---- the most pyramid cards a line removes --------------------------------------------------
 
