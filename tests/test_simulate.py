@@ -16,6 +16,7 @@ from pyramid_core import simulate as core
 from pyramid_core.shuffle import MAX_DEAL_NUMBER, deal_cards
 from pyramid_solitaire import (Deal, Game, Move, Rules, SimulationResult, Status, replay,
                                simulate)
+from conftest import repo_file
 from pyramid_solitaire.cli import main
 
 sim_module = importlib.import_module("pyramid_solitaire.simulate")
@@ -592,3 +593,48 @@ def test_cli_solver_policy(capsys):
     assert d["policy"] == "solver" and d["games"] == 200 and d["undecided"] == 0
     assert main(["simulate", "--games", "5", "--max-seconds", "1"]) == 2
     assert "go with --policy solver" in capsys.readouterr().err
+
+
+def test_simd_path_says_what_ran():
+    """SimulationResult.simd names the path a run took: the lockstep's where AVX-512 is in use
+    and the rules and policy are the lockstep's, else the scalar playouts; none for the
+    solver policy."""
+    from pyramid_solitaire import simd_path
+    before = core.simd()
+    try:
+        for on in (1, 0):
+            core.simd(on)
+            vector = "avx512" if core.simd() else "scalar"
+            assert simd_path() == core.simd_path() == vector
+            r = simulate(300, rules="msc", threads=1)
+            assert r.simd == vector and r.to_dict()["simd"] == vector
+            assert simulate(300, rules="classic-draw3", policy="random", seed=1).simd == vector
+            assert simulate(50, rules={"preset": "unlimited", "pair_with_covering": True}).simd \
+                == "scalar"
+            layout = repo_file("data", "msc-1500-deals.txt").read_text().splitlines()[0]
+            assert simulate(deals=[layout], rules="msc").simd == "scalar"   # a card list
+            if vector == "avx512":
+                assert "AVX-512 path" in r.summary()
+    finally:
+        core.simd(before)
+    assert simulate(3, rules="pyramide", policy="solver").simd is None
+
+
+@pytest.mark.parametrize("value, path", [("off", "scalar"), ("", None), ("auto", None),
+                                         ("AVX512", None), ("bogus", None)])
+def test_pyramid_simd_environment(value, path):
+    """PYRAMID_SIMD chooses the path at import: off is the scalar one; auto (or unset, or an
+    unknown value, which warns) the best the CPU has; avx512 warns where there is none."""
+    import subprocess
+    import sys
+    code = ("import warnings; warnings.simplefilter('always')\n"
+            "from pyramid_core import simulate as s\n"
+            "print(s.simd_path(), s.cpu_features()['avx512'])")
+    env = dict(os.environ, PYRAMID_SIMD=value)
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    got, has = run.stdout.split()
+    expect = path or ("avx512" if has == "True" else "scalar")
+    assert got == expect
+    warned = "RuntimeWarning" in run.stderr
+    assert warned == (value == "bogus" or (value.lower() == "avx512" and has != "True"))

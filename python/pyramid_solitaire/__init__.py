@@ -10,7 +10,7 @@ from .game import Game, IllegalMoveError, Status
 from .move import Move
 from .rules import UNLIMITED, Rules
 from ._parallel import Cancelled
-from .simulate import SimulationResult, memory_needed, replay, simulate
+from .simulate import SimulationResult, memory_needed, replay, simd_path, simulate
 from .solver import (SearchBudgetExceeded, Solution, SolveManyResult, can_still_win, hint,
                      max_removable, max_removed_line, solve, solve_many)
 
@@ -20,5 +20,6 @@ __all__ = ["CARDS", "Card", "Deal", "Game", "IllegalMoveError", "Move", "Rules",
            "UNLIMITED", "format_cards", "parse_card", "parse_cards", "__version__",
            "SearchBudgetExceeded", "Solution", "SolveManyResult", "can_still_win", "hint",
            "max_removable", "solve", "solve_many",
-           "SimulationResult", "replay", "simulate", "memory_needed", "max_removed_line",
+           "SimulationResult", "replay", "simulate", "simd_path", "memory_needed",
+           "max_removed_line",
            "Cancelled"]

@@ -167,7 +167,7 @@ class SimulationResult:
                  score: np.ndarray | None = None, decided: np.ndarray | None = None,
                  removed_known: np.ndarray | None = None, numbered: np.ndarray | None = None,
                  totals: Totals | None = None, deals: dict[str, Any] | None = None,
-                 decks: np.ndarray | None = None) -> None:
+                 decks: np.ndarray | None = None, simd: str | None = None) -> None:
         self.deal, self.won, self.removed, self.moves, self.score = deal, won, removed, moves, score
         if won is not None:
             self.decided = np.ones(won.size, dtype=np.bool_) if decided is None else decided
@@ -184,6 +184,7 @@ class SimulationResult:
         self.seconds = seconds
         self.deals = deals if deals is not None else _span(deal)
         self._decks = decks
+        self.simd = simd            # the vector path the playouts ran on (None: the solver)
 
     # ---- summary ----------------------------------------------------------------------------
     @property
@@ -251,7 +252,8 @@ class SimulationResult:
         strict JSON); ``arrays=True`` adds the per-game arrays as lists. It describes the run
         completely: the rules with every option, the deals, the policy and its seed (None for
         the policies that use none), so identical runs give identical data apart from
-        ``seconds`` and ``games_per_second``."""
+        ``seconds`` and ``games_per_second`` (and, between machines, ``threads`` and
+        ``simd``, the vector path: see :func:`simd_path`)."""
         low, high = self.ci95
         t = self.totals
         data: dict[str, Any] = {
@@ -259,7 +261,7 @@ class SimulationResult:
             "win_rate": self.win_rate, "ci95": [low, high],
             "policy": self.policy, "seed": self.seed,
             "rules": self.rules.describe_dict(), "deals": self.deals,
-            "threads": self.threads, "seconds": self.seconds,
+            "threads": self.threads, "simd": self.simd, "seconds": self.seconds,
             "games_per_second": self.games_per_second,
             "removed_unknown": t.games - t.known,
             "mean_removed": t.mean("removed"), "mean_moves": t.mean("moves"),
@@ -335,7 +337,8 @@ class SimulationResult:
             + (f"; most removable cards unknown for {t.games - t.known:,}"
                f" (left out of the table)" if t.known < t.games else ""),
             f"{self.games_per_second:,.0f} games/s on {self.threads} thread"
-            f"{'s' if self.threads != 1 else ''} ({self.seconds:.2f} s)",
+            f"{'s' if self.threads != 1 else ''} ({self.seconds:.2f} s"
+            + (f", {_PATH_NAMES.get(self.simd, self.simd)} path)" if self.simd else ")"),
             (f"mean pyramid cards removed {t.mean('removed'):.2f}, "
              f"mean moves {t.mean('moves'):.1f}" if t.known else
              "no game's pyramid cards removed known"),
@@ -498,9 +501,28 @@ def simulate(games: int | None = None, *, deals: Iterable | np.ndarray | None = 
     used = min(n_threads, max(1, -(-n // chunk)))   # whatever the blocks
     return SimulationResult(policy=policy, rules=rules, seed=seed, threads=used,
                             seconds=seconds, totals=totals, deals=described,
+                            simd=play.path(),
                             decks=batch.layouts if batch is not None and arrays else None,
                             numbered=(batch.numbered if batch is not None and arrays
                                       else None), **kept)
+
+
+_PATH_NAMES = {"avx512": "AVX-512", "scalar": "scalar"}
+
+
+def simd_path() -> str:
+    """The vector path the greedy and random playouts of numbered deals run on here:
+    ``"avx512"`` (sixteen games per vector, where the CPU has AVX-512 F, DQ, BW, VL,
+    VPOPCNTDQ and CD) or ``"scalar"``. The environment variable ``PYRAMID_SIMD`` (``auto``,
+    the default; ``avx512``; ``off``), read when the package is imported, chooses among what
+    the CPU has. The games are the same on every path; ``SimulationResult.simd`` says which
+    one a run took (explicit layouts, and the rarer options pair_waste_top_two and
+    pair_with_covering, always take the scalar one).
+
+    >>> simd_path() in ("avx512", "scalar")
+    True
+    """
+    return _core.simd_path()
 
 
 def _check_fits(n: int, policy: str, arrays: bool, extra: int = 0) -> None:
@@ -522,6 +544,15 @@ class _Player:
         self.policy, self.rules, self.first, self.batch = policy, rules, first, batch
         self.seed = 0 if seed is None else seed
         self.threads, self.chunk, self.cancel, self.budgets = threads, chunk, cancel, budgets
+
+    def path(self) -> str | None:
+        """The vector path the games run on (None for the solver policy): explicit layouts
+        are played one at a time on the scalar path."""
+        if self.policy == "solver":
+            return None
+        if self.batch is not None and self.batch.numbers is None:
+            return "scalar"
+        return _core.simd_path(_core.POLICIES[self.policy], self.rules.core_options())
 
     def numbers(self, lo: int, hi: int) -> np.ndarray | None:
         """The deal numbers of rows lo..hi-1, None when some deal has none."""

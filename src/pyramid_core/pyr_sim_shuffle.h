@@ -12,6 +12,7 @@
 #include "pyr_bitops.h"   /* PYR_INLINE: MSVC's C compiler spells it __inline */
 #include "pyr_sim_deal.h"
 #include "pyr_rng.h"
+#include "pyr_cpu.h"
 
 /* Step I's partner: the (52 - I)-th value of SplitMix64 seeded with the deal number. */
 #define PYR_SIM_STEP(I)                                                                \
@@ -86,10 +87,7 @@ static PYR_INLINE void pyr_sim_init(void)
         pyr_sim_inv[i] = 1.0 / (double)n;
         pyr_sim_n[i] = (double)n;
     }
-    __builtin_cpu_init();
-    pyr_sim_avx512_cpu = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")
-        && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl")
-        && __builtin_cpu_supports("avx512vpopcntdq") && __builtin_cpu_supports("avx512cd");
+    pyr_sim_avx512_cpu = pyr_cpu_avx512();
     pyr_sim_avx512 = pyr_sim_avx512_cpu;
 #endif
 }

@@ -21,6 +21,10 @@ from pyramid_core.position cimport (pyr_table, pyr_pos, MAX_MOVES, LOC_TALON, LO
                                     move_king, below, card_moves, covering_pairs, sort_tops)
 from pyramid_core.shuffle cimport deal_shuffle, splitmix64_next, rand_below
 
+cdef extern from "pyr_cpu.h" nogil:
+    int pyr_cpu_avx2()
+    int pyr_cpu_avx512()
+
 cdef extern from "pyr_sim_lockstep.h" nogil:
     void pyr_ls_init()
     int pyr_ls_on()
@@ -67,6 +71,27 @@ cdef void _init_tables():
 
 _init_tables()
 pyr_sim_init()
+_SIMD_CHOICES = ("auto", "avx512", "off")
+
+
+def _simd_from_environment():
+    """PYRAMID_SIMD (auto, the default: the best path the CPU has; avx512; off: the scalar
+    path), read once at import. A value that cannot be honoured warns and keeps what can."""
+    import os
+    import warnings
+    want = os.environ.get("PYRAMID_SIMD", "auto").strip().lower() or "auto"
+    if want not in _SIMD_CHOICES:
+        warnings.warn(f"PYRAMID_SIMD={want!r} is not one of {', '.join(_SIMD_CHOICES)}: "
+                      f"using auto", RuntimeWarning, stacklevel=2)
+        want = "auto"
+    if want == "off":
+        pyr_sim_simd(0)
+    elif want == "avx512" and not pyr_sim_simd(-1):
+        warnings.warn("PYRAMID_SIMD=avx512 but this CPU (or build) has no AVX-512 F, DQ, BW, "
+                      "VL, VPOPCNTDQ and CD: using the scalar path", RuntimeWarning, stacklevel=2)
+
+
+_simd_from_environment()
 pyr_ls_init()
 pyr_ls_init_greedy(PYR_GEO.bad, PYR_GEO.support, PYR_GEO.has_left, PYR_GEO.has_right)
 
@@ -1021,9 +1046,10 @@ cdef int _random_draw1(const sim_deal* d, uint64_t rng, sim_result* res,
 
 cdef int sim_play_random(const sim_deal* d, uint64_t rng, sim_result* res,
                          pyr_move* rec) noexcept nogil:
-    if _fast_rules(d):
+    cdef int kind = _playout_kind(&d.rules)
+    if kind == KIND_DRAW1:
         return _random_draw1(d, rng, res, rec)
-    if d.rules.draw == 3 and not d.rules.pair_with_covering:
+    if kind == KIND_DRAW3:
         return _random_draw3(d, rng, res, rec)
     return _random_any(d, rng, res, rec)
 
@@ -1529,15 +1555,33 @@ cdef int _random_draw3(const sim_deal* d, uint64_t rng, sim_result* res,
     return rc
 
 
-cdef inline bint _fast_rules(const sim_deal* d) noexcept nogil:
-    """Rules the specialised draw-1 playouts handle."""
-    return d.rules.draw == 1 and not d.rules.pair_waste_top_two and not d.rules.pair_with_covering
+cdef enum:
+    KIND_DRAW1 = 0    # the specialised draw-1 playouts (and the lockstep ones)
+    KIND_DRAW3 = 1    # the specialised draw-3 playouts (and the lockstep ones)
+    KIND_ANY = 2      # the general playouts: pair_waste_top_two, pair_with_covering
+
+
+cdef inline int _playout_kind(const pyr_rules* r) noexcept nogil:
+    """Which playouts a rule set takes: the one place that says it."""
+    if r.pair_with_covering:
+        return KIND_ANY
+    if r.draw == 3:
+        return KIND_DRAW3
+    return KIND_ANY if r.pair_waste_top_two else KIND_DRAW1
+
+
+cdef inline bint _lockstep_applies(int policy, const pyr_rules* r) noexcept nogil:
+    """Does a numbered batch run sixteen games at a time (AVX-512 in use, the greedy or the
+    random policy, rules the lockstep playouts know)?"""
+    return (pyr_ls_on() and (policy == POLICY_RANDOM or policy == POLICY_GREEDY)
+            and _playout_kind(r) != KIND_ANY)
 
 
 cdef int sim_play_greedy(const sim_deal* d, sim_result* res, pyr_move* rec) noexcept nogil:
-    if _fast_rules(d):
+    cdef int kind = _playout_kind(&d.rules)
+    if kind == KIND_DRAW1:
         return _greedy_draw1(d, res, rec)
-    if d.rules.draw == 3 and not d.rules.pair_with_covering:
+    if kind == KIND_DRAW3:
         return _greedy_draw3(d, res, rec)
     return _greedy_any(d, res, rec)
 
@@ -1566,9 +1610,7 @@ cdef int sim_batch(int policy, const pyr_rules* rules, uint64_t seed, uint64_t s
         return SIM_BAD_POLICY
     for k in range(SIM_BLOCK):
         _deal_rules(&ds[k], rules)
-    # (the lockstep playouts know the random and greedy policies only)
-    if (pyr_ls_on() and (policy == POLICY_RANDOM or policy == POLICY_GREEDY)
-            and (_fast_rules(&ds[0]) or (rules.draw == 3 and not rules.pair_with_covering))):
+    if _lockstep_applies(policy, rules):
         return _batch_lockstep(policy, rules, seed, start, deals, lo, hi, won, removed, moves,
                                score)
     memset(&b, 0, sizeof(b))
@@ -1600,8 +1642,7 @@ cdef int sim_batch(int policy, const pyr_rules* rules, uint64_t seed, uint64_t s
 cdef int _batch_lockstep(int policy, const pyr_rules* rules, uint64_t seed, uint64_t start,
                          const uint64_t* deals, Py_ssize_t lo, Py_ssize_t hi, uint8_t* won,
                          uint8_t* removed, uint16_t* moves, uint16_t* score) noexcept nogil:
-    """sim_batch with AVX-512 under _fast_rules, or under draw 3 without pair_with_covering:
-    sixteen games at a time in lockstep (pyr_sim_lockstep.h), their deals set up as two
+    """sim_batch where _lockstep_applies: sixteen games at a time in lockstep (pyr_sim_lockstep.h), their deals set up as two
     blocks."""
     cdef sim_deal ds[2 * SIM_BLOCK]
     cdef uint64_t numbers[2 * SIM_BLOCK]
@@ -1987,10 +2028,27 @@ def check_deal_setup(unsigned long long start, long long count, dict rules):
 
 
 def simd(int on=-1):
-    """Whether the deal set-up uses AVX-512 (where the CPU has F, DQ, BW, VL and VPOPCNTDQ);
-    on = 0 or 1 sets it (tests compare both ways; not while a batch runs). The deals are the
-    same either way."""
+    """Whether the deal set-up and the lockstep playouts use AVX-512 (where the CPU has F, DQ,
+    BW, VL, VPOPCNTDQ and CD); on = 0 or 1 sets it (tests compare both ways; not while a
+    batch runs). The games are the same either way."""
     return bool(pyr_sim_simd(on))
+
+
+def simd_path(policy=None, rules=None):
+    """The vector path the simulator uses now: "avx512" or "scalar" (the PYRAMID_SIMD
+    environment variable and simd() choose among what the CPU has); given a policy and
+    rules, the path a numbered batch of them takes (the lockstep playouts know the greedy
+    and random policies and every rule set but pair_waste_top_two and pair_with_covering)."""
+    cdef pyr_rules r
+    if policy is None:
+        return "avx512" if pyr_sim_simd(-1) else "scalar"
+    _rules_from(&r, rules)
+    return "avx512" if _lockstep_applies(policy, &r) else "scalar"
+
+
+def cpu_features():
+    """The vector instruction sets this CPU has that the core can use."""
+    return {"avx2": bool(pyr_cpu_avx2()), "avx512": bool(pyr_cpu_avx512())}
 
 
 def move_cap(int cap=-1):

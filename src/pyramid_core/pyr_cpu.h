@@ -1,0 +1,39 @@
+/* What the CPU can run, checked once: the vector instruction sets the simulator's fast paths
+ * use. The wheels are built for the baseline CPU of their platform, so these paths are chosen
+ * at run time (as numpy and CRoaring do); the PYRAMID_SIMD environment variable can narrow
+ * the choice (simulate.pyx reads it at import). */
+#ifndef PYR_CPU_H
+#define PYR_CPU_H
+#include "pyr_bitops.h"   /* PYR_INLINE */
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(__APPLE__) \
+    && !defined(PYR_NO_AVX512)
+#define PYR_CPU_X86_DISPATCH 1
+#endif
+
+/* AVX-512 F, DQ, BW, VL, VPOPCNTDQ and CD: what the AVX-512 set-up and lockstep playouts
+ * use (Ice Lake and later, Zen 4 and later). */
+static PYR_INLINE int pyr_cpu_avx512(void)
+{
+#ifdef PYR_CPU_X86_DISPATCH
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")
+           && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl")
+           && __builtin_cpu_supports("avx512vpopcntdq") && __builtin_cpu_supports("avx512cd");
+#else
+    return 0;
+#endif
+}
+
+/* AVX2 (Haswell and later, Zen 1 and later). */
+static PYR_INLINE int pyr_cpu_avx2(void)
+{
+#ifdef PYR_CPU_X86_DISPATCH
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2");
+#else
+    return 0;
+#endif
+}
+
+#endif
