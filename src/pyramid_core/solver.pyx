@@ -31,7 +31,7 @@ search runs without the GIL) stop a search with winnable -1 (unknown) and stop s
 STOP_NODES, STOP_TIME, STOP_MEMORY or STOP_CANCELLED. The clock and the flag are read every
 1,024 positions expanded, in every search loop; a stopped search never answers "cannot be won".
 """
-from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t, int64_t
+from libc.stdint cimport int8_t, int32_t, uint8_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memset, memcpy
 
@@ -40,12 +40,11 @@ from pyramid_core.rules cimport REDEALS_UNLIMITED, pyr_rules, rules_from_options
 from pyramid_core.geometry cimport (free_mask, pyr_ctz32, pyr_popcount32, PYR_GEO,
                                     pyr_geometry_init)
 from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, Table, MAX_MOVES, LOC_TALON,
-                                    LOC_NONE, MOVE_DRAW, MOVE_RECYCLE, TALON_ALL, CUR_SHIFT,
-                                    pos_apply, pos_won, pos_pyr, pos_talon, pos_cur,
-                                    pos_recycles, waste_top, stock_top, can_recycle, move_king,
-                                    table_init, pos_start, gen_covering_pairs, pile_top,
-                                    move_pair, move_a, move_b, below)
-from pyramid_core.hashset cimport (hset, hset_init, hset_free, hset_clear, hset_slot, hset_at,
+                                    LOC_NONE, MOVE_DRAW, MOVE_RECYCLE, pos_apply, pos_won,
+                                    pos_pyr, pos_talon, pos_cur, pos_recycles, waste_top,
+                                    can_recycle, move_king, table_init, pos_start,
+                                    gen_covering_pairs, move_pair, move_a, move_b, below)
+from pyramid_core.hashset cimport (hset_init, hset_free, hset_clear, hset_slot, hset_at,
                                    hset_put, hset_value, HSET_SMALL)
 from pyramid_core.search cimport (search, MCACHE, pyr_now, pyr_cancelled, over_budget, spent,
                                   no_room, order_moves, talon_counts, pos_cards)
