@@ -306,7 +306,7 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
     cdef anodes N
     cdef fqueue open_
     cdef pyr_move mv[MAX_MOVES]
-    cdef int n, i, g, h, result = 0, k, cost, f, fq, origin, resume
+    cdef int n, i, g, h, result = 0, k, cost, f, fq, origin, resume, ready = -1
     cdef uint32_t cur, fresh, a, b
     cdef uint64_t slot
     cdef pyr_pos p, c, q, prev
@@ -357,6 +357,7 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
         origin = pos_cur(p)
         recycled = False
         walk_part.h = -1                   # worked out at the walk's first step
+        ready = -1                         # fresh_moves already in mv (their count), or -1
         while k < resume:
             step = talon_step(s.t, q)
             prev = q
@@ -367,7 +368,10 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
         while True:
             # The removals at q (after k steps from p): all of them at p, else those using
             # what the last step made available. A free pyramid King goes alone, first.
-            if fresh == 0xFFFFFFFFU or not quick:
+            if ready >= 0:
+                n = ready                          # (the walk's step below wrote them)
+                ready = -1
+            elif fresh == 0xFFFFFFFFU or not quick:
                 n = order_moves(s, q, mv)
             else:
                 n = fresh_moves(s.t, q, fresh, mv)
@@ -452,8 +456,10 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
                 break                              # lost: so is everything after it (the
                                                    # cards are p's: only a buried talon
                                                    # card can make q lost where p is not)
-            if quick and fresh_moves(s.t, q, fresh, mv) == 0:
-                continue                           # nothing new to remove here: no node can
+            if quick:
+                ready = fresh_moves(s.t, q, fresh, mv)
+                if ready == 0:
+                    continue                       # nothing new to remove here: no node can
                                                    # come from q, so walk on without its f
             if walk_part.h < 0 and pyramid_part(s, pos_pyr(p), &walk_part) >= MAX_LINE:
                 break                              # (p was pushed: lower_bound allowed it)
