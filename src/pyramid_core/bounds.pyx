@@ -229,11 +229,11 @@ cdef bint position_ok(search* s, pyr_pos p) noexcept nogil:
 # ---- the most pyramid cards a line removes --------------------------------------------------
 
 
-cdef int stuck_bound(const search* s, uint32_t pyr, const int* tc) noexcept nogil:
-    """At most how many pyramid cards can be gone in the end: a card with no partner left
-    (no card of the complementary rank in the talon, and every pyramid one it could ever
-    meet stays too) stays, and so does every card it covers. Worked out to a fixed point: a
-    card that stays can leave another one without a partner."""
+cdef uint32_t stuck_set(const search* s, uint32_t pyr, const int* tc) noexcept nogil:
+    """The pyramid cards that can never go: a card with no partner left (no card of the
+    complementary rank in the talon, and every pyramid one it could ever meet stays too)
+    stays, and so does every card it covers. Worked out to a fixed point: a card that stays
+    can leave another one without a partner."""
     cdef uint32_t x, partners, stuck = 0, before
     cdef int a, r
     while True:
@@ -249,7 +249,12 @@ cdef int stuck_bound(const search* s, uint32_t pyr, const int* tc) noexcept nogi
                     stuck |= ((<uint32_t>1) << a) | PYR_GEO.above[a]
                 x &= x - 1
         if stuck == before:
-            return 28 - pyr_popcount32(stuck & pyr)
+            return stuck & pyr
+
+
+cdef int stuck_bound(const search* s, uint32_t pyr, const int* tc) noexcept nogil:
+    """At most how many pyramid cards can be gone in the end (stuck_set's stay)."""
+    return 28 - pyr_popcount32(stuck_set(s, pyr, tc))
 
 
 cdef int removal_bound(const search* s, uint32_t pyr, const int* tc) noexcept nogil:
@@ -379,6 +384,44 @@ cdef inline int way_cost(const way* w, const pyr_part* pp, int y, int extra, bin
     return n - u + (half if half > pp.d else pp.d)
 
 
+cdef uint32_t stuck_of(const search* s, uint32_t pyr, uint32_t ranks) noexcept nogil:
+    """stuck_set of the pyramid cards pyr when the talon offers the ranks in `ranks` (bit r:
+    rank r), remembered in s.scache (direct-mapped: a key word, then the set)."""
+    cdef uint32_t stuck
+    cdef int tc[14]
+    cdef int r
+    cdef uint64_t key, slot
+    ranks &= 0x1FFE                        # (a King partners nothing)
+    key = (s.epoch << 41) | (<uint64_t>ranks << 28) | pyr
+    slot = 2 * ((hmix(key) >> 40) & (MCACHE - 1))
+    if s.scache != NULL and s.scache[slot] == key:
+        return <uint32_t>s.scache[slot + 1]
+    for r in range(1, 14):
+        tc[r] = (ranks >> r) & 1
+    stuck = stuck_set(s, pyr, tc)
+    if s.scache == NULL:
+        return stuck
+    s.scache[slot] = key
+    s.scache[slot + 1] = stuck
+    return stuck
+
+
+cdef bint route_ok(const search* s, uint32_t pyr, uint32_t ranks, uint32_t wq) noexcept nogil:
+    """Can a pyramid card of each rank in wq be free while the talon offers only the ranks
+    in `ranks`?"""
+    cdef uint32_t stuck
+    cdef int r
+    if not wq:
+        return True
+    stuck = stuck_of(s, pyr, ranks)
+    while wq:
+        r = pyr_ctz32(wq)
+        wq &= wq - 1
+        if not (pyr & s.t.pyr_rank[r] & ~stuck):
+            return False
+    return True
+
+
 cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
     """Draw one: a lower bound on the moves, beyond lower_bound's count, that reaching the
     talon partners in pp.need (by rank) costs.
@@ -417,6 +460,8 @@ cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
     cdef int costs[14][4]
     cdef int n_costs[14]
     cdef bint stp = s.t.rules.stock_top_playable
+    cdef uint32_t stock_ranks = 0, wranks = 0, wq = 0
+    cdef bint dead = False
     if pp.total == 0:
         return pp.d
     talon = reachable_talon(s, p)
@@ -436,6 +481,7 @@ cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
         if n_costs[y] < pp.need[y]:
             costs[y][n_costs[y]] = way_cost(&above, pp, y, draw_self, False, False)
             n_costs[y] += 1
+        stock_ranks |= (<uint32_t>1) << y
         # A stock card goes with a pyramid card only as the playable stock top: where the
         # stock top is not playable it is drawn, a whole move.
         way_change(&above, pp, y, 1, stp)
@@ -455,15 +501,23 @@ cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
         y = s.t.rank[LOC_TALON + t]
         if pp.need[y] > 0 and n_costs[y] < 4:
             cost = way_cost(&above, pp, y, 0, False, False)
-            if cost > 0 and recycle:
-                k = way_cost(&rest, pp, y, 1 + draw_self, True, stp)
-                if k < cost:
-                    cost = k
-            costs[y][n_costs[y]] = cost
-            n_costs[y] += 1
+            k = way_cost(&rest, pp, y, 1 + draw_self, True, stp) if recycle else MAX_LINE
+            if k < cost:
+                cost = k
+            elif cost > 0 and not s.t.rules.pair_waste_top_two and (
+                    dead or not route_ok(s, pos_pyr(p), stock_ranks | wranks, wq)):
+                cost = k
+            if cost < MAX_LINE:
+                costs[y][n_costs[y]] = cost
+                n_costs[y] += 1
         way_change(&above, pp, y, 1, True)
         if recycle:
             way_change(&rest, pp, y, -1, stp)
+        wranks |= (<uint32_t>1) << y
+        if y != KING and not (stp and (stock_ranks >> (13 - y)) & 1):
+            if not (pos_pyr(p) & s.t.pyr_rank[13 - y]):
+                dead = True
+            wq |= (<uint32_t>1) << (13 - y)
         x_bits &= ~((<uint32_t>1) << t)
     # Each rank needed k times: its k-th cheapest card.
     for y in range(1, 13):

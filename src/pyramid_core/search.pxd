@@ -50,6 +50,7 @@ ctypedef struct search:
     int path_len
     uint64_t* mcache          # class_matchings' cache (MCACHE entries), or NULL
     uint64_t* dcache          # pyramid_partners', the same way
+    uint64_t* scache          # stuck_of's (two words an entry), the same way
     uint64_t epoch            # this search's stamp in mcache (1 .. 65535)
 
 

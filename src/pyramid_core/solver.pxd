@@ -45,6 +45,7 @@ ctypedef struct solve_ws:
     pyr_move* best
     uint64_t* mcache      # the pyramid matchings' cache (bounds.pyx's class_matchings)
     uint64_t* dcache      # and the pyramid's talon partners' (pyramid_partners)
+    uint64_t* scache      # and the cards that stay for a set of talon ranks (stuck_of)
     uint64_t epoch        # the last search's stamp in it
 
 cdef int solve_position(const pyr_table* t, pyr_pos start, int objective,

@@ -409,10 +409,11 @@ cdef int ws_init(solve_ws* ws) noexcept nogil:
     ws.best = <pyr_move*>malloc(MAX_LINE * sizeof(pyr_move))
     ws.mcache = <uint64_t*>calloc(MCACHE, sizeof(uint64_t))
     ws.dcache = <uint64_t*>calloc(MCACHE, sizeof(uint64_t))
+    ws.scache = <uint64_t*>calloc(2 * MCACHE, sizeof(uint64_t))
     ws.epoch = 0
     if hset_init(&ws.seen, HSET_SMALL) < 0 or hset_init(&ws.visit, 1 << 4) < 0:
         return -1
-    return 0 if ws.path and ws.best and ws.mcache and ws.dcache else -1
+    return 0 if ws.path and ws.best and ws.mcache and ws.dcache and ws.scache else -1
 
 
 cdef void ws_free(solve_ws* ws) noexcept nogil:
@@ -422,7 +423,9 @@ cdef void ws_free(solve_ws* ws) noexcept nogil:
     free(ws.best)
     free(ws.mcache)
     free(ws.dcache)
+    free(ws.scache)
     ws.dcache = NULL
+    ws.scache = NULL
     ws.path = NULL
     ws.best = NULL
     ws.mcache = NULL
@@ -590,10 +593,12 @@ cdef int solve_with(solve_ws* ws, const pyr_table* t, pyr_pos start, int objecti
     if ws.epoch == 0xFFFF:                 # (ws_init's calloc zeroed it before the first)
         memset(ws.mcache, 0, MCACHE * sizeof(uint64_t))
         memset(ws.dcache, 0, MCACHE * sizeof(uint64_t))
+        memset(ws.scache, 0, 2 * MCACHE * sizeof(uint64_t))
         ws.epoch = 0
     ws.epoch += 1
     s.mcache = ws.mcache
     s.dcache = ws.dcache
+    s.scache = ws.scache
     s.epoch = ws.epoch
     run.start = start
     run.free_talon = free_talon_rules(t)
@@ -745,6 +750,7 @@ def lower_bound_of(Table table, pyr_pos pos):
     ws.epoch = 1
     s.mcache = ws.mcache
     s.dcache = ws.dcache
+    s.scache = ws.scache
     s.epoch = 1
     h = lower_bound(&s, pos)
     ws_free(&ws)
