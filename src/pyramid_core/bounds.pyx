@@ -12,9 +12,10 @@
 * The lower bound on the moves to a win (lower_bound): the moves that remove pyramid cards
   (pyramid_part) and, under draw one, what reaching the talon partners costs (talon_bound).
 
-The results that depend on the pyramid only are remembered per search in two
-direct-mapped caches (search.mcache and search.dcache, MCACHE entries each, stamped with the
-search's epoch).
+The results that depend on the pyramid only are remembered per search in direct-mapped
+caches (search.mcache and search.dcache, MCACHE entries each, stamped with the search's
+epoch), and so are the cards that stay when the talon offers only some ranks
+(search.scache, for stuck_of).
 """
 from libc.stdint cimport uint32_t, uint64_t
 from libc.string cimport memset
@@ -384,6 +385,10 @@ cdef inline int way_cost(const way* w, const pyr_part* pp, int y, int extra, bin
     return n - u + (half if half > pp.d else pp.d)
 
 
+cdef enum:
+    NO_RANKS = 0xFFFFFFFF         # partner_free: no stuck_of answer carried yet
+
+
 cdef uint32_t stuck_of(const search* s, uint32_t pyr, uint32_t ranks) noexcept nogil:
     """stuck_set of the pyramid cards pyr when the talon offers the ranks in `ranks` (bit r:
     rank r), remembered in s.scache (direct-mapped: a key word, then the set)."""
@@ -422,6 +427,18 @@ cdef bint route_ok(const search* s, uint32_t pyr, uint32_t ranks, uint32_t wq) n
     return True
 
 
+cdef inline bint partner_free(const search* s, uint32_t pyr, int y, uint32_t ranks,
+                              uint32_t* stuck, uint32_t* known) noexcept nogil:
+    """Can a pyramid partner of a card of rank y (not a King) be free while the talon offers
+    only the ranks in `ranks`? stuck and known carry stuck_of's last answer and its ranks
+    between calls whose ranks only grow (known NO_RANKS: none yet): once no card stays,
+    none will."""
+    if ranks != known[0] and (stuck[0] or known[0] == NO_RANKS):
+        stuck[0] = stuck_of(s, pyr, ranks)
+        known[0] = ranks
+    return (pyr & s.t.pyr_rank[13 - y] & ~stuck[0]) != 0
+
+
 cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
     """Draw one: a lower bound on the moves, beyond lower_bound's count, that reaching the
     talon partners in pp.need (by rank) costs.
@@ -443,6 +460,16 @@ cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
     needed of the k-th cheapest card of a rank needed k times; a position without enough
     talon partners left can never be won (a bound above any line).
 
+    The timing, where it is cheap to know (stuck_of: the pyramid cards that cannot go while
+    the talon offers only some ranks):
+    * The way from above is open only if every waste card above N can find a partner before
+      N is reached, while N and the cards under it are out of reach: a stock card (where the
+      stock top is playable) or a pyramid card that can be free then (route_ok). Else N is
+      reached only by recycling.
+    * Where the stock top is playable, a stock card of X goes with a pyramid card only as
+      the stock top, so that card must be free while the stock under it is out of reach; a
+      waste card of X, while the waste under it is (partner_free). Else it costs a move.
+
     The cards in the way are counted card by card (way_change: O(1) a card), so the bound
     costs one pass over the talon.
 
@@ -461,7 +488,8 @@ cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
     cdef int n_costs[14]
     cdef bint stp = s.t.rules.stock_top_playable
     cdef uint32_t stock_ranks = 0, wranks = 0, wq = 0
-    cdef bint dead = False
+    cdef bint dead = False, pairable
+    cdef uint32_t pyr = pos_pyr(p), ranks = 0, known = NO_RANKS, stuck = 0
     if pp.total == 0:
         return pp.d
     talon = reachable_talon(s, p)
@@ -475,6 +503,10 @@ cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
     # The stock, top first: the cards above each. A card's cost only grows with its depth
     # (one more card in the way adds a move, or half a move and a partner), so of a rank
     # needed k times only the k nearest can be among its k cheapest.
+    if stp:
+        for y in range(1, 13):
+            if waste & s.talon_rank[y]:
+                ranks |= (<uint32_t>1) << y
     x_bits = stock
     while x_bits:
         y = s.t.rank[LOC_TALON + pyr_ctz32(x_bits)]
@@ -482,9 +514,13 @@ cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
             costs[y][n_costs[y]] = way_cost(&above, pp, y, draw_self, False, False)
             n_costs[y] += 1
         stock_ranks |= (<uint32_t>1) << y
-        # A stock card goes with a pyramid card only as the playable stock top: where the
-        # stock top is not playable it is drawn, a whole move.
-        way_change(&above, pp, y, 1, stp)
+        # A stock card goes with a pyramid card only as the playable stock top (where the
+        # stock top is not playable it is drawn, a whole move), its partner free while the
+        # cards under it are out of reach.
+        ranks |= (<uint32_t>1) << y
+        pairable = stp and y != KING and (pyr & s.t.pyr_rank[13 - y]) != 0 and partner_free(
+            s, pyr, y, ranks & 0x1FFE, &stuck, &known)
+        way_change(&above, pp, y, 1, pairable)
         x_bits &= x_bits - 1
     # The waste, top first: the cards above each, or the recycle: the stock, then the
     # waste cards under it (every card but those above it, and itself).
@@ -495,6 +531,7 @@ cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
             way_change(&rest, pp, s.t.rank[LOC_TALON + pyr_ctz32(x_bits)], 1, stp)
             x_bits &= x_bits - 1
     memset(&above, 0, sizeof(way))
+    known = NO_RANKS                     # (the waste's ranks below are not the stock's)
     x_bits = waste
     while x_bits:
         t = pyr_msb32(x_bits)
@@ -505,18 +542,21 @@ cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
             if k < cost:
                 cost = k
             elif cost > 0 and not s.t.rules.pair_waste_top_two and (
-                    dead or not route_ok(s, pos_pyr(p), stock_ranks | wranks, wq)):
+                    dead or not route_ok(s, pyr, stock_ranks | wranks, wq)):
                 cost = k
             if cost < MAX_LINE:
                 costs[y][n_costs[y]] = cost
                 n_costs[y] += 1
-        way_change(&above, pp, y, 1, True)
+        wranks |= (<uint32_t>1) << y
+        # (the check pays only where the stock top is playable: measured)
+        pairable = not stp or (y != KING and (pyr & s.t.pyr_rank[13 - y]) != 0 and partner_free(
+            s, pyr, y, (stock_ranks | wranks) & 0x1FFE, &stuck, &known))
+        way_change(&above, pp, y, 1, pairable)
         if recycle:
             way_change(&rest, pp, y, -1, stp)
-        wranks |= (<uint32_t>1) << y
         if y != KING and not (stp and (stock_ranks >> (13 - y)) & 1):
-            if not (pos_pyr(p) & s.t.pyr_rank[13 - y]):
-                dead = True
+            if not (pyr & s.t.pyr_rank[13 - y]):
+                dead = True      # (a card above N, and so above all under it)
             wq |= (<uint32_t>1) << (13 - y)
         x_bits &= ~((<uint32_t>1) << t)
     # Each rank needed k times: its k-th cheapest card.
