@@ -464,11 +464,14 @@ cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
     the talon offers only some ranks):
     * The way from above is open only if every waste card above N can find a partner before
       N is reached, while N and the cards under it are out of reach: a stock card (where the
-      stock top is playable) or a pyramid card that can be free then (route_ok). Else N is
+      stock top is playable) or a pyramid card that can be free then (route_ok); and if N's
+      own pyramid partner can be free while the cards under N are (partner_free). Else N is
       reached only by recycling.
-    * Where the stock top is playable, a stock card of X goes with a pyramid card only as
-      the stock top, so that card must be free while the stock under it is out of reach; a
-      waste card of X, while the waste under it is (partner_free). Else it costs a move.
+    * Where the stock top is playable, a stock card goes with a pyramid card only as the
+      stock top, so that card must be free while the stock under it is out of reach: a card
+      of X that cannot costs a move, and so does N (it is drawn first). A waste card of X
+      goes with a pyramid card only if that card can be free while the waste under it is out
+      of reach (worked out only where the stock top is playable: elsewhere it did not pay).
 
     The cards in the way are counted card by card (way_change: O(1) a card), so the bound
     costs one pass over the talon.
@@ -488,7 +491,8 @@ cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
     cdef int n_costs[14]
     cdef bint stp = s.t.rules.stock_top_playable
     cdef uint32_t stock_ranks = 0, wranks = 0, wq = 0
-    cdef bint dead = False, pairable
+    cdef bint dead = False, pairable, free_p
+    cdef uint32_t above_ranks
     cdef uint32_t pyr = pos_pyr(p), ranks = 0, known = NO_RANKS, stuck = 0
     if pp.total == 0:
         return pp.d
@@ -510,16 +514,17 @@ cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
     x_bits = stock
     while x_bits:
         y = s.t.rank[LOC_TALON + pyr_ctz32(x_bits)]
-        if n_costs[y] < pp.need[y]:
-            costs[y][n_costs[y]] = way_cost(&above, pp, y, draw_self, False, False)
-            n_costs[y] += 1
-        stock_ranks |= (<uint32_t>1) << y
         # A stock card goes with a pyramid card only as the playable stock top (where the
         # stock top is not playable it is drawn, a whole move), its partner free while the
         # cards under it are out of reach.
         ranks |= (<uint32_t>1) << y
         pairable = stp and y != KING and (pyr & s.t.pyr_rank[13 - y]) != 0 and partner_free(
             s, pyr, y, ranks & 0x1FFE, &stuck, &known)
+        if n_costs[y] < pp.need[y]:
+            costs[y][n_costs[y]] = way_cost(&above, pp, y, draw_self if pairable or not stp else 1,
+                                            False, False)
+            n_costs[y] += 1
+        stock_ranks |= (<uint32_t>1) << y
         way_change(&above, pp, y, 1, pairable)
         x_bits &= x_bits - 1
     # The waste, top first: the cards above each, or the recycle: the stock, then the
@@ -532,26 +537,31 @@ cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
             x_bits &= x_bits - 1
     memset(&above, 0, sizeof(way))
     known = NO_RANKS                     # (the waste's ranks below are not the stock's)
+    above_ranks = stock_ranks
     x_bits = waste
     while x_bits:
         t = pyr_msb32(x_bits)
         y = s.t.rank[LOC_TALON + t]
+        wranks |= (<uint32_t>1) << y
+        # Can a pyramid partner of this card be free while the waste under it is out of
+        # reach? (Worked out for every card only where the stock top is playable: measured.)
+        free_p = False
+        if (stp or pp.need[y] > 0) and y != KING and (pyr & s.t.pyr_rank[13 - y]) != 0:
+            free_p = partner_free(s, pyr, y, (stock_ranks | wranks) & 0x1FFE, &stuck, &known)
         if pp.need[y] > 0 and n_costs[y] < 4:
             cost = way_cost(&above, pp, y, 0, False, False)
             k = way_cost(&rest, pp, y, 1 + draw_self, True, stp) if recycle else MAX_LINE
             if k < cost:
                 cost = k
-            elif cost > 0 and not s.t.rules.pair_waste_top_two and (
-                    dead or not route_ok(s, pyr, stock_ranks | wranks, wq)):
-                cost = k
+            elif not s.t.rules.pair_waste_top_two and (not free_p or (cost > 0 and (
+                    dead or not route_ok(s, pyr, above_ranks, wq)))):
+                cost = k                 # (from above: N's partner and those of the cards
+                                         # above it must be free with what is in reach)
             if cost < MAX_LINE:
                 costs[y][n_costs[y]] = cost
                 n_costs[y] += 1
-        wranks |= (<uint32_t>1) << y
-        # (the check pays only where the stock top is playable: measured)
-        pairable = not stp or (y != KING and (pyr & s.t.pyr_rank[13 - y]) != 0 and partner_free(
-            s, pyr, y, (stock_ranks | wranks) & 0x1FFE, &stuck, &known))
-        way_change(&above, pp, y, 1, pairable)
+        above_ranks = stock_ranks | wranks
+        way_change(&above, pp, y, 1, free_p if stp else True)
         if recycle:
             way_change(&rest, pp, y, -1, stp)
         if y != KING and not (stp and (stock_ranks >> (13 - y)) & 1):
