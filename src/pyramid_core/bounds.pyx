@@ -411,18 +411,27 @@ cdef uint32_t stuck_of(const search* s, uint32_t pyr, uint32_t ranks) noexcept n
     return stuck
 
 
-cdef bint route_ok(const search* s, uint32_t pyr, uint32_t ranks, uint32_t wq) noexcept nogil:
+cdef bint route_ok(const search* s, uint32_t pyr, uint32_t ranks, uint32_t wq,
+                   uint32_t* stuck, uint32_t* known) noexcept nogil:
     """Can a pyramid card of each rank in wq be free while the talon offers only the ranks
-    in `ranks`?"""
-    cdef uint32_t stuck
+    in `ranks`? (stuck and known as for partner_free.)"""
+    cdef uint32_t x = wq
     cdef int r
-    if not wq:
-        return True
-    stuck = stuck_of(s, pyr, ranks)
+    if known[0] != NO_RANKS:
+        while x:                             # the last answer, from fewer ranks, may do
+            r = pyr_ctz32(x)
+            if not (pyr & s.t.pyr_rank[r] & ~stuck[0]):
+                break
+            x &= x - 1
+        if not x:
+            return True
+    if ranks != known[0]:
+        stuck[0] = stuck_of(s, pyr, ranks)
+        known[0] = ranks
     while wq:
         r = pyr_ctz32(wq)
         wq &= wq - 1
-        if not (pyr & s.t.pyr_rank[r] & ~stuck):
+        if not (pyr & s.t.pyr_rank[r] & ~stuck[0]):
             return False
     return True
 
@@ -431,12 +440,16 @@ cdef inline bint partner_free(const search* s, uint32_t pyr, int y, uint32_t ran
                               uint32_t* stuck, uint32_t* known) noexcept nogil:
     """Can a pyramid partner of a card of rank y (not a King) be free while the talon offers
     only the ranks in `ranks`? stuck and known carry stuck_of's last answer and its ranks
-    between calls whose ranks only grow (known NO_RANKS: none yet): once no card stays,
-    none will."""
-    if ranks != known[0] and (stuck[0] or known[0] == NO_RANKS):
+    between calls whose ranks only grow (known NO_RANKS: none yet). With more ranks fewer
+    cards stay, so an answer "free" from fewer ranks holds: stuck_of is asked again only when
+    the last answer says no."""
+    cdef uint32_t want = pyr & s.t.pyr_rank[13 - y]
+    if known[0] != NO_RANKS and want & ~stuck[0]:
+        return True
+    if ranks != known[0]:
         stuck[0] = stuck_of(s, pyr, ranks)
         known[0] = ranks
-    return (pyr & s.t.pyr_rank[13 - y] & ~stuck[0]) != 0
+    return (want & ~stuck[0]) != 0
 
 
 cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
@@ -491,7 +504,7 @@ cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
     cdef int n_costs[14]
     cdef bint stp = s.t.rules.stock_top_playable
     cdef uint32_t stock_ranks = 0, wranks = 0, wq = 0
-    cdef bint dead = False, pairable, free_p
+    cdef bint dead = False, pairable, free_p, open_above
     cdef uint32_t above_ranks
     cdef uint32_t pyr = pos_pyr(p), ranks = 0, known = NO_RANKS, stuck = 0
     if pp.total == 0:
@@ -542,9 +555,14 @@ cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
     while x_bits:
         t = pyr_msb32(x_bits)
         y = s.t.rank[LOC_TALON + t]
+        # From above: can the cards above N go first (their partners free while N and the
+        # cards under it are out of reach)? Then can N's own partner be free while the cards
+        # under it are? (Asked in this order, the ranks only grow.) The second is worked
+        # out for every card only where the stock top is playable (measured).
+        open_above = True
+        if wq and pp.need[y] > 0 and n_costs[y] < 4 and not s.t.rules.pair_waste_top_two:
+            open_above = not dead and route_ok(s, pyr, above_ranks & 0x1FFE, wq, &stuck, &known)
         wranks |= (<uint32_t>1) << y
-        # Can a pyramid partner of this card be free while the waste under it is out of
-        # reach? (Worked out for every card only where the stock top is playable: measured.)
         free_p = False
         if (stp or pp.need[y] > 0) and y != KING and (pyr & s.t.pyr_rank[13 - y]) != 0:
             free_p = partner_free(s, pyr, y, (stock_ranks | wranks) & 0x1FFE, &stuck, &known)
@@ -553,8 +571,7 @@ cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
             k = way_cost(&rest, pp, y, 1 + draw_self, True, stp) if recycle else MAX_LINE
             if k < cost:
                 cost = k
-            elif not s.t.rules.pair_waste_top_two and (not free_p or (cost > 0 and (
-                    dead or not route_ok(s, pyr, above_ranks, wq)))):
+            elif not s.t.rules.pair_waste_top_two and (not free_p or (cost > 0 and not open_above)):
                 cost = k                 # (from above: N's partner and those of the cards
                                          # above it must be free with what is in reach)
             if cost < MAX_LINE:
