@@ -18,6 +18,7 @@ on two cores. There are no assertions on speed.
 import numpy as np
 import pytest
 
+from pyramid_core import _simulate_tests as hooks
 from pyramid_core import simulate as core
 from pyramid_solitaire import Rules, simulate
 
@@ -69,6 +70,6 @@ def test_deal_setup(benchmark, record_rate, mode):
     """The per-game set-up of the batch loop alone: shuffle the ranks, build the rank masks
     (batch: eight deals at a time, as the batch loop does; one-at-a-time: for comparison)."""
     benchmark.group = "simulate deal set-up"
-    benchmark.pedantic(core.bench_setup, args=(0, 1_000_000, Rules().core_options(), mode),
+    benchmark.pedantic(hooks.bench_setup, args=(0, 1_000_000, Rules().core_options(), mode),
                        rounds=ROUNDS, warmup_rounds=1, iterations=1)
     record_rate(1_000_000, "deals", mode=mode)

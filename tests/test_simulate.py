@@ -12,6 +12,7 @@ import pytest
 
 from conftest import run_main
 
+from pyramid_core import _simulate_tests as hooks
 from pyramid_core import simulate as core
 from pyramid_core.shuffle import MAX_DEAL_NUMBER, deal_cards
 from pyramid_solitaire import (Deal, Game, Move, Rules, SimulationResult, Status, replay,
@@ -49,15 +50,15 @@ def arrays(result):
 def simd(request):
     """Both ways of drawing the shuffle's swap partners (AVX-512 where this CPU has it, and
     plain C); without AVX-512 both runs take the plain C path."""
-    before = core.simd()
-    core.simd(request.param)
+    before = hooks.simd()
+    hooks.simd(request.param)
     yield request.param
-    core.simd(before)
+    hooks.simd(before)
 
 
 def test_fast_shuffle_is_the_v1_shuffle(simd):
     for number in list(range(300)) + [MAX_DEAL_NUMBER, 2 ** 31, 123456789]:
-        assert core.shuffle_ranks(number) == [c % 13 + 1 for c in deal_cards(number)]
+        assert hooks.shuffle_ranks(number) == [c % 13 + 1 for c in deal_cards(number)]
 
 
 @pytest.mark.parametrize("name", ["pyramide", "classic-draw3", "msc"])
@@ -65,9 +66,9 @@ def test_batch_deal_setup(name, simd):
     """The batch loop shuffles ranks and builds the rank masks during the shuffle (one deal,
     and eight at a time): the same as from deal_shuffle's cards."""
     options = Rules.preset(name).core_options()
-    assert core.check_deal_setup(0, 20000, options) == []
-    assert core.check_deal_setup(MAX_DEAL_NUMBER - 999, 1000, options) == []
-    assert core.check_deal_setup(987654321987, 5, options) == []     # a short last block
+    assert hooks.check_deal_setup(0, 20000, options) == []
+    assert hooks.check_deal_setup(MAX_DEAL_NUMBER - 999, 1000, options) == []
+    assert hooks.check_deal_setup(987654321987, 5, options) == []     # a short last block
 
 
 @pytest.mark.parametrize("name", ["pyramide", "classic-draw3", "msc"])
@@ -87,15 +88,15 @@ def test_batch_setup_ways_agree(policy, name):
         core.run(core.POLICIES[policy], options, 3, 1000, deals, lo, n, *out)
         return np.stack([a.astype(np.int64) for a in out])[:, lo:]
 
-    before = core.simd()
+    before = hooks.simd()
     try:
         runs = []
         for on in (1, 0):
-            core.simd(on)
+            hooks.simd(on)
             runs.append([batch(37, 0), batch(37, 5), batch(len(deals), 0, deals),
                          batch(len(deals), 11, deals)])
     finally:
-        core.simd(before)
+        hooks.simd(before)
     for a, b in zip(*runs):
         assert np.array_equal(a, b)
     one = np.array([core.play(core.POLICIES[policy], options, 3, 1000 + i)[:4]
@@ -121,7 +122,7 @@ LOCKSTEP_RULES_DRAW3 = [Rules(draw=3, redeals=0, waste_at_deal=w, win=win)
 def test_lockstep_playouts_are_the_scalar_ones(rules, policy):
     """With AVX-512 the batch plays games sixteen at a time in vector lanes
     (pyr_sim_lockstep.h); its rows are those of the scalar playouts, game for game."""
-    if not core.simd(-1):
+    if not hooks.simd(-1):
         pytest.skip("this CPU has no AVX-512: the batch runs the scalar playout only")
     options = rules.core_options()
     n = 3001                                     # a short last group of lanes
@@ -129,34 +130,34 @@ def test_lockstep_playouts_are_the_scalar_ones(rules, policy):
     def batch(on):
         out = [np.zeros(n, np.uint8), np.zeros(n, np.uint8), np.zeros(n, np.uint16),
                np.zeros(n, np.uint16)]
-        core.simd(on)
+        hooks.simd(on)
         core.run(core.POLICIES[policy], options, 11, 777, None, 0, n, *out)
         return out
 
-    before = core.simd()
+    before = hooks.simd()
     try:
         vector, scalar = batch(1), batch(0)
     finally:
-        core.simd(before)
+        hooks.simd(before)
     for a, b in zip(vector, scalar):
         assert np.array_equal(a, b)
     assert len(np.unique(vector[1])) > 10        # real games: many different outcomes
 
 
 def test_simd_switch():
-    before = core.simd()
+    before = hooks.simd()
     try:
-        assert core.simd(0) is False
-        assert core.simd(1) == before           # on only where the CPU has it
+        assert hooks.simd(0) is False
+        assert hooks.simd(1) == before           # on only where the CPU has it
     finally:
-        core.simd(before)
+        hooks.simd(before)
 
 
 @pytest.mark.parametrize("name", sorted(OPTION_SETS))
 def test_move_generator_and_apply_agree_with_the_engine(name):
     """sim_gen/sim_apply list and play exactly gen_moves/pos_apply's moves along random walks,
     and the playouts' 'only a draw is legal' shortcut is right in every position."""
-    assert core.check_engine(OPTION_SETS[name].core_options(), 150, 4, 11) == []
+    assert hooks.check_engine(OPTION_SETS[name].core_options(), 150, 4, 11) == []
 
 
 @pytest.mark.parametrize("name", sorted(OPTION_SETS))
@@ -167,7 +168,7 @@ def test_fast_playouts_agree_with_engine_playouts(name, policy):
     options = OPTION_SETS[name].core_options()
     code = core.POLICIES[policy]
     for number in range(0, 30000, 10):
-        assert core.play(code, options, 99, number) == core.reference(code, options, 99, number)
+        assert core.play(code, options, 99, number) == hooks.reference(code, options, 99, number)
 
 
 # ---- determinism ----------------------------------------------------------------------------
@@ -309,7 +310,7 @@ def test_no_move_limit_is_hit():
     assert int(r.moves.max()) < core.MAX_RECORD
     # the random policy's safety bound under unlimited redeals never triggers in practice
     # (docs/simulation.md): its longest games are far shorter
-    assert core.move_cap() == core.MOVE_CAP and core.MOVE_CAP + 52 < core.MAX_RECORD
+    assert hooks.move_cap() == core.MOVE_CAP and core.MOVE_CAP + 52 < core.MAX_RECORD
     for rules in ("unlimited", "pyramide"):
         r = simulate(100_000, rules=rules, policy="random", seed=2, threads=2)
         assert int(r.moves.max()) < core.MOVE_CAP // 2
@@ -320,10 +321,10 @@ def test_random_move_cap_ends_the_same_games_everywhere(cap):
     """Under unlimited redeals a random game also ends at a recycle once it has played
     MOVE_CAP moves. Lowered here so that it triggers often: the lockstep, scalar and
     engine-based reference playouts end the same games at the same move."""
-    before, before_simd = core.move_cap(), core.simd()
+    before, before_simd = hooks.move_cap(), hooks.simd()
     try:
-        core.move_cap(cap)
-        assert core.move_cap() == cap
+        hooks.move_cap(cap)
+        assert hooks.move_cap() == cap
         hit = 0                 # games that reached the bound
         for rules in [r for r in LOCKSTEP_RULES if r.redeals == "unlimited"]:
             options, n = rules.core_options(), 1001
@@ -331,10 +332,10 @@ def test_random_move_cap_ends_the_same_games_everywhere(cap):
             for on in (1, 0):
                 out = [np.zeros(n, np.uint8), np.zeros(n, np.uint8), np.zeros(n, np.uint16),
                        np.zeros(n, np.uint16)]
-                core.simd(on)
+                hooks.simd(on)
                 core.run(core.POLICIES["random"], options, 5, 300, None, 0, n, *out)
                 rows.append(out)
-            core.simd(before_simd)
+            hooks.simd(before_simd)
             for a, b in zip(*rows):
                 assert np.array_equal(a, b)
             hit += int(np.sum(rows[0][2] >= cap))
@@ -346,12 +347,12 @@ def test_random_move_cap_ends_the_same_games_everywhere(cap):
             options = rules.core_options()
             for number in range(0, 3000, 15):
                 assert (core.play(core.POLICIES["random"], options, 99, number)
-                        == core.reference(core.POLICIES["random"], options, 99, number)), name
+                        == hooks.reference(core.POLICIES["random"], options, 99, number)), name
     finally:
-        core.move_cap(before)
-        core.simd(before_simd)
+        hooks.move_cap(before)
+        hooks.simd(before_simd)
     with pytest.raises(ValueError, match="above"):
-        core.move_cap(core.MOVE_CAP + 1)
+        hooks.move_cap(core.MOVE_CAP + 1)
 
 
 # ---- statistics ---------------------------------------------------------------------------------
@@ -600,11 +601,11 @@ def test_simd_path_says_what_ran():
     and the rules and policy are the lockstep's, else the scalar playouts; none for the
     solver policy."""
     from pyramid_solitaire import simd_path
-    before = core.simd()
+    before = hooks.simd()
     try:
         for on in (1, 0):
-            core.simd(on)
-            vector = "avx512" if core.simd() else "scalar"
+            hooks.simd(on)
+            vector = "avx512" if hooks.simd() else "scalar"
             assert simd_path() == core.simd_path() == vector
             r = simulate(300, rules="msc", threads=1)
             assert r.simd == vector and r.to_dict()["simd"] == vector
@@ -616,7 +617,7 @@ def test_simd_path_says_what_ran():
             if vector == "avx512":
                 assert "AVX-512 path" in r.summary()
     finally:
-        core.simd(before)
+        hooks.simd(before)
     assert simulate(3, rules="pyramide", policy="solver").simd is None
 
 

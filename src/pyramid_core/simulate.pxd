@@ -134,3 +134,15 @@ cdef int sim_batch(int policy, const pyr_rules* rules, uint64_t seed, uint64_t s
 cdef int sim_batch_decks(int policy, const pyr_rules* rules, uint64_t seed, const uint8_t* decks,
                          const uint64_t* keys, Py_ssize_t lo, Py_ssize_t hi, uint8_t* won,
                          uint8_t* removed, uint16_t* moves, uint16_t* score) noexcept nogil
+
+# ---- for the test and benchmark hooks (_simulate_tests.pyx) ---------------------------------
+cdef int sim_rules_from(pyr_rules* r, dict d) except -1    # rules_from_options, checked
+cdef int sim_check(int rc) except -1                       # raise for an error code
+cdef void sim_deal_rules(sim_deal* d, const pyr_rules* rules) noexcept nogil
+cdef void sim_deal_block(sim_deal* ds, const uint64_t* numbers, const uint64_t* nxt,
+                         pyr_sim_blocker* b) noexcept nogil
+cdef bint sim_talon_moves(const sim_deal* d, const sim_state* s) noexcept nogil
+cdef int sim_greedy_pick(const sim_deal* d, uint32_t pyr, const uint8_t* pc, const uint8_t* tc,
+                         const pyr_move* buf, int n, bint stuck) noexcept nogil
+cdef int sim_simd(int on) noexcept nogil        # pyr_sim_simd of this module's copy
+cdef int sim_move_cap(int cap) noexcept nogil   # cap >= 1 sets the random policy's bound

@@ -4,7 +4,8 @@
 See simulate.pxd for the design and docs/simulation.md for what the policies do. The Python
 layer (pyramid_solitaire.simulate) calls `run` on chunks of a batch from a thread pool;
 `run_decks` is the same batch on explicit layouts (card lists) instead of deal numbers; `play`
-records one game's moves; `reference`, `check_engine` and `shuffle_ranks` are for the tests.
+records one game's moves; `simd_path` and `cpu_features` say which vector path runs. The
+hooks of the tests and benchmarks are in _simulate_tests.pyx.
 """
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcmp, memcpy, memset
@@ -51,7 +52,7 @@ cdef enum:
 cdef uint8_t RANK_OF[52]    # card index -> rank
 cdef uint32_t DIV4[5]       # ceil(256 / f): (k * DIV4[f]) >> 8 == k // f for k < 16, f <= 4
 cdef int _move_cap = SIM_MOVE_CAP   # the random policy's bound under unlimited redeals; only
-                                    # the tests change it (move_cap)
+                                    # the tests change it (sim_move_cap)
 
 
 cdef void _init_tables():
@@ -1730,60 +1731,9 @@ cdef inline void _block_numbers(uint64_t* numbers, uint64_t start, const uint64_
         i = base + k if base + k < hi else hi - 1
         numbers[k] = deals[i] if deals != NULL else start + <uint64_t>i
 
-# ---- the engine-based reference playouts (slow; for the tests) ------------------------------
-
-cdef int _reference_play(int policy, const pyr_table* t, const sim_deal* d, uint64_t rng,
-                         sim_result* res, pyr_move* rec, int* n_rec) noexcept nogil:
-    cdef pyr_pos p = pos_start(t)
-    cdef pyr_move buf[MAX_MOVES]
-    cdef uint8_t pc[14]
-    cdef uint8_t tc[14]
-    cdef int n, m, r, i, moves = 0, pass_removed = 0
-    cdef bint unlimited = t.rules.redeals == REDEALS_UNLIMITED
-    cdef bint seen = False      # random: a removal was legal somewhere in this pass
-    n_rec[0] = 0
-    res.won = res.removed = res.moves = res.score = 0
-    while True:
-        n = gen_moves(t, p, buf)
-        if n == 0:
-            break
-        if policy == POLICY_RANDOM:
-            for i in range(n):
-                if (buf[i] & 63) != LOC_NONE:
-                    seen = True
-            m = buf[0] if n == 1 else buf[rand_below(&rng, n)]
-            # under unlimited redeals: end at a recycle when no removal was legal since the
-            # last one (the pass can only repeat), or once SIM_MOVE_CAP moves are played
-            if m == MOVE_RECYCLE and unlimited and (not seen or moves >= _move_cap):
-                break
-        elif policy == POLICY_GREEDY:
-            for r in range(14):
-                pc[r] = <uint8_t>_popcount32(pos_pyr(p) & d.prank[r])
-                tc[r] = <uint8_t>_popcount32(pos_talon(p) & d.trank[r])
-            m = _greedy_choose(d, pos_pyr(p), pc, tc, buf, n, unlimited and pass_removed == 0)
-            # under unlimited redeals: end at a recycle after a pass that removed nothing
-            if m < 0 or (m == MOVE_RECYCLE and unlimited and pass_removed == 0):
-                break
-        else:
-            return SIM_BAD_POLICY
-        if m == MOVE_RECYCLE:
-            pass_removed = 0
-            seen = False
-        elif (m & 63) != LOC_NONE:
-            pass_removed += 1
-        p = pos_apply(t, p, <pyr_move>m)
-        moves += 1
-        if _record(rec, n_rec, <pyr_move>m, 1) != SIM_OK:
-            return SIM_RECORD_FULL
-    res.won = pos_won(t, p)
-    res.removed = <uint8_t>(N_PYRAMID - _popcount32(pos_pyr(p)))
-    res.moves = <uint16_t>moves
-    res.score = <uint16_t>(10 * res.removed)
-    return SIM_OK
-
 # ---- Python entry points --------------------------------------------------------------------
 
-cdef int _rules_from(pyr_rules* r, dict d) except -1:
+cdef int sim_rules_from(pyr_rules* r, dict d) except -1:
     """rules_from_options, then the checks the playouts rely on."""
     rules_from_options(r, d)
     if r.waste_at_deal > 1 or r.draw not in (1, 3) or not (
@@ -1794,11 +1744,13 @@ cdef int _rules_from(pyr_rules* r, dict d) except -1:
     return 0
 
 
-def _check(int rc):
+cdef int sim_check(int rc) except -1:
+    """Raise for a playout's error code."""
     if rc == SIM_BAD_POLICY:
         raise ValueError("unknown policy code")
     if rc == SIM_RECORD_FULL:
         raise RuntimeError("a simulated game played more moves than the record holds")
+    return 0
 
 
 def run(int policy, dict rules, unsigned long long seed, unsigned long long start,
@@ -1810,7 +1762,7 @@ def run(int policy, dict rules, unsigned long long seed, unsigned long long star
     cdef pyr_rules r
     cdef int rc
     cdef const uint64_t* dp = NULL
-    _rules_from(&r, rules)
+    sim_rules_from(&r, rules)
     if lo < 0 or hi > won.shape[0] or hi > removed.shape[0] or hi > moves.shape[0] \
             or hi > score.shape[0] or lo > hi:
         raise ValueError("range outside the result arrays")
@@ -1823,7 +1775,7 @@ def run(int policy, dict rules, unsigned long long seed, unsigned long long star
     with nogil:
         rc = sim_batch(policy, &r, seed, start, dp, lo, hi, &won[0], &removed[0], &moves[0],
                        &score[0])
-    _check(rc)
+    sim_check(rc)
 
 
 def run_decks(int policy, dict rules, unsigned long long seed,
@@ -1840,7 +1792,7 @@ def run_decks(int policy, dict rules, unsigned long long seed,
     cdef pyr_rules r
     cdef int rc = SIM_OK
     cdef Py_ssize_t bad
-    _rules_from(&r, rules)
+    sim_rules_from(&r, rules)
     if decks.shape[1] != 52:
         raise ValueError(f"decks must be n x 52 (card indices), got {decks.shape[0]} x "
                          f"{decks.shape[1]}")
@@ -1862,7 +1814,7 @@ def run_decks(int policy, dict rules, unsigned long long seed,
                                  &removed[0], &moves[0], &score[0])
     if bad >= 0:
         raise ValueError(f"decks row {bad} is not a permutation of the card indices 0..51")
-    _check(rc)
+    sim_check(rc)
 
 
 def play(int policy, dict rules, unsigned long long seed, unsigned long long number, deck=None):
@@ -1874,7 +1826,7 @@ def play(int policy, dict rules, unsigned long long seed, unsigned long long num
     cdef pyr_move rec[SIM_MAX_RECORD]
     cdef uint8_t cards[52]
     cdef int rc, i
-    _rules_from(&r, rules)
+    sim_rules_from(&r, rules)
     if deck is None:
         sim_deal_from_number(&d, number, &r, True)
     else:
@@ -1884,165 +1836,23 @@ def play(int policy, dict rules, unsigned long long seed, unsigned long long num
     memset(rec, 0xFF, sizeof(rec))
     with nogil:
         rc = sim_play(policy, &d, sim_game_seed(seed, number), &res, rec)
-    _check(rc)
+    sim_check(rc)
     codes = []
     for i in range(res.moves):
         codes.append(rec[i])
     return bool(res.won), res.removed, res.moves, res.score, codes
 
 
-def reference(int policy, dict rules, unsigned long long seed, unsigned long long number):
-    """The same game played with the engine's gen_moves and pos_apply (slow; for tests)."""
-    cdef pyr_rules r
-    cdef sim_deal d
-    cdef pyr_table t
-    cdef sim_result res
-    cdef pyr_move rec[SIM_MAX_RECORD]
-    cdef int rc, n_rec = 0
-    _rules_from(&r, rules)
-    sim_deal_from_number(&d, number, &r, True)
-    table_init(&t, d.card, &r)
-    rc = _reference_play(policy, &t, &d, sim_game_seed(seed, number), &res, rec, &n_rec)
-    _check(rc)
-    return bool(res.won), res.removed, res.moves, res.score, [rec[i] for i in range(n_rec)]
-
-
-def check_engine(dict rules, int n_deals, int walks, unsigned long long seed,
-                 int max_steps=400):
-    """Compare sim_gen/sim_apply with gen_moves/pos_apply along random walks (for tests).
-    Returns a list of (deal, position, what) for every disagreement (empty when all agree)."""
-    cdef pyr_rules r
-    cdef sim_deal d
-    cdef pyr_table t
-    cdef sim_state s, s2
-    cdef pyr_pos p
-    cdef pyr_move a[MAX_MOVES]
-    cdef pyr_move b[MAX_MOVES]
-    cdef int na, nb, i, k, w, forced, steps
-    cdef uint64_t rng = seed
-    bad = []
-    _rules_from(&r, rules)
-    for k in range(n_deals):
-        sim_deal_from_number(&d, seed + k, &r, True)
-        table_init(&t, d.card, &r)
-        for w in range(walks):
-            p = pos_start(&t)
-            sim_start(&d, &s)
-            for steps in range(max_steps):
-                if sim_pos(&s) != p:
-                    bad.append((seed + k, p, "state"))
-                    break
-                sim_from_pos(&d, p, &s2)
-                if (s2.free != s.free or s2.flags != s.flags or s2.useful != s.useful
-                        or s2.fr != s.fr or s2.frr != s.frr
-                        or any(s2.pc[i] != s.pc[i] or s2.tc[i] != s.tc[i] or s2.fc[i] != s.fc[i]
-                               for i in range(14))):
-                    bad.append((seed + k, p, "derived fields"))
-                    break
-                na = gen_moves(&t, p, a)
-                nb = sim_gen(&d, &s, b)
-                same = na == nb
-                only_talon_actions = True
-                for i in range(na):
-                    if i < nb and a[i] != b[i]:
-                        same = False
-                    if (a[i] & 63) != LOC_NONE:
-                        only_talon_actions = False
-                if not same:
-                    bad.append((seed + k, p, "moves"))
-                    break
-                forced = s.flags == 0 and not _talon_moves(&d, &s)
-                if not pos_won(&t, p) and forced != only_talon_actions:
-                    bad.append((seed + k, p, "forced"))
-                    break
-                if na == 0:
-                    break
-                i = rand_below(&rng, na)
-                p = pos_apply(&t, p, a[i])
-                sim_apply(&d, &s, b[i])
-    return bad
-
-
-def shuffle_ranks(unsigned long long number):
-    """The 52 ranks of deal `number` as the batch loop shuffles them (for tests)."""
-    cdef uint8_t deck[52]
-    memcpy(deck, RANK_OF, 52)
-    pyr_sim_shuffle(number, deck)
-    return [deck[i] for i in range(52)]
-
-
-cdef bint _talon_masks_right(const sim_deal* d) noexcept nogil:
-    """d.tnext and d.t3 as their definitions say, card by card (the set-up's are worked out
-    eight cards at a time)."""
-    cdef uint32_t n1 = 0, t3 = 0
-    cdef int i, j, k
-    for i in range(N_TALON - 1):
-        if d.rank[LOC_TALON + i] + d.rank[LOC_TALON + i + 1] == 13:
-            n1 |= (<uint32_t>1) << i
-    for i in range(N_TALON - 2):
-        for j in range(i, i + 3):
-            for k in range(j + 1, i + 3):
-                if d.rank[LOC_TALON + j] + d.rank[LOC_TALON + k] == 13:
-                    t3 |= (<uint32_t>1) << i
-    return d.tnext == n1 and d.t3 == t3
-
-
-cdef inline bint _same_setup(const sim_deal* a, const sim_deal* b) noexcept nogil:
-    return not (memcmp(a.rank, b.rank, 52) or memcmp(a.prank, b.prank, sizeof(a.prank))
-                or memcmp(a.trank, b.trank, sizeof(a.trank)) or memcmp(a.pc0, b.pc0, 14)
-                or memcmp(a.tc0, b.tc0, 14) or memcmp(a.pile, b.pile, sizeof(a.pile))
-                or a.tnext != b.tnext or a.t3 != b.t3)
-
-
-def check_deal_setup(unsigned long long start, long long count, dict rules):
-    """Deal numbers in start .. start+count-1 whose batch set-up (ranks shuffled, masks built
-    during the shuffle; one deal, and SIM_BLOCK deals at a time) differs from the one built
-    from deal_shuffle's cards (for tests)."""
-    cdef pyr_rules r
-    cdef sim_deal a, b
-    cdef sim_deal ds[SIM_BLOCK]
-    cdef uint64_t numbers[SIM_BLOCK]
-    cdef uint64_t nxt[SIM_BLOCK]
-    cdef pyr_sim_blocker blk
-    cdef uint64_t n
-    cdef int j, k
-    _rules_from(&r, rules)
-    for j in range(SIM_BLOCK):
-        _deal_rules(&ds[j], &r)
-    memset(&blk, 0, sizeof(blk))
-    bad = []
-    for n in range(start, start + <uint64_t>count):
-        k = (n - start) % SIM_BLOCK           # deal n is ds[k] of its block
-        if k == 0:
-            for j in range(SIM_BLOCK):      # past the end: more deals than asked
-                numbers[j] = n + <uint64_t>j
-                nxt[j] = n + <uint64_t>(SIM_BLOCK + j)
-            # the next block named as the batch loop does (its partners worked out during
-            # this block's swaps, with AVX-512): every block but the first uses them
-            _deal_block(ds, numbers, nxt, &blk)
-        sim_deal_from_number(&a, n, &r, False)
-        sim_deal_from_number(&b, n, &r, True)
-        if not _same_setup(&a, &b) or not _same_setup(&ds[k], &b) or not _talon_masks_right(&b):
-            bad.append(n)
-    return bad
-
-
-def simd(int on=-1):
-    """Whether the deal set-up and the lockstep playouts use AVX-512 (where the CPU has F, DQ,
-    BW, VL, VPOPCNTDQ and CD); on = 0 or 1 sets it (tests compare both ways; not while a
-    batch runs). The games are the same either way."""
-    return bool(pyr_sim_simd(on))
-
-
 def simd_path(policy=None, rules=None):
     """The vector path the simulator uses now: "avx512" or "scalar" (the PYRAMID_SIMD
-    environment variable and simd() choose among what the CPU has); given a policy and
+    environment variable, and the tests' _simulate_tests.simd(), choose among what the CPU
+    has); given a policy and
     rules, the path a numbered batch of them takes (the lockstep playouts know the greedy
     and random policies and every rule set but pair_waste_top_two and pair_with_covering)."""
     cdef pyr_rules r
     if policy is None:
         return "avx512" if pyr_sim_simd(-1) else "scalar"
-    _rules_from(&r, rules)
+    sim_rules_from(&r, rules)
     return "avx512" if _lockstep_applies(policy, &r) else "scalar"
 
 
@@ -2051,60 +1861,33 @@ def cpu_features():
     return {"avx2": bool(pyr_cpu_avx2()), "avx512": bool(pyr_cpu_avx512())}
 
 
-def move_cap(int cap=-1):
-    """The random policy's safety bound under unlimited redeals: a game ends at a recycle once
-    it has played this many moves (SIM_MOVE_CAP). cap >= 1 sets it, for tests that make the
-    bound trigger (not while a batch runs); returns the bound in force."""
+# ---- for the test and benchmark hooks (_simulate_tests.pyx; declared in simulate.pxd) ------
+
+
+cdef void sim_deal_rules(sim_deal* d, const pyr_rules* rules) noexcept nogil:
+    _deal_rules(d, rules)
+
+
+cdef void sim_deal_block(sim_deal* ds, const uint64_t* numbers, const uint64_t* nxt,
+                         pyr_sim_blocker* b) noexcept nogil:
+    _deal_block(ds, numbers, nxt, b)
+
+
+cdef bint sim_talon_moves(const sim_deal* d, const sim_state* s) noexcept nogil:
+    return _talon_moves(d, s)
+
+
+cdef int sim_greedy_pick(const sim_deal* d, uint32_t pyr, const uint8_t* pc, const uint8_t* tc,
+                         const pyr_move* buf, int n, bint stuck) noexcept nogil:
+    return _greedy_choose(d, pyr, pc, tc, buf, n, stuck)
+
+
+cdef int sim_simd(int on) noexcept nogil:
+    return pyr_sim_simd(on)
+
+
+cdef int sim_move_cap(int cap) noexcept nogil:
     global _move_cap
     if cap >= 1:
-        if cap > SIM_MOVE_CAP:
-            raise ValueError(f"move cap {cap} above SIM_MOVE_CAP ({SIM_MOVE_CAP})")
         _move_cap = cap
     return _move_cap
-
-
-def game_seed(unsigned long long seed, unsigned long long number):
-    return sim_game_seed(seed, number)
-
-
-def bench_setup(unsigned long long start, long long count, dict rules, int mode=0):
-    """Deal set-up only for `count` deals; a checksum (for bench/). mode 0: what the batch
-    loop does (SIM_BLOCK deals at a time: shuffle the ranks, build the rank masks); 1: the
-    engine's deal_shuffle; 2: the unrolled shuffle alone; 3: mode 0 one deal at a time."""
-    cdef pyr_rules r
-    cdef sim_deal d
-    cdef sim_deal ds[SIM_BLOCK]
-    cdef uint64_t numbers[SIM_BLOCK]
-    cdef uint64_t nxt[SIM_BLOCK]
-    cdef pyr_sim_blocker b
-    cdef uint64_t acc = 0, n
-    cdef uint8_t deck[52]
-    cdef int k
-    _rules_from(&r, rules)
-    for k in range(SIM_BLOCK):
-        _deal_rules(&ds[k], &r)
-    memset(&b, 0, sizeof(b))
-    with nogil:
-        n = start
-        while n < start + <uint64_t>count:
-            if mode == 0:
-                for k in range(SIM_BLOCK):
-                    numbers[k] = n + <uint64_t>k
-                    nxt[k] = n + <uint64_t>(SIM_BLOCK + k)
-                _deal_block(ds, numbers, nxt, &b)
-                for k in range(SIM_BLOCK):
-                    acc += ds[k].prank[1] + ds[k].trank[12]
-                n += SIM_BLOCK
-                continue
-            if mode == 3:
-                sim_deal_from_number(&d, n, &r, False)
-                acc += d.prank[1] + d.trank[12]
-            elif mode == 1:
-                deal_shuffle(n, deck)
-                acc += deck[0] + deck[51]
-            else:
-                memcpy(deck, RANK_OF, 52)
-                pyr_sim_shuffle(n, deck)
-                acc += deck[0] + deck[51]
-            n += 1
-    return acc
