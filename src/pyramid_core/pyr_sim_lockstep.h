@@ -22,18 +22,21 @@
  * veto, the removal) on which a gather's latency would be paid in full. Branch
  * mispredictions, a third of a scalar game, are gone; what costs now is the work of every
  * path in every lane. Only where the AVX-512 set-up is in use (pyr_sim_simd): the tests
- * switch it off to compare with the scalar playouts. */
+ * switch it off to compare with the scalar playouts.
+ *
+ * The code is written on the small vector layer of pyr_vec.h (lanes pv, masks pm), whose one
+ * backend so far is AVX-512; masks are tested as integers (`if (m)`), as that backend's are. */
 #ifndef PYR_SIM_LOCKSTEP_H
 #define PYR_SIM_LOCKSTEP_H
 #include <stddef.h>
 #include <stdint.h>
 #include "pyr_sim_shuffle.h"
 #include "pyr_geometry.h"
+#include "pyr_vec.h"
 
 #ifdef PYR_SIM_AVX512
-#define PYR_LS_TARGET __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx512vpopcntdq,avx512cd")))
-#define PYR_LS_1(x) _mm512_set1_epi32(x)
-typedef __m512i pyr_ls_v;
+#define PYR_LS_TARGET PV_TARGET
+typedef pv pyr_ls_v;
 
 static uint32_t pyr_ls_parl[32];    /* pyramid position -> the one it covers up-left, or 28 */
 static uint32_t pyr_ls_parr[32];    /* ... up-right, or 28 (28..31: 28) */
@@ -55,64 +58,54 @@ static PYR_INLINE void pyr_ls_init(void)
  * for 0); the index of the i-th set bit (i <= 3, from the lowest) */
 PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_below(pyr_ls_v n)
 {
-    return _mm512_sub_epi32(_mm512_sllv_epi32(PYR_LS_1(1), n), PYR_LS_1(1));
+    return vsub(vsllv(v1(1), n), v1(1));
 }
 PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_ctz(pyr_ls_v x)
 {
-    pyr_ls_v low = _mm512_and_si512(x, _mm512_sub_epi32(_mm512_setzero_si512(), x));
-    return _mm512_sub_epi32(PYR_LS_1(31), _mm512_lzcnt_epi32(low));
+    pyr_ls_v low = vand(x, vsub(vzero(), x));
+    return vsub(v1(31), vlzcnt(low));
 }
 PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_top1(pyr_ls_v x)
 {
-    return _mm512_sub_epi32(PYR_LS_1(32), _mm512_lzcnt_epi32(x));
+    return vsub(v1(32), vlzcnt(x));
 }
 /* the highest set bit as a mask (0 for 0) */
 PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_topbit(pyr_ls_v x)
 {
-    return _mm512_sllv_epi32(PYR_LS_1(1), _mm512_sub_epi32(PYR_LS_1(31), _mm512_lzcnt_epi32(x)));
+    return vsllv(v1(1), vsub(v1(31), vlzcnt(x)));
 }
 PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_nth(pyr_ls_v x, pyr_ls_v i)
 {
-    const pyr_ls_v one = PYR_LS_1(1);
-    x = _mm512_mask_and_epi32(x, _mm512_cmpgt_epi32_mask(i, PYR_LS_1(0)), x, _mm512_sub_epi32(x, one));
-    x = _mm512_mask_and_epi32(x, _mm512_cmpgt_epi32_mask(i, one), x, _mm512_sub_epi32(x, one));
-    x = _mm512_mask_and_epi32(x, _mm512_cmpgt_epi32_mask(i, PYR_LS_1(2)), x, _mm512_sub_epi32(x, one));
+    const pyr_ls_v one = v1(1);
+    x = vmask_and(x, vgt(i, v1(0)), x, vsub(x, one));
+    x = vmask_and(x, vgt(i, one), x, vsub(x, one));
+    x = vmask_and(x, vgt(i, v1(2)), x, vsub(x, one));
     return pyr_ls_ctz(x);
 }
 
-/* SplitMix64's output function on eight 64-bit lanes */
-PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_mix(pyr_ls_v z)
-{
-    z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64(z, 30)),
-                           _mm512_set1_epi64((long long)PYR_SM_M1));
-    z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64(z, 27)),
-                           _mm512_set1_epi64((long long)PYR_SM_M2));
-    return _mm512_xor_si512(z, _mm512_srli_epi64(z, 31));
-}
-
 typedef struct {
-    pyr_ls_v parl0, parl1, parr0, parr1, cov0, cov1;   /* the geometry tables, in registers */
+    pv_tab32 parl, parr, cov;          /* the geometry tables, in registers */
 } pyr_ls_geo;
 
 /* Remove the pyramid card at location a in lanes m (a talon location or 63 changes nothing)
  * and free the cards it covered that nothing covers any more (as _take_pyr/_free_up). */
-PYR_LS_TARGET static PYR_INLINE void pyr_ls_take(const pyr_ls_geo *g, __mmask16 m, pyr_ls_v a,
+PYR_LS_TARGET static PYR_INLINE void pyr_ls_take(const pyr_ls_geo *g, pm m, pyr_ls_v a,
                                                  pyr_ls_v *pyr, pyr_ls_v *fre)
 {
-    const pyr_ls_v bit = _mm512_sllv_epi32(PYR_LS_1(1), a);
-    const pyr_ls_v ai = _mm512_min_epu32(a, PYR_LS_1(28));
+    const pyr_ls_v bit = vsllv(v1(1), a);
+    const pyr_ls_v ai = vminu(a, v1(28));
     pyr_ls_v q, cq;
-    __mmask16 now;
-    *pyr = _mm512_mask_andnot_epi32(*pyr, m, bit, *pyr);
-    *fre = _mm512_mask_andnot_epi32(*fre, m, bit, *fre);
-    q = _mm512_permutex2var_epi32(g->parl0, ai, g->parl1);
-    cq = _mm512_permutex2var_epi32(g->cov0, q, g->cov1);
-    now = m & _mm512_cmplt_epu32_mask(q, PYR_LS_1(28)) & _mm512_testn_epi32_mask(cq, *pyr);
-    *fre = _mm512_mask_or_epi32(*fre, now, *fre, _mm512_sllv_epi32(PYR_LS_1(1), q));
-    q = _mm512_permutex2var_epi32(g->parr0, ai, g->parr1);
-    cq = _mm512_permutex2var_epi32(g->cov0, q, g->cov1);
-    now = m & _mm512_cmplt_epu32_mask(q, PYR_LS_1(28)) & _mm512_testn_epi32_mask(cq, *pyr);
-    *fre = _mm512_mask_or_epi32(*fre, now, *fre, _mm512_sllv_epi32(PYR_LS_1(1), q));
+    pm now;
+    *pyr = vmask_andnot(*pyr, m, bit, *pyr);
+    *fre = vmask_andnot(*fre, m, bit, *fre);
+    q = vlook32(&g->parl, ai);
+    cq = vlook32(&g->cov, q);
+    now = m & vltu(q, v1(28)) & vtestn(cq, *pyr);
+    *fre = vmask_or(*fre, now, *fre, vsllv(v1(1), q));
+    q = vlook32(&g->parr, ai);
+    cq = vlook32(&g->cov, q);
+    now = m & vltu(q, v1(28)) & vtestn(cq, *pyr);
+    *fre = vmask_or(*fre, now, *fre, vsllv(v1(1), q));
 }
 
 /* The geometry tables into registers, and the deals' rank masks, the talon masks of the
@@ -124,86 +117,79 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_load(pyr_ls_geo *g, pyr_ls_v *PR, py
                                                  size_t tnext_off)
 {
     int r;
-    g->parl0 = _mm512_loadu_si512((const void *)pyr_ls_parl);
-    g->parl1 = _mm512_loadu_si512((const void *)(pyr_ls_parl + 16));
-    g->parr0 = _mm512_loadu_si512((const void *)pyr_ls_parr);
-    g->parr1 = _mm512_loadu_si512((const void *)(pyr_ls_parr + 16));
-    g->cov0 = _mm512_loadu_si512((const void *)pyr_ls_cov);
-    g->cov1 = _mm512_loadu_si512((const void *)(pyr_ls_cov + 16));
+    g->parl = vtab32(pyr_ls_parl);
+    g->parr = vtab32(pyr_ls_parr);
+    g->cov = vtab32(pyr_ls_cov);
     for (r = 0; r < 14; r++) {
-        PR[r] = _mm512_i32gather_epi32(_mm512_add_epi32(rec, PYR_LS_1((int)prank_off + 4 * r)),
-                                       (const void *)base, 1);
-        TR[r] = _mm512_i32gather_epi32(_mm512_add_epi32(rec, PYR_LS_1((int)trank_off + 4 * r)),
-                                       (const void *)base, 1);
+        PR[r] = vgather(base, vadd(rec, v1((int)prank_off + 4 * r)));
+        TR[r] = vgather(base, vadd(rec, v1((int)trank_off + 4 * r)));
     }
     for (r = 0; r < 4; r++) {
         int k;
-        TB[r] = _mm512_setzero_si512();
+        TB[r] = vzero();
         for (k = 1; k <= 13; k++)
             if ((k >> r) & 1)
-                TB[r] = _mm512_or_si512(TB[r], TR[k]);
+                TB[r] = vor(TB[r], TR[k]);
     }
-    *TN = _mm512_i32gather_epi32(_mm512_add_epi32(rec, PYR_LS_1((int)tnext_off)),
-                                 (const void *)base, 1);
+    *TN = vgather(base, vadd(rec, v1((int)tnext_off)));
 }
 
 /* Lanes m draw on while drawing is all they would do: with stock_top_playable, while the
  * stock has no gap, to the lowest bit of the stop mask (_skip_draws_stp), across gaps one
  * draw a step (the same moves); with the waste top only, to the first useful card or the
  * end. st: the stock, t: its top, useful: the talon cards with a move. */
-PYR_LS_TARGET static PYR_INLINE void pyr_ls_draws(int stp, __mmask16 m, pyr_ls_v st, pyr_ls_v t,
+PYR_LS_TARGET static PYR_INLINE void pyr_ls_draws(int stp, pm m, pyr_ls_v st, pyr_ls_v t,
                                                   pyr_ls_v useful, pyr_ls_v TN, pyr_ls_v *moves,
                                                   pyr_ls_v *cur)
 {
-    const pyr_ls_v one = PYR_LS_1(1), zero = _mm512_setzero_si512();
+    const pyr_ls_v one = v1(1), zero = vzero();
     if (stp) {
-        pyr_ls_v low = _mm512_and_si512(st, _mm512_sub_epi32(zero, st));
-        __mmask16 gl = m & _mm512_testn_epi32_mask(_mm512_add_epi32(st, low), st);
-        pyr_ls_v stop = _mm512_and_si512(st, _mm512_or_si512(
-            _mm512_or_si512(useful, _mm512_srli_epi32(useful, 1)),
-            _mm512_or_si512(_mm512_and_si512(TN, _mm512_srli_epi32(st, 1)),
-                            _mm512_xor_si512(st, _mm512_srli_epi32(st, 1)))));
-        pyr_ls_v last = _mm512_mask_mov_epi32(t, gl, pyr_ls_ctz(stop));
-        *moves = _mm512_mask_add_epi32(*moves, m, *moves,
-                                       _mm512_add_epi32(_mm512_sub_epi32(last, t), one));
-        *cur = _mm512_mask_add_epi32(*cur, m, last, one);
+        pyr_ls_v low = vand(st, vsub(zero, st));
+        pm gl = m & vtestn(vadd(st, low), st);
+        pyr_ls_v stop = vand(st, vor(
+            vor(useful, vsrli(useful, 1)),
+            vor(vand(TN, vsrli(st, 1)),
+                            vxor(st, vsrli(st, 1)))));
+        pyr_ls_v last = vsel(gl, pyr_ls_ctz(stop), t);
+        *moves = vmask_add(*moves, m, *moves,
+                                       vadd(vsub(last, t), one));
+        *cur = vmask_add(*cur, m, last, one);
     } else {
-        pyr_ls_v u = _mm512_and_si512(st, useful);
-        pyr_ls_v j = _mm512_mask_mov_epi32(pyr_ls_top1(st), _mm512_test_epi32_mask(u, u),
-                                           _mm512_add_epi32(pyr_ls_ctz(u), one));
-        *moves = _mm512_mask_add_epi32(*moves, m, *moves,
-                                       _mm512_popcnt_epi32(_mm512_and_si512(st, pyr_ls_below(j))));
-        *cur = _mm512_mask_mov_epi32(*cur, m, j);
+        pyr_ls_v u = vand(st, useful);
+        pyr_ls_v j = vsel(vtest(u, u), vadd(pyr_ls_ctz(u), one), pyr_ls_top1(st));
+        *moves = vmask_add(*moves, m, *moves,
+                                       vpopcnt(vand(st, pyr_ls_below(j))));
+        *cur = vsel(m, j, *cur);
     }
 }
 
 /* Draw 3: lanes m draw once (the cursor three cards on, at most to the end) */
-PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_draw3(__mmask16 m, pyr_ls_v cur)
+PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_draw3(pm m, pyr_ls_v cur)
 {
-    return _mm512_mask_min_epi32(cur, m, _mm512_add_epi32(cur, PYR_LS_1(3)), PYR_LS_1(24));
+    return vmask_min(cur, m, vadd(cur, v1(3)), v1(24));
 }
 
 /* Draw 3: lanes m draw on while drawing is all they would do (_skip_draws3): while the stock
  * is whole and starts at or after waste_at_deal (wad), to the lowest start c of three cards of
  * which one has a move or two pair (t3), else the last draw; otherwise one draw a step (the
  * same moves: the next step looks again). useful: the talon cards with a move. */
-PYR_LS_TARGET static PYR_INLINE void pyr_ls_draws3(__mmask16 m, int wad, pyr_ls_v talon,
+PYR_LS_TARGET static PYR_INLINE void pyr_ls_draws3(pm m, int wad, pyr_ls_v talon,
                                                    pyr_ls_v useful, pyr_ls_v T3, pyr_ls_v *moves,
                                                    pyr_ls_v *cur)
 {
-    const pyr_ls_v all = PYR_LS_1(0xFFFFFF), every3 = PYR_LS_1(0x249249);
-    __mmask16 whole = m & _mm512_cmpge_epi32_mask(*cur, PYR_LS_1(wad))
-                      & _mm512_cmpeq_epi32_mask(_mm512_srlv_epi32(talon, *cur), _mm512_srlv_epi32(all, *cur));
-    pyr_ls_v starts = _mm512_and_si512(_mm512_sllv_epi32(every3, *cur), all);
-    pyr_ls_v last = _mm512_sub_epi32(pyr_ls_top1(starts), PYR_LS_1(1));
-    pyr_ls_v stop = _mm512_and_si512(_mm512_and_si512(starts, pyr_ls_below(last)), _mm512_or_si512(
-        _mm512_or_si512(useful, _mm512_srli_epi32(useful, 1)), _mm512_or_si512(_mm512_srli_epi32(useful, 2), T3)));
-    pyr_ls_v c = pyr_ls_ctz(_mm512_or_si512(stop, _mm512_sllv_epi32(PYR_LS_1(1), last)));
+    const pyr_ls_v all = v1(0xFFFFFF), every3 = v1(0x249249);
+    pm whole = m & vge(*cur, v1(wad))
+                      & veq(vsrlv(talon, *cur), vsrlv(all, *cur));
+    pyr_ls_v starts = vand(vsllv(every3, *cur), all);
+    pyr_ls_v last = vsub(pyr_ls_top1(starts), v1(1));
+    pyr_ls_v stop = vand(vand(starts, pyr_ls_below(last)), vor(
+        vor(useful, vsrli(useful, 1)), vor(vsrli(useful, 2), T3)));
+    pyr_ls_v c = pyr_ls_ctz(vor(stop, vsllv(v1(1), last)));
     /* (c - cur) / 3 draws before the last: c - cur is a multiple of 3 up to 21 */
-    pyr_ls_v k = _mm512_srli_epi32(_mm512_mullo_epi32(_mm512_sub_epi32(c, *cur), PYR_LS_1(11)), 5);
-    *moves = _mm512_mask_add_epi32(*moves, m, *moves, _mm512_maskz_add_epi32(whole, k, PYR_LS_1(1)));
-    *moves = _mm512_mask_add_epi32(*moves, m & ~whole, *moves, PYR_LS_1(1));
-    *cur = _mm512_mask_mov_epi32(*cur, whole, c);
+    pyr_ls_v k = vsrli(vmul(vsub(c, *cur), v1(11)), 5);
+    *moves = vmask_add(*moves, m, *moves, vmaskz_add(whole, k, v1(1)));
+    *moves = vmask_add(*moves, m & ~whole, *moves, v1(1));
+    *cur = vsel(whole, c, *cur);
     *cur = pyr_ls_draw3(m, *cur);
 }
 
@@ -211,18 +197,18 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_draws3(__mmask16 m, int wad, pyr_ls_
  * talon (a shift by a pyramid location's negative offset, or by 63 - 28, clears nothing),
  * pyramid ones leave the pyramid, and under draw 1 (canon) the waste top is worked out again
  * (draw 3 keeps its cursor where it is). */
-PYR_LS_TARGET static PYR_INLINE void pyr_ls_remove(const pyr_ls_geo *g, int canon, __mmask16 m,
+PYR_LS_TARGET static PYR_INLINE void pyr_ls_remove(const pyr_ls_geo *g, int canon, pm m,
                                                    pyr_ls_v a, pyr_ls_v b, pyr_ls_v *pyr,
                                                    pyr_ls_v *fre, pyr_ls_v *talon, pyr_ls_v *cur)
 {
-    const pyr_ls_v one = PYR_LS_1(1);
-    *talon = _mm512_mask_andnot_epi32(*talon, m, _mm512_or_si512(
-        _mm512_sllv_epi32(one, _mm512_sub_epi32(a, PYR_LS_1(28))),
-        _mm512_sllv_epi32(one, _mm512_sub_epi32(b, PYR_LS_1(28)))), *talon);
+    const pyr_ls_v one = v1(1);
+    *talon = vmask_andnot(*talon, m, vor(
+        vsllv(one, vsub(a, v1(28))),
+        vsllv(one, vsub(b, v1(28)))), *talon);
     pyr_ls_take(g, m, a, pyr, fre);
     pyr_ls_take(g, m, b, pyr, fre);
     if (canon)
-        *cur = _mm512_mask_mov_epi32(*cur, m, pyr_ls_top1(_mm512_and_si512(*talon, pyr_ls_below(*cur))));
+        *cur = vsel(m, pyr_ls_top1(vand(*talon, pyr_ls_below(*cur))), *cur);
 }
 
 /* The finished games' rows */
@@ -231,11 +217,11 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_rows(pyr_ls_v pyr, pyr_ls_v talon, p
                                                  uint8_t *removed, uint16_t *moves_out,
                                                  uint16_t *score)
 {
-    uint32_t P[16] = {0}, T[16] = {0}, M[16] = {0};
+    uint32_t P[PV_LANES] = {0}, T[PV_LANES] = {0}, M[PV_LANES] = {0};
     int i;
-    _mm512_storeu_si512((void *)P, pyr);
-    _mm512_storeu_si512((void *)T, talon);
-    _mm512_storeu_si512((void *)M, moves);
+    vstore(P, pyr);
+    vstore(T, talon);
+    vstore(M, moves);
     for (i = 0; i < cnt; i++) {
         won[i] = P[i] == 0 && (!win_all || T[i] == 0);
         removed[i] = (uint8_t)(28 - pyr_popcount32(P[i]));
@@ -250,66 +236,66 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_rows(pyr_ls_v pyr, pyr_ls_v talon, p
  * masks TB), whether they have a move (wuse, tuse) or pair (wt). */
 typedef struct {
     pyr_ls_v fc[14], useful, kings, w, bc, st, t, rw0, rt0;
-    __mmask16 stnz, wnn, wuse, tuse, wt;
+    pm stnz, wnn, wuse, tuse, wt;
 } pyr_ls_view;
 
 /* T[i] in each lane (T: 14 vectors, i: 0..13) by a tree of blends: no memory access */
 PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_pick(const pyr_ls_v *T, pyr_ls_v i)
 {
-    __mmask16 b0 = _mm512_test_epi32_mask(i, PYR_LS_1(1)), b1 = _mm512_test_epi32_mask(i, PYR_LS_1(2));
-    __mmask16 b2 = _mm512_test_epi32_mask(i, PYR_LS_1(4)), b3 = _mm512_test_epi32_mask(i, PYR_LS_1(8));
+    pm b0 = vtest(i, v1(1)), b1 = vtest(i, v1(2));
+    pm b2 = vtest(i, v1(4)), b3 = vtest(i, v1(8));
     pyr_ls_v x[7];
     int j;
     for (j = 0; j < 7; j++)
-        x[j] = _mm512_mask_mov_epi32(T[2 * j], b0, T[2 * j + 1]);
-    x[0] = _mm512_mask_mov_epi32(x[0], b1, x[1]);
-    x[1] = _mm512_mask_mov_epi32(x[2], b1, x[3]);
-    x[2] = _mm512_mask_mov_epi32(x[4], b1, x[5]);
-    x[0] = _mm512_mask_mov_epi32(x[0], b2, x[1]);
-    x[2] = _mm512_mask_mov_epi32(x[2], b2, x[6]);
-    return _mm512_mask_mov_epi32(x[0], b3, x[2]);
+        x[j] = vsel(b0, T[2 * j + 1], T[2 * j]);
+    x[0] = vsel(b1, x[1], x[0]);
+    x[1] = vsel(b1, x[3], x[2]);
+    x[2] = vsel(b1, x[5], x[4]);
+    x[0] = vsel(b2, x[1], x[0]);
+    x[2] = vsel(b2, x[6], x[2]);
+    return vsel(b3, x[2], x[0]);
 }
 
 /* The rank of talon card i (0..23), from the talon masks of the ranks' bits (TB[k]: the
  * cards whose rank has bit k) */
 PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_rank(const pyr_ls_v *TB, pyr_ls_v i)
 {
-    const pyr_ls_v one = PYR_LS_1(1);
-    pyr_ls_v r = _mm512_and_si512(_mm512_srlv_epi32(TB[0], i), one);
-    r = _mm512_or_si512(r, _mm512_slli_epi32(_mm512_and_si512(_mm512_srlv_epi32(TB[1], i), one), 1));
-    r = _mm512_or_si512(r, _mm512_slli_epi32(_mm512_and_si512(_mm512_srlv_epi32(TB[2], i), one), 2));
-    return _mm512_or_si512(r, _mm512_slli_epi32(_mm512_and_si512(_mm512_srlv_epi32(TB[3], i), one), 3));
+    const pyr_ls_v one = v1(1);
+    pyr_ls_v r = vand(vsrlv(TB[0], i), one);
+    r = vor(r, vslli(vand(vsrlv(TB[1], i), one), 1));
+    r = vor(r, vslli(vand(vsrlv(TB[2], i), one), 2));
+    return vor(r, vslli(vand(vsrlv(TB[3], i), one), 3));
 }
 
-PYR_LS_TARGET static PYR_INLINE void pyr_ls_look(pyr_ls_view *v, int stp, __mmask16 m,
+PYR_LS_TARGET static PYR_INLINE void pyr_ls_look(pyr_ls_view *v, int stp, pm m,
                                                  const pyr_ls_v *PR, const pyr_ls_v *TR,
                                                  pyr_ls_v fre, pyr_ls_v talon, pyr_ls_v cur,
                                                  const pyr_ls_v *TB)
 {
-    const pyr_ls_v one = PYR_LS_1(1), zero = _mm512_setzero_si512();
+    const pyr_ls_v one = v1(1), zero = vzero();
     int r;
     v->useful = TR[13];
     for (r = 1; r <= 13; r++)
-        v->fc[r] = _mm512_popcnt_epi32(_mm512_and_si512(fre, PR[r]));
+        v->fc[r] = vpopcnt(vand(fre, PR[r]));
     for (r = 1; r <= 12; r++)
-        v->useful = _mm512_mask_or_epi32(v->useful, _mm512_test_epi32_mask(v->fc[r], v->fc[r]),
+        v->useful = vmask_or(v->useful, vtest(v->fc[r], v->fc[r]),
                                          v->useful, TR[13 - r]);
-    v->kings = _mm512_and_si512(fre, PR[13]);
-    v->w = _mm512_sub_epi32(cur, one);
+    v->kings = vand(fre, PR[13]);
+    v->w = vsub(cur, one);
     v->bc = pyr_ls_below(cur);
-    v->st = _mm512_andnot_si512(v->bc, talon);
-    v->stnz = _mm512_test_epi32_mask(v->st, v->st);
-    v->wnn = _mm512_cmpgt_epi32_mask(cur, zero);
-    v->wuse = _mm512_test_epi32_mask(_mm512_srlv_epi32(v->useful, v->w), one);
+    v->st = vandnot(v->bc, talon);
+    v->stnz = vtest(v->st, v->st);
+    v->wnn = vgt(cur, zero);
+    v->wuse = vtest(vsrlv(v->useful, v->w), one);
     v->t = pyr_ls_ctz(v->st);
-    v->rw0 = _mm512_maskz_mov_epi32(v->wnn & m, pyr_ls_rank(TB, v->w));
+    v->rw0 = vmaskz(v->wnn & m, pyr_ls_rank(TB, v->w));
     v->tuse = v->wt = 0;
     v->rt0 = zero;
     if (stp) {
-        v->tuse = _mm512_test_epi32_mask(_mm512_srlv_epi32(v->useful, v->t), one);
-        v->rt0 = _mm512_maskz_mov_epi32(v->stnz & m, pyr_ls_rank(TB, v->t));
+        v->tuse = vtest(vsrlv(v->useful, v->t), one);
+        v->rt0 = vmaskz(v->stnz & m, pyr_ls_rank(TB, v->t));
         v->wt = v->wnn & v->stnz
-                & _mm512_cmpeq_epi32_mask(_mm512_add_epi32(v->rw0, v->rt0), PYR_LS_1(13));
+                & veq(vadd(v->rw0, v->rt0), v1(13));
     }
 }
 
@@ -319,72 +305,57 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_look(pyr_ls_view *v, int stp, __mmas
  * where a top has a move (a King or a free partner: useful) or two tops pair. */
 typedef struct {
     pyr_ls_v pile[3], tops, tp[3], tr[3];
-    __mmask16 th[3], inplay;
+    pm th[3], inplay;
 } pyr_ls_tops;
 
 PYR_LS_TARGET static PYR_INLINE void pyr_ls_piles(pyr_ls_tops *p, int waste_at_deal)
 {
     const uint32_t every3 = 0x249249u, all = 0xFFFFFFu, w = (uint32_t)waste_at_deal;
-    p->pile[0] = PYR_LS_1((int)((((1u << w) - 1) | (every3 << w)) & all));
-    p->pile[1] = PYR_LS_1((int)((every3 << (w + 1)) & all));
-    p->pile[2] = PYR_LS_1((int)((every3 << (w + 2)) & all));
+    p->pile[0] = v1((int)((((1u << w) - 1) | (every3 << w)) & all));
+    p->pile[1] = v1((int)((every3 << (w + 1)) & all));
+    p->pile[2] = v1((int)((every3 << (w + 2)) & all));
 }
 
 PYR_LS_TARGET static PYR_INLINE void pyr_ls_look3(pyr_ls_tops *p, const pyr_ls_view *v,
                                                   pyr_ls_v talon, const pyr_ls_v *TB)
 {
-    const pyr_ls_v thirteen = PYR_LS_1(13);
-    pyr_ls_v wm = _mm512_and_si512(talon, v->bc), x;
+    const pyr_ls_v thirteen = v1(13);
+    pyr_ls_v wm = vand(talon, v->bc), x;
     int i;
-    p->tops = _mm512_or_si512(_mm512_or_si512(pyr_ls_topbit(_mm512_and_si512(wm, p->pile[0])),
-                                              pyr_ls_topbit(_mm512_and_si512(wm, p->pile[1]))),
-                              pyr_ls_topbit(_mm512_and_si512(wm, p->pile[2])));
+    p->tops = vor(vor(pyr_ls_topbit(vand(wm, p->pile[0])),
+                                              pyr_ls_topbit(vand(wm, p->pile[1]))),
+                              pyr_ls_topbit(vand(wm, p->pile[2])));
     x = p->tops;
     for (i = 0; i < 3; i++) {
-        p->th[i] = _mm512_test_epi32_mask(x, x);
+        p->th[i] = vtest(x, x);
         p->tp[i] = pyr_ls_ctz(x);
-        p->tr[i] = _mm512_maskz_mov_epi32(p->th[i], pyr_ls_rank(TB, p->tp[i]));
-        x = _mm512_and_si512(x, _mm512_sub_epi32(x, PYR_LS_1(1)));
+        p->tr[i] = vmaskz(p->th[i], pyr_ls_rank(TB, p->tp[i]));
+        x = vand(x, vsub(x, v1(1)));
     }
-    p->inplay = _mm512_test_epi32_mask(p->tops, v->useful)
-                | (p->th[1] & _mm512_cmpeq_epi32_mask(_mm512_add_epi32(p->tr[0], p->tr[1]), thirteen))
-                | (p->th[2] & (_mm512_cmpeq_epi32_mask(_mm512_add_epi32(p->tr[0], p->tr[2]), thirteen)
-                               | _mm512_cmpeq_epi32_mask(_mm512_add_epi32(p->tr[1], p->tr[2]), thirteen)));
+    p->inplay = vtest(p->tops, v->useful)
+                | (p->th[1] & veq(vadd(p->tr[0], p->tr[1]), thirteen))
+                | (p->th[2] & (veq(vadd(p->tr[0], p->tr[2]), thirteen)
+                               | veq(vadd(p->tr[1], p->tr[2]), thirteen)));
 }
 
-/* Lemire's k < n for the lanes in `need` (n > 1): advances their generators (s0: lanes
- * 0..7, s1: lanes 8..15). */
-PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_rand(__mmask16 need, pyr_ls_v n, pyr_ls_v *s0,
-                                                     pyr_ls_v *s1)
+/* Lemire's k < n for the lanes in `need` (n > 1): advances their generators. */
+PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_rand(pm need, pyr_ls_v n, pv_rng *g)
 {
-    const pyr_ls_v golden = _mm512_set1_epi64((long long)PYR_SM_GAMMA);
-    pyr_ls_v z0, z1, p0, p1, k, lo;
-    __mmask16 bad;
-    *s0 = _mm512_mask_add_epi64(*s0, (__mmask8)need, *s0, golden);
-    *s1 = _mm512_mask_add_epi64(*s1, (__mmask8)(need >> 8), *s1, golden);
-    z0 = pyr_ls_mix(*s0);
-    z1 = pyr_ls_mix(*s1);
-    p0 = _mm512_mul_epu32(_mm512_srli_epi64(z0, 32),
-                          _mm512_cvtepu32_epi64(_mm512_castsi512_si256(n)));
-    p1 = _mm512_mul_epu32(_mm512_srli_epi64(z1, 32),
-                          _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(n, 1)));
-    k = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(_mm512_srli_epi64(p0, 32))),
-                           _mm512_cvtepi64_epi32(_mm512_srli_epi64(p1, 32)), 1);
-    lo = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(p0)),
-                            _mm512_cvtepi64_epi32(p1), 1);
-    bad = need & _mm512_cmplt_epu32_mask(lo, n);
-    if (bad) {                  /* the low product word below n: maybe reject (rare) */
-        uint64_t ss[16];
-        uint32_t kk[16], nn[16], ll[16];
+    pyr_ls_v k, lo;
+    pm bad;
+    vrng_draw(g, need, n, PYR_SM_GAMMA, PYR_SM_M1, PYR_SM_M2, &k, &lo);
+    bad = need & vltu(lo, n);
+    if (pm_any(bad)) {          /* the low product word below n: maybe reject (rare) */
+        uint64_t ss[PV_LANES];
+        uint32_t kk[PV_LANES], nn[PV_LANES], ll[PV_LANES];
         int i;
-        _mm512_storeu_si512((void *)ss, *s0);
-        _mm512_storeu_si512((void *)(ss + 8), *s1);
-        _mm512_storeu_si512((void *)kk, k);
-        _mm512_storeu_si512((void *)nn, n);
-        _mm512_storeu_si512((void *)ll, lo);
-        for (i = 0; i < 16; i++) {
+        vrng_store(g, ss);
+        vstore(kk, k);
+        vstore(nn, n);
+        vstore(ll, lo);
+        for (i = 0; i < PV_LANES; i++) {
             uint32_t t;
-            if (!((bad >> i) & 1))
+            if (!pm_lane(bad, i))
                 continue;
             t = (0u - nn[i]) % nn[i];
             while (ll[i] < t) {
@@ -393,9 +364,8 @@ PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_rand(__mmask16 need, pyr_ls_v n,
                 kk[i] = (uint32_t)(m >> 32);
             }
         }
-        *s0 = _mm512_loadu_si512((const void *)ss);
-        *s1 = _mm512_loadu_si512((const void *)(ss + 8));
-        k = _mm512_loadu_si512((const void *)kk);
+        vrng_load(g, ss);
+        k = vload(kk);
     }
     return k;
 }
@@ -413,24 +383,24 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_random(int draw3, int stp, int redea
                                                    uint8_t *won, uint8_t *removed,
                                                    uint16_t *moves_out, uint16_t *score)
 {
-    const pyr_ls_v one = PYR_LS_1(1), zero = _mm512_setzero_si512(), thirteen = PYR_LS_1(13);
-    const pyr_ls_v lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    const pyr_ls_v rec = _mm512_mullo_epi32(lane, PYR_LS_1((int)stride));   /* record offsets */
-    const pyr_ls_v div = _mm512_loadu_si512((const void *)pyr_ls_div);
+    const pyr_ls_v one = v1(1), zero = vzero(), thirteen = v1(13);
+    const pyr_ls_v lane = vlanes();
+    const pyr_ls_v rec = vmul(lane, v1((int)stride));   /* record offsets */
+    const pyr_ls_v div = vload(pyr_ls_div);
     const int unl = redeals == 255;
-    const pyr_ls_v nredeals = PYR_LS_1(redeals), ncap = PYR_LS_1(cap);
+    const pyr_ls_v nredeals = v1(redeals), ncap = v1(cap);
     pyr_ls_v PR[14], TR[14], TN, TB[4];
-    pyr_ls_v pyr = PYR_LS_1(0x0FFFFFFF), fre = PYR_LS_1(0x0FE00000), talon = PYR_LS_1(0xFFFFFF);
-    pyr_ls_v cur = PYR_LS_1(waste_at_deal), moves = zero, recycles = zero;
-    pyr_ls_v s0 = _mm512_loadu_si512((const void *)rng);
-    pyr_ls_v s1 = _mm512_loadu_si512((const void *)(rng + 8));
-    __mmask16 act = cnt >= 16 ? 0xFFFF : (__mmask16)((1u << cnt) - 1);
+    pyr_ls_v pyr = v1(0x0FFFFFFF), fre = v1(0x0FE00000), talon = v1(0xFFFFFF);
+    pyr_ls_v cur = v1(waste_at_deal), moves = zero, recycles = zero;
+    pv_rng gen;
+    pm act = pm_first(cnt);
     /* 1 in the lanes where a removal was legal since the last recycle (a vector: as a mask,
      * live through the loop beside the others, it measured 2-3% slower on msc) */
     pyr_ls_v seen = zero;
     pyr_ls_tops p3;
     pyr_ls_geo g;
     int r, i;
+    vrng_load(&gen, rng);
     pyr_ls_load(&g, PR, TR, &TN, TB, rec, base, prank_off, trank_off, tnext_off);
     pyr_ls_piles(&p3, waste_at_deal);
     if (draw3)
@@ -439,10 +409,10 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_random(int draw3, int stp, int redea
         pyr_ls_view v;
         pyr_ls_v npairs, rw, rt, nk, pmw, pmt, pm3[3], c3[3], ktop = zero;
         pyr_ls_v cw, ct, cwt, n, k, k2, a, b;
-        __mmask16 forced, wnz, canrec, nf, kw, kt, isk, kp, kwl, inplay, e3[3][3];
-        __mmask16 chosen, l1, l2, l3, l4, rc, rem, need;
-        act &= _mm512_test_epi32_mask(pyr, pyr)
-               | (win_all ? _mm512_test_epi32_mask(talon, talon) : 0);
+        pm forced, wnz, canrec, nf, kw, kt, isk, kp, kwl, inplay, e3[3][3];
+        pm chosen, l1, l2, l3, l4, rc, rem, need;
+        act &= vtest(pyr, pyr)
+               | (win_all ? vtest(talon, talon) : 0);
         if (!act)
             break;
         pyr_ls_look(&v, stp, act, PR, TR, fre, talon, cur, TB);
@@ -451,35 +421,35 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_random(int draw3, int stp, int redea
         inplay = draw3 ? p3.inplay : v.wuse | v.tuse | v.wt;
         npairs = zero;                          /* the number of pyramid pairs */
         for (r = 1; r <= 6; r++)
-            npairs = _mm512_add_epi32(npairs, _mm512_mullo_epi32(v.fc[r], v.fc[13 - r]));
-        forced = act & ~inplay & _mm512_cmpeq_epi32_mask(npairs, zero)
-                 & _mm512_testn_epi32_mask(v.kings, v.kings);
-        wnz = _mm512_test_epi32_mask(talon, v.bc);
-        canrec = unl ? (__mmask16)0xFFFF : _mm512_cmplt_epi32_mask(recycles, nredeals);
+            npairs = vadd(npairs, vmul(v.fc[r], v.fc[13 - r]));
+        forced = act & ~inplay & veq(npairs, zero)
+                 & vtestn(v.kings, v.kings);
+        wnz = vtest(talon, v.bc);
+        canrec = unl ? PM_ALL : vlt(recycles, nredeals);
         if (forced) {
             /* drawing or recycling is the only move: no random number is used */
-            __mmask16 fs = forced & v.stnz, fe = forced & ~v.stnz;
+            pm fs = forced & v.stnz, fe = forced & ~v.stnz;
             if (fs && draw3)
                 pyr_ls_draws3(fs, waste_at_deal, talon, v.useful, TN, &moves, &cur);
             else if (fs)
                 pyr_ls_draws(stp, fs, v.st, v.t, v.useful, TN, &moves, &cur);
             if (fe) {
-                __mmask16 end = fe & (~wnz | ~canrec
-                                      | (unl ? _mm512_testn_epi32_mask(seen, seen)
-                                               | _mm512_cmpge_epi32_mask(moves, ncap) : 0));
+                pm end = fe & (~wnz | ~canrec
+                                      | (unl ? vtestn(seen, seen)
+                                               | vge(moves, ncap) : 0));
                 act &= ~end;
                 fe &= ~end;
-                cur = _mm512_mask_mov_epi32(cur, fe, zero);
+                cur = vsel(fe, zero, cur);
                 if (!unl)
-                    recycles = _mm512_mask_add_epi32(recycles, fe, recycles, one);
-                seen = _mm512_mask_mov_epi32(seen, fe, zero);
-                moves = _mm512_mask_add_epi32(moves, fe, moves, one);
+                    recycles = vmask_add(recycles, fe, recycles, one);
+                seen = vsel(fe, zero, seen);
+                moves = vmask_add(moves, fe, moves, one);
             }
         }
         nf = act & ~forced;
         if (!nf)
             continue;
-        seen = _mm512_mask_mov_epi32(seen, nf, one);    /* a removal is legal here */
+        seen = vsel(nf, one, seen);    /* a removal is legal here */
         /* count the legal moves by kind, in gen_moves order: pyramid Kings, talon Kings,
          * pyramid pairs, then under draw 1 the waste top's partners, waste top + stock top,
          * the stock top's partners, under draw 3 each pile top's partners and its pairs with
@@ -487,130 +457,130 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_random(int draw3, int stp, int redea
         kw = kt = l1 = l2 = l3 = 0;
         rw = rt = pmw = pmt = cw = ct = cwt = zero;
         if (draw3) {
-            ktop = _mm512_and_si512(p3.tops, TR[13]);
-            nk = _mm512_add_epi32(v.fc[13], _mm512_popcnt_epi32(ktop));
-            n = _mm512_add_epi32(nk, npairs);
+            ktop = vand(p3.tops, TR[13]);
+            nk = vadd(v.fc[13], vpopcnt(ktop));
+            n = vadd(nk, npairs);
             for (i = 0; i < 3; i++) {
-                pyr_ls_v q = _mm512_sub_epi32(thirteen, p3.tr[i]);
-                __mmask16 live = nf & p3.th[i] & _mm512_cmpneq_epi32_mask(p3.tr[i], thirteen);
+                pyr_ls_v q = vsub(thirteen, p3.tr[i]);
+                pm live = nf & p3.th[i] & vne(p3.tr[i], thirteen);
                 int j;
-                pm3[i] = _mm512_maskz_and_epi32(live, fre, pyr_ls_pick(PR, q));
-                c3[i] = _mm512_popcnt_epi32(pm3[i]);
-                n = _mm512_add_epi32(n, c3[i]);
+                pm3[i] = vmaskz_and(live, fre, pyr_ls_pick(PR, q));
+                c3[i] = vpopcnt(pm3[i]);
+                n = vadd(n, c3[i]);
                 for (j = i + 1; j < 3; j++) {
-                    e3[i][j] = live & p3.th[j] & _mm512_cmpeq_epi32_mask(p3.tr[j], q);
-                    n = _mm512_mask_add_epi32(n, e3[i][j], n, one);
+                    e3[i][j] = live & p3.th[j] & veq(p3.tr[j], q);
+                    n = vmask_add(n, e3[i][j], n, one);
                 }
             }
         } else {
-            rw = _mm512_maskz_mov_epi32(v.wuse, v.rw0);
-            rt = _mm512_maskz_mov_epi32(v.tuse, v.rt0);
-            kw = _mm512_cmpeq_epi32_mask(rw, thirteen);
-            kt = _mm512_cmpeq_epi32_mask(rt, thirteen);
-            nk = _mm512_mask_add_epi32(v.fc[13], kw, v.fc[13], one);
-            nk = _mm512_mask_add_epi32(nk, kt, nk, one);
-            pmw = _mm512_maskz_and_epi32(nf & v.wuse & ~kw, fre, pyr_ls_pick(PR, _mm512_sub_epi32(thirteen, rw)));
-            cw = _mm512_popcnt_epi32(pmw);
+            rw = vmaskz(v.wuse, v.rw0);
+            rt = vmaskz(v.tuse, v.rt0);
+            kw = veq(rw, thirteen);
+            kt = veq(rt, thirteen);
+            nk = vmask_add(v.fc[13], kw, v.fc[13], one);
+            nk = vmask_add(nk, kt, nk, one);
+            pmw = vmaskz_and(nf & v.wuse & ~kw, fre, pyr_ls_pick(PR, vsub(thirteen, rw)));
+            cw = vpopcnt(pmw);
             if (stp) {
-                pmt = _mm512_maskz_and_epi32(nf & v.tuse & ~kt, fre, pyr_ls_pick(PR, _mm512_sub_epi32(thirteen, rt)));
-                ct = _mm512_popcnt_epi32(pmt);
+                pmt = vmaskz_and(nf & v.tuse & ~kt, fre, pyr_ls_pick(PR, vsub(thirteen, rt)));
+                ct = vpopcnt(pmt);
             }
-            n = _mm512_add_epi32(_mm512_add_epi32(nk, npairs), _mm512_add_epi32(cw, ct));
-            n = _mm512_mask_add_epi32(n, v.wt, n, one);
+            n = vadd(vadd(nk, npairs), vadd(cw, ct));
+            n = vmask_add(n, v.wt, n, one);
         }
-        n = _mm512_mask_add_epi32(n, v.stnz | (wnz & canrec), n, one);
-        need = nf & _mm512_cmpgt_epi32_mask(n, one);
-        k = need ? pyr_ls_rand(need, n, &s0, &s1) : zero;
-        k = _mm512_maskz_mov_epi32(need, k);
+        n = vmask_add(n, v.stnz | (wnz & canrec), n, one);
+        need = nf & vgt(n, one);
+        k = need ? pyr_ls_rand(need, n, &gen) : zero;
+        k = vmaskz(need, k);
         /* the k-th legal move: a, b (63: none) */
-        a = b = PYR_LS_1(63);
-        isk = nf & _mm512_cmplt_epi32_mask(k, nk);
-        kp = isk & _mm512_cmplt_epi32_mask(k, v.fc[13]);
+        a = b = v1(63);
+        isk = nf & vlt(k, nk);
+        kp = isk & vlt(k, v.fc[13]);
         if (kp)
-            a = _mm512_mask_mov_epi32(a, kp, pyr_ls_nth(v.kings, k));
+            a = vsel(kp, pyr_ls_nth(v.kings, k), a);
         if (draw3) {
-            a = _mm512_mask_add_epi32(a, isk & ~kp, pyr_ls_nth(ktop, _mm512_sub_epi32(k, v.fc[13])),
-                                      PYR_LS_1(28));
+            a = vmask_add(a, isk & ~kp, pyr_ls_nth(ktop, vsub(k, v.fc[13])),
+                                      v1(28));
         } else {
-            kwl = isk & ~kp & _mm512_cmpeq_epi32_mask(k, v.fc[13]) & kw;
-            a = _mm512_mask_add_epi32(a, kwl, v.w, PYR_LS_1(28));
-            a = _mm512_mask_add_epi32(a, isk & ~kp & ~kwl, v.t, PYR_LS_1(28));
+            kwl = isk & ~kp & veq(k, v.fc[13]) & kw;
+            a = vmask_add(a, kwl, v.w, v1(28));
+            a = vmask_add(a, isk & ~kp & ~kwl, v.t, v1(28));
         }
-        k2 = _mm512_sub_epi32(k, nk);
+        k2 = vsub(k, nk);
         chosen = isk | ~nf;
         for (r = 1; r <= 6; r++) {
-            pyr_ls_v j = _mm512_mullo_epi32(v.fc[r], v.fc[13 - r]);
-            __mmask16 sel = ~chosen & _mm512_cmplt_epi32_mask(k2, j);
+            pyr_ls_v j = vmul(v.fc[r], v.fc[13 - r]);
+            pm sel = ~chosen & vlt(k2, j);
             if (sel) {
                 pyr_ls_v f = v.fc[13 - r];
-                pyr_ls_v ai = _mm512_srli_epi32(_mm512_mullo_epi32(k2, _mm512_permutexvar_epi32(f, div)), 8);
-                pyr_ls_v bi = _mm512_sub_epi32(k2, _mm512_mullo_epi32(ai, f));
-                a = _mm512_mask_mov_epi32(a, sel, pyr_ls_nth(_mm512_and_si512(fre, PR[r]), ai));
-                b = _mm512_mask_mov_epi32(b, sel, pyr_ls_nth(_mm512_and_si512(fre, PR[13 - r]), bi));
+                pyr_ls_v ai = vsrli(vmul(k2, vlook16(div, f)), 8);
+                pyr_ls_v bi = vsub(k2, vmul(ai, f));
+                a = vsel(sel, pyr_ls_nth(vand(fre, PR[r]), ai), a);
+                b = vsel(sel, pyr_ls_nth(vand(fre, PR[13 - r]), bi), b);
                 chosen |= sel;
             }
-            k2 = _mm512_mask_sub_epi32(k2, ~chosen, k2, j);
+            k2 = vmask_sub(k2, ~chosen, k2, j);
         }
         if (draw3) {
             /* each pile top: its partners, then its pairs with the later tops */
             for (i = 0; i < 3; i++) {
                 int j;
-                __mmask16 sel = ~chosen & _mm512_cmplt_epi32_mask(k2, c3[i]);
-                pyr_ls_v loc = _mm512_add_epi32(p3.tp[i], PYR_LS_1(28));
+                pm sel = ~chosen & vlt(k2, c3[i]);
+                pyr_ls_v loc = vadd(p3.tp[i], v1(28));
                 if (sel) {
-                    a = _mm512_mask_mov_epi32(a, sel, pyr_ls_nth(pm3[i], k2));
-                    b = _mm512_mask_mov_epi32(b, sel, loc);
+                    a = vsel(sel, pyr_ls_nth(pm3[i], k2), a);
+                    b = vsel(sel, loc, b);
                     chosen |= sel;
                 }
-                k2 = _mm512_mask_sub_epi32(k2, ~chosen, k2, c3[i]);
+                k2 = vmask_sub(k2, ~chosen, k2, c3[i]);
                 for (j = i + 1; j < 3; j++) {
-                    sel = ~chosen & e3[i][j] & _mm512_cmpeq_epi32_mask(k2, zero);
-                    a = _mm512_mask_mov_epi32(a, sel, loc);
-                    b = _mm512_mask_add_epi32(b, sel, p3.tp[j], PYR_LS_1(28));
+                    sel = ~chosen & e3[i][j] & veq(k2, zero);
+                    a = vsel(sel, loc, a);
+                    b = vmask_add(b, sel, p3.tp[j], v1(28));
                     chosen |= sel;
-                    k2 = _mm512_mask_sub_epi32(k2, ~chosen & e3[i][j], k2, one);
+                    k2 = vmask_sub(k2, ~chosen & e3[i][j], k2, one);
                 }
             }
             l4 = ~chosen;
         } else {
-            cwt = _mm512_mask_add_epi32(cw, v.wt, cw, one);
-            l1 = ~chosen & _mm512_cmplt_epi32_mask(k2, cw);
-            l2 = ~chosen & ~l1 & _mm512_cmplt_epi32_mask(k2, cwt);
-            l3 = ~chosen & ~l1 & ~l2 & _mm512_cmplt_epi32_mask(k2, _mm512_add_epi32(cwt, ct));
+            cwt = vmask_add(cw, v.wt, cw, one);
+            l1 = ~chosen & vlt(k2, cw);
+            l2 = ~chosen & ~l1 & vlt(k2, cwt);
+            l3 = ~chosen & ~l1 & ~l2 & vlt(k2, vadd(cwt, ct));
             l4 = ~chosen & ~(l1 | l2 | l3);
         }
         if (!draw3 && l1) {
-            a = _mm512_mask_mov_epi32(a, l1, pyr_ls_nth(pmw, k2));
-            b = _mm512_mask_add_epi32(b, l1, v.w, PYR_LS_1(28));
+            a = vsel(l1, pyr_ls_nth(pmw, k2), a);
+            b = vmask_add(b, l1, v.w, v1(28));
         }
         if (!draw3 && l2) {
-            a = _mm512_mask_add_epi32(a, l2, v.w, PYR_LS_1(28));
-            b = _mm512_mask_add_epi32(b, l2, v.t, PYR_LS_1(28));
+            a = vmask_add(a, l2, v.w, v1(28));
+            b = vmask_add(b, l2, v.t, v1(28));
         }
         if (!draw3 && l3) {
-            a = _mm512_mask_mov_epi32(a, l3, pyr_ls_nth(pmt, _mm512_sub_epi32(k2, cwt)));
-            b = _mm512_mask_add_epi32(b, l3, v.t, PYR_LS_1(28));
+            a = vsel(l3, pyr_ls_nth(pmt, vsub(k2, cwt)), a);
+            b = vmask_add(b, l3, v.t, v1(28));
         }
         /* play it: a draw, a recycle (unless under unlimited redeals the game has played
          * cap moves: a removal is legal here, so the pass has seen one), or a removal */
         if (draw3)
             cur = pyr_ls_draw3(l4 & v.stnz, cur);
         else
-            cur = _mm512_mask_add_epi32(cur, l4 & v.stnz, v.t, one);
+            cur = vmask_add(cur, l4 & v.stnz, v.t, one);
         rc = l4 & ~v.stnz;
         if (rc) {
             if (unl) {
-                __mmask16 end = rc & _mm512_cmpge_epi32_mask(moves, ncap);
+                pm end = rc & vge(moves, ncap);
                 act &= ~end;
                 rc &= ~end;
                 nf &= ~end;
             } else {
-                recycles = _mm512_mask_add_epi32(recycles, rc, recycles, one);
+                recycles = vmask_add(recycles, rc, recycles, one);
             }
-            cur = _mm512_mask_mov_epi32(cur, rc, zero);
-            seen = _mm512_mask_mov_epi32(seen, rc, zero);
+            cur = vsel(rc, zero, cur);
+            seen = vsel(rc, zero, seen);
         }
-        moves = _mm512_mask_add_epi32(moves, nf, moves, one);
+        moves = vmask_add(moves, nf, moves, one);
         rem = nf & ~l4;
         pyr_ls_remove(&g, !draw3, rem, a, b, &pyr, &fre, &talon, &cur);
     }
@@ -660,7 +630,7 @@ static PYR_INLINE void pyr_ls_init_greedy(const uint32_t *bad, const uint8_t *su
 }
 
 typedef struct {
-    pyr_ls_v bad0, bad1, sup0, sup1;
+    pv_tab32 bad, sup;
 } pyr_ls_gtab;
 
 /* The largest matching of up to 4 x 4 cards (rset and sset, pyramid positions) not in a
@@ -671,133 +641,133 @@ typedef struct {
 PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_matching(const pyr_ls_gtab *gt, pyr_ls_v rset,
                                                          pyr_ls_v sset)
 {
-    const pyr_ls_v sent = PYR_LS_1(1 << 28), one = PYR_LS_1(1);
+    const pyr_ls_v sent = v1(1 << 28), one = v1(1);
     pyr_ls_v x = rset, ok[4], n01, n23, d, best;
     int i;
     for (i = 0; i < 4; i++) {
-        pyr_ls_v c = pyr_ls_ctz(_mm512_or_si512(x, sent));
-        ok[i] = _mm512_andnot_si512(_mm512_permutex2var_epi32(gt->bad0, c, gt->bad1), sset);
-        x = _mm512_and_si512(x, _mm512_sub_epi32(x, one));
+        pyr_ls_v c = pyr_ls_ctz(vor(x, sent));
+        ok[i] = vandnot(vlook32(&gt->bad, c), sset);
+        x = vand(x, vsub(x, one));
     }
-#define PYR_LS_DEF(k, n) _mm512_sub_epi32(PYR_LS_1(k), _mm512_popcnt_epi32(n))
-    n01 = _mm512_or_si512(ok[0], ok[1]);
-    n23 = _mm512_or_si512(ok[2], ok[3]);
-    best = _mm512_max_epi32(_mm512_max_epi32(PYR_LS_DEF(1, ok[0]), PYR_LS_DEF(1, ok[1])),
-                            _mm512_max_epi32(PYR_LS_DEF(1, ok[2]), PYR_LS_DEF(1, ok[3])));
-    d = _mm512_max_epi32(_mm512_max_epi32(PYR_LS_DEF(2, n01), PYR_LS_DEF(2, n23)),
-                         _mm512_max_epi32(PYR_LS_DEF(2, _mm512_or_si512(ok[0], ok[2])),
-                                          PYR_LS_DEF(2, _mm512_or_si512(ok[0], ok[3]))));
-    best = _mm512_max_epi32(best, d);
-    d = _mm512_max_epi32(PYR_LS_DEF(2, _mm512_or_si512(ok[1], ok[2])),
-                         PYR_LS_DEF(2, _mm512_or_si512(ok[1], ok[3])));
-    best = _mm512_max_epi32(best, d);
-    d = _mm512_max_epi32(_mm512_max_epi32(PYR_LS_DEF(3, _mm512_or_si512(n01, ok[2])),
-                                          PYR_LS_DEF(3, _mm512_or_si512(n01, ok[3]))),
-                         _mm512_max_epi32(PYR_LS_DEF(3, _mm512_or_si512(n23, ok[0])),
-                                          PYR_LS_DEF(3, _mm512_or_si512(n23, ok[1]))));
-    best = _mm512_max_epi32(best, _mm512_max_epi32(d, PYR_LS_DEF(4, _mm512_or_si512(n01, n23))));
+#define PYR_LS_DEF(k, n) vsub(v1(k), vpopcnt(n))
+    n01 = vor(ok[0], ok[1]);
+    n23 = vor(ok[2], ok[3]);
+    best = vmax(vmax(PYR_LS_DEF(1, ok[0]), PYR_LS_DEF(1, ok[1])),
+                            vmax(PYR_LS_DEF(1, ok[2]), PYR_LS_DEF(1, ok[3])));
+    d = vmax(vmax(PYR_LS_DEF(2, n01), PYR_LS_DEF(2, n23)),
+                         vmax(PYR_LS_DEF(2, vor(ok[0], ok[2])),
+                                          PYR_LS_DEF(2, vor(ok[0], ok[3]))));
+    best = vmax(best, d);
+    d = vmax(PYR_LS_DEF(2, vor(ok[1], ok[2])),
+                         PYR_LS_DEF(2, vor(ok[1], ok[3])));
+    best = vmax(best, d);
+    d = vmax(vmax(PYR_LS_DEF(3, vor(n01, ok[2])),
+                                          PYR_LS_DEF(3, vor(n01, ok[3]))),
+                         vmax(PYR_LS_DEF(3, vor(n23, ok[0])),
+                                          PYR_LS_DEF(3, vor(n23, ok[1]))));
+    best = vmax(best, vmax(d, PYR_LS_DEF(4, vor(n01, n23))));
 #undef PYR_LS_DEF
-    return _mm512_sub_epi32(PYR_LS_1(4), _mm512_max_epi32(best, _mm512_setzero_si512()));
+    return vsub(v1(4), vmax(best, vzero()));
 }
 
 /* Is some card of rset compatible with some card of sset (their matching at least 1)? */
-PYR_LS_TARGET static PYR_INLINE __mmask16 pyr_ls_any(const pyr_ls_gtab *gt, pyr_ls_v rset,
+PYR_LS_TARGET static PYR_INLINE pm pyr_ls_any(const pyr_ls_gtab *gt, pyr_ls_v rset,
                                                      pyr_ls_v sset)
 {
-    const pyr_ls_v sent = PYR_LS_1(1 << 28), one = PYR_LS_1(1);
-    pyr_ls_v x = rset, acc = _mm512_setzero_si512();
+    const pyr_ls_v sent = v1(1 << 28), one = v1(1);
+    pyr_ls_v x = rset, acc = vzero();
     int i;
     for (i = 0; i < 4; i++) {
-        pyr_ls_v c = pyr_ls_ctz(_mm512_or_si512(x, sent));
-        acc = _mm512_or_si512(acc, _mm512_andnot_si512(_mm512_permutex2var_epi32(gt->bad0, c, gt->bad1), sset));
-        x = _mm512_and_si512(x, _mm512_sub_epi32(x, one));
+        pyr_ls_v c = pyr_ls_ctz(vor(x, sent));
+        acc = vor(acc, vandnot(vlook32(&gt->bad, c), sset));
+        x = vand(x, vsub(x, one));
     }
-    return _mm512_test_epi32_mask(acc, acc);
+    return vtest(acc, acc);
 }
 
 /* The matching where the veto needs its value (lanes in `full`: at least 2 pairs needed),
  * else only whether it is at least 1 (lanes in `part`) */
-PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_match_or_any(const pyr_ls_gtab *gt, __mmask16 full,
-                                                             __mmask16 part, pyr_ls_v rset,
+PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_match_or_any(const pyr_ls_gtab *gt, pm full,
+                                                             pm part, pyr_ls_v rset,
                                                              pyr_ls_v sset)
 {
-    pyr_ls_v m = _mm512_setzero_si512();
+    pyr_ls_v m = vzero();
     if (part)
-        m = _mm512_maskz_mov_epi32(pyr_ls_any(gt, rset, sset), PYR_LS_1(1));
+        m = vmaskz(pyr_ls_any(gt, rset, sset), v1(1));
     if (full)
-        m = _mm512_mask_mov_epi32(m, full, pyr_ls_matching(gt, rset, sset));
+        m = vsel(full, pyr_ls_matching(gt, rset, sset), m);
     return m;
 }
 
 /* _slack's value from its parts (m: the matching of the rank pair's present pyramid cards) */
 PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_slack(pyr_ls_v need, pyr_ls_v small, pyr_ls_v m)
 {
-    const pyr_ls_v zero = _mm512_setzero_si512(), one = PYR_LS_1(1);
-    __mmask16 any = _mm512_cmpgt_epi32_mask(small, zero) & _mm512_cmpge_epi32_mask(m, one);
-    pyr_ls_v v = _mm512_sub_epi32(_mm512_maskz_mov_epi32(any, one), need);
-    v = _mm512_mask_sub_epi32(v, _mm512_cmpge_epi32_mask(need, PYR_LS_1(2)), m, need);
-    v = _mm512_mask_mov_epi32(v, _mm512_cmpgt_epi32_mask(need, small), PYR_LS_1(-1));
-    return _mm512_mask_sub_epi32(v, _mm512_cmplt_epi32_mask(need, zero), zero, need);
+    const pyr_ls_v zero = vzero(), one = v1(1);
+    pm any = vgt(small, zero) & vge(m, one);
+    pyr_ls_v v = vsub(vmaskz(any, one), need);
+    v = vmask_sub(v, vge(need, v1(2)), m, need);
+    v = vsel(vgt(need, small), v1(-1), v);
+    return vmask_sub(v, vlt(need, zero), zero, need);
 }
 
 /* _greedy_veto for the pairs (a < b) of lanes m: would the pair leave its rank pair
  * unclearable (it was clearable)? */
-PYR_LS_TARGET static PYR_INLINE __mmask16 pyr_ls_veto(const pyr_ls_gtab *gt, const pyr_ls_v *PR,
+PYR_LS_TARGET static PYR_INLINE pm pyr_ls_veto(const pyr_ls_gtab *gt, const pyr_ls_v *PR,
                                                       const pyr_ls_v *TR,
-                                                      __mmask16 m, pyr_ls_v a, pyr_ls_v b,
+                                                      pm m, pyr_ls_v a, pyr_ls_v b,
                                                       pyr_ls_v r, pyr_ls_v pyr, pyr_ls_v talon)
 {
-    const pyr_ls_v zero = _mm512_setzero_si512(), one = PYR_LS_1(1);
+    const pyr_ls_v zero = vzero(), one = v1(1);
     pyr_ls_v q, prr, prq, trr, trq, pr, pq, tr, tq, need, small, rA, sA, rB, sB, mA, mB;
     pyr_ls_v pyr2, bitx, ia1, ib1, needB, smallB;
-    __mmask16 ia, ib, mixed, mx, same, wantA, wantB, veto, two;
+    pm ia, ib, mixed, mx, same, wantA, wantB, veto, two;
     if (!m)
         return 0;
-    q = _mm512_sub_epi32(PYR_LS_1(13), r);
+    q = vsub(v1(13), r);
     prr = pyr_ls_pick(PR, r);
     prq = pyr_ls_pick(PR, q);
     trr = pyr_ls_pick(TR, r);
     trq = pyr_ls_pick(TR, q);
-    pr = _mm512_popcnt_epi32(_mm512_and_si512(pyr, prr));
-    pq = _mm512_popcnt_epi32(_mm512_and_si512(pyr, prq));
-    tr = _mm512_popcnt_epi32(_mm512_and_si512(talon, trr));
-    tq = _mm512_popcnt_epi32(_mm512_and_si512(talon, trq));
-    ia = _mm512_cmplt_epi32_mask(a, PYR_LS_1(28));
-    ib = _mm512_cmplt_epi32_mask(b, PYR_LS_1(28));
-    ia1 = _mm512_maskz_mov_epi32(ia, one);
-    ib1 = _mm512_maskz_mov_epi32(ib, one);
+    pr = vpopcnt(vand(pyr, prr));
+    pq = vpopcnt(vand(pyr, prq));
+    tr = vpopcnt(vand(talon, trr));
+    tq = vpopcnt(vand(talon, trq));
+    ia = vlt(a, v1(28));
+    ib = vlt(b, v1(28));
+    ia1 = vmaskz(ia, one);
+    ib1 = vmaskz(ib, one);
     mixed = m & (ia ^ ib);
     same = m & ~mixed;
-    need = _mm512_max_epi32(_mm512_sub_epi32(pr, tq), _mm512_sub_epi32(pq, tr));
-    small = _mm512_min_epi32(pr, pq);
+    need = vmax(vsub(pr, tq), vsub(pq, tr));
+    small = vmin(pr, pq);
     /* a pyramid card x with a talon partner: vetoed when the matching is exactly what is
      * needed and every largest matching uses x */
-    mx = mixed & _mm512_cmpgt_epi32_mask(need, zero) & _mm512_cmple_epi32_mask(need, small);
-    bitx = _mm512_sllv_epi32(one, _mm512_mask_mov_epi32(b, ia, a));
-    rA = _mm512_and_si512(pyr, _mm512_mask_mov_epi32(prr, mixed & ib, prq));
-    sA = _mm512_and_si512(pyr, _mm512_mask_mov_epi32(prq, mixed & ib, prr));
-    rB = _mm512_mask_andnot_epi32(rA, mixed, bitx, rA);
+    mx = mixed & vgt(need, zero) & vle(need, small);
+    bitx = vsllv(one, vsel(ia, a, b));
+    rA = vand(pyr, vsel(mixed & ib, prq, prr));
+    sA = vand(pyr, vsel(mixed & ib, prr, prq));
+    rB = vmask_andnot(rA, mixed, bitx, rA);
     sB = sA;
     /* two cards of one kind: the rank pair's slack before (0: tight) and after (< 0) */
-    pyr2 = _mm512_andnot_si512(_mm512_or_si512(_mm512_sllv_epi32(one, a), _mm512_sllv_epi32(one, b)), pyr);
-    rB = _mm512_mask_and_epi32(rB, same, pyr2, prr);
-    sB = _mm512_mask_and_epi32(sB, same, pyr2, prq);
-    needB = _mm512_max_epi32(_mm512_sub_epi32(_mm512_sub_epi32(pr, ia1), _mm512_sub_epi32(tq, _mm512_sub_epi32(one, ib1))),
-                             _mm512_sub_epi32(_mm512_sub_epi32(pq, ib1), _mm512_sub_epi32(tr, _mm512_sub_epi32(one, ia1))));
-    smallB = _mm512_min_epi32(_mm512_sub_epi32(pr, ia1), _mm512_sub_epi32(pq, ib1));
+    pyr2 = vandnot(vor(vsllv(one, a), vsllv(one, b)), pyr);
+    rB = vmask_and(rB, same, pyr2, prr);
+    sB = vmask_and(sB, same, pyr2, prq);
+    needB = vmax(vsub(vsub(pr, ia1), vsub(tq, vsub(one, ib1))),
+                             vsub(vsub(pq, ib1), vsub(tr, vsub(one, ia1))));
+    smallB = vmin(vsub(pr, ia1), vsub(pq, ib1));
     /* (with at most one pair needed, "the matching is at least 1" decides: a matching
      * loses at most one pair when x goes) */
-    two = _mm512_cmpge_epi32_mask(need, PYR_LS_1(2));
-    wantA = mx | (same & _mm512_cmpge_epi32_mask(need, zero) & _mm512_cmple_epi32_mask(need, small));
+    two = vge(need, v1(2));
+    wantA = mx | (same & vge(need, zero) & vle(need, small));
     mA = pyr_ls_match_or_any(gt, wantA & two, wantA & ~two, rA, sA);
-    veto = mx & _mm512_cmpeq_epi32_mask(mA, need);
-    same &= _mm512_cmpeq_epi32_mask(pyr_ls_slack(need, small, mA), zero);
-    needB = _mm512_mask_mov_epi32(needB, mixed, need);
-    two = _mm512_cmpge_epi32_mask(needB, PYR_LS_1(2));
-    wantB = veto | (same & _mm512_cmpge_epi32_mask(needB, zero) & _mm512_cmple_epi32_mask(needB, smallB));
+    veto = mx & veq(mA, need);
+    same &= veq(pyr_ls_slack(need, small, mA), zero);
+    needB = vsel(mixed, need, needB);
+    two = vge(needB, v1(2));
+    wantB = veto | (same & vge(needB, zero) & vle(needB, smallB));
     mB = pyr_ls_match_or_any(gt, wantB & two, wantB & ~two, rB, sB);
-    veto &= _mm512_cmplt_epi32_mask(mB, need);
-    veto |= same & _mm512_cmplt_epi32_mask(pyr_ls_slack(needB, smallB, mB), zero);
+    veto &= vlt(mB, need);
+    veto |= same & vlt(pyr_ls_slack(needB, smallB, mB), zero);
     return veto;
 }
 
@@ -810,22 +780,22 @@ typedef struct {
     pyr_ls_v fa, fb;           /* the first candidate's pair */
 } pyr_ls_best;
 
-PYR_LS_TARGET static PYR_INLINE void pyr_ls_offer(pyr_ls_best *bs, __mmask16 l, pyr_ls_v merit,
+PYR_LS_TARGET static PYR_INLINE void pyr_ls_offer(pyr_ls_best *bs, pm l, pyr_ls_v merit,
                                                   pyr_ls_v *o, pyr_ls_v cm, pyr_ls_v co,
                                                   pyr_ls_v a, pyr_ls_v b, pyr_ls_v r)
 {
-    __mmask16 ok = l & (_mm512_cmplt_epi32_mask(merit, cm)
-                        | (_mm512_cmpeq_epi32_mask(merit, cm) & _mm512_cmpgt_epi32_mask(*o, co)));
-    __mmask16 better = ok & _mm512_cmpgt_epi32_mask(merit, bs->m);
-    __mmask16 first = l & _mm512_cmpeq_epi32_mask(*o, _mm512_setzero_si512());
-    bs->m = _mm512_mask_mov_epi32(bs->m, better, merit);
-    bs->o = _mm512_mask_mov_epi32(bs->o, better, *o);
-    bs->a = _mm512_mask_mov_epi32(bs->a, better, a);
-    bs->b = _mm512_mask_mov_epi32(bs->b, better, b);
-    bs->r = _mm512_mask_mov_epi32(bs->r, better, r);
-    bs->fa = _mm512_mask_mov_epi32(bs->fa, first, a);
-    bs->fb = _mm512_mask_mov_epi32(bs->fb, first, b);
-    *o = _mm512_mask_add_epi32(*o, l, *o, PYR_LS_1(1));
+    pm ok = l & (vlt(merit, cm)
+                        | (veq(merit, cm) & vgt(*o, co)));
+    pm better = ok & vgt(merit, bs->m);
+    pm first = l & veq(*o, vzero());
+    bs->m = vsel(better, merit, bs->m);
+    bs->o = vsel(better, *o, bs->o);
+    bs->a = vsel(better, a, bs->a);
+    bs->b = vsel(better, b, bs->b);
+    bs->r = vsel(better, r, bs->r);
+    bs->fa = vsel(first, a, bs->fa);
+    bs->fb = vsel(first, b, bs->fb);
+    *o = vmask_add(*o, l, *o, v1(1));
 }
 
 /* _greedy_merit_free of a pyramid card a with a talon card: 100 + SUPPORT[a] + 30 for each
@@ -833,11 +803,11 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_offer(pyr_ls_best *bs, __mmask16 l, 
 PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_merit1(const pyr_ls_gtab *gt, pyr_ls_v f1,
                                                        pyr_ls_v f2, pyr_ls_v a)
 {
-    const pyr_ls_v one = PYR_LS_1(1);
-    pyr_ls_v fr = _mm512_add_epi32(_mm512_and_si512(_mm512_srlv_epi32(f1, a), one),
-                                   _mm512_and_si512(_mm512_srlv_epi32(f2, a), one));
-    pyr_ls_v sup = _mm512_permutex2var_epi32(gt->sup0, a, gt->sup1);
-    return _mm512_add_epi32(_mm512_add_epi32(sup, PYR_LS_1(100)), _mm512_mullo_epi32(fr, PYR_LS_1(30)));
+    const pyr_ls_v one = v1(1);
+    pyr_ls_v fr = vadd(vand(vsrlv(f1, a), one),
+                                   vand(vsrlv(f2, a), one));
+    pyr_ls_v sup = vlook32(&gt->sup, a);
+    return vadd(vadd(sup, v1(100)), vmul(fr, v1(30)));
 }
 
 /* ... and of two pyramid cards a < b: both cards' merits, and 30 more for the card above two
@@ -845,25 +815,25 @@ PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_merit1(const pyr_ls_gtab *gt, py
 PYR_LS_TARGET static PYR_INLINE pyr_ls_v pyr_ls_merit2(const pyr_ls_gtab *gt, pyr_ls_v f1,
                                                        pyr_ls_v f2, pyr_ls_v a, pyr_ls_v b)
 {
-    const pyr_ls_v one = PYR_LS_1(1);
-    __mmask16 adj = _mm512_cmpeq_epi32_mask(b, _mm512_add_epi32(a, one))
-                    & _mm512_test_epi32_mask(_mm512_srlv_epi32(PYR_LS_1((int)pyr_ls_hasr), a), one);
-    pyr_ls_v m = _mm512_add_epi32(pyr_ls_merit1(gt, f1, f2, a), pyr_ls_merit1(gt, f1, f2, b));
-    return _mm512_mask_add_epi32(m, adj, m, PYR_LS_1(30));
+    const pyr_ls_v one = v1(1);
+    pm adj = veq(b, vadd(a, one))
+                    & vtest(vsrlv(v1((int)pyr_ls_hasr), a), one);
+    pyr_ls_v m = vadd(pyr_ls_merit1(gt, f1, f2, a), pyr_ls_merit1(gt, f1, f2, b));
+    return vmask_add(m, adj, m, v1(30));
 }
 
 /* The partners y of one talon card (location loc) in lanes l, each offered as (y, loc) */
 PYR_LS_TARGET static PYR_INLINE void pyr_ls_offer_partners(const pyr_ls_gtab *gt, pyr_ls_best *bs,
-                                                           __mmask16 l, pyr_ls_v y, pyr_ls_v loc,
+                                                           pm l, pyr_ls_v y, pyr_ls_v loc,
                                                            pyr_ls_v f1, pyr_ls_v f2, pyr_ls_v *o,
                                                            pyr_ls_v cm, pyr_ls_v co, pyr_ls_v r)
 {
-    const pyr_ls_v one = PYR_LS_1(1);
-    y = _mm512_maskz_mov_epi32(l, y);
-    while ((l = _mm512_test_epi32_mask(y, y))) {
+    const pyr_ls_v one = v1(1);
+    y = vmaskz(l, y);
+    while ((l = vtest(y, y))) {
         pyr_ls_v a = pyr_ls_ctz(y);
         pyr_ls_offer(bs, l, pyr_ls_merit1(gt, f1, f2, a), o, cm, co, a, loc, r);
-        y = _mm512_and_si512(y, _mm512_sub_epi32(y, one));
+        y = vand(y, vsub(y, one));
     }
 }
 
@@ -874,7 +844,7 @@ typedef struct {
     const pyr_ls_v *PR, *TR;
     const pyr_ls_tops *p3;
     pyr_ls_v pyr, fre, talon, f1, f2, w, t, rw, rt;
-    __mmask16 wuse, tuse, wt;
+    pm wuse, tuse, wt;
     int r_pairs[7];            /* ranks 1..6 with a pyramid pair in some lane */
     int win_all, draw3;
 } pyr_ls_cands;
@@ -882,34 +852,34 @@ typedef struct {
 /* The candidates of lanes l0 (the pyramid pairs) and l1 (the talon cards' pairs), in
  * gen_moves order, offered to *bs with the ceiling (cm, co) */
 
-PYR_LS_TARGET static PYR_INLINE void pyr_ls_list(const pyr_ls_cands *c, __mmask16 l0, __mmask16 l1,
+PYR_LS_TARGET static PYR_INLINE void pyr_ls_list(const pyr_ls_cands *c, pm l0, pm l1,
                                                  pyr_ls_best *bs, pyr_ls_v cm, pyr_ls_v co)
 {
-    const pyr_ls_v one = PYR_LS_1(1), p28 = PYR_LS_1(28);
-    pyr_ls_v o = _mm512_setzero_si512();
+    const pyr_ls_v one = v1(1), p28 = v1(28);
+    pyr_ls_v o = vzero();
     int r;
-    __mmask16 l = l0;
-    bs->m = PYR_LS_1(-1);
+    pm l = l0;
+    bs->m = v1(-1);
     if (l0) {
         for (r = 1; r <= 6; r++) {
             pyr_ls_v x, y0;
-            __mmask16 lx;
+            pm lx;
             if (!c->r_pairs[r])
                 continue;
-            x = _mm512_maskz_and_epi32(l, c->fre, c->PR[r]);
-            y0 = _mm512_and_si512(c->fre, c->PR[13 - r]);
+            x = vmaskz_and(l, c->fre, c->PR[r]);
+            y0 = vand(c->fre, c->PR[13 - r]);
             /* lanes without a card of rank 13 - r list nothing for rank r */
-            x = _mm512_maskz_mov_epi32(_mm512_test_epi32_mask(y0, y0), x);
-            while ((lx = _mm512_test_epi32_mask(x, x))) {
-                pyr_ls_v a = pyr_ls_ctz(x), y = _mm512_maskz_mov_epi32(lx, y0);
-                __mmask16 ly;
-                while ((ly = _mm512_test_epi32_mask(y, y))) {
+            x = vmaskz(vtest(y0, y0), x);
+            while ((lx = vtest(x, x))) {
+                pyr_ls_v a = pyr_ls_ctz(x), y = vmaskz(lx, y0);
+                pm ly;
+                while ((ly = vtest(y, y))) {
                     pyr_ls_v b = pyr_ls_ctz(y);
-                    pyr_ls_v lo = _mm512_min_epi32(a, b), hi = _mm512_max_epi32(a, b);
-                    pyr_ls_offer(bs, ly, pyr_ls_merit2(c->gt, c->f1, c->f2, lo, hi), &o, cm, co, lo, hi, PYR_LS_1(r));
-                    y = _mm512_and_si512(y, _mm512_sub_epi32(y, one));
+                    pyr_ls_v lo = vmin(a, b), hi = vmax(a, b);
+                    pyr_ls_offer(bs, ly, pyr_ls_merit2(c->gt, c->f1, c->f2, lo, hi), &o, cm, co, lo, hi, v1(r));
+                    y = vand(y, vsub(y, one));
                 }
-                x = _mm512_and_si512(x, _mm512_sub_epi32(x, one));
+                x = vand(x, vsub(x, one));
             }
         }
     }
@@ -919,24 +889,24 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_list(const pyr_ls_cands *c, __mmask1
         const pyr_ls_tops *p = c->p3;
         int i, j;
         for (i = 0; i < 3; i++) {
-            pyr_ls_v loc = _mm512_add_epi32(p->tp[i], p28), q = _mm512_sub_epi32(PYR_LS_1(13), p->tr[i]);
-            __mmask16 li = l & p->th[i];
+            pyr_ls_v loc = vadd(p->tp[i], p28), q = vsub(v1(13), p->tr[i]);
+            pm li = l & p->th[i];
             if (!li)
                 continue;
-            pyr_ls_offer_partners(c->gt, bs, li, _mm512_and_si512(c->fre, pyr_ls_pick(c->PR, q)), loc,
+            pyr_ls_offer_partners(c->gt, bs, li, vand(c->fre, pyr_ls_pick(c->PR, q)), loc,
                                   c->f1, c->f2, &o, cm, co, q);
             for (j = i + 1; j < 3; j++)
-                pyr_ls_offer(bs, li & p->th[j] & _mm512_cmpeq_epi32_mask(p->tr[j], q),
-                             _mm512_setzero_si512(), &o, cm, co, loc,
-                             _mm512_add_epi32(p->tp[j], p28), p->tr[i]);
+                pyr_ls_offer(bs, li & p->th[j] & veq(p->tr[j], q),
+                             vzero(), &o, cm, co, loc,
+                             vadd(p->tp[j], p28), p->tr[i]);
         }
     } else if (l1) {
-        pyr_ls_v wl = _mm512_add_epi32(c->w, p28), tl = _mm512_add_epi32(c->t, p28);
-        pyr_ls_v y = _mm512_maskz_and_epi32(l & c->wuse, c->fre, pyr_ls_pick(c->PR, _mm512_sub_epi32(PYR_LS_1(13), c->rw)));
-        pyr_ls_offer_partners(c->gt, bs, l & c->wuse, y, wl, c->f1, c->f2, &o, cm, co, _mm512_sub_epi32(PYR_LS_1(13), c->rw));
-        pyr_ls_offer(bs, l & c->wt, _mm512_setzero_si512(), &o, cm, co, wl, tl, c->rw);
-        y = _mm512_maskz_and_epi32(l & c->tuse, c->fre, pyr_ls_pick(c->PR, _mm512_sub_epi32(PYR_LS_1(13), c->rt)));
-        pyr_ls_offer_partners(c->gt, bs, l & c->tuse, y, tl, c->f1, c->f2, &o, cm, co, _mm512_sub_epi32(PYR_LS_1(13), c->rt));
+        pyr_ls_v wl = vadd(c->w, p28), tl = vadd(c->t, p28);
+        pyr_ls_v y = vmaskz_and(l & c->wuse, c->fre, pyr_ls_pick(c->PR, vsub(v1(13), c->rw)));
+        pyr_ls_offer_partners(c->gt, bs, l & c->wuse, y, wl, c->f1, c->f2, &o, cm, co, vsub(v1(13), c->rw));
+        pyr_ls_offer(bs, l & c->wt, vzero(), &o, cm, co, wl, tl, c->rw);
+        y = vmaskz_and(l & c->tuse, c->fre, pyr_ls_pick(c->PR, vsub(v1(13), c->rt)));
+        pyr_ls_offer_partners(c->gt, bs, l & c->tuse, y, tl, c->f1, c->f2, &o, cm, co, vsub(v1(13), c->rt));
     }
 }
 
@@ -944,34 +914,34 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_list(const pyr_ls_cands *c, __mmask1
  * only ones where np is not set): found (returned) or, when every pair is vetoed, the first
  * pyramid pair (else the first talon pair). Both lists share each round of enumeration and
  * veto; a lane whose pyramid pairs are all vetoed goes on with its talon pairs. */
-PYR_LS_TARGET static PYR_INLINE __mmask16 pyr_ls_choose(const pyr_ls_cands *c, __mmask16 np,
-                                                        __mmask16 nt, pyr_ls_v *a, pyr_ls_v *b)
+PYR_LS_TARGET static PYR_INLINE pm pyr_ls_choose(const pyr_ls_cands *c, pm np,
+                                                        pm nt, pyr_ls_v *a, pyr_ls_v *b)
 {
-    const pyr_ls_v top = PYR_LS_1(0x7FFFFFFF), none = PYR_LS_1(-1);
+    const pyr_ls_v top = v1(0x7FFFFFFF), none = v1(-1);
     pyr_ls_best bs;
     pyr_ls_v cm = top, co = none;
-    __mmask16 found = 0, l0 = np, l1 = nt & ~np, fresh = l0 | l1;
-    bs.fa = bs.fb = bs.a = bs.b = bs.o = PYR_LS_1(63);
-    bs.r = PYR_LS_1(1);
+    pm found = 0, l0 = np, l1 = nt & ~np, fresh = l0 | l1;
+    bs.fa = bs.fb = bs.a = bs.b = bs.o = v1(63);
+    bs.r = v1(1);
     while (l0 | l1) {
-        __mmask16 v, some, sw;
+        pm v, some, sw;
         pyr_ls_list(c, l0, l1, &bs, cm, co);
         if (fresh) {
-            *a = _mm512_mask_mov_epi32(*a, fresh, bs.fa);   /* all vetoed: the first pair */
-            *b = _mm512_mask_mov_epi32(*b, fresh, bs.fb);
+            *a = vsel(fresh, bs.fa, *a);   /* all vetoed: the first pair */
+            *b = vsel(fresh, bs.fb, *b);
             fresh = 0;
         }
-        some = (l0 | l1) & _mm512_cmpge_epi32_mask(bs.m, _mm512_setzero_si512());
+        some = (l0 | l1) & vge(bs.m, vzero());
         sw = l0 & ~some & nt;
         v = c->win_all ? 0 : pyr_ls_veto(c->gt, c->PR, c->TR,
                                          some, bs.a, bs.b, bs.r, c->pyr, c->talon);
         found |= some & ~v;
-        *a = _mm512_mask_mov_epi32(*a, some & ~v, bs.a);
-        *b = _mm512_mask_mov_epi32(*b, some & ~v, bs.b);
+        *a = vsel(some & ~v, bs.a, *a);
+        *b = vsel(some & ~v, bs.b, *b);
         l0 &= v;
         l1 = (l1 & v) | sw;
-        cm = _mm512_mask_mov_epi32(bs.m, sw, top);
-        co = _mm512_mask_mov_epi32(bs.o, sw, none);
+        cm = vsel(sw, top, bs.m);
+        co = vsel(sw, none, bs.o);
     }
     return found;
 }
@@ -987,25 +957,23 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_greedy(int draw3, int stp, int redea
                                                    uint8_t *removed, uint16_t *moves_out,
                                                    uint16_t *score)
 {
-    const pyr_ls_v one = PYR_LS_1(1), zero = _mm512_setzero_si512();
-    const pyr_ls_v lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    const pyr_ls_v rec = _mm512_mullo_epi32(lane, PYR_LS_1((int)stride));
-    const pyr_ls_v hasl = PYR_LS_1((int)pyr_ls_hasl), hasr = PYR_LS_1((int)pyr_ls_hasr);
+    const pyr_ls_v one = v1(1), zero = vzero();
+    const pyr_ls_v lane = vlanes();
+    const pyr_ls_v rec = vmul(lane, v1((int)stride));
+    const pyr_ls_v hasl = v1((int)pyr_ls_hasl), hasr = v1((int)pyr_ls_hasr);
     const int unl = redeals == 255;
-    const pyr_ls_v nredeals = PYR_LS_1(redeals);
+    const pyr_ls_v nredeals = v1(redeals);
     pyr_ls_v PR[14], TR[14], TN, TB[4];
-    pyr_ls_v pyr = PYR_LS_1(0x0FFFFFFF), fre = PYR_LS_1(0x0FE00000), talon = PYR_LS_1(0xFFFFFF);
-    pyr_ls_v cur = PYR_LS_1(waste_at_deal), moves = zero, recycles = zero, prem = zero;
-    __mmask16 act = cnt >= 16 ? 0xFFFF : (__mmask16)((1u << cnt) - 1), vetoed = 0;
+    pyr_ls_v pyr = v1(0x0FFFFFFF), fre = v1(0x0FE00000), talon = v1(0xFFFFFF);
+    pyr_ls_v cur = v1(waste_at_deal), moves = zero, recycles = zero, prem = zero;
+    pm act = pm_first(cnt), vetoed = 0;
     pyr_ls_tops p3;
     pyr_ls_geo g;
     pyr_ls_gtab gt;
     pyr_ls_cands c;
     int r;
-    gt.bad0 = _mm512_loadu_si512((const void *)pyr_ls_bad);
-    gt.bad1 = _mm512_loadu_si512((const void *)(pyr_ls_bad + 16));
-    gt.sup0 = _mm512_loadu_si512((const void *)pyr_ls_sup);
-    gt.sup1 = _mm512_loadu_si512((const void *)(pyr_ls_sup + 16));
+    gt.bad = vtab32(pyr_ls_bad);
+    gt.sup = vtab32(pyr_ls_sup);
     pyr_ls_load(&g, PR, TR, &TN, TB, rec, base, prank_off, trank_off, tnext_off);
     c.gt = &gt;
     c.PR = PR;
@@ -1019,21 +987,21 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_greedy(int draw3, int stp, int redea
     while (1) {
         pyr_ls_view v;
         pyr_ls_v a, b;
-        __mmask16 pp, kp, skip, tk, dl, wnz, canrec, np, nt, found, inplay;
-        __mmask16 stuck, hasbest, fdraw, frec, take, endl, rc, rem, dr;
-        act &= _mm512_test_epi32_mask(pyr, pyr)
-               | (win_all ? _mm512_test_epi32_mask(talon, talon) : 0);
+        pm pp, kp, skip, tk, dl, wnz, canrec, np, nt, found, inplay;
+        pm stuck, hasbest, fdraw, frec, take, endl, rc, rem, dr;
+        act &= vtest(pyr, pyr)
+               | (win_all ? vtest(talon, talon) : 0);
         if (!act)
             break;
         pyr_ls_look(&v, stp, act, PR, TR, fre, talon, cur, TB);
         pp = 0;
         for (r = 1; r <= 6; r++) {
-            __mmask16 h = _mm512_test_epi32_mask(v.fc[r], v.fc[r])
-                          & _mm512_test_epi32_mask(v.fc[13 - r], v.fc[13 - r]);
+            pm h = vtest(v.fc[r], v.fc[r])
+                          & vtest(v.fc[13 - r], v.fc[13 - r]);
             c.r_pairs[r] = (h & act) != 0;
             pp |= h;
         }
-        kp = act & _mm512_test_epi32_mask(v.kings, v.kings);   /* a free pyramid King: at once */
+        kp = act & vtest(v.kings, v.kings);   /* a free pyramid King: at once */
         if (draw3) {
             pyr_ls_look3(&p3, &v, talon, TB);
             inplay = p3.inplay;
@@ -1048,33 +1016,33 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_greedy(int draw3, int stp, int redea
             pyr_ls_draws(stp, skip, v.st, v.t, v.useful, TN, &moves, &cur);
         /* Kings: a free pyramid King (lowest position), else a talon King in play (draw 1:
          * the waste top first; draw 3: the lowest pile top) */
-        a = b = PYR_LS_1(63);
-        a = _mm512_mask_mov_epi32(a, kp, pyr_ls_ctz(v.kings));
+        a = b = v1(63);
+        a = vsel(kp, pyr_ls_ctz(v.kings), a);
         if (draw3) {
-            pyr_ls_v x = _mm512_and_si512(p3.tops, TR[13]);
-            tk = act & ~kp & ~skip & _mm512_test_epi32_mask(x, x);
-            a = _mm512_mask_add_epi32(a, tk, pyr_ls_ctz(x), PYR_LS_1(28));
+            pyr_ls_v x = vand(p3.tops, TR[13]);
+            tk = act & ~kp & ~skip & vtest(x, x);
+            a = vmask_add(a, tk, pyr_ls_ctz(x), v1(28));
         } else {
-            tk = act & ~kp & ~skip & v.wuse & _mm512_test_epi32_mask(_mm512_srlv_epi32(TR[13], v.w), one);
-            a = _mm512_mask_add_epi32(a, tk, v.w, PYR_LS_1(28));
-            dl = act & ~kp & ~skip & ~tk & v.tuse & _mm512_test_epi32_mask(_mm512_srlv_epi32(TR[13], v.t), one);
-            a = _mm512_mask_add_epi32(a, dl, v.t, PYR_LS_1(28));
+            tk = act & ~kp & ~skip & v.wuse & vtest(vsrlv(TR[13], v.w), one);
+            a = vmask_add(a, tk, v.w, v1(28));
+            dl = act & ~kp & ~skip & ~tk & v.tuse & vtest(vsrlv(TR[13], v.t), one);
+            a = vmask_add(a, dl, v.t, v1(28));
             tk |= dl;
         }
         /* the other lanes decide among the pairs: the pyramid pairs first (their merit, 200
          * or more, beats any pair with a talon card); the talon cards' pairs when there is no
          * pyramid pair or every one is vetoed */
         dl = act & ~kp & ~skip & ~tk;
-        wnz = _mm512_test_epi32_mask(talon, v.bc);
-        canrec = unl ? (__mmask16)0xFFFF : _mm512_cmplt_epi32_mask(recycles, nredeals);
+        wnz = vtest(talon, v.bc);
+        canrec = unl ? PM_ALL : vlt(recycles, nredeals);
         found = 0;
         hasbest = 0;
         if (dl) {
             c.pyr = pyr;
             c.fre = fre;
             c.talon = talon;
-            c.f1 = _mm512_andnot_si512(_mm512_slli_epi32(pyr, 1), hasl);
-            c.f2 = _mm512_andnot_si512(_mm512_srli_epi32(pyr, 1), hasr);
+            c.f1 = vandnot(vslli(pyr, 1), hasl);
+            c.f2 = vandnot(vsrli(pyr, 1), hasr);
             c.w = v.w;
             c.t = v.t;
             c.rw = v.rw0;
@@ -1090,7 +1058,7 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_greedy(int draw3, int stp, int redea
         /* the fallback when no pair scores 0 or more: draw, else recycle, else nothing; a
          * vetoed pair is played when there is no fallback, or at the end of a pass that
          * removed nothing under unlimited redeals (stuck) */
-        stuck = unl ? _mm512_cmpeq_epi32_mask(prem, zero) : 0;
+        stuck = unl ? veq(prem, zero) : 0;
         fdraw = dl & ~found & v.stnz;
         frec = dl & ~found & ~v.stnz & wnz & canrec;
         take = (dl & found) | (hasbest & ~fdraw & (~frec | stuck));
@@ -1103,14 +1071,14 @@ PYR_LS_TARGET static PYR_INLINE void pyr_ls_greedy(int draw3, int stp, int redea
         if (draw3)
             cur = pyr_ls_draw3(dr, cur);
         else
-            cur = _mm512_mask_add_epi32(cur, dr, v.t, one);
-        cur = _mm512_mask_mov_epi32(cur, rc, zero);
+            cur = vmask_add(cur, dr, v.t, one);
+        cur = vsel(rc, zero, cur);
         if (!unl)
-            recycles = _mm512_mask_add_epi32(recycles, rc, recycles, one);
-        prem = _mm512_mask_mov_epi32(prem, rc, zero);
+            recycles = vmask_add(recycles, rc, recycles, one);
+        prem = vsel(rc, zero, prem);
         rem = kp | tk | take;
-        moves = _mm512_mask_add_epi32(moves, rem | dr | rc, moves, one);
-        prem = _mm512_mask_add_epi32(prem, rem, prem, one);
+        moves = vmask_add(moves, rem | dr | rc, moves, one);
+        prem = vmask_add(prem, rem, prem, one);
         pyr_ls_remove(&g, !draw3, rem, a, b, &pyr, &fre, &talon, &cur);
     }
     pyr_ls_rows(pyr, talon, moves, win_all, cnt, won, removed, moves_out, score);
@@ -1167,7 +1135,6 @@ static void pyr_ls_play(int greedy, const pyr_rules *rules, int cap, const pyr_s
         pyr_ls_random_draw1(stp, redeals, cap, waste_at_deal, win_all, base, stride, prank_off,
                             trank_off, talon_off, rng, cnt, won, removed, moves, score);
 }
-#undef PYR_LS_1
 #endif
 
 /* Whether the lockstep playouts run (the AVX-512 set-up is in use). */
