@@ -46,10 +46,10 @@ def arrays(result):
 
 # ---- the core agrees with the engine --------------------------------------------------------
 
-@pytest.fixture(params=[True, False], ids=["simd", "scalar"])
+@pytest.fixture(params=[1, 2, 0], ids=["avx512", "avx2", "scalar"])
 def simd(request):
-    """Both ways of drawing the shuffle's swap partners (AVX-512 where this CPU has it, and
-    plain C); without AVX-512 both runs take the plain C path."""
+    """Every vector path (AVX-512 and AVX2 where this CPU has them, and plain C); a path the
+    CPU lacks runs as the plain C one."""
     before = hooks.simd()
     hooks.simd(request.param)
     yield request.param
@@ -91,14 +91,15 @@ def test_batch_setup_ways_agree(policy, name):
     before = hooks.simd()
     try:
         runs = []
-        for on in (1, 0):
+        for on in (1, 2, 0):
             hooks.simd(on)
             runs.append([batch(37, 0), batch(37, 5), batch(len(deals), 0, deals),
                          batch(len(deals), 11, deals)])
     finally:
         hooks.simd(before)
-    for a, b in zip(*runs):
-        assert np.array_equal(a, b)
+    for other in runs[1:]:
+        for a, b in zip(runs[0], other):
+            assert np.array_equal(a, b)
     one = np.array([core.play(core.POLICIES[policy], options, 3, 1000 + i)[:4]
                     for i in range(37)]).T
     assert np.array_equal(runs[0][0], one)
@@ -117,13 +118,14 @@ LOCKSTEP_RULES_DRAW3 = [Rules(draw=3, redeals=0, waste_at_deal=w, win=win)
                         for w in (0, 1) for win in ("pyramid", "all")]
 
 
+@pytest.mark.parametrize("path", [1, 2], ids=["avx512", "avx2"])
 @pytest.mark.parametrize("policy", ["greedy", "random"])
 @pytest.mark.parametrize("rules", LOCKSTEP_RULES + LOCKSTEP_RULES_DRAW3, ids=str)
-def test_lockstep_playouts_are_the_scalar_ones(rules, policy):
-    """With AVX-512 the batch plays games sixteen at a time in vector lanes
+def test_lockstep_playouts_are_the_scalar_ones(rules, policy, path):
+    """With AVX-512 the batch plays games sixteen at a time in vector lanes, with AVX2 eight
     (pyr_sim_lockstep.h); its rows are those of the scalar playouts, game for game."""
-    if not hooks.simd(-1):
-        pytest.skip("this CPU has no AVX-512: the batch runs the scalar playout only")
+    if not core.cpu_features()["avx512" if path == 1 else "avx2"]:
+        pytest.skip("this CPU lacks the path's instructions: the batch runs the scalar playout")
     options = rules.core_options()
     n = 3001                                     # a short last group of lanes
 
@@ -136,7 +138,8 @@ def test_lockstep_playouts_are_the_scalar_ones(rules, policy):
 
     before = hooks.simd()
     try:
-        vector, scalar = batch(1), batch(0)
+        vector, scalar = batch(path), batch(0)
+        assert hooks.simd(path) == path
     finally:
         hooks.simd(before)
     for a, b in zip(vector, scalar):
@@ -146,9 +149,12 @@ def test_lockstep_playouts_are_the_scalar_ones(rules, policy):
 
 def test_simd_switch():
     before = hooks.simd()
+    cpu = core.cpu_features()
     try:
-        assert hooks.simd(0) is False
-        assert hooks.simd(1) == before           # on only where the CPU has it
+        assert hooks.simd(0) == 0 and core.simd_path() == "scalar"
+        assert hooks.simd(1) == (1 if cpu["avx512"] else 0)     # only where the CPU has it
+        assert hooks.simd(2) == (2 if cpu["avx2"] else 0)
+        assert core.simd_path() == ("avx2" if cpu["avx2"] else "scalar")
     finally:
         hooks.simd(before)
 
@@ -329,15 +335,16 @@ def test_random_move_cap_ends_the_same_games_everywhere(cap):
         for rules in [r for r in LOCKSTEP_RULES if r.redeals == "unlimited"]:
             options, n = rules.core_options(), 1001
             rows = []
-            for on in (1, 0):
+            for on in (1, 2, 0):
                 out = [np.zeros(n, np.uint8), np.zeros(n, np.uint8), np.zeros(n, np.uint16),
                        np.zeros(n, np.uint16)]
                 hooks.simd(on)
                 core.run(core.POLICIES["random"], options, 5, 300, None, 0, n, *out)
                 rows.append(out)
             hooks.simd(before_simd)
-            for a, b in zip(*rows):
-                assert np.array_equal(a, b)
+            for other in rows[1:]:
+                for a, b in zip(rows[0], other):
+                    assert np.array_equal(a, b)
             hit += int(np.sum(rows[0][2] >= cap))
             assert int(rows[0][2].max()) <= cap + 52
         assert hit > 100

@@ -49,7 +49,7 @@ def table() -> dict[str, dict[str, str]]:
 CASES = json.loads(GOLDEN.read_text()) if GOLDEN.exists() else {}
 
 
-@pytest.mark.parametrize("simd", [1, 0], ids=["vector", "scalar"])
+@pytest.mark.parametrize("simd", [1, 2, 0], ids=["avx512", "avx2", "scalar"])
 @pytest.mark.parametrize("preset, policy", [(p, q) for p in CASES for q in CASES[p]])
 def test_games_as_pinned(preset, policy, simd):
     from pyramid_core import _simulate_tests as hooks

@@ -507,19 +507,20 @@ def simulate(games: int | None = None, *, deals: Iterable | np.ndarray | None = 
                                       else None), **kept)
 
 
-_PATH_NAMES = {"avx512": "AVX-512", "scalar": "scalar"}
+_PATH_NAMES = {"avx512": "AVX-512", "avx2": "AVX2", "scalar": "scalar"}
 
 
 def simd_path() -> str:
     """The vector path the greedy and random playouts of numbered deals run on here:
     ``"avx512"`` (sixteen games per vector, where the CPU has AVX-512 F, DQ, BW, VL,
-    VPOPCNTDQ and CD) or ``"scalar"``. The environment variable ``PYRAMID_SIMD`` (``auto``,
-    the default; ``avx512``; ``off``), read when the package is imported, chooses among what
-    the CPU has. The games are the same on every path; ``SimulationResult.simd`` says which
-    one a run took (explicit layouts, and the rarer options pair_waste_top_two and
-    pair_with_covering, always take the scalar one).
+    VPOPCNTDQ and CD), ``"avx2"`` (eight games per vector) or ``"scalar"``. The environment
+    variable ``PYRAMID_SIMD`` (``auto``, the default: the best the CPU has; ``avx512``;
+    ``avx2``; ``off``), read when the package is imported, chooses among what the CPU has.
+    The games are the same on every path; ``SimulationResult.simd`` says which one a run
+    took (explicit layouts, and the rarer options pair_waste_top_two and pair_with_covering,
+    always take the scalar one).
 
-    >>> simd_path() in ("avx512", "scalar")
+    >>> simd_path() in ("avx512", "avx2", "scalar")
     True
     """
     return _core.simd_path()

@@ -236,10 +236,12 @@ def check_deal_setup(unsigned long long start, long long count, dict rules):
 
 
 def simd(int on=-1):
-    """Whether the deal set-up and the lockstep playouts use AVX-512 (where the CPU has F, DQ,
-    BW, VL, VPOPCNTDQ and CD); on = 0 or 1 sets it (tests compare both ways; not while a
-    batch runs). The games are the same either way."""
-    return bool(sim_simd(on))
+    """Which vector path the simulator takes: 0 scalar, 1 AVX-512 (the lockstep and the deal
+    set-up, where the CPU has F, DQ, BW, VL, VPOPCNTDQ and CD), 2 AVX2 (the lockstep eight
+    games at a time, the scalar set-up); on = one of those sets it, as far as the CPU allows
+    (tests compare every path; not while a batch runs). The games are the same on every
+    path. Returns the path in use."""
+    return sim_simd(on)
 
 
 def move_cap(int cap=-1):

@@ -1,108 +1,107 @@
 /* The small vector layer the lockstep playouts are written on (pyr_sim_lockstep.h): lanes of
- * 32-bit unsigned integers (pv), a mask of lanes (pm), and the few operations the playouts
- * use, so that one text of a policy serves every backend. Masks combine with C's &, | and ~
- * and are tested with pm_any. Masked forms follow one rule: lanes outside the mask keep
- * `src` (the _mask_ forms) or become 0 (the _maskz_ forms).
+ * 32-bit unsigned integers (pv), a mask of lanes (pm: an integer, bit i for lane i, so masks
+ * combine with C's &, | and ~ and are tested with `if`), and the few operations the
+ * playouts use, so that one text of a policy serves every backend. Masked forms follow one
+ * rule: lanes outside the mask keep `src` (the _mask_ forms) or become 0 (the _maskz_ forms).
  *
- * Backend: AVX-512 (F, DQ, BW, VL, VPOPCNTDQ, CD): sixteen lanes, masks in k registers. */
+ * Backends (x86-64 with GCC or Clang; chosen at run time by the caller):
+ *  - pv512_: AVX-512 (F, DQ, BW, VL, VPOPCNTDQ, CD), sixteen lanes, masks in k registers;
+ *  - pv256_: AVX2, eight lanes; a compare's result becomes an integer mask (movemask) and a
+ *    masked operation expands it again; popcount and leading zeros are worked out, and the
+ *    32-entry tables are four permutes and three blends.
+ * The generic names (v1, vadd, ..., pv, pm) stand for the backend PV_PREFIX names: define it
+ * (pv512_ or pv256_) before the code that uses them. */
 #ifndef PYR_VEC_H
 #define PYR_VEC_H
 #include <stdint.h>
-
-#ifdef PYR_SIM_AVX512
 #include <immintrin.h>
-#define PV_TARGET __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx512vpopcntdq,avx512cd")))
-#define PV_LANES 16
-typedef __m512i pv;
-typedef __mmask16 pm;
-#define PM_ALL ((pm)0xFFFF)
 
-#define PV_FN PV_TARGET static inline __attribute__((always_inline))
-PV_FN pv v1(int x) { return _mm512_set1_epi32(x); }
-PV_FN pv vzero(void) { return _mm512_setzero_si512(); }
-PV_FN pv vload(const uint32_t *p) { return _mm512_loadu_si512((const void *)p); }
-PV_FN void vstore(uint32_t *p, pv a) { _mm512_storeu_si512((void *)p, a); }
-PV_FN pv vlanes(void) { return _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15); }
-/* lane k: the 32-bit word at base + off[k] */
-PV_FN pv vgather(const void *base, pv off) { return _mm512_i32gather_epi32(off, base, 1); }
+#define PV_CAT_(a, b) a##b
+#define PV_CAT(a, b) PV_CAT_(a, b)
+#define PV_NAME(x) PV_CAT(PV_PREFIX, x)
 
-PV_FN pv vadd(pv a, pv b) { return _mm512_add_epi32(a, b); }
-PV_FN pv vsub(pv a, pv b) { return _mm512_sub_epi32(a, b); }
-PV_FN pv vmul(pv a, pv b) { return _mm512_mullo_epi32(a, b); }
-PV_FN pv vand(pv a, pv b) { return _mm512_and_si512(a, b); }
-PV_FN pv vor(pv a, pv b) { return _mm512_or_si512(a, b); }
-PV_FN pv vxor(pv a, pv b) { return _mm512_xor_si512(a, b); }
-PV_FN pv vandnot(pv a, pv b) { return _mm512_andnot_si512(a, b); }     /* ~a & b */
-PV_FN pv vsllv(pv a, pv n) { return _mm512_sllv_epi32(a, n); }
-PV_FN pv vsrlv(pv a, pv n) { return _mm512_srlv_epi32(a, n); }
-#define vslli(a, k) _mm512_slli_epi32((a), (k))
-#define vsrli(a, k) _mm512_srli_epi32((a), (k))
-PV_FN pv vminu(pv a, pv b) { return _mm512_min_epu32(a, b); }
-PV_FN pv vmin(pv a, pv b) { return _mm512_min_epi32(a, b); }
-PV_FN pv vmax(pv a, pv b) { return _mm512_max_epi32(a, b); }
-PV_FN pv vpopcnt(pv a) { return _mm512_popcnt_epi32(a); }
-PV_FN pv vlzcnt(pv a) { return _mm512_lzcnt_epi32(a); }
-
-PV_FN pm veq(pv a, pv b) { return _mm512_cmpeq_epi32_mask(a, b); }
-PV_FN pm vne(pv a, pv b) { return _mm512_cmpneq_epi32_mask(a, b); }
-PV_FN pm vlt(pv a, pv b) { return _mm512_cmplt_epi32_mask(a, b); }
-PV_FN pm vgt(pv a, pv b) { return _mm512_cmpgt_epi32_mask(a, b); }
-PV_FN pm vge(pv a, pv b) { return _mm512_cmpge_epi32_mask(a, b); }
-PV_FN pm vle(pv a, pv b) { return _mm512_cmple_epi32_mask(a, b); }
-PV_FN pm vltu(pv a, pv b) { return _mm512_cmplt_epu32_mask(a, b); }
-PV_FN pm vtest(pv a, pv b) { return _mm512_test_epi32_mask(a, b); }    /* a & b != 0 */
-PV_FN pm vtestn(pv a, pv b) { return _mm512_testn_epi32_mask(a, b); }  /* a & b == 0 */
-PV_FN int pm_any(pm m) { return m != 0; }
-PV_FN pm pm_first(int n) { return n >= 16 ? PM_ALL : (pm)((1u << n) - 1); }   /* lanes < n */
-PV_FN int pm_lane(pm m, int i) { return (m >> i) & 1; }
-
-PV_FN pv vsel(pm m, pv a, pv src) { return _mm512_mask_mov_epi32(src, m, a); }  /* m ? a : src */
-PV_FN pv vmaskz(pm m, pv a) { return _mm512_maskz_mov_epi32(m, a); }
-PV_FN pv vmask_add(pv src, pm m, pv a, pv b) { return _mm512_mask_add_epi32(src, m, a, b); }
-PV_FN pv vmask_sub(pv src, pm m, pv a, pv b) { return _mm512_mask_sub_epi32(src, m, a, b); }
-PV_FN pv vmask_and(pv src, pm m, pv a, pv b) { return _mm512_mask_and_epi32(src, m, a, b); }
-PV_FN pv vmask_or(pv src, pm m, pv a, pv b) { return _mm512_mask_or_epi32(src, m, a, b); }
-PV_FN pv vmask_andnot(pv src, pm m, pv a, pv b) { return _mm512_mask_andnot_epi32(src, m, a, b); }
-PV_FN pv vmask_min(pv src, pm m, pv a, pv b) { return _mm512_mask_min_epi32(src, m, a, b); }
-PV_FN pv vmaskz_and(pm m, pv a, pv b) { return _mm512_maskz_and_epi32(m, a, b); }
-PV_FN pv vmaskz_add(pm m, pv a, pv b) { return _mm512_maskz_add_epi32(m, a, b); }
-
-/* A 32-entry table of 32-bit words, looked up per lane (indices 0..31) */
-typedef struct { pv lo, hi; } pv_tab32;
-PV_FN pv_tab32 vtab32(const uint32_t *t) { pv_tab32 r = {vload(t), vload(t + 16)}; return r; }
-PV_FN pv vlook32(const pv_tab32 *t, pv i) { return _mm512_permutex2var_epi32(t->lo, i, t->hi); }
-/* A 16-entry table (indices 0..15) */
-PV_FN pv vlook16(pv t, pv i) { return _mm512_permutexvar_epi32(i, t); }
-
-/* Each lane's SplitMix64 generator: lanes 0..7 in s[0], 8..15 in s[1] */
-typedef struct { pv s[2]; } pv_rng;
-PV_FN void vrng_load(pv_rng *g, const uint64_t *state)
+/* ---- AVX-512 -------------------------------------------------------------------------- */
+#define pv512_TARGET __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx512vpopcntdq,avx512cd")))
+#define pv512_LANES 16
+#define pv512_ALL ((pv512_m)0xFFFF)
+typedef __m512i pv512_v;
+typedef __mmask16 pv512_m;
+#define PV512 pv512_TARGET static inline __attribute__((always_inline))
+PV512 pv512_v pv512_1(int x) { return _mm512_set1_epi32(x); }
+PV512 pv512_v pv512_zero(void) { return _mm512_setzero_si512(); }
+PV512 pv512_v pv512_load(const uint32_t *p) { return _mm512_loadu_si512((const void *)p); }
+PV512 void pv512_store(uint32_t *p, pv512_v a) { _mm512_storeu_si512((void *)p, a); }
+PV512 pv512_v pv512_lanes(void) { return _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15); }
+PV512 pv512_v pv512_gather(const void *base, pv512_v off) { return _mm512_i32gather_epi32(off, base, 1); }
+PV512 pv512_v pv512_add(pv512_v a, pv512_v b) { return _mm512_add_epi32(a, b); }
+PV512 pv512_v pv512_sub(pv512_v a, pv512_v b) { return _mm512_sub_epi32(a, b); }
+PV512 pv512_v pv512_mul(pv512_v a, pv512_v b) { return _mm512_mullo_epi32(a, b); }
+PV512 pv512_v pv512_and(pv512_v a, pv512_v b) { return _mm512_and_si512(a, b); }
+PV512 pv512_v pv512_or(pv512_v a, pv512_v b) { return _mm512_or_si512(a, b); }
+PV512 pv512_v pv512_xor(pv512_v a, pv512_v b) { return _mm512_xor_si512(a, b); }
+PV512 pv512_v pv512_andnot(pv512_v a, pv512_v b) { return _mm512_andnot_si512(a, b); }
+PV512 pv512_v pv512_sllv(pv512_v a, pv512_v n) { return _mm512_sllv_epi32(a, n); }
+PV512 pv512_v pv512_srlv(pv512_v a, pv512_v n) { return _mm512_srlv_epi32(a, n); }
+#define pv512_slli(a, k) _mm512_slli_epi32((a), (k))
+#define pv512_srli(a, k) _mm512_srli_epi32((a), (k))
+PV512 pv512_v pv512_minu(pv512_v a, pv512_v b) { return _mm512_min_epu32(a, b); }
+PV512 pv512_v pv512_min(pv512_v a, pv512_v b) { return _mm512_min_epi32(a, b); }
+PV512 pv512_v pv512_max(pv512_v a, pv512_v b) { return _mm512_max_epi32(a, b); }
+PV512 pv512_v pv512_popcnt(pv512_v a) { return _mm512_popcnt_epi32(a); }
+PV512 pv512_v pv512_lzcnt(pv512_v a) { return _mm512_lzcnt_epi32(a); }
+PV512 pv512_m pv512_eq(pv512_v a, pv512_v b) { return _mm512_cmpeq_epi32_mask(a, b); }
+PV512 pv512_m pv512_ne(pv512_v a, pv512_v b) { return _mm512_cmpneq_epi32_mask(a, b); }
+PV512 pv512_m pv512_lt(pv512_v a, pv512_v b) { return _mm512_cmplt_epi32_mask(a, b); }
+PV512 pv512_m pv512_gt(pv512_v a, pv512_v b) { return _mm512_cmpgt_epi32_mask(a, b); }
+PV512 pv512_m pv512_ge(pv512_v a, pv512_v b) { return _mm512_cmpge_epi32_mask(a, b); }
+PV512 pv512_m pv512_le(pv512_v a, pv512_v b) { return _mm512_cmple_epi32_mask(a, b); }
+PV512 pv512_m pv512_ltu(pv512_v a, pv512_v b) { return _mm512_cmplt_epu32_mask(a, b); }
+PV512 pv512_m pv512_test(pv512_v a, pv512_v b) { return _mm512_test_epi32_mask(a, b); }
+PV512 pv512_m pv512_testn(pv512_v a, pv512_v b) { return _mm512_testn_epi32_mask(a, b); }
+PV512 pv512_m pv512_first(int n) { return n >= 16 ? pv512_ALL : (pv512_m)((1u << n) - 1); }
+PV512 pv512_v pv512_sel(pv512_m m, pv512_v a, pv512_v src) { return _mm512_mask_mov_epi32(src, m, a); }
+PV512 pv512_v pv512_maskz(pv512_m m, pv512_v a) { return _mm512_maskz_mov_epi32(m, a); }
+PV512 pv512_v pv512_mask_add(pv512_v s, pv512_m m, pv512_v a, pv512_v b) { return _mm512_mask_add_epi32(s, m, a, b); }
+PV512 pv512_v pv512_mask_sub(pv512_v s, pv512_m m, pv512_v a, pv512_v b) { return _mm512_mask_sub_epi32(s, m, a, b); }
+PV512 pv512_v pv512_mask_and(pv512_v s, pv512_m m, pv512_v a, pv512_v b) { return _mm512_mask_and_epi32(s, m, a, b); }
+PV512 pv512_v pv512_mask_or(pv512_v s, pv512_m m, pv512_v a, pv512_v b) { return _mm512_mask_or_epi32(s, m, a, b); }
+PV512 pv512_v pv512_mask_andnot(pv512_v s, pv512_m m, pv512_v a, pv512_v b) { return _mm512_mask_andnot_epi32(s, m, a, b); }
+PV512 pv512_v pv512_mask_min(pv512_v s, pv512_m m, pv512_v a, pv512_v b) { return _mm512_mask_min_epi32(s, m, a, b); }
+PV512 pv512_v pv512_maskz_and(pv512_m m, pv512_v a, pv512_v b) { return _mm512_maskz_and_epi32(m, a, b); }
+PV512 pv512_v pv512_maskz_add(pv512_m m, pv512_v a, pv512_v b) { return _mm512_maskz_add_epi32(m, a, b); }
+typedef struct { pv512_v lo, hi; } pv512_tab32;          /* 32 words, looked up per lane */
+PV512 pv512_tab32 pv512_tab(const uint32_t *t) { pv512_tab32 r = {pv512_load(t), pv512_load(t + 16)}; return r; }
+PV512 pv512_v pv512_look32(const pv512_tab32 *t, pv512_v i) { return _mm512_permutex2var_epi32(t->lo, i, t->hi); }
+PV512 pv512_v pv512_look16(pv512_v t, pv512_v i) { return _mm512_permutexvar_epi32(i, t); }
+/* the lanes' SplitMix64 generators: lanes 0..7 in s[0], 8..15 in s[1] */
+typedef struct { __m512i s[2]; } pv512_rng;
+PV512 void pv512_rng_load(pv512_rng *g, const uint64_t *st)
 {
-    g->s[0] = _mm512_loadu_si512((const void *)state);
-    g->s[1] = _mm512_loadu_si512((const void *)(state + 8));
+    g->s[0] = _mm512_loadu_si512((const void *)st);
+    g->s[1] = _mm512_loadu_si512((const void *)(st + 8));
 }
-PV_FN void vrng_store(const pv_rng *g, uint64_t *state)
+PV512 void pv512_rng_store(const pv512_rng *g, uint64_t *st)
 {
-    _mm512_storeu_si512((void *)state, g->s[0]);
-    _mm512_storeu_si512((void *)(state + 8), g->s[1]);
+    _mm512_storeu_si512((void *)st, g->s[0]);
+    _mm512_storeu_si512((void *)(st + 8), g->s[1]);
 }
-PV_FN pv vrng_mix(pv z, uint64_t m1, uint64_t m2)
+PV512 __m512i pv512_mix(__m512i z, uint64_t m1, uint64_t m2)
 {
     z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64(z, 30)), _mm512_set1_epi64((long long)m1));
     z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64(z, 27)), _mm512_set1_epi64((long long)m2));
     return _mm512_xor_si512(z, _mm512_srli_epi64(z, 31));
 }
-/* In the lanes `need`: advance the generator by gamma and draw (z >> 32) * n; the high words
- * (the draw) into *k and the low words into *lo, lanes 0..15. */
-PV_FN void vrng_draw(pv_rng *g, pm need, pv n, uint64_t gamma, uint64_t m1, uint64_t m2,
-                     pv *k, pv *lo)
+/* In the lanes `need`: step the generator by gamma and multiply its output's high word by
+ * n: the products' high words into *k, their low words into *lo. */
+PV512 void pv512_rng_draw(pv512_rng *g, pv512_m need, pv512_v n, uint64_t gamma, uint64_t m1,
+                          uint64_t m2, pv512_v *k, pv512_v *lo)
 {
-    const pv golden = _mm512_set1_epi64((long long)gamma);
-    pv z0, z1, p0, p1;
+    const __m512i golden = _mm512_set1_epi64((long long)gamma);
+    __m512i z0, z1, p0, p1;
     g->s[0] = _mm512_mask_add_epi64(g->s[0], (__mmask8)need, g->s[0], golden);
     g->s[1] = _mm512_mask_add_epi64(g->s[1], (__mmask8)(need >> 8), g->s[1], golden);
-    z0 = vrng_mix(g->s[0], m1, m2);
-    z1 = vrng_mix(g->s[1], m1, m2);
+    z0 = pv512_mix(g->s[0], m1, m2);
+    z1 = pv512_mix(g->s[1], m1, m2);
     p0 = _mm512_mul_epu32(_mm512_srli_epi64(z0, 32), _mm512_cvtepu32_epi64(_mm512_castsi512_si256(n)));
     p1 = _mm512_mul_epu32(_mm512_srli_epi64(z1, 32), _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(n, 1)));
     *k = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(_mm512_srli_epi64(p0, 32))),
@@ -110,5 +109,202 @@ PV_FN void vrng_draw(pv_rng *g, pm need, pv n, uint64_t gamma, uint64_t m1, uint
     *lo = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(p0)),
                              _mm512_cvtepi64_epi32(p1), 1);
 }
-#endif
+
+/* ---- AVX2 ----------------------------------------------------------------------------- */
+#define pv256_TARGET __attribute__((target("avx2,bmi,bmi2,popcnt")))
+#define pv256_LANES 8
+#define pv256_ALL ((pv256_m)0xFF)
+typedef __m256i pv256_v;
+typedef uint32_t pv256_m;
+#define PV256 pv256_TARGET static inline __attribute__((always_inline))
+PV256 pv256_v pv256_1(int x) { return _mm256_set1_epi32(x); }
+PV256 pv256_v pv256_zero(void) { return _mm256_setzero_si256(); }
+PV256 pv256_v pv256_load(const uint32_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
+PV256 void pv256_store(uint32_t *p, pv256_v a) { _mm256_storeu_si256((__m256i *)p, a); }
+PV256 pv256_v pv256_lanes(void) { return _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7); }
+PV256 pv256_v pv256_gather(const void *base, pv256_v off) { return _mm256_i32gather_epi32((const int *)base, off, 1); }
+PV256 pv256_v pv256_add(pv256_v a, pv256_v b) { return _mm256_add_epi32(a, b); }
+PV256 pv256_v pv256_sub(pv256_v a, pv256_v b) { return _mm256_sub_epi32(a, b); }
+PV256 pv256_v pv256_mul(pv256_v a, pv256_v b) { return _mm256_mullo_epi32(a, b); }
+PV256 pv256_v pv256_and(pv256_v a, pv256_v b) { return _mm256_and_si256(a, b); }
+PV256 pv256_v pv256_or(pv256_v a, pv256_v b) { return _mm256_or_si256(a, b); }
+PV256 pv256_v pv256_xor(pv256_v a, pv256_v b) { return _mm256_xor_si256(a, b); }
+PV256 pv256_v pv256_andnot(pv256_v a, pv256_v b) { return _mm256_andnot_si256(a, b); }
+PV256 pv256_v pv256_sllv(pv256_v a, pv256_v n) { return _mm256_sllv_epi32(a, n); }
+PV256 pv256_v pv256_srlv(pv256_v a, pv256_v n) { return _mm256_srlv_epi32(a, n); }
+#define pv256_slli(a, k) _mm256_slli_epi32((a), (k))
+#define pv256_srli(a, k) _mm256_srli_epi32((a), (k))
+PV256 pv256_v pv256_minu(pv256_v a, pv256_v b) { return _mm256_min_epu32(a, b); }
+PV256 pv256_v pv256_min(pv256_v a, pv256_v b) { return _mm256_min_epi32(a, b); }
+PV256 pv256_v pv256_max(pv256_v a, pv256_v b) { return _mm256_max_epi32(a, b); }
+PV256 pv256_v pv256_popcnt(pv256_v a)
+{
+    const __m256i lut = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+                                         0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+    const __m256i low = _mm256_set1_epi8(0x0F);
+    __m256i c = _mm256_add_epi8(_mm256_shuffle_epi8(lut, _mm256_and_si256(a, low)),
+                                _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(a, 4), low)));
+    return _mm256_madd_epi16(_mm256_maddubs_epi16(c, _mm256_set1_epi8(1)), _mm256_set1_epi16(1));
+}
+PV256 pv256_v pv256_lzcnt(pv256_v a)
+{
+    a = _mm256_or_si256(a, _mm256_srli_epi32(a, 1));
+    a = _mm256_or_si256(a, _mm256_srli_epi32(a, 2));
+    a = _mm256_or_si256(a, _mm256_srli_epi32(a, 4));
+    a = _mm256_or_si256(a, _mm256_srli_epi32(a, 8));
+    a = _mm256_or_si256(a, _mm256_srli_epi32(a, 16));
+    return _mm256_sub_epi32(_mm256_set1_epi32(32), pv256_popcnt(a));
+}
+PV256 pv256_m pv256_bits(__m256i c) { return (pv256_m)_mm256_movemask_ps(_mm256_castsi256_ps(c)); }
+PV256 __m256i pv256_expand(pv256_m m)
+{
+    const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)m), bit), bit);
+}
+PV256 pv256_m pv256_eq(pv256_v a, pv256_v b) { return pv256_bits(_mm256_cmpeq_epi32(a, b)); }
+PV256 pv256_m pv256_ne(pv256_v a, pv256_v b) { return pv256_eq(a, b) ^ 0xFF; }
+PV256 pv256_m pv256_gt(pv256_v a, pv256_v b) { return pv256_bits(_mm256_cmpgt_epi32(a, b)); }
+PV256 pv256_m pv256_lt(pv256_v a, pv256_v b) { return pv256_gt(b, a); }
+PV256 pv256_m pv256_ge(pv256_v a, pv256_v b) { return pv256_gt(b, a) ^ 0xFF; }
+PV256 pv256_m pv256_le(pv256_v a, pv256_v b) { return pv256_gt(a, b) ^ 0xFF; }
+PV256 pv256_m pv256_ltu(pv256_v a, pv256_v b)
+{
+    const __m256i flip = _mm256_set1_epi32((int)0x80000000u);
+    return pv256_gt(_mm256_xor_si256(b, flip), _mm256_xor_si256(a, flip));
+}
+PV256 pv256_m pv256_testn(pv256_v a, pv256_v b) { return pv256_eq(_mm256_and_si256(a, b), _mm256_setzero_si256()); }
+PV256 pv256_m pv256_test(pv256_v a, pv256_v b) { return pv256_testn(a, b) ^ 0xFF; }
+PV256 pv256_m pv256_first(int n) { return n >= 8 ? pv256_ALL : (pv256_m)((1u << n) - 1); }
+PV256 pv256_v pv256_sel(pv256_m m, pv256_v a, pv256_v src) { return _mm256_blendv_epi8(src, a, pv256_expand(m)); }
+PV256 pv256_v pv256_maskz(pv256_m m, pv256_v a) { return _mm256_and_si256(a, pv256_expand(m)); }
+PV256 pv256_v pv256_mask_add(pv256_v s, pv256_m m, pv256_v a, pv256_v b) { return pv256_sel(m, _mm256_add_epi32(a, b), s); }
+PV256 pv256_v pv256_mask_sub(pv256_v s, pv256_m m, pv256_v a, pv256_v b) { return pv256_sel(m, _mm256_sub_epi32(a, b), s); }
+PV256 pv256_v pv256_mask_and(pv256_v s, pv256_m m, pv256_v a, pv256_v b) { return pv256_sel(m, _mm256_and_si256(a, b), s); }
+PV256 pv256_v pv256_mask_or(pv256_v s, pv256_m m, pv256_v a, pv256_v b) { return pv256_sel(m, _mm256_or_si256(a, b), s); }
+PV256 pv256_v pv256_mask_andnot(pv256_v s, pv256_m m, pv256_v a, pv256_v b) { return pv256_sel(m, _mm256_andnot_si256(a, b), s); }
+PV256 pv256_v pv256_mask_min(pv256_v s, pv256_m m, pv256_v a, pv256_v b) { return pv256_sel(m, _mm256_min_epi32(a, b), s); }
+PV256 pv256_v pv256_maskz_and(pv256_m m, pv256_v a, pv256_v b) { return pv256_maskz(m, _mm256_and_si256(a, b)); }
+PV256 pv256_v pv256_maskz_add(pv256_m m, pv256_v a, pv256_v b) { return pv256_maskz(m, _mm256_add_epi32(a, b)); }
+typedef struct { __m256i t[4]; } pv256_tab32;
+PV256 pv256_tab32 pv256_tab(const uint32_t *t)
+{
+    pv256_tab32 r = {{pv256_load(t), pv256_load(t + 8), pv256_load(t + 16), pv256_load(t + 24)}};
+    return r;
+}
+PV256 pv256_v pv256_look32(const pv256_tab32 *t, pv256_v i)
+{
+    /* the word at i & 7 of each quarter, then bit 3 picks among pairs, bit 4 between halves */
+    __m256 b3 = _mm256_castsi256_ps(_mm256_slli_epi32(i, 28)), b4 = _mm256_castsi256_ps(_mm256_slli_epi32(i, 27));
+    __m256 q0 = _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(t->t[0], i));
+    __m256 q1 = _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(t->t[1], i));
+    __m256 q2 = _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(t->t[2], i));
+    __m256 q3 = _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(t->t[3], i));
+    return _mm256_castps_si256(_mm256_blendv_ps(_mm256_blendv_ps(q0, q1, b3), _mm256_blendv_ps(q2, q3, b3), b4));
+}
+PV256 pv256_v pv256_look16(pv256_v t, pv256_v i) { return _mm256_permutevar8x32_epi32(t, i); }   /* i < 8 */
+/* the lanes' generators: lanes 0..3 in s[0], 4..7 in s[1] */
+typedef struct { __m256i s[2]; } pv256_rng;
+PV256 void pv256_rng_load(pv256_rng *g, const uint64_t *st)
+{
+    g->s[0] = _mm256_loadu_si256((const __m256i *)st);
+    g->s[1] = _mm256_loadu_si256((const __m256i *)(st + 4));
+}
+PV256 void pv256_rng_store(const pv256_rng *g, uint64_t *st)
+{
+    _mm256_storeu_si256((__m256i *)st, g->s[0]);
+    _mm256_storeu_si256((__m256i *)(st + 4), g->s[1]);
+}
+PV256 __m256i pv256_mul64(__m256i a, uint64_t m)       /* a * m mod 2^64, lane by lane */
+{
+    const __m256i ml = _mm256_set1_epi64x((long long)(m & 0xFFFFFFFFu)), mh = _mm256_set1_epi64x((long long)(m >> 32));
+    __m256i lo = _mm256_mul_epu32(a, ml);
+    __m256i cross = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), ml), _mm256_mul_epu32(a, mh));
+    return _mm256_add_epi64(lo, _mm256_slli_epi64(cross, 32));
+}
+PV256 __m256i pv256_mix(__m256i z, uint64_t m1, uint64_t m2)
+{
+    z = pv256_mul64(_mm256_xor_si256(z, _mm256_srli_epi64(z, 30)), m1);
+    z = pv256_mul64(_mm256_xor_si256(z, _mm256_srli_epi64(z, 27)), m2);
+    return _mm256_xor_si256(z, _mm256_srli_epi64(z, 31));
+}
+PV256 __m256i pv256_expand64(uint32_t m)                /* 4 mask bits to 64-bit lanes */
+{
+    const __m256i bit = _mm256_setr_epi64x(1, 2, 4, 8);
+    return _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_set1_epi64x((long long)m), bit), bit);
+}
+PV256 void pv256_rng_draw(pv256_rng *g, pv256_m need, pv256_v n, uint64_t gamma, uint64_t m1,
+                          uint64_t m2, pv256_v *k, pv256_v *lo)
+{
+    const __m256i golden = _mm256_set1_epi64x((long long)gamma);
+    const __m256i even = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+    __m256i z0, z1, p0, p1, a, b;
+    g->s[0] = _mm256_add_epi64(g->s[0], _mm256_and_si256(golden, pv256_expand64(need & 15)));
+    g->s[1] = _mm256_add_epi64(g->s[1], _mm256_and_si256(golden, pv256_expand64((need >> 4) & 15)));
+    z0 = pv256_mix(g->s[0], m1, m2);
+    z1 = pv256_mix(g->s[1], m1, m2);
+    p0 = _mm256_mul_epu32(_mm256_srli_epi64(z0, 32), _mm256_cvtepu32_epi64(_mm256_castsi256_si128(n)));
+    p1 = _mm256_mul_epu32(_mm256_srli_epi64(z1, 32), _mm256_cvtepu32_epi64(_mm256_extracti128_si256(n, 1)));
+    /* dwords of p0: lo0 hi0 lo1 hi1 ...; gather the low words of lanes 0..7, then the high */
+    a = _mm256_permutevar8x32_epi32(p0, even);            /* lo0..lo3 | hi0..hi3 */
+    b = _mm256_permutevar8x32_epi32(p1, even);            /* lo4..lo7 | hi4..hi7 */
+    *lo = _mm256_permute2x128_si256(a, b, 0x20);
+    *k = _mm256_permute2x128_si256(a, b, 0x31);
+}
+
+/* ---- the generic names ---------------------------------------------------------------- */
+#define pv PV_NAME(v)
+#define pm PV_NAME(m)
+#define PV_TARGET PV_NAME(TARGET)
+#define PV_LANES PV_NAME(LANES)
+#define PM_ALL PV_NAME(ALL)
+#define pv_tab32 PV_NAME(tab32)
+#define pv_rng PV_NAME(rng)
+#define v1 PV_NAME(1)
+#define vzero PV_NAME(zero)
+#define vload PV_NAME(load)
+#define vstore PV_NAME(store)
+#define vlanes PV_NAME(lanes)
+#define vgather PV_NAME(gather)
+#define vadd PV_NAME(add)
+#define vsub PV_NAME(sub)
+#define vmul PV_NAME(mul)
+#define vand PV_NAME(and)
+#define vor PV_NAME(or)
+#define vxor PV_NAME(xor)
+#define vandnot PV_NAME(andnot)
+#define vsllv PV_NAME(sllv)
+#define vsrlv PV_NAME(srlv)
+#define vslli PV_NAME(slli)
+#define vsrli PV_NAME(srli)
+#define vminu PV_NAME(minu)
+#define vmin PV_NAME(min)
+#define vmax PV_NAME(max)
+#define vpopcnt PV_NAME(popcnt)
+#define vlzcnt PV_NAME(lzcnt)
+#define veq PV_NAME(eq)
+#define vne PV_NAME(ne)
+#define vlt PV_NAME(lt)
+#define vgt PV_NAME(gt)
+#define vge PV_NAME(ge)
+#define vle PV_NAME(le)
+#define vltu PV_NAME(ltu)
+#define vtest PV_NAME(test)
+#define vtestn PV_NAME(testn)
+#define pm_first PV_NAME(first)
+#define vsel PV_NAME(sel)
+#define vmaskz PV_NAME(maskz)
+#define vmask_add PV_NAME(mask_add)
+#define vmask_sub PV_NAME(mask_sub)
+#define vmask_and PV_NAME(mask_and)
+#define vmask_or PV_NAME(mask_or)
+#define vmask_andnot PV_NAME(mask_andnot)
+#define vmask_min PV_NAME(mask_min)
+#define vmaskz_and PV_NAME(maskz_and)
+#define vmaskz_add PV_NAME(maskz_add)
+#define vtab32 PV_NAME(tab)
+#define vlook32 PV_NAME(look32)
+#define vlook16 PV_NAME(look16)
+#define vrng_load PV_NAME(rng_load)
+#define vrng_store PV_NAME(rng_store)
+#define vrng_draw PV_NAME(rng_draw)
 #endif

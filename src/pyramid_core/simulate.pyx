@@ -29,6 +29,7 @@ cdef extern from "pyr_cpu.h" nogil:
 cdef extern from "pyr_sim_lockstep.h" nogil:
     void pyr_ls_init()
     int pyr_ls_on()
+    int pyr_ls_mode(int mode)
     void pyr_ls_init_greedy(const uint32_t* bad, const uint8_t* support, uint32_t has_left,
                             uint32_t has_right)
     void pyr_ls_play(int greedy, const pyr_rules* rules, int cap, const sim_deal* deals,
@@ -72,12 +73,14 @@ cdef void _init_tables():
 
 _init_tables()
 pyr_sim_init()
-_SIMD_CHOICES = ("auto", "avx512", "off")
+_SIMD_CHOICES = ("auto", "avx512", "avx2", "off")
+_PATHS = ("scalar", "avx512", "avx2")    # by pyr_ls_mode
 
 
 def _simd_from_environment():
-    """PYRAMID_SIMD (auto, the default: the best path the CPU has; avx512; off: the scalar
-    path), read once at import. A value that cannot be honoured warns and keeps what can."""
+    """PYRAMID_SIMD (auto, the default: AVX-512 where the CPU has it, else the scalar path;
+    avx512; avx2; off: the scalar path), read once at import. A value that cannot be honoured warns and keeps what
+    can."""
     import os
     import warnings
     want = os.environ.get("PYRAMID_SIMD", "auto").strip().lower() or "auto"
@@ -86,14 +89,18 @@ def _simd_from_environment():
                       f"using auto", RuntimeWarning, stacklevel=2)
         want = "auto"
     if want == "off":
-        pyr_sim_simd(0)
-    elif want == "avx512" and not pyr_sim_simd(-1):
+        pyr_ls_mode(0)
+    elif want == "avx2":          # (not auto's choice yet: slower than the scalar path)
+        if pyr_ls_mode(2) != 2:
+            warnings.warn("PYRAMID_SIMD=avx2 but this CPU (or build) has no AVX2: using the "
+                          "scalar path", RuntimeWarning, stacklevel=2)
+    elif want == "avx512" and pyr_ls_mode(-1) != 1:
         warnings.warn("PYRAMID_SIMD=avx512 but this CPU (or build) has no AVX-512 F, DQ, BW, "
                       "VL, VPOPCNTDQ and CD: using the scalar path", RuntimeWarning, stacklevel=2)
 
 
-_simd_from_environment()
 pyr_ls_init()
+_simd_from_environment()
 pyr_ls_init_greedy(PYR_GEO.bad, PYR_GEO.support, PYR_GEO.has_left, PYR_GEO.has_right)
 
 # ---- small helpers --------------------------------------------------------------------------
@@ -1844,16 +1851,16 @@ def play(int policy, dict rules, unsigned long long seed, unsigned long long num
 
 
 def simd_path(policy=None, rules=None):
-    """The vector path the simulator uses now: "avx512" or "scalar" (the PYRAMID_SIMD
+    """The vector path the simulator uses now: "avx512", "avx2" or "scalar" (the PYRAMID_SIMD
     environment variable, and the tests' _simulate_tests.simd(), choose among what the CPU
     has); given a policy and
     rules, the path a numbered batch of them takes (the lockstep playouts know the greedy
     and random policies and every rule set but pair_waste_top_two and pair_with_covering)."""
     cdef pyr_rules r
     if policy is None:
-        return "avx512" if pyr_sim_simd(-1) else "scalar"
+        return _PATHS[pyr_ls_mode(-1)]
     sim_rules_from(&r, rules)
-    return "avx512" if _lockstep_applies(policy, &r) else "scalar"
+    return _PATHS[pyr_ls_mode(-1)] if _lockstep_applies(policy, &r) else "scalar"
 
 
 def cpu_features():
@@ -1883,7 +1890,7 @@ cdef int sim_greedy_pick(const sim_deal* d, uint32_t pyr, const uint8_t* pc, con
 
 
 cdef int sim_simd(int on) noexcept nogil:
-    return pyr_sim_simd(on)
+    return pyr_ls_mode(on)
 
 
 cdef int sim_move_cap(int cap) noexcept nogil:
