@@ -148,19 +148,25 @@ PV256 pv256_v pv256_popcnt(pv256_v a)
 }
 PV256 pv256_v pv256_lzcnt(pv256_v a)
 {
-    a = _mm256_or_si256(a, _mm256_srli_epi32(a, 1));
-    a = _mm256_or_si256(a, _mm256_srli_epi32(a, 2));
-    a = _mm256_or_si256(a, _mm256_srli_epi32(a, 4));
-    a = _mm256_or_si256(a, _mm256_srli_epi32(a, 8));
-    a = _mm256_or_si256(a, _mm256_srli_epi32(a, 16));
-    return _mm256_sub_epi32(_mm256_set1_epi32(32), pv256_popcnt(a));
+    /* a & ~(a >> 1) keeps the top bit and no two neighbours: as a float it cannot round up
+     * to the next power of two, so its exponent is the top bit's index; 0 gives 32, a
+     * negative word (bit 31) 0 */
+    __m256i y = _mm256_andnot_si256(_mm256_srli_epi32(a, 1), a);
+    __m256i e = _mm256_srli_epi32(_mm256_castps_si256(_mm256_cvtepi32_ps(y)), 23);
+    __m256i n = _mm256_min_epu32(_mm256_sub_epi32(_mm256_set1_epi32(158), e), _mm256_set1_epi32(32));
+    return _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(n), _mm256_setzero_ps(),
+                                                _mm256_castsi256_ps(a)));
 }
 PV256 pv256_m pv256_bits(__m256i c) { return (pv256_m)_mm256_movemask_ps(_mm256_castsi256_ps(c)); }
-PV256 __m256i pv256_expand(pv256_m m)
+static uint32_t pv256_masks[256][8] __attribute__((aligned(32)));   /* mask -> its lanes */
+static inline void pv256_init(void)
 {
-    const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-    return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)m), bit), bit);
+    int m, i;
+    for (m = 0; m < 256; m++)
+        for (i = 0; i < 8; i++)
+            pv256_masks[m][i] = (m >> i) & 1 ? 0xFFFFFFFFu : 0;
 }
+PV256 __m256i pv256_expand(pv256_m m) { return _mm256_load_si256((const __m256i *)pv256_masks[m & 0xFF]); }
 PV256 pv256_m pv256_eq(pv256_v a, pv256_v b) { return pv256_bits(_mm256_cmpeq_epi32(a, b)); }
 PV256 pv256_m pv256_ne(pv256_v a, pv256_v b) { return pv256_eq(a, b) ^ 0xFF; }
 PV256 pv256_m pv256_gt(pv256_v a, pv256_v b) { return pv256_bits(_mm256_cmpgt_epi32(a, b)); }
