@@ -1,5 +1,6 @@
 /* The random and greedy playouts in lockstep, draw 1 and draw 3: sixteen games at once, one
- * per 32-bit lane of AVX-512 vectors, every lane making one move per step with no branch on
+ * per 32-bit lane of AVX-512 vectors (eight with AVX2), every lane making one move per step
+ * with no branch on
  * its cards (a lane that has finished sits out under a mask). They play the same games as
  * simulate.pyx's _random_draw1, _greedy_draw1, _random_draw3 and _greedy_draw3, move for
  * move and random number for random number (tests/test_simulate.py compares whole batches
@@ -21,11 +22,14 @@
  * (pyr_ls_rank, pyr_ls_pick), as a step is one chain (what is in play, the candidates, the
  * veto, the removal) on which a gather's latency would be paid in full. Branch
  * mispredictions, a third of a scalar game, are gone; what costs now is the work of every
- * path in every lane. Only where the AVX-512 set-up is in use (pyr_sim_simd): the tests
- * switch it off to compare with the scalar playouts.
+ * path in every lane. Which lockstep runs, if any, is pyr_ls_mode's choice (the tests switch
+ * among them to compare with the scalar playouts).
  *
- * The code is written on the small vector layer of pyr_vec.h (lanes pv, masks pm), whose one
- * backend so far is AVX-512; masks are tested as integers (`if (m)`), as that backend's are. */
+ * The text (pyr_sim_lockstep_body.h) is written on the small vector layer of pyr_vec.h
+ * (lanes pv, masks pm as integers) and compiled once per backend: AVX-512 and AVX2. On AVX2
+ * it plays the same games but measures slower than the scalar playouts here (sixteen
+ * registers where the text keeps some thirty vectors live, and the masks and counts worked
+ * out): not auto's choice yet. */
 #ifndef PYR_SIM_LOCKSTEP_H
 #define PYR_SIM_LOCKSTEP_H
 #include <stddef.h>
@@ -57,8 +61,8 @@ static PYR_INLINE void pyr_ls_init(void)
 }
 
 /* The greedy playout's tables come from simulate.pyx at import (pyr_ls_init_greedy): the
- * veto's covering relation BAD (28: the sentinel, related to everything), SUPPORT and the row-neighbour
- * masks. */
+ * veto's covering relation BAD (28: the sentinel, related to everything), SUPPORT and the
+ * row-neighbour masks. */
 static uint32_t pyr_ls_bad[32];
 static uint32_t pyr_ls_sup[32];
 static uint32_t pyr_ls_hasl, pyr_ls_hasr;
