@@ -25,12 +25,14 @@ static PYR_INLINE int pyr_cpu_avx512(void)
 #endif
 }
 
-/* AVX2 (Haswell and later, Zen 1 and later). */
+/* AVX2 with BMI1, BMI2 and POPCNT, which the AVX2 lockstep is compiled for (Haswell and
+ * later, Zen 1 and later). */
 static PYR_INLINE int pyr_cpu_avx2(void)
 {
 #ifdef PYR_CPU_X86_DISPATCH
     __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2");
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi")
+           && __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
 #else
     return 0;
 #endif
