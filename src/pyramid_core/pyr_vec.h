@@ -1,7 +1,8 @@
 /* The small vector layer the lockstep playouts are written on (pyr_sim_lockstep.h): lanes of
  * 32-bit unsigned integers (pv), a mask of lanes (pm: an integer, bit i for lane i, so masks
  * combine with C's &, | and ~ and are tested with `if`), and the few operations the
- * playouts use, so that one text of a policy serves every backend. Masked forms follow one
+ * playouts use, so that one text of a policy serves every backend. A mask type is as wide as
+ * its lanes, so a stored ~m keeps no bits beyond them. Masked forms follow one
  * rule: lanes outside the mask keep `src` (the _mask_ forms) or become 0 (the _maskz_ forms).
  *
  * Backends (x86-64 with GCC or Clang; chosen at run time by the caller):
@@ -115,7 +116,7 @@ PV512 void pv512_rng_draw(pv512_rng *g, pv512_m need, pv512_v n, uint64_t gamma,
 #define pv256_LANES 8
 #define pv256_ALL ((pv256_m)0xFF)
 typedef __m256i pv256_v;
-typedef uint32_t pv256_m;
+typedef uint8_t pv256_m;        /* eight lanes: a stored mask keeps only them, as a __mmask16 keeps 16 */
 #define PV256 pv256_TARGET static inline __attribute__((always_inline))
 PV256 pv256_v pv256_1(int x) { return _mm256_set1_epi32(x); }
 PV256 pv256_v pv256_zero(void) { return _mm256_setzero_si256(); }
@@ -166,7 +167,7 @@ static inline void pv256_init(void)
         for (i = 0; i < 8; i++)
             pv256_masks[m][i] = (m >> i) & 1 ? 0xFFFFFFFFu : 0;
 }
-PV256 __m256i pv256_expand(pv256_m m) { return _mm256_load_si256((const __m256i *)pv256_masks[m & 0xFF]); }
+PV256 __m256i pv256_expand(pv256_m m) { return _mm256_load_si256((const __m256i *)pv256_masks[m]); }
 PV256 pv256_m pv256_eq(pv256_v a, pv256_v b) { return pv256_bits(_mm256_cmpeq_epi32(a, b)); }
 PV256 pv256_m pv256_ne(pv256_v a, pv256_v b) { return pv256_eq(a, b) ^ 0xFF; }
 PV256 pv256_m pv256_gt(pv256_v a, pv256_v b) { return pv256_bits(_mm256_cmpgt_epi32(a, b)); }
