@@ -411,29 +411,27 @@ cdef uint32_t stuck_of(const search* s, uint32_t pyr, uint32_t ranks) noexcept n
     return stuck
 
 
+cdef inline bint all_free(const search* s, uint32_t pyr, uint32_t wq, uint32_t stuck) noexcept nogil:
+    """Has each rank in wq (bit r: rank r) a pyramid card outside stuck?"""
+    cdef int r
+    while wq:
+        r = pyr_ctz32(wq)
+        wq &= wq - 1
+        if not (pyr & s.t.pyr_rank[r] & ~stuck):
+            return False
+    return True
+
+
 cdef bint route_ok(const search* s, uint32_t pyr, uint32_t ranks, uint32_t wq,
                    uint32_t* stuck, uint32_t* known) noexcept nogil:
     """Can a pyramid card of each rank in wq be free while the talon offers only the ranks
     in `ranks`? (stuck and known as for partner_free.)"""
-    cdef uint32_t x = wq
-    cdef int r
-    if known[0] != NO_RANKS:
-        while x:                             # the last answer, from fewer ranks, may do
-            r = pyr_ctz32(x)
-            if not (pyr & s.t.pyr_rank[r] & ~stuck[0]):
-                break
-            x &= x - 1
-        if not x:
-            return True
+    if known[0] != NO_RANKS and all_free(s, pyr, wq, stuck[0]):
+        return True                      # the last answer, from fewer ranks, does
     if ranks != known[0]:
         stuck[0] = stuck_of(s, pyr, ranks)
         known[0] = ranks
-    while wq:
-        r = pyr_ctz32(wq)
-        wq &= wq - 1
-        if not (pyr & s.t.pyr_rank[r] & ~stuck[0]):
-            return False
-    return True
+    return all_free(s, pyr, wq, stuck[0])
 
 
 cdef inline bint partner_free(const search* s, uint32_t pyr, int y, uint32_t ranks,
@@ -505,7 +503,6 @@ cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
     cdef bint stp = s.t.rules.stock_top_playable
     cdef uint32_t stock_ranks = 0, wranks = 0, wq = 0
     cdef bint dead = False, pairable, free_p, open_above
-    cdef uint32_t above_ranks
     cdef uint32_t pyr = pos_pyr(p), ranks = 0, known = NO_RANKS, stuck = 0
     if pp.total == 0:
         return pp.d
@@ -517,6 +514,7 @@ cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
                         or pos_recycles(p) < s.t.rules.redeals))
     memset(&above, 0, sizeof(way))
     memset(n_costs, 0, sizeof(n_costs))
+    rest.n = rest.u = rest.half = 0      # (read only after a recycle fills it: for GCC)
     # The stock, top first: the cards above each. A card's cost only grows with its depth
     # (one more card in the way adds a move, or half a move and a partner), so of a rank
     # needed k times only the k nearest can be among its k cheapest.
@@ -550,7 +548,6 @@ cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
             x_bits &= x_bits - 1
     memset(&above, 0, sizeof(way))
     known = NO_RANKS                     # (the waste's ranks below are not the stock's)
-    above_ranks = stock_ranks
     x_bits = waste
     while x_bits:
         t = pyr_msb32(x_bits)
@@ -561,7 +558,8 @@ cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
         # out for every card only where the stock top is playable (measured).
         open_above = True
         if wq and pp.need[y] > 0 and n_costs[y] < 4 and not s.t.rules.pair_waste_top_two:
-            open_above = not dead and route_ok(s, pyr, above_ranks & 0x1FFE, wq, &stuck, &known)
+            open_above = not dead and route_ok(s, pyr, (stock_ranks | wranks) & 0x1FFE, wq,
+                                               &stuck, &known)
         wranks |= (<uint32_t>1) << y
         free_p = False
         if (stp or pp.need[y] > 0) and y != KING and (pyr & s.t.pyr_rank[13 - y]) != 0:
@@ -577,7 +575,6 @@ cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
             if cost < MAX_LINE:
                 costs[y][n_costs[y]] = cost
                 n_costs[y] += 1
-        above_ranks = stock_ranks | wranks
         way_change(&above, pp, y, 1, free_p if stp else True)
         if recycle:
             way_change(&rest, pp, y, -1, stp)

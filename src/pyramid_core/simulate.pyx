@@ -79,8 +79,8 @@ _PATHS = ("scalar", "avx512", "avx2")    # by pyr_ls_mode
 
 def _simd_from_environment():
     """PYRAMID_SIMD (auto, the default: AVX-512 where the CPU has it, else the scalar path;
-    avx512; avx2; off: the scalar path), read once at import. A value that cannot be honoured warns and keeps what
-    can."""
+    avx512; avx2; off: the scalar path), read once at import. A value that cannot be
+    honoured warns and keeps what can."""
     import os
     import warnings
     want = os.environ.get("PYRAMID_SIMD", "auto").strip().lower() or "auto"
@@ -1579,8 +1579,8 @@ cdef inline int _playout_kind(const pyr_rules* r) noexcept nogil:
 
 
 cdef inline bint _lockstep_applies(int policy, const pyr_rules* r) noexcept nogil:
-    """Does a numbered batch run sixteen games at a time (AVX-512 in use, the greedy or the
-    random policy, rules the lockstep playouts know)?"""
+    """Does a numbered batch run in lockstep (a lockstep chosen: pyr_ls_mode, the greedy or
+    the random policy, rules the lockstep playouts know)?"""
     return (pyr_ls_on() and (policy == POLICY_RANDOM or policy == POLICY_GREEDY)
             and _playout_kind(r) != KIND_ANY)
 
@@ -1650,8 +1650,9 @@ cdef int sim_batch(int policy, const pyr_rules* rules, uint64_t seed, uint64_t s
 cdef int _batch_lockstep(int policy, const pyr_rules* rules, uint64_t seed, uint64_t start,
                          const uint64_t* deals, Py_ssize_t lo, Py_ssize_t hi, uint8_t* won,
                          uint8_t* removed, uint16_t* moves, uint16_t* score) noexcept nogil:
-    """sim_batch where _lockstep_applies: sixteen games at a time in lockstep (pyr_sim_lockstep.h), their deals set up as two
-    blocks."""
+    """sim_batch where _lockstep_applies: sixteen games at a time in lockstep
+    (pyr_sim_lockstep.h: one call of sixteen lanes, or two of eight), their deals set up as
+    two blocks."""
     cdef sim_deal ds[2 * SIM_BLOCK]
     cdef uint64_t numbers[2 * SIM_BLOCK]
     cdef uint64_t nxt[2 * SIM_BLOCK]
