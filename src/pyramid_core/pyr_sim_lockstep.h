@@ -57,7 +57,6 @@ static PYR_INLINE void pyr_ls_init(void)
         pyr_ls_cov[i] = i < 28 ? PYR_GEO.covering[i] : 0;
     }
     pyr_ls_avx2_cpu = pyr_cpu_avx2();
-    pv256_init();
 }
 
 /* The greedy playout's tables come from simulate.pyx at import (pyr_ls_init_greedy): the

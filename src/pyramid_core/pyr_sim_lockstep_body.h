@@ -1,16 +1,11 @@
 /* The lockstep playouts' text, compiled once per vector backend: pyr_sim_lockstep.h includes
  * it with PV_PREFIX (the backend of pyr_vec.h) and LS(name) (this backend's names) defined.
  * No include guard: that is the point. */
-/* below(n) = (1 << n) - 1; the lowest set bit's index (-1 for 0); the highest's plus one (0
- * for 0); the index of the i-th set bit (i <= 3, from the lowest) */
+/* below(n) = (1 << n) - 1; the highest set bit's index plus one (0 for 0); the index of the
+ * i-th set bit (i <= 3, from the lowest; vctz is the lowest's, -1 for 0) */
 PV_TARGET static PYR_INLINE pv LS(below)(pv n)
 {
     return vsub(vsllv(v1(1), n), v1(1));
-}
-PV_TARGET static PYR_INLINE pv LS(ctz)(pv x)
-{
-    pv low = vand(x, vsub(vzero(), x));
-    return vsub(v1(31), vlzcnt(low));
 }
 PV_TARGET static PYR_INLINE pv LS(top1)(pv x)
 {
@@ -27,7 +22,7 @@ PV_TARGET static PYR_INLINE pv LS(nth)(pv x, pv i)
     x = vmask_and(x, vgt(i, v1(0)), x, vsub(x, one));
     x = vmask_and(x, vgt(i, one), x, vsub(x, one));
     x = vmask_and(x, vgt(i, v1(2)), x, vsub(x, one));
-    return LS(ctz)(x);
+    return vctz(x);
 }
 
 typedef struct {
@@ -97,13 +92,13 @@ PV_TARGET static PYR_INLINE void LS(draws)(int stp, pm m, pv st, pv t,
             vor(useful, vsrli(useful, 1)),
             vor(vand(TN, vsrli(st, 1)),
                             vxor(st, vsrli(st, 1)))));
-        pv last = vsel(gl, LS(ctz)(stop), t);
+        pv last = vsel(gl, vctz(stop), t);
         *moves = vmask_add(*moves, m, *moves,
                                        vadd(vsub(last, t), one));
         *cur = vmask_add(*cur, m, last, one);
     } else {
         pv u = vand(st, useful);
-        pv j = vsel(vtest(u, u), vadd(LS(ctz)(u), one), LS(top1)(st));
+        pv j = vsel(vtest(u, u), vadd(vctz(u), one), LS(top1)(st));
         *moves = vmask_add(*moves, m, *moves,
                                        vpopcnt(vand(st, LS(below)(j))));
         *cur = vsel(m, j, *cur);
@@ -131,7 +126,7 @@ PV_TARGET static PYR_INLINE void LS(draws3)(pm m, int wad, pv talon,
     pv last = vsub(LS(top1)(starts), v1(1));
     pv stop = vand(vand(starts, LS(below)(last)), vor(
         vor(useful, vsrli(useful, 1)), vor(vsrli(useful, 2), T3)));
-    pv c = LS(ctz)(vor(stop, vsllv(v1(1), last)));
+    pv c = vctz(vor(stop, vsllv(v1(1), last)));
     /* (c - cur) / 3 draws before the last: c - cur is a multiple of 3 up to 21 */
     pv k = vsrli(vmul(vsub(c, *cur), v1(11)), 5);
     *moves = vmask_add(*moves, m, *moves, vmaskz_add(whole, k, v1(1)));
@@ -144,16 +139,35 @@ PV_TARGET static PYR_INLINE void LS(draws3)(pm m, int wad, pv talon,
  * talon (a shift by a pyramid location's negative offset, or by 63 - 28, clears nothing),
  * pyramid ones leave the pyramid, and under draw 1 (canon) the waste top is worked out again
  * (draw 3 keeps its cursor where it is). */
+/* The free cards of pyramids pyr: the present cards whose two covering cards are gone (for
+ * the cards of row r, the covers are r + 1 and r + 2 places on: geometry.pxd's free_mask) */
+PV_TARGET static PYR_INLINE pv LS(free)(pv pyr)
+{
+    pv cov = vand(vor(vsrli(pyr, 1), vsrli(pyr, 2)), v1(0x0000001));
+    cov = vor(cov, vand(vor(vsrli(pyr, 2), vsrli(pyr, 3)), v1(0x0000006)));
+    cov = vor(cov, vand(vor(vsrli(pyr, 3), vsrli(pyr, 4)), v1(0x0000038)));
+    cov = vor(cov, vand(vor(vsrli(pyr, 4), vsrli(pyr, 5)), v1(0x00003C0)));
+    cov = vor(cov, vand(vor(vsrli(pyr, 5), vsrli(pyr, 6)), v1(0x0007C00)));
+    cov = vor(cov, vand(vor(vsrli(pyr, 6), vsrli(pyr, 7)), v1(0x01F8000)));
+    return vandnot(cov, pyr);
+}
+
+/* Lanes m play the removal of a and b (locations, 63: none): talon locations 28.. leave the
+ * talon (a shift by a pyramid location's negative offset, or by 63 - 28, clears nothing),
+ * pyramid ones leave the pyramid (a shift by 28.. sets no pyramid bit), the free cards are
+ * worked out again, and under draw 1 (canon) the waste top is (draw 3 keeps its cursor where
+ * it is). */
 PV_TARGET static PYR_INLINE void LS(remove)(const LS(geo) *g, int canon, pm m,
                                                    pv a, pv b, pv *pyr,
                                                    pv *fre, pv *talon, pv *cur)
 {
     const pv one = v1(1);
+    (void)g;
     *talon = vmask_andnot(*talon, m, vor(
         vsllv(one, vsub(a, v1(28))),
         vsllv(one, vsub(b, v1(28)))), *talon);
-    LS(take)(g, m, a, pyr, fre);
-    LS(take)(g, m, b, pyr, fre);
+    *pyr = vmask_andnot(*pyr, m, vor(vsllv(one, a), vsllv(one, b)), *pyr);
+    *fre = LS(free)(*pyr);
     if (canon)
         *cur = vsel(m, LS(top1)(vand(*talon, LS(below)(*cur))), *cur);
 }
@@ -189,8 +203,7 @@ typedef struct {
 /* T[i] in each lane (T: 14 vectors, i: 0..13) by a tree of blends: no memory access */
 PV_TARGET static PYR_INLINE pv LS(pick)(const pv *T, pv i)
 {
-    pm b0 = vtest(i, v1(1)), b1 = vtest(i, v1(2));
-    pm b2 = vtest(i, v1(4)), b3 = vtest(i, v1(8));
+    pm b0 = vbiti(i, 0), b1 = vbiti(i, 1), b2 = vbiti(i, 2), b3 = vbiti(i, 3);
     pv x[7];
     int j;
     for (j = 0; j < 7; j++)
@@ -214,7 +227,7 @@ PV_TARGET static PYR_INLINE pv LS(rank)(const pv *TB, pv i)
     return vor(r, vslli(vand(vsrlv(TB[3], i), one), 3));
 }
 
-PV_TARGET static PYR_INLINE void LS(look)(LS(view) *v, int stp, pm m,
+PV_TARGET static PYR_INLINE void LS(look)(LS(view) *v, int counts, int stp, pm m,
                                                  const pv *PR, const pv *TR,
                                                  pv fre, pv talon, pv cur,
                                                  const pv *TB)
@@ -222,8 +235,11 @@ PV_TARGET static PYR_INLINE void LS(look)(LS(view) *v, int stp, pm m,
     const pv one = v1(1), zero = vzero();
     int r;
     v->useful = TR[13];
-    for (r = 1; r <= 13; r++)
-        v->fc[r] = vpopcnt(vand(fre, PR[r]));
+    for (r = 1; r <= 13; r++) {
+        v->fc[r] = vand(fre, PR[r]);
+        if (counts)
+            v->fc[r] = vpopcnt(v->fc[r]);
+    }
     for (r = 1; r <= 12; r++)
         v->useful = vmask_or(v->useful, vtest(v->fc[r], v->fc[r]),
                                          v->useful, TR[13 - r]);
@@ -233,13 +249,13 @@ PV_TARGET static PYR_INLINE void LS(look)(LS(view) *v, int stp, pm m,
     v->st = vandnot(v->bc, talon);
     v->stnz = vtest(v->st, v->st);
     v->wnn = vgt(cur, zero);
-    v->wuse = vtest(vsrlv(v->useful, v->w), one);
-    v->t = LS(ctz)(v->st);
+    v->wuse = vbit(v->useful, v->w);
+    v->t = vctz(v->st);
     v->rw0 = vmaskz(v->wnn & m, LS(rank)(TB, v->w));
-    v->tuse = v->wt = 0;
+    v->tuse = v->wt = PM_NONE;
     v->rt0 = zero;
     if (stp) {
-        v->tuse = vtest(vsrlv(v->useful, v->t), one);
+        v->tuse = vbit(v->useful, v->t);
         v->rt0 = vmaskz(v->stnz & m, LS(rank)(TB, v->t));
         v->wt = v->wnn & v->stnz
                 & veq(vadd(v->rw0, v->rt0), v1(13));
@@ -275,7 +291,7 @@ PV_TARGET static PYR_INLINE void LS(look3)(LS(tops) *p, const LS(view) *v,
     x = p->tops;
     for (i = 0; i < 3; i++) {
         p->th[i] = vtest(x, x);
-        p->tp[i] = LS(ctz)(x);
+        p->tp[i] = vctz(x);
         p->tr[i] = vmaskz(p->th[i], LS(rank)(TB, p->tp[i]));
         x = vand(x, vsub(x, v1(1)));
     }
@@ -292,17 +308,18 @@ PV_TARGET static PYR_INLINE pv LS(rand)(pm need, pv n, pv_rng *g)
     pm bad;
     vrng_draw(g, need, n, PYR_SM_GAMMA, PYR_SM_M1, PYR_SM_M2, &k, &lo);
     bad = need & vltu(lo, n);
-    if (bad) {          /* the low product word below n: maybe reject (rare) */
+    if (pm_any(bad)) {          /* the low product word below n: maybe reject (rare) */
         uint64_t ss[PV_LANES];
         uint32_t kk[PV_LANES], nn[PV_LANES], ll[PV_LANES];
         int i;
+        const uint32_t badbits = pm_bits(bad);
         vrng_store(g, ss);
         vstore(kk, k);
         vstore(nn, n);
         vstore(ll, lo);
         for (i = 0; i < PV_LANES; i++) {
             uint32_t t;
-            if (!((bad >> i) & 1))
+            if (!((badbits >> i) & 1))
                 continue;
             t = (0u - nn[i]) % nn[i];
             while (ll[i] < t) {
@@ -359,10 +376,10 @@ PV_TARGET static PYR_INLINE void LS(random)(int draw3, int stp, int redeals, int
         pm forced, wnz, canrec, nf, kw, kt, isk, kp, kwl, inplay, e3[3][3];
         pm chosen, l1, l2, l3, l4, rc, rem, need;
         act &= vtest(pyr, pyr)
-               | (win_all ? vtest(talon, talon) : 0);
-        if (!act)
+               | (win_all ? vtest(talon, talon) : PM_NONE);
+        if (!pm_any(act))
             break;
-        LS(look)(&v, stp, act, PR, TR, fre, talon, cur, TB);
+        LS(look)(&v, 1, stp, act, PR, TR, fre, talon, cur, TB);
         if (draw3)
             LS(look3)(&p3, &v, talon, TB);
         inplay = draw3 ? p3.inplay : v.wuse | v.tuse | v.wt;
@@ -373,17 +390,17 @@ PV_TARGET static PYR_INLINE void LS(random)(int draw3, int stp, int redeals, int
                  & vtestn(v.kings, v.kings);
         wnz = vtest(talon, v.bc);
         canrec = unl ? PM_ALL : vlt(recycles, nredeals);
-        if (forced) {
+        if (pm_any(forced)) {
             /* drawing or recycling is the only move: no random number is used */
             pm fs = forced & v.stnz, fe = forced & ~v.stnz;
-            if (fs && draw3)
+            if (draw3 && pm_any(fs))
                 LS(draws3)(fs, waste_at_deal, talon, v.useful, TN, &moves, &cur);
-            else if (fs)
+            else if (pm_any(fs))
                 LS(draws)(stp, fs, v.st, v.t, v.useful, TN, &moves, &cur);
-            if (fe) {
+            if (pm_any(fe)) {
                 pm end = fe & (~wnz | ~canrec
                                       | (unl ? vtestn(seen, seen)
-                                               | vge(moves, ncap) : 0));
+                                               | vge(moves, ncap) : PM_NONE));
                 act &= ~end;
                 fe &= ~end;
                 cur = vsel(fe, zero, cur);
@@ -394,14 +411,14 @@ PV_TARGET static PYR_INLINE void LS(random)(int draw3, int stp, int redeals, int
             }
         }
         nf = act & ~forced;
-        if (!nf)
+        if (!pm_any(nf))
             continue;
         seen = vsel(nf, one, seen);    /* a removal is legal here */
         /* count the legal moves by kind, in gen_moves order: pyramid Kings, talon Kings,
          * pyramid pairs, then under draw 1 the waste top's partners, waste top + stock top,
          * the stock top's partners, under draw 3 each pile top's partners and its pairs with
          * the later tops (e3[i][j]: tops i < j pair), and last draw or recycle */
-        kw = kt = l1 = l2 = l3 = 0;
+        kw = kt = l1 = l2 = l3 = PM_NONE;
         rw = rt = pmw = pmt = cw = ct = cwt = zero;
         if (draw3) {
             ktop = vand(p3.tops, TR[13]);
@@ -437,13 +454,13 @@ PV_TARGET static PYR_INLINE void LS(random)(int draw3, int stp, int redeals, int
         }
         n = vmask_add(n, v.stnz | (wnz & canrec), n, one);
         need = nf & vgt(n, one);
-        k = need ? LS(rand)(need, n, &gen) : zero;
+        k = pm_any(need) ? LS(rand)(need, n, &gen) : zero;
         k = vmaskz(need, k);
         /* the k-th legal move: a, b (63: none) */
         a = b = v1(63);
         isk = nf & vlt(k, nk);
         kp = isk & vlt(k, v.fc[13]);
-        if (kp)
+        if (pm_any(kp))
             a = vsel(kp, LS(nth)(v.kings, k), a);
         if (draw3) {
             a = vmask_add(a, isk & ~kp, LS(nth)(ktop, vsub(k, v.fc[13])),
@@ -458,7 +475,7 @@ PV_TARGET static PYR_INLINE void LS(random)(int draw3, int stp, int redeals, int
         for (r = 1; r <= 6; r++) {
             pv j = vmul(v.fc[r], v.fc[13 - r]);
             pm sel = ~chosen & vlt(k2, j);
-            if (sel) {
+            if (pm_any(sel)) {
                 pv f = v.fc[13 - r];
                 pv ai = vsrli(vmul(k2, vlook16(div, f)), 8);
                 pv bi = vsub(k2, vmul(ai, f));
@@ -474,7 +491,7 @@ PV_TARGET static PYR_INLINE void LS(random)(int draw3, int stp, int redeals, int
                 int j;
                 pm sel = ~chosen & vlt(k2, c3[i]);
                 pv loc = vadd(p3.tp[i], v1(28));
-                if (sel) {
+                if (pm_any(sel)) {
                     a = vsel(sel, LS(nth)(pm3[i], k2), a);
                     b = vsel(sel, loc, b);
                     chosen |= sel;
@@ -496,15 +513,15 @@ PV_TARGET static PYR_INLINE void LS(random)(int draw3, int stp, int redeals, int
             l3 = ~chosen & ~l1 & ~l2 & vlt(k2, vadd(cwt, ct));
             l4 = ~chosen & ~(l1 | l2 | l3);
         }
-        if (!draw3 && l1) {
+        if (!draw3 && pm_any(l1)) {
             a = vsel(l1, LS(nth)(pmw, k2), a);
             b = vmask_add(b, l1, v.w, v1(28));
         }
-        if (!draw3 && l2) {
+        if (!draw3 && pm_any(l2)) {
             a = vmask_add(a, l2, v.w, v1(28));
             b = vmask_add(b, l2, v.t, v1(28));
         }
-        if (!draw3 && l3) {
+        if (!draw3 && pm_any(l3)) {
             a = vsel(l3, LS(nth)(pmt, vsub(k2, cwt)), a);
             b = vmask_add(b, l3, v.t, v1(28));
         }
@@ -515,7 +532,7 @@ PV_TARGET static PYR_INLINE void LS(random)(int draw3, int stp, int redeals, int
         else
             cur = vmask_add(cur, l4 & v.stnz, v.t, one);
         rc = l4 & ~v.stnz;
-        if (rc) {
+        if (pm_any(rc)) {
             if (unl) {
                 pm end = rc & vge(moves, ncap);
                 act &= ~end;
@@ -572,7 +589,7 @@ PV_TARGET static PYR_INLINE pv LS(matching)(const LS(gtab) *gt, pv rset,
     pv x = rset, ok[4], n01, n23, d, best;
     int i;
     for (i = 0; i < 4; i++) {
-        pv c = LS(ctz)(vor(x, sent));
+        pv c = vctz(vor(x, sent));
         ok[i] = vandnot(vlook32(&gt->bad, c), sset);
         x = vand(x, vsub(x, one));
     }
@@ -605,7 +622,7 @@ PV_TARGET static PYR_INLINE pm LS(any)(const LS(gtab) *gt, pv rset,
     pv x = rset, acc = vzero();
     int i;
     for (i = 0; i < 4; i++) {
-        pv c = LS(ctz)(vor(x, sent));
+        pv c = vctz(vor(x, sent));
         acc = vor(acc, vandnot(vlook32(&gt->bad, c), sset));
         x = vand(x, vsub(x, one));
     }
@@ -619,9 +636,9 @@ PV_TARGET static PYR_INLINE pv LS(match_or_any)(const LS(gtab) *gt, pm full,
                                                              pv sset)
 {
     pv m = vzero();
-    if (part)
+    if (pm_any(part))
         m = vmaskz(LS(any)(gt, rset, sset), v1(1));
-    if (full)
+    if (pm_any(full))
         m = vsel(full, LS(matching)(gt, rset, sset), m);
     return m;
 }
@@ -648,8 +665,8 @@ PV_TARGET static PYR_INLINE pm LS(veto)(const LS(gtab) *gt, const pv *PR,
     pv q, prr, prq, trr, trq, pr, pq, tr, tq, need, small, rA, sA, rB, sB, mA, mB;
     pv pyr2, bitx, ia1, ib1, needB, smallB;
     pm ia, ib, mixed, mx, same, wantA, wantB, veto, two;
-    if (!m)
-        return 0;
+    if (!pm_any(m))
+        return PM_NONE;
     q = vsub(v1(13), r);
     prr = LS(pick)(PR, r);
     prq = LS(pick)(PR, q);
@@ -744,7 +761,7 @@ PV_TARGET static PYR_INLINE pv LS(merit2)(const LS(gtab) *gt, pv f1,
 {
     const pv one = v1(1);
     pm adj = veq(b, vadd(a, one))
-                    & vtest(vsrlv(v1((int)pyr_ls_hasr), a), one);
+                    & vbit(v1((int)pyr_ls_hasr), a);
     pv m = vadd(LS(merit1)(gt, f1, f2, a), LS(merit1)(gt, f1, f2, b));
     return vmask_add(m, adj, m, v1(30));
 }
@@ -757,8 +774,8 @@ PV_TARGET static PYR_INLINE void LS(offer_partners)(const LS(gtab) *gt, LS(best)
 {
     const pv one = v1(1);
     y = vmaskz(l, y);
-    while ((l = vtest(y, y))) {
-        pv a = LS(ctz)(y);
+    while (pm_any(l = vtest(y, y))) {
+        pv a = vctz(y);
         LS(offer)(bs, l, LS(merit1)(gt, f1, f2, a), o, cm, co, a, loc, r);
         y = vand(y, vsub(y, one));
     }
@@ -787,7 +804,7 @@ PV_TARGET static PYR_INLINE void LS(list)(const LS(cands) *c, pm l0, pm l1,
     int r;
     pm l = l0;
     bs->m = v1(-1);
-    if (l0) {
+    if (pm_any(l0)) {
         for (r = 1; r <= 6; r++) {
             pv x, y0;
             pm lx;
@@ -797,11 +814,11 @@ PV_TARGET static PYR_INLINE void LS(list)(const LS(cands) *c, pm l0, pm l1,
             y0 = vand(c->fre, c->PR[13 - r]);
             /* lanes without a card of rank 13 - r list nothing for rank r */
             x = vmaskz(vtest(y0, y0), x);
-            while ((lx = vtest(x, x))) {
-                pv a = LS(ctz)(x), y = vmaskz(lx, y0);
+            while (pm_any(lx = vtest(x, x))) {
+                pv a = vctz(x), y = vmaskz(lx, y0);
                 pm ly;
-                while ((ly = vtest(y, y))) {
-                    pv b = LS(ctz)(y);
+                while (pm_any(ly = vtest(y, y))) {
+                    pv b = vctz(y);
                     pv lo = vmin(a, b), hi = vmax(a, b);
                     LS(offer)(bs, ly, LS(merit2)(c->gt, c->f1, c->f2, lo, hi), &o, cm, co, lo, hi, v1(r));
                     y = vand(y, vsub(y, one));
@@ -811,14 +828,14 @@ PV_TARGET static PYR_INLINE void LS(list)(const LS(cands) *c, pm l0, pm l1,
         }
     }
     l = l1;
-    if (l1 && c->draw3) {
+    if (c->draw3 && pm_any(l1)) {
         /* each pile top in order: its pyramid partners, then its pairs with the later tops */
         const LS(tops) *p = c->p3;
         int i, j;
         for (i = 0; i < 3; i++) {
             pv loc = vadd(p->tp[i], p28), q = vsub(v1(13), p->tr[i]);
             pm li = l & p->th[i];
-            if (!li)
+            if (!pm_any(li))
                 continue;
             LS(offer_partners)(c->gt, bs, li, vand(c->fre, LS(pick)(c->PR, q)), loc,
                                   c->f1, c->f2, &o, cm, co, q);
@@ -827,7 +844,7 @@ PV_TARGET static PYR_INLINE void LS(list)(const LS(cands) *c, pm l0, pm l1,
                              vzero(), &o, cm, co, loc,
                              vadd(p->tp[j], p28), p->tr[i]);
         }
-    } else if (l1) {
+    } else if (pm_any(l1)) {
         pv wl = vadd(c->w, p28), tl = vadd(c->t, p28);
         pv y = vmaskz_and(l & c->wuse, c->fre, LS(pick)(c->PR, vsub(v1(13), c->rw)));
         LS(offer_partners)(c->gt, bs, l & c->wuse, y, wl, c->f1, c->f2, &o, cm, co, vsub(v1(13), c->rw));
@@ -847,20 +864,20 @@ PV_TARGET static PYR_INLINE pm LS(choose)(const LS(cands) *c, pm np,
     const pv top = v1(0x7FFFFFFF), none = v1(-1);
     LS(best) bs;
     pv cm = top, co = none;
-    pm found = 0, l0 = np, l1 = nt & ~np, fresh = l0 | l1;
+    pm found = PM_NONE, l0 = np, l1 = nt & ~np, fresh = l0 | l1;
     bs.fa = bs.fb = bs.a = bs.b = bs.o = v1(63);
     bs.r = v1(1);
-    while (l0 | l1) {
+    while (pm_any(l0 | l1)) {
         pm v, some, sw;
         LS(list)(c, l0, l1, &bs, cm, co);
-        if (fresh) {
+        if (pm_any(fresh)) {
             *a = vsel(fresh, bs.fa, *a);   /* all vetoed: the first pair */
             *b = vsel(fresh, bs.fb, *b);
-            fresh = 0;
+            fresh = PM_NONE;
         }
         some = (l0 | l1) & vge(bs.m, vzero());
         sw = l0 & ~some & nt;
-        v = c->win_all ? 0 : LS(veto)(c->gt, c->PR, c->TR,
+        v = c->win_all ? PM_NONE : LS(veto)(c->gt, c->PR, c->TR,
                                          some, bs.a, bs.b, bs.r, c->pyr, c->talon);
         found |= some & ~v;
         *a = vsel(some & ~v, bs.a, *a);
@@ -893,7 +910,7 @@ PV_TARGET static PYR_INLINE void LS(greedy)(int draw3, int stp, int redeals,
     pv PR[14], TR[14], TN, TB[4];
     pv pyr = v1(0x0FFFFFFF), fre = v1(0x0FE00000), talon = v1(0xFFFFFF);
     pv cur = v1(waste_at_deal), moves = zero, recycles = zero, prem = zero;
-    pm act = pm_first(cnt), vetoed = 0;
+    pm act = pm_first(cnt), vetoed = PM_NONE;
     LS(tops) p3;
     LS(geo) g;
     LS(gtab) gt;
@@ -917,15 +934,15 @@ PV_TARGET static PYR_INLINE void LS(greedy)(int draw3, int stp, int redeals,
         pm pp, kp, skip, tk, dl, wnz, canrec, np, nt, found, inplay;
         pm stuck, hasbest, fdraw, frec, take, endl, rc, rem, dr;
         act &= vtest(pyr, pyr)
-               | (win_all ? vtest(talon, talon) : 0);
-        if (!act)
+               | (win_all ? vtest(talon, talon) : PM_NONE);
+        if (!pm_any(act))
             break;
-        LS(look)(&v, stp, act, PR, TR, fre, talon, cur, TB);
-        pp = 0;
+        LS(look)(&v, 0, stp, act, PR, TR, fre, talon, cur, TB);
+        pp = PM_NONE;
         for (r = 1; r <= 6; r++) {
             pm h = vtest(v.fc[r], v.fc[r])
                           & vtest(v.fc[13 - r], v.fc[13 - r]);
-            c.r_pairs[r] = (h & act) != 0;
+            c.r_pairs[r] = pm_any(h & act);
             pp |= h;
         }
         kp = act & vtest(v.kings, v.kings);   /* a free pyramid King: at once */
@@ -937,22 +954,22 @@ PV_TARGET static PYR_INLINE void LS(greedy)(int draw3, int stp, int redeals,
         }
         /* nothing in play and no pyramid pair worth a look: draw on */
         skip = act & ~kp & ~inplay & (~pp | vetoed) & v.stnz;
-        if (skip && draw3)
+        if (draw3 && pm_any(skip))
             LS(draws3)(skip, waste_at_deal, talon, v.useful, TN, &moves, &cur);
-        else if (skip)
+        else if (pm_any(skip))
             LS(draws)(stp, skip, v.st, v.t, v.useful, TN, &moves, &cur);
         /* Kings: a free pyramid King (lowest position), else a talon King in play (draw 1:
          * the waste top first; draw 3: the lowest pile top) */
         a = b = v1(63);
-        a = vsel(kp, LS(ctz)(v.kings), a);
+        a = vsel(kp, vctz(v.kings), a);
         if (draw3) {
             pv x = vand(p3.tops, TR[13]);
             tk = act & ~kp & ~skip & vtest(x, x);
-            a = vmask_add(a, tk, LS(ctz)(x), v1(28));
+            a = vmask_add(a, tk, vctz(x), v1(28));
         } else {
-            tk = act & ~kp & ~skip & v.wuse & vtest(vsrlv(TR[13], v.w), one);
+            tk = act & ~kp & ~skip & v.wuse & vbit(TR[13], v.w);
             a = vmask_add(a, tk, v.w, v1(28));
-            dl = act & ~kp & ~skip & ~tk & v.tuse & vtest(vsrlv(TR[13], v.t), one);
+            dl = act & ~kp & ~skip & ~tk & v.tuse & vbit(TR[13], v.t);
             a = vmask_add(a, dl, v.t, v1(28));
             tk |= dl;
         }
@@ -962,9 +979,9 @@ PV_TARGET static PYR_INLINE void LS(greedy)(int draw3, int stp, int redeals,
         dl = act & ~kp & ~skip & ~tk;
         wnz = vtest(talon, v.bc);
         canrec = unl ? PM_ALL : vlt(recycles, nredeals);
-        found = 0;
-        hasbest = 0;
-        if (dl) {
+        found = PM_NONE;
+        hasbest = PM_NONE;
+        if (pm_any(dl)) {
             c.pyr = pyr;
             c.fre = fre;
             c.talon = talon;
@@ -985,7 +1002,7 @@ PV_TARGET static PYR_INLINE void LS(greedy)(int draw3, int stp, int redeals,
         /* the fallback when no pair scores 0 or more: draw, else recycle, else nothing; a
          * vetoed pair is played when there is no fallback, or at the end of a pass that
          * removed nothing under unlimited redeals (stuck) */
-        stuck = unl ? veq(prem, zero) : 0;
+        stuck = unl ? veq(prem, zero) : PM_NONE;
         fdraw = dl & ~found & v.stnz;
         frec = dl & ~found & ~v.stnz & wnz & canrec;
         take = (dl & found) | (hasbest & ~fdraw & (~frec | stuck));

@@ -59,6 +59,15 @@ PV512 pv512_m pv512_le(pv512_v a, pv512_v b) { return _mm512_cmple_epi32_mask(a,
 PV512 pv512_m pv512_ltu(pv512_v a, pv512_v b) { return _mm512_cmplt_epu32_mask(a, b); }
 PV512 pv512_m pv512_test(pv512_v a, pv512_v b) { return _mm512_test_epi32_mask(a, b); }
 PV512 pv512_m pv512_testn(pv512_v a, pv512_v b) { return _mm512_testn_epi32_mask(a, b); }
+PV512 pv512_m pv512_bit(pv512_v x, pv512_v n) { return _mm512_test_epi32_mask(_mm512_srlv_epi32(x, n), _mm512_set1_epi32(1)); }
+#define pv512_biti(x, k) _mm512_test_epi32_mask((x), _mm512_set1_epi32(1 << (k)))
+PV512 pv512_v pv512_ctz(pv512_v x)     /* -1 for 0 */
+{
+    return _mm512_sub_epi32(_mm512_set1_epi32(31), _mm512_lzcnt_epi32(_mm512_and_si512(x, _mm512_sub_epi32(_mm512_setzero_si512(), x))));
+}
+#define pv512_NONE ((pv512_m)0)
+PV512 int pv512_any(pv512_m m) { return m != 0; }
+PV512 uint32_t pv512_bits(pv512_m m) { return m; }
 PV512 pv512_m pv512_first(int n) { return n >= 16 ? pv512_ALL : (pv512_m)((1u << n) - 1); }
 PV512 pv512_v pv512_sel(pv512_m m, pv512_v a, pv512_v src) { return _mm512_mask_mov_epi32(src, m, a); }
 PV512 pv512_v pv512_maskz(pv512_m m, pv512_v a) { return _mm512_maskz_mov_epi32(m, a); }
@@ -114,9 +123,9 @@ PV512 void pv512_rng_draw(pv512_rng *g, pv512_m need, pv512_v n, uint64_t gamma,
 /* ---- AVX2 ----------------------------------------------------------------------------- */
 #define pv256_TARGET __attribute__((target("avx2,bmi,bmi2,popcnt")))
 #define pv256_LANES 8
-#define pv256_ALL ((pv256_m)0xFF)
+#define pv256_ALL ((pv256_m)_mm256_set1_epi32(-1))
 typedef __m256i pv256_v;
-typedef uint8_t pv256_m;        /* eight lanes: a stored mask keeps only them, as a __mmask16 keeps 16 */
+typedef int32_t pv256_m __attribute__((vector_size(32)));   /* -1 in its lanes */
 #define PV256 pv256_TARGET static inline __attribute__((always_inline))
 PV256 pv256_v pv256_1(int x) { return _mm256_set1_epi32(x); }
 PV256 pv256_v pv256_zero(void) { return _mm256_setzero_si256(); }
@@ -158,32 +167,36 @@ PV256 pv256_v pv256_lzcnt(pv256_v a)
     return _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(n), _mm256_setzero_ps(),
                                                 _mm256_castsi256_ps(a)));
 }
-PV256 pv256_m pv256_bits(__m256i c) { return (pv256_m)_mm256_movemask_ps(_mm256_castsi256_ps(c)); }
-static uint32_t pv256_masks[256][8] __attribute__((aligned(32)));   /* mask -> its lanes */
-static inline void pv256_init(void)
+/* a mask is a vector here: lane i is in it when its sign bit is set (a compare sets the whole
+ * lane; vbit only the sign bit), which is all that blendv, movemask and vtestps read; C's
+ * &, | and ~ work on it as on an integer, and pm_any tests it */
+#define pv256_NONE ((pv256_m)_mm256_setzero_si256())
+PV256 int pv256_any(pv256_m m) { return !_mm256_testz_ps((__m256)m, (__m256)m); }
+PV256 uint32_t pv256_bits(pv256_m m) { return (uint32_t)_mm256_movemask_ps((__m256)m); }
+PV256 pv256_m pv256_bit(pv256_v x, pv256_v n) { return (pv256_m)_mm256_sllv_epi32(x, _mm256_sub_epi32(_mm256_set1_epi32(31), n)); }
+#define pv256_biti(x, k) ((pv256_m)_mm256_slli_epi32((x), 31 - (k)))
+PV256 pv256_v pv256_ctz(pv256_v x)     /* -1 for 0 (x < 2^31: the lowest bit as a float is exact) */
 {
-    int m, i;
-    for (m = 0; m < 256; m++)
-        for (i = 0; i < 8; i++)
-            pv256_masks[m][i] = (m >> i) & 1 ? 0xFFFFFFFFu : 0;
+    __m256i low = _mm256_and_si256(x, _mm256_sub_epi32(_mm256_setzero_si256(), x));
+    __m256i e = _mm256_srli_epi32(_mm256_castps_si256(_mm256_cvtepi32_ps(low)), 23);
+    return _mm256_max_epi32(_mm256_sub_epi32(e, _mm256_set1_epi32(127)), _mm256_set1_epi32(-1));
 }
-PV256 __m256i pv256_expand(pv256_m m) { return _mm256_load_si256((const __m256i *)pv256_masks[m]); }
-PV256 pv256_m pv256_eq(pv256_v a, pv256_v b) { return pv256_bits(_mm256_cmpeq_epi32(a, b)); }
-PV256 pv256_m pv256_ne(pv256_v a, pv256_v b) { return pv256_eq(a, b) ^ 0xFF; }
-PV256 pv256_m pv256_gt(pv256_v a, pv256_v b) { return pv256_bits(_mm256_cmpgt_epi32(a, b)); }
+PV256 pv256_m pv256_eq(pv256_v a, pv256_v b) { return (pv256_m)_mm256_cmpeq_epi32(a, b); }
+PV256 pv256_m pv256_ne(pv256_v a, pv256_v b) { return ~pv256_eq(a, b); }
+PV256 pv256_m pv256_gt(pv256_v a, pv256_v b) { return (pv256_m)_mm256_cmpgt_epi32(a, b); }
 PV256 pv256_m pv256_lt(pv256_v a, pv256_v b) { return pv256_gt(b, a); }
-PV256 pv256_m pv256_ge(pv256_v a, pv256_v b) { return pv256_gt(b, a) ^ 0xFF; }
-PV256 pv256_m pv256_le(pv256_v a, pv256_v b) { return pv256_gt(a, b) ^ 0xFF; }
+PV256 pv256_m pv256_ge(pv256_v a, pv256_v b) { return ~pv256_gt(b, a); }
+PV256 pv256_m pv256_le(pv256_v a, pv256_v b) { return ~pv256_gt(a, b); }
 PV256 pv256_m pv256_ltu(pv256_v a, pv256_v b)
 {
     const __m256i flip = _mm256_set1_epi32((int)0x80000000u);
     return pv256_gt(_mm256_xor_si256(b, flip), _mm256_xor_si256(a, flip));
 }
 PV256 pv256_m pv256_testn(pv256_v a, pv256_v b) { return pv256_eq(_mm256_and_si256(a, b), _mm256_setzero_si256()); }
-PV256 pv256_m pv256_test(pv256_v a, pv256_v b) { return pv256_testn(a, b) ^ 0xFF; }
-PV256 pv256_m pv256_first(int n) { return n >= 8 ? pv256_ALL : (pv256_m)((1u << n) - 1); }
-PV256 pv256_v pv256_sel(pv256_m m, pv256_v a, pv256_v src) { return _mm256_blendv_epi8(src, a, pv256_expand(m)); }
-PV256 pv256_v pv256_maskz(pv256_m m, pv256_v a) { return _mm256_and_si256(a, pv256_expand(m)); }
+PV256 pv256_m pv256_test(pv256_v a, pv256_v b) { return ~pv256_testn(a, b); }
+PV256 pv256_m pv256_first(int n) { return pv256_gt(_mm256_set1_epi32(n), pv256_lanes()); }
+PV256 pv256_v pv256_sel(pv256_m m, pv256_v a, pv256_v src) { return _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(src), _mm256_castsi256_ps(a), (__m256)m)); }
+PV256 pv256_v pv256_maskz(pv256_m m, pv256_v a) { return pv256_sel(m, a, _mm256_setzero_si256()); }
 PV256 pv256_v pv256_mask_add(pv256_v s, pv256_m m, pv256_v a, pv256_v b) { return pv256_sel(m, _mm256_add_epi32(a, b), s); }
 PV256 pv256_v pv256_mask_sub(pv256_v s, pv256_m m, pv256_v a, pv256_v b) { return pv256_sel(m, _mm256_sub_epi32(a, b), s); }
 PV256 pv256_v pv256_mask_and(pv256_v s, pv256_m m, pv256_v a, pv256_v b) { return pv256_sel(m, _mm256_and_si256(a, b), s); }
@@ -234,19 +247,16 @@ PV256 __m256i pv256_mix(__m256i z, uint64_t m1, uint64_t m2)
     z = pv256_mul64(_mm256_xor_si256(z, _mm256_srli_epi64(z, 27)), m2);
     return _mm256_xor_si256(z, _mm256_srli_epi64(z, 31));
 }
-PV256 __m256i pv256_expand64(uint32_t m)                /* 4 mask bits to 64-bit lanes */
-{
-    const __m256i bit = _mm256_setr_epi64x(1, 2, 4, 8);
-    return _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_set1_epi64x((long long)m), bit), bit);
-}
 PV256 void pv256_rng_draw(pv256_rng *g, pv256_m need, pv256_v n, uint64_t gamma, uint64_t m1,
                           uint64_t m2, pv256_v *k, pv256_v *lo)
 {
     const __m256i golden = _mm256_set1_epi64x((long long)gamma);
     const __m256i even = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
     __m256i z0, z1, p0, p1, a, b;
-    g->s[0] = _mm256_add_epi64(g->s[0], _mm256_and_si256(golden, pv256_expand64(need & 15)));
-    g->s[1] = _mm256_add_epi64(g->s[1], _mm256_and_si256(golden, pv256_expand64((need >> 4) & 15)));
+    /* the lanes' masks, whole, widened to the 64-bit lanes of the generators */
+    need = (pv256_m)_mm256_srai_epi32((__m256i)need, 31);
+    g->s[0] = _mm256_add_epi64(g->s[0], _mm256_and_si256(golden, _mm256_cvtepi32_epi64(_mm256_castsi256_si128((__m256i)need))));
+    g->s[1] = _mm256_add_epi64(g->s[1], _mm256_and_si256(golden, _mm256_cvtepi32_epi64(_mm256_extracti128_si256((__m256i)need, 1))));
     z0 = pv256_mix(g->s[0], m1, m2);
     z1 = pv256_mix(g->s[1], m1, m2);
     p0 = _mm256_mul_epu32(_mm256_srli_epi64(z0, 32), _mm256_cvtepu32_epi64(_mm256_castsi256_si128(n)));
@@ -298,6 +308,12 @@ PV256 void pv256_rng_draw(pv256_rng *g, pv256_m need, pv256_v n, uint64_t gamma,
 #define vtest PV_NAME(test)
 #define vtestn PV_NAME(testn)
 #define pm_first PV_NAME(first)
+#define pm_any PV_NAME(any)
+#define vbit PV_NAME(bit)
+#define vbiti PV_NAME(biti)
+#define vctz PV_NAME(ctz)
+#define pm_bits PV_NAME(bits)
+#define PM_NONE PV_NAME(NONE)
 #define vsel PV_NAME(sel)
 #define vmaskz PV_NAME(maskz)
 #define vmask_add PV_NAME(mask_add)
