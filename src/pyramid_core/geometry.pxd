@@ -19,11 +19,13 @@ cdef enum:
     ROW6 = 0xFE00000
     PYRAMID_ALL = 0xFFFFFFF
 
+cdef extern from "pyr_geometry.h" nogil:
+    uint32_t pyr_covered(uint32_t p)
+
 cdef inline uint32_t covered_mask(uint32_t p) noexcept nogil:
-    """Positions (present or not) with at least one covering card still present."""
-    return ((((p >> 1) | (p >> 2)) & ROW0) | (((p >> 2) | (p >> 3)) & ROW1)
-            | (((p >> 3) | (p >> 4)) & ROW2) | (((p >> 4) | (p >> 5)) & ROW3)
-            | (((p >> 5) | (p >> 6)) & ROW4) | (((p >> 6) | (p >> 7)) & ROW5))
+    """Positions (present or not) with at least one covering card still present (pyr_covered:
+    the one formula, shared with the lockstep playouts)."""
+    return pyr_covered(p)
 
 cdef inline uint32_t free_mask(uint32_t p) noexcept nogil:
     """Present pyramid cards whose two covering cards are both gone."""

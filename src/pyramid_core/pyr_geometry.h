@@ -1,7 +1,7 @@
 /* The pyramid's geometry as tables, worked out from its one definition (docs/rules.md):
  * position i = r (r + 1) / 2 + k, row r from the top (0..6), k-th card of its row, is covered
- * by i + r + 1 and i + r + 2 in the row below. geometry.pxd has the bit operations on whole
- * masks (which cards are free); the solver and the simulator read these per-position tables.
+ * by i + r + 1 and i + r + 2 in the row below. PYR_COVERED and geometry.pxd have the bit
+ * operations on whole masks (which cards are free); the solver and the simulator read these per-position tables.
  * Position 28 is a sentinel ("no card") where a table has 29 entries.
  *
  * pyr_geometry_init() fills PYR_GEO once (each extension module that includes this header
@@ -12,6 +12,20 @@
 #include "pyr_bitops.h"
 
 #define PYR_NO_PLACE 28
+
+/* The positions (present or not) with a covering card still present, of pyramid mask p: the
+ * cards of row r are covered r + 1 and r + 2 places on. Written once over the operations it
+ * needs, so that a word (pyr_covered, geometry.pxd's covered_mask) and vector lanes (the
+ * lockstep playouts) share it: SHR(x, k) shifts right by a constant, AND(x, c) masks with a
+ * constant, OR. p is evaluated many times: pass a variable. */
+#define PYR_COVERED(p, SHR, AND, OR)                                                          \
+    OR(OR(OR(AND(OR(SHR(p, 1), SHR(p, 2)), 0x0000001u), AND(OR(SHR(p, 2), SHR(p, 3)), 0x0000006u)), \
+          OR(AND(OR(SHR(p, 3), SHR(p, 4)), 0x0000038u), AND(OR(SHR(p, 4), SHR(p, 5)), 0x00003C0u))), \
+       OR(AND(OR(SHR(p, 5), SHR(p, 6)), 0x0007C00u), AND(OR(SHR(p, 6), SHR(p, 7)), 0x01F8000u)))
+#define PYR_SHR_(x, k) ((x) >> (k))
+#define PYR_AND_(x, c) ((x) & (c))
+#define PYR_OR_(x, y) ((x) | (y))
+static PYR_INLINE uint32_t pyr_covered(uint32_t p) { return PYR_COVERED(p, PYR_SHR_, PYR_AND_, PYR_OR_); }
 
 typedef struct {
     uint32_t covering[29]; /* the (two) positions directly covering i; 0 for the bottom row, 28 */

@@ -11,8 +11,7 @@
  *    about once in 10^8 draws, is finished in plain C for the lanes that need it;
  *  - the derived state (free cards by rank, the talon cards with a free partner) is worked
  *    out afresh each step from the free mask by vector popcounts instead of being kept up to
- *    date, and the pyramid's geometry (the cards a card covers, what covers it) comes from
- *    32-entry tables held in registers (two-register permutes, no memory access);
+ *    date, and the free cards from the pyramid by row shifts (PYR_COVERED);
  *  - a run of draws that is the only legal move goes in one step while the stock has no gap
  *    (the stock_top_playable mask of _skip_draws_stp, the triples of _skip_draws3), else one
  *    draw a step: the same moves.
@@ -39,9 +38,6 @@
 
 #ifdef PYR_SIM_AVX512
 #include "pyr_vec.h"
-static uint32_t pyr_ls_parl[32];    /* pyramid position -> the one it covers up-left, or 28 */
-static uint32_t pyr_ls_parr[32];    /* ... up-right, or 28 (28..31: 28) */
-static uint32_t pyr_ls_cov[32];     /* the two positions covering it (0 on the bottom row) */
 static const uint32_t pyr_ls_div[16] = {0, 256, 128, 86, 64};  /* (k * div[f]) >> 8 = k / f */
 
 static int pyr_ls_avx2_cpu;         /* the CPU has AVX2 (and the lockstep's other needs) */
@@ -49,13 +45,6 @@ static int pyr_ls_avx2;             /* the AVX2 lockstep is chosen (the AVX-512 
 
 static PYR_INLINE void pyr_ls_init(void)
 {
-    int i;
-    pyr_geometry_init();               /* PYR_GEO, padded to 32 lanes with the sentinel */
-    for (i = 0; i < 32; i++) {
-        pyr_ls_parl[i] = i < 28 ? PYR_GEO.covered_l[i] : 28;
-        pyr_ls_parr[i] = i < 28 ? PYR_GEO.covered_r[i] : 28;
-        pyr_ls_cov[i] = i < 28 ? PYR_GEO.covering[i] : 0;
-    }
     pyr_ls_avx2_cpu = pyr_cpu_avx2();
 }
 

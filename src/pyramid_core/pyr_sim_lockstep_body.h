@@ -25,43 +25,15 @@ PV_TARGET static PYR_INLINE pv LS(nth)(pv x, pv i)
     return vctz(x);
 }
 
-typedef struct {
-    pv_tab32 parl, parr, cov;          /* the geometry tables, in registers */
-} LS(geo);
-
-/* Remove the pyramid card at location a in lanes m (a talon location or 63 changes nothing)
- * and free the cards it covered that nothing covers any more (as _take_pyr/_free_up). */
-PV_TARGET static PYR_INLINE void LS(take)(const LS(geo) *g, pm m, pv a,
-                                                 pv *pyr, pv *fre)
-{
-    const pv bit = vsllv(v1(1), a);
-    const pv ai = vminu(a, v1(28));
-    pv q, cq;
-    pm now;
-    *pyr = vmask_andnot(*pyr, m, bit, *pyr);
-    *fre = vmask_andnot(*fre, m, bit, *fre);
-    q = vlook32(&g->parl, ai);
-    cq = vlook32(&g->cov, q);
-    now = m & vltu(q, v1(28)) & vtestn(cq, *pyr);
-    *fre = vmask_or(*fre, now, *fre, vsllv(v1(1), q));
-    q = vlook32(&g->parr, ai);
-    cq = vlook32(&g->cov, q);
-    now = m & vltu(q, v1(28)) & vtestn(cq, *pyr);
-    *fre = vmask_or(*fre, now, *fre, vsllv(v1(1), q));
-}
-
-/* The geometry tables into registers, and the deals' rank masks, the talon masks of the
+/* The deals' rank masks, the talon masks of the
  * ranks' bits (TB[k]: the cards whose rank has bit k) and tnext (t3 under draw 3) as vectors
  * (lane k: the record at base + k * stride, rec holding those offsets). */
-PV_TARGET static PYR_INLINE void LS(load)(LS(geo) *g, pv *PR, pv *TR,
+PV_TARGET static PYR_INLINE void LS(load)(pv *PR, pv *TR,
                                                  pv *TN, pv *TB, pv rec, const char *base,
                                                  size_t prank_off, size_t trank_off,
                                                  size_t tnext_off)
 {
     int r;
-    g->parl = vtab32(pyr_ls_parl);
-    g->parr = vtab32(pyr_ls_parr);
-    g->cov = vtab32(pyr_ls_cov);
     for (r = 0; r < 14; r++) {
         PR[r] = vgather(base, vadd(rec, v1((int)prank_off + 4 * r)));
         TR[r] = vgather(base, vadd(rec, v1((int)trank_off + 4 * r)));
@@ -135,34 +107,24 @@ PV_TARGET static PYR_INLINE void LS(draws3)(pm m, int wad, pv talon,
     *cur = LS(draw3)(m, *cur);
 }
 
-/* Lanes m play the removal of a and b (locations, 63: none): talon locations 28.. leave the
- * talon (a shift by a pyramid location's negative offset, or by 63 - 28, clears nothing),
- * pyramid ones leave the pyramid, and under draw 1 (canon) the waste top is worked out again
- * (draw 3 keeps its cursor where it is). */
-/* The free cards of pyramids pyr: the present cards whose two covering cards are gone (for
- * the cards of row r, the covers are r + 1 and r + 2 places on: geometry.pxd's free_mask) */
+/* The free cards of pyramids pyr: the present cards whose covering cards are gone */
+#define LS_ANDC(x, c) vand((x), v1((int)(c)))
 PV_TARGET static PYR_INLINE pv LS(free)(pv pyr)
 {
-    pv cov = vand(vor(vsrli(pyr, 1), vsrli(pyr, 2)), v1(0x0000001));
-    cov = vor(cov, vand(vor(vsrli(pyr, 2), vsrli(pyr, 3)), v1(0x0000006)));
-    cov = vor(cov, vand(vor(vsrli(pyr, 3), vsrli(pyr, 4)), v1(0x0000038)));
-    cov = vor(cov, vand(vor(vsrli(pyr, 4), vsrli(pyr, 5)), v1(0x00003C0)));
-    cov = vor(cov, vand(vor(vsrli(pyr, 5), vsrli(pyr, 6)), v1(0x0007C00)));
-    cov = vor(cov, vand(vor(vsrli(pyr, 6), vsrli(pyr, 7)), v1(0x01F8000)));
-    return vandnot(cov, pyr);
+    return vandnot(PYR_COVERED(pyr, vsrli, LS_ANDC, vor), pyr);
 }
+#undef LS_ANDC
 
 /* Lanes m play the removal of a and b (locations, 63: none): talon locations 28.. leave the
  * talon (a shift by a pyramid location's negative offset, or by 63 - 28, clears nothing),
  * pyramid ones leave the pyramid (a shift by 28.. sets no pyramid bit), the free cards are
  * worked out again, and under draw 1 (canon) the waste top is (draw 3 keeps its cursor where
  * it is). */
-PV_TARGET static PYR_INLINE void LS(remove)(const LS(geo) *g, int canon, pm m,
+PV_TARGET static PYR_INLINE void LS(remove)(int canon, pm m,
                                                    pv a, pv b, pv *pyr,
                                                    pv *fre, pv *talon, pv *cur)
 {
     const pv one = v1(1);
-    (void)g;
     *talon = vmask_andnot(*talon, m, vor(
         vsllv(one, vsub(a, v1(28))),
         vsllv(one, vsub(b, v1(28)))), *talon);
@@ -362,10 +324,9 @@ PV_TARGET static PYR_INLINE void LS(random)(int draw3, int stp, int redeals, int
      * live through the loop beside the others, it measured 2-3% slower on msc) */
     pv seen = zero;
     LS(tops) p3;
-    LS(geo) g;
     int r, i;
     vrng_load(&gen, rng);
-    LS(load)(&g, PR, TR, &TN, TB, rec, base, prank_off, trank_off, tnext_off);
+    LS(load)(PR, TR, &TN, TB, rec, base, prank_off, trank_off, tnext_off);
     LS(piles)(&p3, waste_at_deal);
     if (draw3)
         stp = 0;
@@ -546,7 +507,7 @@ PV_TARGET static PYR_INLINE void LS(random)(int draw3, int stp, int redeals, int
         }
         moves = vmask_add(moves, nf, moves, one);
         rem = nf & ~l4;
-        LS(remove)(&g, !draw3, rem, a, b, &pyr, &fre, &talon, &cur);
+        LS(remove)(!draw3, rem, a, b, &pyr, &fre, &talon, &cur);
     }
     LS(rows)(pyr, talon, moves, win_all, cnt, won, removed, moves_out, score);
 }
@@ -912,13 +873,12 @@ PV_TARGET static PYR_INLINE void LS(greedy)(int draw3, int stp, int redeals,
     pv cur = v1(waste_at_deal), moves = zero, recycles = zero, prem = zero;
     pm act = pm_first(cnt), vetoed = PM_NONE;
     LS(tops) p3;
-    LS(geo) g;
     LS(gtab) gt;
     LS(cands) c;
     int r;
     gt.bad = vtab32(pyr_ls_bad);
     gt.sup = vtab32(pyr_ls_sup);
-    LS(load)(&g, PR, TR, &TN, TB, rec, base, prank_off, trank_off, tnext_off);
+    LS(load)(PR, TR, &TN, TB, rec, base, prank_off, trank_off, tnext_off);
     c.gt = &gt;
     c.PR = PR;
     c.TR = TR;
@@ -1023,7 +983,7 @@ PV_TARGET static PYR_INLINE void LS(greedy)(int draw3, int stp, int redeals,
         rem = kp | tk | take;
         moves = vmask_add(moves, rem | dr | rc, moves, one);
         prem = vmask_add(prem, rem, prem, one);
-        LS(remove)(&g, !draw3, rem, a, b, &pyr, &fre, &talon, &cur);
+        LS(remove)(!draw3, rem, a, b, &pyr, &fre, &talon, &cur);
     }
     LS(rows)(pyr, talon, moves, win_all, cnt, won, removed, moves_out, score);
 }
