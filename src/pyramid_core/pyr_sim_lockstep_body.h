@@ -70,7 +70,7 @@ PV_TARGET static PYR_INLINE void LS(draws)(int stp, pm m, pv st, pv t,
         *cur = vmask_add(*cur, m, last, one);
     } else {
         pv u = vand(st, useful);
-        pv j = vsel(vtest(u, u), vadd(vctz(u), one), LS(top1)(st));
+        pv j = vsel(vnz(u), vadd(vctz(u), one), LS(top1)(st));
         *moves = vmask_add(*moves, m, *moves,
                                        vpopcnt(vand(st, LS(below)(j))));
         *cur = vsel(m, j, *cur);
@@ -203,13 +203,13 @@ PV_TARGET static PYR_INLINE void LS(look)(LS(view) *v, int counts, int stp, pm m
             v->fc[r] = vpopcnt(v->fc[r]);
     }
     for (r = 1; r <= 12; r++)
-        v->useful = vmask_or(v->useful, vtest(v->fc[r], v->fc[r]),
+        v->useful = vmask_or(v->useful, vnz(v->fc[r]),
                                          v->useful, TR[13 - r]);
     v->kings = vand(fre, PR[13]);
     v->w = vsub(cur, one);
     v->bc = LS(below)(cur);
     v->st = vandnot(v->bc, talon);
-    v->stnz = vtest(v->st, v->st);
+    v->stnz = vnz(v->st);
     v->wnn = vgt(cur, zero);
     v->wuse = vbit(v->useful, v->w);
     v->t = vctz(v->st);
@@ -252,7 +252,7 @@ PV_TARGET static PYR_INLINE void LS(look3)(LS(tops) *p, const LS(view) *v,
                               LS(topbit)(vand(wm, p->pile[2])));
     x = p->tops;
     for (i = 0; i < 3; i++) {
-        p->th[i] = vtest(x, x);
+        p->th[i] = vnz(x);
         p->tp[i] = vctz(x);
         p->tr[i] = vmaskz(p->th[i], LS(rank)(TB, p->tp[i]));
         x = vand(x, vsub(x, v1(1)));
@@ -336,8 +336,8 @@ PV_TARGET static PYR_INLINE void LS(random)(int draw3, int stp, int redeals, int
         pv cw, ct, cwt, n, k, k2, a, b;
         pm forced, wnz, canrec, nf, kw, kt, isk, kp, kwl, inplay, e3[3][3];
         pm chosen, l1, l2, l3, l4, rc, rem, need;
-        act &= vtest(pyr, pyr)
-               | (win_all ? vtest(talon, talon) : PM_NONE);
+        act &= vnz(pyr)
+               | (win_all ? vnz(talon) : PM_NONE);
         if (!pm_any(act))
             break;
         LS(look)(&v, 1, stp, act, PR, TR, fre, talon, cur, TB);
@@ -348,7 +348,7 @@ PV_TARGET static PYR_INLINE void LS(random)(int draw3, int stp, int redeals, int
         for (r = 1; r <= 6; r++)
             npairs = vadd(npairs, vmul(v.fc[r], v.fc[13 - r]));
         forced = act & ~inplay & veq(npairs, zero)
-                 & vtestn(v.kings, v.kings);
+                 & vz(v.kings);
         wnz = vtest(talon, v.bc);
         canrec = unl ? PM_ALL : vlt(recycles, nredeals);
         if (pm_any(forced)) {
@@ -360,7 +360,7 @@ PV_TARGET static PYR_INLINE void LS(random)(int draw3, int stp, int redeals, int
                 LS(draws)(stp, fs, v.st, v.t, v.useful, TN, &moves, &cur);
             if (pm_any(fe)) {
                 pm end = fe & (~wnz | ~canrec
-                                      | (unl ? vtestn(seen, seen)
+                                      | (unl ? vz(seen)
                                                | vge(moves, ncap) : PM_NONE));
                 act &= ~end;
                 fe &= ~end;
@@ -587,7 +587,7 @@ PV_TARGET static PYR_INLINE pm LS(any)(const LS(gtab) *gt, pv rset,
         acc = vor(acc, vandnot(vlook32(&gt->bad, c), sset));
         x = vand(x, vsub(x, one));
     }
-    return vtest(acc, acc);
+    return vnz(acc);
 }
 
 /* The matching where the veto needs its value (lanes in `full`: at least 2 pairs needed),
@@ -735,7 +735,7 @@ PV_TARGET static PYR_INLINE void LS(offer_partners)(const LS(gtab) *gt, LS(best)
 {
     const pv one = v1(1);
     y = vmaskz(l, y);
-    while (pm_any(l = vtest(y, y))) {
+    while (pm_any(l = vnz(y))) {
         pv a = vctz(y);
         LS(offer)(bs, l, LS(merit1)(gt, f1, f2, a), o, cm, co, a, loc, r);
         y = vand(y, vsub(y, one));
@@ -774,11 +774,11 @@ PV_TARGET static PYR_INLINE void LS(list)(const LS(cands) *c, pm l0, pm l1,
             x = vmaskz_and(l, c->fre, c->PR[r]);
             y0 = vand(c->fre, c->PR[13 - r]);
             /* lanes without a card of rank 13 - r list nothing for rank r */
-            x = vmaskz(vtest(y0, y0), x);
-            while (pm_any(lx = vtest(x, x))) {
+            x = vmaskz(vnz(y0), x);
+            while (pm_any(lx = vnz(x))) {
                 pv a = vctz(x), y = vmaskz(lx, y0);
                 pm ly;
-                while (pm_any(ly = vtest(y, y))) {
+                while (pm_any(ly = vnz(y))) {
                     pv b = vctz(y);
                     pv lo = vmin(a, b), hi = vmax(a, b);
                     LS(offer)(bs, ly, LS(merit2)(c->gt, c->f1, c->f2, lo, hi), &o, cm, co, lo, hi, v1(r));
@@ -893,19 +893,19 @@ PV_TARGET static PYR_INLINE void LS(greedy)(int draw3, int stp, int redeals,
         pv a, b;
         pm pp, kp, skip, tk, dl, wnz, canrec, np, nt, found, inplay;
         pm stuck, hasbest, fdraw, frec, take, endl, rc, rem, dr;
-        act &= vtest(pyr, pyr)
-               | (win_all ? vtest(talon, talon) : PM_NONE);
+        act &= vnz(pyr)
+               | (win_all ? vnz(talon) : PM_NONE);
         if (!pm_any(act))
             break;
         LS(look)(&v, 0, stp, act, PR, TR, fre, talon, cur, TB);
         pp = PM_NONE;
         for (r = 1; r <= 6; r++) {
-            pm h = vtest(v.fc[r], v.fc[r])
-                          & vtest(v.fc[13 - r], v.fc[13 - r]);
+            pm h = vnz(v.fc[r])
+                          & vnz(v.fc[13 - r]);
             c.r_pairs[r] = pm_any(h & act);
             pp |= h;
         }
-        kp = act & vtest(v.kings, v.kings);   /* a free pyramid King: at once */
+        kp = act & vnz(v.kings);   /* a free pyramid King: at once */
         if (draw3) {
             LS(look3)(&p3, &v, talon, TB);
             inplay = p3.inplay;
@@ -924,7 +924,7 @@ PV_TARGET static PYR_INLINE void LS(greedy)(int draw3, int stp, int redeals,
         a = vsel(kp, vctz(v.kings), a);
         if (draw3) {
             pv x = vand(p3.tops, TR[13]);
-            tk = act & ~kp & ~skip & vtest(x, x);
+            tk = act & ~kp & ~skip & vnz(x);
             a = vmask_add(a, tk, vctz(x), v1(28));
         } else {
             tk = act & ~kp & ~skip & v.wuse & vbit(TR[13], v.w);

@@ -65,6 +65,8 @@ PV512 pv512_v pv512_ctz(pv512_v x)     /* -1 for 0 */
 {
     return _mm512_sub_epi32(_mm512_set1_epi32(31), _mm512_lzcnt_epi32(_mm512_and_si512(x, _mm512_sub_epi32(_mm512_setzero_si512(), x))));
 }
+PV512 pv512_m pv512_nz(pv512_v x) { return _mm512_test_epi32_mask(x, x); }
+PV512 pv512_m pv512_z(pv512_v x) { return _mm512_testn_epi32_mask(x, x); }
 #define pv512_NONE ((pv512_m)0)
 PV512 int pv512_any(pv512_m m) { return m != 0; }
 PV512 uint32_t pv512_bits(pv512_m m) { return m; }
@@ -194,6 +196,8 @@ PV256 pv256_m pv256_ltu(pv256_v a, pv256_v b)
 }
 PV256 pv256_m pv256_testn(pv256_v a, pv256_v b) { return pv256_eq(_mm256_and_si256(a, b), _mm256_setzero_si256()); }
 PV256 pv256_m pv256_test(pv256_v a, pv256_v b) { return ~pv256_testn(a, b); }
+PV256 pv256_m pv256_z(pv256_v x) { return pv256_eq(x, _mm256_setzero_si256()); }
+PV256 pv256_m pv256_nz(pv256_v x) { return (pv256_m)_mm256_or_si256(x, _mm256_sub_epi32(_mm256_setzero_si256(), x)); }  /* x or -x is negative */
 PV256 pv256_m pv256_first(int n) { return pv256_gt(_mm256_set1_epi32(n), pv256_lanes()); }
 PV256 pv256_v pv256_sel(pv256_m m, pv256_v a, pv256_v src) { return _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(src), _mm256_castsi256_ps(a), (__m256)m)); }
 PV256 pv256_v pv256_maskz(pv256_m m, pv256_v a) { return pv256_sel(m, a, _mm256_setzero_si256()); }
@@ -307,6 +311,8 @@ PV256 void pv256_rng_draw(pv256_rng *g, pv256_m need, pv256_v n, uint64_t gamma,
 #define vltu PV_NAME(ltu)
 #define vtest PV_NAME(test)
 #define vtestn PV_NAME(testn)
+#define vnz PV_NAME(nz)
+#define vz PV_NAME(z)
 #define pm_first PV_NAME(first)
 #define pm_any PV_NAME(any)
 #define vbit PV_NAME(bit)
