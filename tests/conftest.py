@@ -1,9 +1,12 @@
 """Shared helpers for the tests: hand-built deals, the repository's files."""
 from __future__ import annotations
 
+import contextlib
 import os
 import pathlib
 import random
+
+import pytest
 
 from pyramid_solitaire import CARDS, Card, Deal
 
@@ -21,6 +24,33 @@ def repo_file(*parts: str) -> pathlib.Path:
     if not path.exists():
         raise FileNotFoundError(f"{path} not found: set PYRAMID_REPO to the source checkout")
     return path
+
+# The simulator's paths, in _simulate_tests.simd's numbers, and their names.
+SIMD_IDS = {1: "avx512", 2: "avx2", 0: "scalar"}
+
+
+def simd_paths() -> list[int]:
+    """The paths this CPU has, as the core sees it (PYRAMID_DISABLE_CPU_FEATURES hides some):
+    AVX-512, AVX2, then plain C, which every CPU has."""
+    from pyramid_core import simulate as core
+    cpu = core.cpu_features()
+    return [p for p in SIMD_IDS if p == 0 or cpu[SIMD_IDS[p]]]
+
+
+@contextlib.contextmanager
+def on_simd_path(path: int):
+    """Run the block on the simulator's path `path`, then go back. A path this CPU lacks is
+    a skip that says so, never the plain C path run under the vector path's name (the CI job
+    without AVX-512 deselects those tests with -k "not avx512")."""
+    from pyramid_core import _simulate_tests as hooks
+    before = hooks.simd()
+    try:
+        if hooks.simd(path) != path:
+            pytest.skip(f"this CPU (as the core sees it) has no {SIMD_IDS[path]}")
+        yield
+    finally:
+        hooks.simd(before)
+
 
 # Seed 000's example layout: its pyramid, 7d on the waste at the deal, then the other cards.
 SEED000_PYRAMID = ("Jd 6c 7h As 4d Qs 5h 3d 6h 8s Kh Kc Ad Ks 9c Qc 2c 8d Td Ts Js 7c Tc 3h 4h "

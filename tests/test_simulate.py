@@ -10,7 +10,7 @@ import re
 import numpy as np
 import pytest
 
-from conftest import run_main
+from conftest import SIMD_IDS, on_simd_path, run_main, simd_paths
 
 from pyramid_core import _simulate_tests as hooks
 from pyramid_core import simulate as core
@@ -46,14 +46,11 @@ def arrays(result):
 
 # ---- the core agrees with the engine --------------------------------------------------------
 
-@pytest.fixture(params=[1, 2, 0], ids=["avx512", "avx2", "scalar"])
+@pytest.fixture(params=list(SIMD_IDS), ids=list(SIMD_IDS.values()))
 def simd(request):
-    """Every vector path (AVX-512 and AVX2 where this CPU has them, and plain C); a path the
-    CPU lacks runs as the plain C one."""
-    before = hooks.simd()
-    hooks.simd(request.param)
-    yield request.param
-    hooks.simd(before)
+    """Every path: AVX-512, AVX2 and plain C (a path the CPU lacks is a skip that says so)."""
+    with on_simd_path(request.param):
+        yield request.param
 
 
 def test_fast_shuffle_is_the_v1_shuffle(simd):
@@ -91,7 +88,7 @@ def test_batch_setup_ways_agree(policy, name):
     before = hooks.simd()
     try:
         runs = []
-        for on in (1, 2, 0):
+        for on in simd_paths():
             hooks.simd(on)
             runs.append([batch(37, 0), batch(37, 5), batch(len(deals), 0, deals),
                          batch(len(deals), 11, deals)])
@@ -124,8 +121,6 @@ LOCKSTEP_RULES_DRAW3 = [Rules(draw=3, redeals=0, waste_at_deal=w, win=win)
 def test_lockstep_playouts_are_the_scalar_ones(rules, policy, path):
     """With AVX-512 the batch plays games sixteen at a time in vector lanes, with AVX2 eight
     (pyr_sim_lockstep.h); its rows are those of the scalar playouts, game for game."""
-    if not core.cpu_features()["avx512" if path == 1 else "avx2"]:
-        pytest.skip("this CPU lacks the path's instructions: the batch runs the scalar playout")
     options = rules.core_options()
     n = 3001                                     # a short last group of lanes
 
@@ -136,12 +131,8 @@ def test_lockstep_playouts_are_the_scalar_ones(rules, policy, path):
         core.run(core.POLICIES[policy], options, 11, 777, None, 0, n, *out)
         return out
 
-    before = hooks.simd()
-    try:
+    with on_simd_path(path):
         vector, scalar = batch(path), batch(0)
-        assert hooks.simd(path) == path
-    finally:
-        hooks.simd(before)
     for a, b in zip(vector, scalar):
         assert np.array_equal(a, b)
     assert len(np.unique(vector[1])) > 10        # real games: many different outcomes
@@ -335,7 +326,7 @@ def test_random_move_cap_ends_the_same_games_everywhere(cap):
         for rules in [r for r in LOCKSTEP_RULES if r.redeals == "unlimited"]:
             options, n = rules.core_options(), 1001
             rows = []
-            for on in (1, 2, 0):
+            for on in simd_paths():
                 out = [np.zeros(n, np.uint8), np.zeros(n, np.uint8), np.zeros(n, np.uint16),
                        np.zeros(n, np.uint16)]
                 hooks.simd(on)
@@ -646,3 +637,35 @@ def test_pyramid_simd_environment(value, path):
     assert got == expect
     warned = "RuntimeWarning" in run.stderr
     assert warned == (value == "bogus" or (value.lower() == "avx512" and has != "True"))
+
+
+@pytest.mark.parametrize("hide", ["avx512", "AVX512, avx2", " avx2 ,"])
+def test_disable_cpu_features_environment(hide):
+    """PYRAMID_DISABLE_CPU_FEATURES (as numpy's NPY_DISABLE_CPU_FEATURES) makes the core see a
+    CPU without the named instruction sets: cpu_features says so, auto and PYRAMID_SIMD cannot
+    choose them (asking warns), and the games stay the same."""
+    import subprocess
+    import sys
+    code = ("import warnings; warnings.simplefilter('always')\n"
+            "from pyramid_core import simulate as s\n"
+            "from pyramid_solitaire import simulate\n"
+            "f = s.cpu_features()\n"
+            "print(int(f['avx512']), int(f['avx2']), s.simd_path(),"
+            " int(simulate(2000, rules='msc', threads=1).wins))")
+    names = {n.strip().lower() for n in hide.split(",") if n.strip()}
+
+    def run(**env):
+        env = {k: v for k, v in dict(os.environ, PYRAMID_SIMD="avx512", **env).items() if v}
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                             text=True)
+        assert out.returncode == 0, out.stderr
+        return out
+
+    real = run(PYRAMID_DISABLE_CPU_FEATURES="").stdout.split()   # the CPU as it is
+    got = run(PYRAMID_DISABLE_CPU_FEATURES=hide)
+    avx512, avx2, path, wins = got.stdout.split()
+    assert avx512 == str(int(real[0] == "1" and "avx512" not in names))
+    assert avx2 == str(int(real[1] == "1" and "avx2" not in names))
+    assert path == ("avx512" if avx512 == "1" else "scalar")
+    assert ("RuntimeWarning" in got.stderr) == (avx512 == "0")
+    assert int(wins) == int(real[3]) == simulate(2000, rules="msc", threads=1).wins

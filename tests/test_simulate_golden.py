@@ -16,6 +16,8 @@ import sys
 import numpy as np
 import pytest
 
+from conftest import SIMD_IDS, on_simd_path
+
 GOLDEN = pathlib.Path(__file__).resolve().parent / "golden" / "simulate.json"
 DEALS = 20_000
 SEED = 12345
@@ -49,16 +51,11 @@ def table() -> dict[str, dict[str, str]]:
 CASES = json.loads(GOLDEN.read_text()) if GOLDEN.exists() else {}
 
 
-@pytest.mark.parametrize("simd", [1, 2, 0], ids=["avx512", "avx2", "scalar"])
+@pytest.mark.parametrize("simd", list(SIMD_IDS), ids=list(SIMD_IDS.values()))
 @pytest.mark.parametrize("preset, policy", [(p, q) for p in CASES for q in CASES[p]])
 def test_games_as_pinned(preset, policy, simd):
-    from pyramid_core import _simulate_tests as hooks
-    before = hooks.simd()
-    try:
-        hooks.simd(simd)
+    with on_simd_path(simd):
         assert digest(preset, policy) == CASES[preset][policy]
-    finally:
-        hooks.simd(before)
 
 
 def test_every_preset_pinned():
