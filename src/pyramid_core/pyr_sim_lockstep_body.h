@@ -538,70 +538,49 @@ typedef struct {
     pv_tab32 bad, sup;
 } LS(gtab);
 
-/* The largest matching of up to 4 x 4 cards (rset and sset, pyramid positions) not in a
- * covering relation: simulate.pyx's _matching, a lane at a time. Its MATCH16 table holds the
- * Konig-Ore formula, worked out here directly: 4 - the largest deficiency |S| - |N(S)| over
- * the sets S of rset's (up to) four cards, N(S) their compatible cards in sset (a missing
- * card, the sentinel, has none). A gather from that 64 KB table was slower. */
-PV_TARGET static PYR_INLINE pv LS(matching)(const LS(gtab) *gt, pv rset,
-                                                         pv sset)
+/* ok[i]: the cards of sset compatible with rset's i-th card (pyramid positions: not in a
+ * covering relation with it; none for a missing card, the sentinel) */
+PV_TARGET static PYR_INLINE void LS(compat)(const LS(gtab) *gt, pv rset, pv sset, pv *ok)
 {
     const pv sent = v1(1 << 28), one = v1(1);
-    pv x = rset, ok[4], n01, n23, d, best;
+    pv x = rset;
     int i;
     for (i = 0; i < 4; i++) {
-        pv c = vctz(vor(x, sent));
-        ok[i] = vandnot(vlook32(&gt->bad, c), sset);
+        ok[i] = vandnot(vlook32(&gt->bad, vctz(vor(x, sent))), sset);
         x = vand(x, vsub(x, one));
     }
-#define PYR_LS_DEF(k, n) vsub(v1(k), vpopcnt(n))
+}
+
+/* The largest matching of up to 4 x 4 cards (rset and sset, their compatible pairs ok) where
+ * the veto needs its value (lanes in `full`: at least 2 pairs needed), else only whether it
+ * is at least 1 (lanes in `part`): simulate.pyx's _matching, a lane at a time. Its MATCH16
+ * table holds the Konig-Ore formula, worked out here directly: 4 - the largest deficiency
+ * |S| - |N(S)| over the sets S of rset's (up to) four cards, N(S) their compatible cards in
+ * sset. A gather from that 64 KB table was slower. */
+PV_TARGET static PYR_INLINE pv LS(match_or_any)(const LS(gtab) *gt, pm full,
+                                                pm part, pv rset, pv sset)
+{
+    pv ok[4], n01, n23, d, best, m = vzero();
+    LS(compat)(gt, rset, sset, ok);
     n01 = vor(ok[0], ok[1]);
     n23 = vor(ok[2], ok[3]);
+    if (pm_any(part))
+        m = vmaskz(vnz(vor(n01, n23)), v1(1));
+    if (!pm_any(full))
+        return m;
+#define PYR_LS_DEF(k, n) vsub(v1(k), vpopcnt(n))
     best = vmax(vmax(PYR_LS_DEF(1, ok[0]), PYR_LS_DEF(1, ok[1])),
-                            vmax(PYR_LS_DEF(1, ok[2]), PYR_LS_DEF(1, ok[3])));
+                vmax(PYR_LS_DEF(1, ok[2]), PYR_LS_DEF(1, ok[3])));
     d = vmax(vmax(PYR_LS_DEF(2, n01), PYR_LS_DEF(2, n23)),
-                         vmax(PYR_LS_DEF(2, vor(ok[0], ok[2])),
-                                          PYR_LS_DEF(2, vor(ok[0], ok[3]))));
+             vmax(PYR_LS_DEF(2, vor(ok[0], ok[2])), PYR_LS_DEF(2, vor(ok[0], ok[3]))));
     best = vmax(best, d);
-    d = vmax(PYR_LS_DEF(2, vor(ok[1], ok[2])),
-                         PYR_LS_DEF(2, vor(ok[1], ok[3])));
+    d = vmax(PYR_LS_DEF(2, vor(ok[1], ok[2])), PYR_LS_DEF(2, vor(ok[1], ok[3])));
     best = vmax(best, d);
-    d = vmax(vmax(PYR_LS_DEF(3, vor(n01, ok[2])),
-                                          PYR_LS_DEF(3, vor(n01, ok[3]))),
-                         vmax(PYR_LS_DEF(3, vor(n23, ok[0])),
-                                          PYR_LS_DEF(3, vor(n23, ok[1]))));
+    d = vmax(vmax(PYR_LS_DEF(3, vor(n01, ok[2])), PYR_LS_DEF(3, vor(n01, ok[3]))),
+             vmax(PYR_LS_DEF(3, vor(n23, ok[0])), PYR_LS_DEF(3, vor(n23, ok[1]))));
     best = vmax(best, vmax(d, PYR_LS_DEF(4, vor(n01, n23))));
 #undef PYR_LS_DEF
-    return vsub(v1(4), vmax(best, vzero()));
-}
-
-/* Is some card of rset compatible with some card of sset (their matching at least 1)? */
-PV_TARGET static PYR_INLINE pm LS(any)(const LS(gtab) *gt, pv rset,
-                                                     pv sset)
-{
-    const pv sent = v1(1 << 28), one = v1(1);
-    pv x = rset, acc = vzero();
-    int i;
-    for (i = 0; i < 4; i++) {
-        pv c = vctz(vor(x, sent));
-        acc = vor(acc, vandnot(vlook32(&gt->bad, c), sset));
-        x = vand(x, vsub(x, one));
-    }
-    return vnz(acc);
-}
-
-/* The matching where the veto needs its value (lanes in `full`: at least 2 pairs needed),
- * else only whether it is at least 1 (lanes in `part`) */
-PV_TARGET static PYR_INLINE pv LS(match_or_any)(const LS(gtab) *gt, pm full,
-                                                             pm part, pv rset,
-                                                             pv sset)
-{
-    pv m = vzero();
-    if (pm_any(part))
-        m = vmaskz(LS(any)(gt, rset, sset), v1(1));
-    if (pm_any(full))
-        m = vsel(full, LS(matching)(gt, rset, sset), m);
-    return m;
+    return vsel(full, vsub(v1(4), vmax(best, vzero())), m);
 }
 
 /* _slack's value from its parts (m: the matching of the rank pair's present pyramid cards) */
