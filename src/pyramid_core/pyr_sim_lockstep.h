@@ -25,10 +25,10 @@
  * among them to compare with the scalar playouts).
  *
  * The text (pyr_sim_lockstep_body.h) is written on the small vector layer of pyr_vec.h
- * (lanes pv, masks pm as integers) and compiled once per backend: AVX-512 and AVX2. On AVX2
- * it plays the same games but measures slower than the scalar playouts here (sixteen
- * registers where the text keeps some thirty vectors live, and the masks and counts worked
- * out): not auto's choice yet. */
+ * (lanes pv, masks pm) and compiled once per backend: AVX-512 and AVX2. On AVX2 it plays
+ * the same games about as fast as the scalar playouts here (sixteen registers where the text
+ * keeps some thirty vectors live, popcounts and the 32-entry tables worked out): not auto's
+ * choice yet. */
 #ifndef PYR_SIM_LOCKSTEP_H
 #define PYR_SIM_LOCKSTEP_H
 #include <stddef.h>
