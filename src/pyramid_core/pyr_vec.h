@@ -1,15 +1,17 @@
 /* The small vector layer the lockstep playouts are written on (pyr_sim_lockstep.h): lanes of
- * 32-bit unsigned integers (pv), a mask of lanes (pm: an integer, bit i for lane i, so masks
- * combine with C's &, | and ~ and are tested with `if`), and the few operations the
- * playouts use, so that one text of a policy serves every backend. A mask type is as wide as
- * its lanes, so a stored ~m keeps no bits beyond them. Masked forms follow one
- * rule: lanes outside the mask keep `src` (the _mask_ forms) or become 0 (the _maskz_ forms).
+ * 32-bit unsigned integers (pv), a mask of lanes (pm, which combines with C's &, | and ~ and
+ * is tested with pm_any; PM_NONE and PM_ALL are the empty and the full one), and the few
+ * operations the playouts use, so that one text of a policy serves every backend. Masked
+ * forms follow one rule: lanes outside the mask keep `src` (the _mask_ forms) or become 0
+ * (the _maskz_ forms).
  *
  * Backends (x86-64 with GCC or Clang; chosen at run time by the caller):
- *  - pv512_: AVX-512 (F, DQ, BW, VL, VPOPCNTDQ, CD), sixteen lanes, masks in k registers;
- *  - pv256_: AVX2, eight lanes; a compare's result becomes an integer mask (movemask) and a
- *    masked operation expands it again; popcount and leading zeros are worked out, and the
- *    32-entry tables are four permutes and three blends.
+ *  - pv512_: AVX-512 (F, DQ, BW, VL, VPOPCNTDQ, CD), sixteen lanes, masks in k registers
+ *    (__mmask16: a stored ~m keeps no bits beyond the lanes);
+ *  - pv256_: AVX2, eight lanes, a mask a vector whose lanes' sign bits say (what blendv,
+ *    movemask and vtestps read: a compare sets whole lanes, vbit only the sign); popcount
+ *    and leading zeros are worked out, and the 32-entry tables are four permutes and three
+ *    blends.
  * The generic names (v1, vadd, ..., pv, pm) stand for the backend PV_PREFIX names: define it
  * (pv512_ or pv256_) before the code that uses them. */
 #ifndef PYR_VEC_H
