@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import _args
+from .._atomic import write_atomic
 from ..deal import Deal
 from ..jsonout import dumps
 from ..rules import Rules
@@ -126,35 +125,6 @@ def from_document(doc: Any, clock: Any = None) -> "Session":
     except (TypeError, AttributeError) as e:
         raise ValueError(f"the save is malformed ({e})") from None
     return s
-
-
-def write_atomic(path: str | os.PathLike, text: str) -> None:
-    """Write ``text`` to ``path``: a temporary file beside it, fsync, rename over it."""
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    try:   # the rename itself reaches the disk with the folder's entry
-        dir_fd = os.open(folder, os.O_RDONLY)
-    except OSError:  # pragma: no cover - platforms without directory handles
-        return
-    try:
-        os.fsync(dir_fd)
-    except OSError:  # pragma: no cover
-        pass
-    finally:
-        os.close(dir_fd)
 
 
 def save(session: "Session", path: str | os.PathLike) -> None:

@@ -1,0 +1,480 @@
+"""Surveys of whole deal-number ranges: resumable, on one machine or on a Dask cluster.
+
+A survey solves (policy ``solver``: perfect play) or plays (``greedy``, ``random``) the deal
+numbers ``start .. start + count - 1`` under one rule set. The range is cut into shards of
+``shard_size`` deals (tens of thousands: one task each, not millions of tiny ones); a shard
+runs the native batch code on all the cores of the process that takes it, and its per-deal
+rows become one Parquet file in the survey's folder, written atomically, beside
+``manifest.json``, the run's parameters:
+
+- ``deal`` (uint64): the deal number;
+- ``won`` (int8): solver: 1 winnable, 0 not, -1 undecided (its time budget ran out);
+  playouts: 1 won, 0 lost;
+- ``length`` (int16): solver: the length of the winning line found (the shortest one with
+  ``objective="min_moves"``), -1 for the others; playouts: the moves played;
+- ``removed`` (int8): the most pyramid cards removed: solver, the most removable (28 for a
+  winnable deal; -1 when undecided, or for every lost deal with ``max_removed=False``, which
+  saves the search for them: under ``msc`` it costs about four times the deciding);
+  playouts, what the game removed;
+- ``nodes`` (uint64): positions the solver searched (0 for playouts);
+- ``seconds`` (float32): the deal's solving time; for playouts the shard's time shared out.
+
+Run again with the same parameters into the same folder, a survey does only the shards that
+are missing (after Ctrl-C, a killed worker or a killed client); with other parameters it
+refuses. Shards run on a local process pool (the standard library's; no extra needed) or,
+with ``scheduler`` (an address or a ``distributed.Client``), on a Dask cluster, where a
+worker that dies mid-shard has its shard redone. A shard's rows depend only on its deals
+and the parameters, so the results are the same whatever the shard size, the number of
+workers and the order the shards finish in.
+
+Needs pyarrow (``pip install "pyramid-solitaire[survey]"``) for the Parquet files, and
+dask.distributed for a cluster (``pip install "pyramid-solitaire[distributed]"``).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor
+from concurrent.futures import wait as wait_local
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+from pyramid_core.shuffle import MAX_DEAL_NUMBER
+
+from . import _args
+from ._atomic import write_atomic, write_atomic_with
+from ._parallel import make_progress
+from .rules import Rules
+
+FORMAT = "pyramid-solitaire survey 1"
+MANIFEST = "manifest.json"
+POLICIES = ("solver", "greedy", "random")
+OBJECTIVES = ("any", "min_moves")
+DEFAULT_SHARD_SIZE = 20_000
+MAX_SHARD_SIZE = 10_000_000
+COLUMNS = {"deal": np.uint64, "won": np.int8, "length": np.int16, "removed": np.int8,
+           "nodes": np.uint64, "seconds": np.float32}
+
+
+def _need_pyarrow():
+    try:
+        import pyarrow
+        import pyarrow.parquet
+    except ImportError:
+        raise ImportError('a survey writes Parquet files, which needs pyarrow: '
+                          'python -m pip install "pyramid-solitaire[survey]"') from None
+    return pyarrow
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A survey's parameters: what it computes (so what its manifest records)."""
+
+    rules: Rules
+    policy: str
+    start: int
+    count: int
+    shard_size: int
+    seed: int | None = None          # the random policy's
+    objective: str = "any"           # the solver's
+    max_seconds: float | None = None  # the solver's budget per deal (None: none)
+    max_removed: bool = False        # the solver: also the most removable cards of lost deals
+
+    @classmethod
+    def make(cls, *, rules: Any, policy: str, start: Any, count: Any,
+             shard_size: Any = DEFAULT_SHARD_SIZE, seed: Any = None, objective: str = "any",
+             max_seconds: Any = None, max_removed: Any = None) -> "Plan":
+        """The plan of checked parameters (ValueError naming the bad one)."""
+        rules = Rules.coerce(rules if rules is not None else "pyramide")
+        policy = _choice("policy", policy, POLICIES)
+        start = _args.whole("start", start, 0, MAX_DEAL_NUMBER)
+        count = _args.whole("count", count, 1, MAX_DEAL_NUMBER + 1 - start)
+        shard_size = _args.whole("shard_size", shard_size, 1, MAX_SHARD_SIZE)
+        objective = _choice("objective", objective, OBJECTIVES)
+        if policy == "random":
+            seed = (int.from_bytes(os.urandom(6), "little") if seed is None
+                    else _args.whole("seed", seed, 0, (1 << 64) - 1))
+        elif seed is not None:
+            raise ValueError("seed goes with policy 'random' only")
+        if policy != "solver" and (objective != "any" or max_seconds is not None
+                                   or max_removed is not None):
+            raise ValueError("objective, max_seconds and max_removed go with policy 'solver' "
+                             "only")
+        if max_seconds is not None:
+            max_seconds = _args.real("max_seconds", max_seconds)
+        max_removed = policy == "solver" and (max_removed is None
+                                              or _args.flag("max_removed", max_removed))
+        return cls(rules, policy, start, count, shard_size, seed, objective, max_seconds,
+                   max_removed)
+
+    @property
+    def shards(self) -> int:
+        return -(-self.count // self.shard_size)
+
+    def deals(self, index: int) -> tuple[int, int]:
+        """Shard ``index``'s deal numbers: lo .. hi - 1."""
+        lo = self.start + index * self.shard_size
+        return lo, min(lo + self.shard_size, self.start + self.count)
+
+    def manifest(self) -> dict[str, Any]:
+        return {"format": FORMAT, "rules": self.rules.to_dict(), "rules_name": self.rules.name,
+                "policy": self.policy, "start": self.start, "count": self.count,
+                "shard_size": self.shard_size, "seed": self.seed, "objective": self.objective,
+                "max_seconds": self.max_seconds, "max_removed": self.max_removed}
+
+    @classmethod
+    def from_manifest(cls, m: dict[str, Any]) -> "Plan":
+        if m.get("format") != FORMAT:
+            raise ValueError(f"not a survey manifest of this version ({FORMAT!r} expected, "
+                             f"got {_args.excerpt(m.get('format'))})")
+        return cls.make(rules=Rules.from_dict(m["rules"]), policy=m["policy"],
+                        start=m["start"], count=m["count"], shard_size=m["shard_size"],
+                        seed=m["seed"], objective=m["objective"], max_seconds=m["max_seconds"],
+                        max_removed=m["max_removed"] if m["policy"] == "solver" else None)
+
+    @property
+    def key(self) -> str:
+        """A short digest of the parameters (task names on a cluster)."""
+        text = json.dumps(self.manifest(), sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _choice(name: str, value: Any, allowed: tuple[str, ...]) -> str:
+    text = str(value).strip().lower() if isinstance(value, str) else None
+    if text not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(allowed)}, got "
+                         f"{_args.excerpt(value)}")
+    return text
+
+
+def shard_name(index: int) -> str:
+    return f"shard-{index:07d}.parquet"
+
+
+# ---- one shard: runs where the task runs (a pool process or a Dask worker) -----------------
+
+def run_shard(manifest: dict[str, Any], index: int, threads: int | None = None
+              ) -> dict[str, np.ndarray]:
+    """The rows of shard ``index`` of the survey ``manifest`` (a plain dict, so that it
+    travels to any process), on ``threads`` threads (None: all cores)."""
+    from .simulate import simulate
+    from .solver import solve_many
+    plan = Plan.from_manifest(manifest)
+    lo, hi = plan.deals(index)
+    n = hi - lo
+    numbers = np.arange(lo, hi, dtype=np.uint64)
+    t0 = time.perf_counter()
+    if plan.policy == "solver":
+        r = solve_many(numbers, plan.rules, objective=plan.objective, max_removed=plan.max_removed,
+                       threads=threads, max_seconds=plan.max_seconds)
+        won = r.winnable.astype(np.int8)
+        length = np.where(won == 1, r.n_moves, -1)
+        removed = np.where(won == 1, 28, np.where(won == 0, r.max_removed, -1))   # -1 unasked
+        nodes, seconds = r.nodes, r.seconds
+    else:
+        r = simulate(n, start=lo, rules=plan.rules, policy=plan.policy, seed=plan.seed,
+                     threads=threads)
+        won, length, removed = r.won, r.moves, r.removed
+        nodes = np.zeros(n, np.uint64)
+        seconds = np.full(n, (time.perf_counter() - t0) / n)
+    rows = {"deal": numbers, "won": won, "length": length, "removed": removed,
+            "nodes": nodes, "seconds": seconds}
+    return {k: np.ascontiguousarray(rows[k], dtype=t) for k, t in COLUMNS.items()}
+
+
+# ---- the folder --------------------------------------------------------------------------
+
+def _write_shard(folder: Path, index: int, rows: dict[str, np.ndarray]) -> None:
+    pa = _need_pyarrow()
+    table = pa.table({k: rows[k] for k in COLUMNS})
+    write_atomic_with(folder / shard_name(index),
+                      lambda f: pa.parquet.write_table(table, f, compression="zstd"), mode=0o644)
+
+
+def _shard_done(folder: Path, plan: Plan, index: int) -> bool:
+    """Whether shard ``index`` is on disk, whole (its row count as planned)."""
+    path = folder / shard_name(index)
+    if not path.exists():
+        return False
+    pa = _need_pyarrow()
+    lo, hi = plan.deals(index)
+    try:
+        return pa.parquet.ParquetFile(path).metadata.num_rows == hi - lo
+    except (OSError, pa.ArrowException):
+        return False
+
+
+def _open_folder(folder: Path, plan: Plan) -> None:
+    """Create the survey's folder and manifest, or check that they are this plan's."""
+    manifest = plan.manifest()
+    path = folder / MANIFEST
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"survey folder {folder} is a file")
+    if path.exists():
+        try:
+            have = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            raise ValueError(f"{path} is not a survey manifest ({e})") from None
+        if have != manifest:
+            diff = sorted(k for k in set(have) | set(manifest) if have.get(k) != manifest.get(k))
+            raise ValueError(f"{folder} holds a survey of other parameters ({', '.join(diff)} "
+                             "differ): resume it with its own, or use another folder")
+        return
+    if folder.exists() and any(folder.glob("shard-*.parquet")):
+        raise ValueError(f"{folder} has shards but no manifest: not a survey folder to reuse")
+    folder.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, json.dumps(manifest, indent=1, sort_keys=True) + "\n", mode=0o644)
+
+
+def _folder_seed(folder: Path) -> int | None:
+    """The seed of the random survey in ``folder``, if it holds one."""
+    try:
+        have = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        return int(have["seed"]) if have.get("policy") == "random" else None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def read_manifest(folder: str | os.PathLike) -> Plan:
+    path = Path(folder) / MANIFEST
+    try:
+        return Plan.from_manifest(json.loads(path.read_text(encoding="utf-8")))
+    except FileNotFoundError:
+        raise ValueError(f"{folder} is not a survey folder (no {MANIFEST})") from None
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise ValueError(f"{path} is not a survey manifest ({e})") from None
+
+
+# ---- running -----------------------------------------------------------------------------
+
+class _Local:
+    """Shards on a process pool of the standard library: ``workers`` processes, each using
+    its share of the cores."""
+
+    def __init__(self, workers: int) -> None:
+        import multiprocessing
+        self.threads = max(1, (os.cpu_count() or 1) // workers)
+        self.pool = ProcessPoolExecutor(max_workers=workers,
+                                        mp_context=multiprocessing.get_context("spawn"))
+        self.width = workers
+
+    def submit(self, manifest: dict, index: int, key: str):
+        return self.pool.submit(run_shard, manifest, index, self.threads)
+
+    def wait(self, pending: set) -> set:
+        return wait_local(pending, return_when=FIRST_COMPLETED).done
+
+    def close(self, cancel: bool) -> None:
+        self.pool.shutdown(wait=not cancel, cancel_futures=cancel)
+
+
+class _Dask:
+    """Shards on a Dask cluster: one task each, on a worker's cores."""
+
+    def __init__(self, scheduler: Any) -> None:
+        try:
+            import distributed
+        except ImportError:
+            raise ImportError('a survey on a cluster needs dask.distributed: python -m pip '
+                              'install "pyramid-solitaire[distributed]"') from None
+        self.distributed = distributed
+        self.own = not isinstance(scheduler, distributed.Client)
+        if self.own:
+            if not isinstance(scheduler, str) or not scheduler.strip():
+                raise ValueError("scheduler must be an address (tcp://host:port) or a "
+                                 f"distributed.Client, got {_args.excerpt(scheduler)}")
+            try:
+                scheduler = distributed.Client(scheduler.strip(), timeout=10)
+            except (OSError, TimeoutError) as e:
+                raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+        self.client = scheduler
+        self.width = max(1, len(self.client.scheduler_info().get("workers", {})))
+
+    def submit(self, manifest: dict, index: int, key: str):
+        return self.client.submit(run_shard, manifest, index, key=key, pure=False, retries=2)
+
+    def wait(self, pending: set) -> set:
+        return set(self.distributed.wait(list(pending), return_when="FIRST_COMPLETED").done)
+
+    def close(self, cancel: bool) -> None:
+        if self.own:
+            self.client.close()
+
+
+def survey(out: str | os.PathLike, *, rules: Any = "pyramide", policy: str = "solver",
+           start: Any = 0, count: Any, shard_size: Any = DEFAULT_SHARD_SIZE, seed: Any = None,
+           objective: str = "any", max_seconds: Any = None, max_removed: Any = None,
+           scheduler: Any = None,
+           workers: Any = 1, progress: Any = False,
+           on_shard: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Run (or resume) the survey of deals ``start .. start + count - 1`` into folder ``out``
+    (see the module's docstring); returns a summary dict: the folder, the shards done now
+    and before, the deals per second of this run.
+
+    A random survey given no ``seed`` draws one (kept in the manifest), or resumes with the
+    folder's. ``scheduler``: None for the local process pool of ``workers`` processes, or a Dask
+    scheduler's address or a ``distributed.Client``. ``progress``: True for a bar (deals,
+    rate, time left) or a callable ``progress(done, total)``. ``on_shard(index)`` is called
+    after each shard is written (tests stop a run there)."""
+    _need_pyarrow()
+    folder = Path(out)
+    if seed is None and policy == "random":      # resuming without the seed: the folder's
+        seed = _folder_seed(folder)
+    plan = Plan.make(rules=rules, policy=policy, start=start, count=count,
+                     shard_size=shard_size, seed=seed, objective=objective,
+                     max_seconds=max_seconds, max_removed=max_removed)
+    _open_folder(folder, plan)
+    todo = [i for i in range(plan.shards) if not _shard_done(folder, plan, i)]
+    before = plan.shards - len(todo)
+    manifest = plan.manifest()
+    t0 = time.perf_counter()
+    bar = make_progress(progress, plan.count, "deals", desc=f"survey {plan.rules.name}")
+    bar.update(sum(hi - lo for lo, hi in map(plan.deals, range(plan.shards)))
+               - sum(hi - lo for lo, hi in map(plan.deals, todo)))
+    runner = _Dask(scheduler) if scheduler is not None else _Local(
+        _args.whole("workers", workers, 1, 4096))
+    done = 0
+    cancel = True
+    try:
+        queue = list(reversed(todo))
+        pending: dict[Any, int] = {}
+        while queue or pending:
+            while queue and len(pending) < 2 * runner.width:
+                i = queue.pop()
+                pending[runner.submit(manifest, i, f"pyramid-survey-{plan.key}-{i}")] = i
+            for fut in runner.wait(set(pending)):
+                i = pending.pop(fut)
+                _write_shard(folder, i, fut.result())
+                done += 1
+                lo, hi = plan.deals(i)
+                bar.update(hi - lo)
+                if on_shard is not None:
+                    on_shard(i)
+        cancel = False
+    finally:
+        runner.close(cancel)
+        bar.close()
+    seconds = time.perf_counter() - t0
+    deals = sum(hi - lo for lo, hi in map(plan.deals, todo))
+    return {"folder": str(folder), "shards": plan.shards, "done_now": done,
+            "done_before": before, "seconds": seconds,
+            "deals_per_second": deals / seconds if seconds > 0 and deals else None}
+
+
+# ---- reading and reporting ---------------------------------------------------------------
+
+def load(folder: str | os.PathLike) -> tuple[Plan, dict[str, np.ndarray], int]:
+    """A survey folder's plan, its finished shards' rows (in deal order) and how many shards
+    are still missing."""
+    pa = _need_pyarrow()
+    folder = Path(folder)
+    plan = read_manifest(folder)
+    parts, missing = [], 0
+    for i in range(plan.shards):
+        if _shard_done(folder, plan, i):
+            parts.append(pa.parquet.read_table(folder / shard_name(i)))
+        else:
+            missing += 1
+    rows = {k: (np.concatenate([t.column(k).to_numpy() for t in parts]).astype(c, copy=False)
+                if parts else np.zeros(0, c)) for k, c in COLUMNS.items()}
+    return plan, rows, missing
+
+
+def report(folder: str | os.PathLike) -> dict[str, Any]:
+    """The results of a survey folder as JSON-ready data: the win rate with its 95% (Wilson)
+    interval over the decided deals, the distribution of the winning lines' lengths (the
+    solver's lines, or the won games' moves) and of the pyramid cards removed, the totals of
+    nodes and seconds, and how many shards are missing (a survey still under way)."""
+    from .simulate import wilson_interval
+    plan, rows, missing = load(folder)
+    won = rows["won"]
+    decided = int(np.sum(won >= 0))
+    wins = int(np.sum(won == 1))
+    low, high = wilson_interval(wins, decided) if decided else (None, None)
+    lengths = rows["length"][won == 1].astype(np.int64)
+    removed = rows["removed"][rows["removed"] >= 0].astype(np.int64)
+    return {"folder": str(folder), "rules": plan.rules.describe_dict(), "policy": plan.policy,
+            "objective": plan.objective if plan.policy == "solver" else None,
+            "seed": plan.seed, "start": plan.start, "count": plan.count,
+            "shards": plan.shards, "missing_shards": missing,
+            "deals": int(won.size), "decided": decided, "wins": wins,
+            "win_rate": wins / decided if decided else None,
+            "ci95": [low, high] if decided else None,
+            "length_histogram": {str(k): int(v) for k, v in
+                                 enumerate(np.bincount(lengths)) if v},
+            "removed_histogram": {str(k): int(v) for k, v in
+                                  enumerate(np.bincount(removed, minlength=29)) if v},
+            "mean_length": float(lengths.mean()) if lengths.size else None,
+            "mean_removed": float(removed.mean()) if removed.size else None,
+            "nodes": int(rows["nodes"].sum()), "seconds": float(rows["seconds"].sum())}
+
+
+def report_text(rep: dict[str, Any]) -> str:
+    """The report as text (what ``survey report`` prints)."""
+    from .simulate import histogram_table
+    what = {"solver": f"perfect play (solver, objective {rep['objective']})",
+            "greedy": "the greedy policy",
+            "random": f"the random policy (seed {rep['seed']})"}[rep["policy"]]
+    lines = [f"survey {rep['folder']}: {what}, rules {rep['rules']['name']}",
+             f"deals {rep['start']:,}..{rep['start'] + rep['count'] - 1:,}: {rep['deals']:,} done"
+             + (f" ({rep['missing_shards']:,} of {rep['shards']:,} shards missing: resume the "
+                "survey to finish it)" if rep["missing_shards"] else "")]
+    if rep["decided"]:
+        low, high = rep["ci95"]
+        label = "winnable" if rep["policy"] == "solver" else "won"
+        lines.append(f"{label} {rep['wins']:,} of {rep['decided']:,}: {rep['win_rate'] * 100:.3f}% "
+                     f"(95% interval {low * 100:.3f}% .. {high * 100:.3f}%)")
+        if rep["decided"] < rep["deals"]:
+            lines.append(f"undecided (budget ran out) {rep['deals'] - rep['decided']:,}")
+    if rep["length_histogram"]:
+        name = "winning line length" if rep["policy"] == "solver" else "moves of won games"
+        lines += ["", f"{name}: mean {rep['mean_length']:.2f}",
+                  _length_table({int(k): v for k, v in rep["length_histogram"].items()})]
+    if rep["removed_histogram"]:
+        hist = [0] * 29
+        for k, v in rep["removed_histogram"].items():
+            hist[int(k)] = v
+        lines += ["", f"pyramid cards removed: mean {rep['mean_removed']:.2f}",
+                  histogram_table(hist)]
+    if rep["policy"] == "solver":
+        lines += ["", f"solver: {rep['nodes']:,} positions, {rep['seconds']:,.1f} s of solving"]
+    return "\n".join(lines)
+
+
+def _length_table(hist: dict[int, int], width: int = 40) -> str:
+    total, top = sum(hist.values()), max(hist.values())
+    rows = [f"{'length':>7}  {'deals':>12}  {'share':>7}"]
+    for k in range(min(hist), max(hist) + 1):
+        n = hist.get(k, 0)
+        bar = "#" * round(n / top * width) if n else ""
+        rows.append(f"{k:>7}  {n:>12,}  {n / total * 100:>6.2f}%  {bar or ('.' if n else '')}")
+    return "\n".join(rows)
+
+
+def plot(rep: dict[str, Any], path: str | os.PathLike) -> None:
+    """The two distributions of a report as a figure saved to ``path`` (needs matplotlib:
+    the plot extra)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ImportError('a plot needs matplotlib: python -m pip install '
+                          '"pyramid-solitaire[plot]"') from None
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    for ax, key, label in ((axes[0], "length_histogram", "winning line length"),
+                           (axes[1], "removed_histogram", "pyramid cards removed")):
+        hist = {int(k): v for k, v in rep[key].items()}
+        ax.bar(list(hist), list(hist.values()), color="#3a6ea5")
+        ax.set_xlabel(label)
+        ax.set_ylabel("deals")
+    rate = rep["win_rate"]
+    fig.suptitle(f"{rep['rules']['name']}, {rep['policy']}: {rep['deals']:,} deals"
+                 + (f", {rate * 100:.2f}% won" if rate is not None else ""))
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

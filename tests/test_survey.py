@@ -1,0 +1,210 @@
+"""Surveys (pyramid_solitaire.survey, ``pyramid-solitaire survey``): shards written as
+Parquet, identical to a direct run whatever the sharding, resumable, refusing other
+parameters; on a real Dask cluster (a LocalCluster of two worker processes) the same rows,
+also when a worker dies mid-run."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+
+import numpy as np
+import pytest
+
+from conftest import run_main
+
+pytest.importorskip("pyarrow", reason="the survey extra (pyarrow) is not installed")
+
+from pyramid_solitaire import simulate, solve_many  # noqa: E402
+from pyramid_solitaire import survey as S  # noqa: E402
+
+SAME = [k for k in S.COLUMNS if k != "seconds"]    # a run's timings differ, nothing else
+
+
+def rows_of(folder):
+    plan, rows, missing = S.load(folder)
+    assert missing == 0
+    return rows
+
+
+def same_rows(a, b):
+    return all(np.array_equal(a[k], b[k]) for k in SAME)
+
+
+@pytest.mark.parametrize("policy, rules", [("greedy", "msc"), ("random", "pyramide"),
+                                           ("solver", "pyramide")])
+def test_survey_rows_are_the_direct_run(tmp_path, policy, rules):
+    """The shards' rows are what simulate / solve_many give for the same deals, whatever the
+    shard size and the number of local workers."""
+    seed = 77 if policy == "random" else None
+    start, count = 1000, 2500
+    a = S.survey(tmp_path / "a", rules=rules, policy=policy, start=start, count=count,
+                 shard_size=700, seed=seed)
+    assert (a["shards"], a["done_now"], a["done_before"]) == (4, 4, 0)
+    b = S.survey(tmp_path / "b", rules=rules, policy=policy, start=start, count=count,
+                 shard_size=1300, seed=seed, workers=2)
+    ra, rb = rows_of(tmp_path / "a"), rows_of(tmp_path / "b")
+    assert same_rows(ra, rb)
+    assert np.array_equal(ra["deal"], np.arange(start, start + count, dtype=np.uint64))
+    if policy == "solver":
+        r = solve_many(range(start, start + count), rules, max_removed=True)
+        assert np.array_equal(ra["won"], r.winnable)
+        assert np.array_equal(ra["length"], np.where(r.winnable == 1, r.n_moves, -1))
+        assert np.array_equal(ra["removed"], np.where(r.winnable == 1, 28, r.max_removed))
+        assert np.array_equal(ra["nodes"], r.nodes)
+    else:
+        r = simulate(count, start=start, rules=rules, policy=policy, seed=seed)
+        assert np.array_equal(ra["won"], r.won) and np.array_equal(ra["length"], r.moves)
+        assert np.array_equal(ra["removed"], r.removed)
+    rep = S.report(tmp_path / "a")
+    assert rep["deals"] == count and rep["missing_shards"] == 0
+    assert rep["wins"] == int(np.sum(ra["won"] == 1))
+    low, high = rep["ci95"]
+    assert low < rep["win_rate"] < high
+    assert sum(rep["removed_histogram"].values()) == count
+
+
+def test_interrupted_survey_resumes_to_the_same_rows(tmp_path):
+    """Stopped after two shards (as Ctrl-C does), the survey keeps them; run again with the same
+    arguments it does only the others, and the folder equals one uninterrupted run."""
+    args = dict(rules="msc", policy="random", seed=3, start=0, count=6000, shard_size=1000)
+    seen = []
+
+    def stop(i):
+        seen.append(i)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        S.survey(tmp_path / "r", on_shard=stop, **args)
+    assert len(list((tmp_path / "r").glob("shard-*.parquet"))) == 2
+    assert S.load(tmp_path / "r")[2] == 4
+    assert "4 of 6 shards missing" in S.report_text(S.report(tmp_path / "r"))
+    again = S.survey(tmp_path / "r", **args)
+    assert (again["done_now"], again["done_before"]) == (4, 2)
+    S.survey(tmp_path / "whole", **args)
+    assert same_rows(rows_of(tmp_path / "r"), rows_of(tmp_path / "whole"))
+    assert S.survey(tmp_path / "r", **args)["done_now"] == 0     # finished: nothing to do
+
+
+def test_torn_shard_is_redone(tmp_path):
+    args = dict(rules="classic", policy="greedy", count=3000, shard_size=1000)
+    S.survey(tmp_path / "t", **args)
+    whole = rows_of(tmp_path / "t")
+    (tmp_path / "t" / S.shard_name(1)).write_bytes(b"PAR1 not really")
+    assert S.load(tmp_path / "t")[2] == 1
+    assert S.survey(tmp_path / "t", **args)["done_now"] == 1
+    assert same_rows(rows_of(tmp_path / "t"), whole)
+
+
+def test_other_parameters_are_refused(tmp_path):
+    S.survey(tmp_path / "s", rules="msc", policy="greedy", count=2000, shard_size=1000)
+    manifest = (tmp_path / "s" / S.MANIFEST).read_text()
+    for other in (dict(rules="pyramide"), dict(count=3000), dict(shard_size=500),
+                  dict(policy="random", seed=1)):
+        args = dict(rules="msc", policy="greedy", count=2000, shard_size=1000) | other
+        with pytest.raises(ValueError, match="other parameters"):
+            S.survey(tmp_path / "s", **args)
+    assert (tmp_path / "s" / S.MANIFEST).read_text() == manifest      # nothing lost
+    S.survey(tmp_path / "rnd", rules="msc", policy="random", seed=9, count=1000)
+    with pytest.raises(ValueError, match=r"\(seed differ"):
+        S.survey(tmp_path / "rnd", rules="msc", policy="random", seed=10, count=1000)
+    # no seed: the folder's (a fresh one was drawn and kept when none was given)
+    assert S.survey(tmp_path / "rnd", rules="msc", policy="random", count=1000)["done_now"] == 0
+    first = S.survey(tmp_path / "fresh", rules="msc", policy="random", count=1000)
+    assert S.read_manifest(tmp_path / "fresh").seed is not None and first["done_now"] == 1
+    (tmp_path / "loose").mkdir()
+    (tmp_path / "loose" / S.shard_name(0)).write_bytes(b"x")
+    with pytest.raises(ValueError, match="no manifest"):
+        S.survey(tmp_path / "loose", count=10)
+
+
+@pytest.mark.parametrize("bad, match", [
+    (dict(policy="perfect"), "policy must be one of"), (dict(count=0), "count"),
+    (dict(start=-1), "start"), (dict(shard_size="lots"), "shard_size"),
+    (dict(policy="greedy", seed=4), "seed goes with"),
+    (dict(policy="greedy", objective="min_moves"), "go with policy 'solver'"),
+    (dict(objective="fastest"), "objective must be"), (dict(rules="nope"), "nope"),
+    (dict(start=S.MAX_DEAL_NUMBER, count=2), "count")])
+def test_bad_parameters(tmp_path, bad, match):
+    with pytest.raises(ValueError, match=match):
+        S.survey(tmp_path / "x", **(dict(count=10) | bad))
+    assert not (tmp_path / "x").exists()
+
+
+def test_survey_command_line(tmp_path, capsys):
+    out = str(tmp_path / "cli")
+    code, stdout, _ = run_main(capsys, "survey", "--rules", "msc", "--policy", "greedy",
+                               "--count", "3000", "--shard-size", "1000", "--out", out,
+                               "--json")
+    assert code == 0 and json.loads(stdout)["done_now"] == 3
+    code, stdout, _ = run_main(capsys, "survey", "report", out, "--json")
+    rep = json.loads(stdout)
+    assert code == 0 and rep["deals"] == 3000 and rep["policy"] == "greedy"
+    assert rep["wins"] == simulate(3000, rules="msc").wins
+    code, stdout, _ = run_main(capsys, "survey", "report", out)
+    assert code == 0 and "95% interval" in stdout and "pyramid cards removed" in stdout
+    for argv, match in (
+            (["--count", "10"], "needs --count and --out"),
+            (["--count", "ten", "--out", out + "2"], "--count must be"),
+            (["--count", "10", "--out", out + "3", "--policy", "greedy", "--seed", "1"],
+             "--seed goes with --policy random"),
+            (["--rules", "pyramide", "--count", "3000", "--shard-size", "1000", "--out", out,
+              "--policy", "greedy"], "other parameters"),
+            (["report", str(tmp_path / "none")], "not a survey folder")):
+        code, _, stderr = run_main(capsys, "survey", *argv)
+        assert code == 2 and match in stderr and len(stderr.strip().splitlines()) == 1
+
+
+def test_report_plot(tmp_path):
+    pytest.importorskip("matplotlib", reason="the plot extra is not installed")
+    S.survey(tmp_path / "p", rules="msc", policy="greedy", count=2000)
+    S.plot(S.report(tmp_path / "p"), tmp_path / "p.png")
+    assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
+
+
+# ---- on a Dask cluster ---------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def cluster():
+    distributed = pytest.importorskip("distributed",
+                                      reason="the distributed extra is not installed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None, host="127.0.0.1") as c:
+        with distributed.Client(c) as client:
+            yield c, client
+
+
+def test_distributed_survey_equals_the_local_one(tmp_path, cluster):
+    c, client = cluster
+    args = dict(rules="pyramide", policy="solver", count=9000, shard_size=1000)
+    run = S.survey(tmp_path / "dask", scheduler=c.scheduler_address, **args)   # an address
+    assert run["done_now"] == 9
+    S.survey(tmp_path / "dask2", scheduler=client, shard_size=4000,             # a Client
+             **{k: v for k, v in args.items() if k != "shard_size"})
+    S.survey(tmp_path / "local", **args)
+    local = rows_of(tmp_path / "local")
+    assert same_rows(rows_of(tmp_path / "dask"), local)
+    assert same_rows(rows_of(tmp_path / "dask2"), local)
+
+
+def test_worker_killed_mid_run_loses_and_doubles_nothing(tmp_path, cluster):
+    """A worker process is killed while it holds shards: they are redone on the other (or on
+    its restarted self); every shard is written once, the rows as a local run's."""
+    c, client = cluster
+    args = dict(rules="msc", policy="solver", max_removed=False, count=2400, shard_size=200)
+    pids = client.run(os.getpid)                # worker address -> its process
+    held = []
+
+    def kill_one(i):
+        if not held:
+            victim = sorted(pids)[0]
+            held.extend(client.processing()[victim])     # its shards in flight
+            os.kill(pids[victim], signal.SIGKILL)         # its nanny starts a new one
+
+    run = S.survey(tmp_path / "k", scheduler=client, on_shard=kill_one, **args)
+    assert held and run["done_now"] == 12
+    S.survey(tmp_path / "kl", **args)
+    got = rows_of(tmp_path / "k")
+    assert len(got["deal"]) == 2400 and len(np.unique(got["deal"])) == 2400
+    assert same_rows(got, rows_of(tmp_path / "kl"))
