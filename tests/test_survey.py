@@ -208,3 +208,35 @@ def test_worker_killed_mid_run_loses_and_doubles_nothing(tmp_path, cluster):
     got = rows_of(tmp_path / "k")
     assert len(got["deal"]) == 2400 and len(np.unique(got["deal"])) == 2400
     assert same_rows(got, rows_of(tmp_path / "kl"))
+
+
+def test_simulate_and_solve_many_on_a_cluster(cluster, capsys):
+    """simulate(..., scheduler=) and solve_many(..., scheduler=) give the local run's rows,
+    whatever the shard size; the CLI's simulate --scheduler the same summary."""
+    c, client = cluster
+    local = simulate(250_000, start=7, rules="msc", policy="random", seed=5)
+    for shard in (60_000, 1_000_000):
+        far = simulate(250_000, start=7, rules="msc", policy="random", seed=5,
+                       scheduler=client, shard_size=shard)
+        for k in ("deal", "won", "removed", "moves", "score"):
+            assert np.array_equal(getattr(far, k), getattr(local, k)), k
+        assert far.workers == 2 and far.to_dict()["workers"] == 2
+        assert "2 Dask workers" in far.summary()
+    solver = simulate(1500, rules="pyramide", policy="solver", scheduler=c.scheduler_address,
+                      shard_size=400)
+    assert solver.wins == simulate(1500, rules="pyramide", policy="solver").wins
+    deals = list(range(50, 2050)) + [9, 8, 7]
+    a = solve_many(deals, "unlimited", max_removed=True, scheduler=client, shard_size=333)
+    b = solve_many(deals, "unlimited", max_removed=True)
+    for k in ("winnable", "n_moves", "max_removed", "nodes", "stopped_by", "optimal"):
+        assert np.array_equal(getattr(a, k), getattr(b, k)), k
+    code, stdout, _ = run_main(capsys, "simulate", "--games", "100000", "--rules", "msc",
+                               "--scheduler", c.scheduler_address, "--json")
+    d = json.loads(stdout)
+    assert code == 0 and d["wins"] == simulate(100_000, rules="msc").wins and d["workers"] == 2
+    with pytest.raises(ValueError, match="numbered deals"):
+        simulate(deals=[1, 2, 3], scheduler=client)
+    with pytest.raises(ValueError, match="shard_size goes with scheduler"):
+        simulate(10, shard_size=5)
+    code, _, stderr = run_main(capsys, "simulate", "--file", "x.txt", "--scheduler", "tcp://a:1")
+    assert code == 2 and "--scheduler goes with --games" in stderr

@@ -167,7 +167,8 @@ class SimulationResult:
                  score: np.ndarray | None = None, decided: np.ndarray | None = None,
                  removed_known: np.ndarray | None = None, numbered: np.ndarray | None = None,
                  totals: Totals | None = None, deals: dict[str, Any] | None = None,
-                 decks: np.ndarray | None = None, simd: str | None = None) -> None:
+                 decks: np.ndarray | None = None, simd: str | None = None,
+                 workers: int | None = None) -> None:
         self.deal, self.won, self.removed, self.moves, self.score = deal, won, removed, moves, score
         if won is not None:
             self.decided = np.ones(won.size, dtype=np.bool_) if decided is None else decided
@@ -185,6 +186,7 @@ class SimulationResult:
         self.deals = deals if deals is not None else _span(deal)
         self._decks = decks
         self.simd = simd            # the vector path the playouts ran on (None: the solver)
+        self.workers = workers      # the Dask workers it ran on (None: this process)
 
     # ---- summary ----------------------------------------------------------------------------
     @property
@@ -261,7 +263,8 @@ class SimulationResult:
             "win_rate": self.win_rate, "ci95": [low, high],
             "policy": self.policy, "seed": self.seed,
             "rules": self.rules.describe_dict(), "deals": self.deals,
-            "threads": self.threads, "simd": self.simd, "seconds": self.seconds,
+            "threads": self.threads, "workers": self.workers, "simd": self.simd,
+            "seconds": self.seconds,
             "games_per_second": self.games_per_second,
             "removed_unknown": t.games - t.known,
             "mean_removed": t.mean("removed"), "mean_moves": t.mean("moves"),
@@ -336,8 +339,10 @@ class SimulationResult:
                if self.undecided else "")
             + (f"; most removable cards unknown for {t.games - t.known:,}"
                f" (left out of the table)" if t.known < t.games else ""),
-            f"{self.games_per_second:,.0f} games/s on {self.threads} thread"
-            f"{'s' if self.threads != 1 else ''} ({self.seconds:.2f} s"
+            f"{self.games_per_second:,.0f} games/s on "
+            + (f"{self.workers} Dask worker{'s' if self.workers != 1 else ''}" if self.workers
+               else f"{self.threads} thread{'s' if self.threads != 1 else ''}")
+            + f" ({self.seconds:.2f} s"
             + (f", {_PATH_NAMES.get(self.simd, self.simd)} path)" if self.simd else ")"),
             (f"mean pyramid cards removed {t.mean('removed'):.2f}, "
              f"mean moves {t.mean('moves'):.1f}" if t.known else
@@ -408,7 +413,8 @@ def simulate(games: int | None = None, *, deals: Iterable | np.ndarray | None = 
              progress: Any = False, cancel: Any = None, chunk_size: int | None = None,
              arrays: bool = True, max_nodes: int | None = None,
              max_seconds: float | None = None,
-             max_memory: int | str | None = None) -> SimulationResult:
+             max_memory: int | str | None = None, scheduler: Any = None,
+             shard_size: int | None = None) -> SimulationResult:
     """Play ``games`` deals numbered ``start``, ``start + 1``, ... (or the given ``deals``)
     with ``policy`` under ``rules`` and return a :class:`SimulationResult`.
 
@@ -436,7 +442,14 @@ def simulate(games: int | None = None, *, deals: Iterable | np.ndarray | None = 
     - ``chunk_size``: games per task handed to a thread (tuning only; results do not
       depend on it).
 
-    Results are identical whatever ``threads``, ``chunk_size`` and ``arrays``.
+    - ``scheduler``: a Dask scheduler's address (``tcp://host:port``) or a
+      ``distributed.Client`` (the ``distributed`` extra) to play numbered deals (``games``
+      from ``start``) on a cluster: shards of ``shard_size`` deals (default 1,000,000, the
+      solver policy 20,000), one task each on a worker's cores, their rows combined as they
+      come back; ``workers`` (and ``threads``) of the result then count the workers.
+
+    Results are identical whatever ``threads``, ``chunk_size``, ``arrays``, ``scheduler``
+    and ``shard_size``.
     """
     if (games is None) == (deals is None):
         raise ValueError("give exactly one of games (a count, played from deal number start) "
@@ -471,6 +484,16 @@ def simulate(games: int | None = None, *, deals: Iterable | np.ndarray | None = 
         first, rules, n = 0, batch.rules, len(batch)
         described = batch.describe()
     _check_fits(n, policy, arrays)
+    if scheduler is not None:
+        if batch is not None:
+            raise ValueError("a scheduler plays numbered deals: give games (and start), not "
+                             "deals")
+        budget = {k: v for k, v in (("max_nodes", max_nodes), ("max_seconds", max_seconds),
+                                    ("max_memory", max_memory)) if v is not None}
+        return _simulate_on_cluster(scheduler, shard_size, n, first, rules, policy, seed,
+                                    arrays, progress, described, budget)
+    if shard_size is not None:
+        raise ValueError("shard_size goes with scheduler")
     if chunk_size is None:
         chunk = min(_MAX_CHUNK, max(_MIN_CHUNK, n // (n_threads * 16) or 1))
         if policy == "solver":
@@ -505,6 +528,50 @@ def simulate(games: int | None = None, *, deals: Iterable | np.ndarray | None = 
                             decks=batch.layouts if batch is not None and arrays else None,
                             numbered=(batch.numbered if batch is not None and arrays
                                       else None), **kept)
+
+
+def _simulate_shard(kwargs: dict[str, Any], lo: int, hi: int) -> dict[str, Any]:
+    """One shard of a simulation on a cluster: deals lo .. hi - 1 on the worker's cores."""
+    r = simulate(hi - lo, start=lo, **kwargs)
+    return {"won": r.won, "removed": r.removed, "moves": r.moves, "score": r.score,
+            "decided": r.decided, "removed_known": r.removed_known, "simd": r.simd}
+
+
+def _simulate_on_cluster(scheduler: Any, shard_size: Any, n: int, first: int, rules: Rules,
+                         policy: str, seed: int | None, arrays: bool, progress: Any,
+                         described: dict[str, Any], budget: dict[str, Any]) -> SimulationResult:
+    from ._cluster import run_tasks, shards
+    size = _args.whole("shard_size", 20_000 if policy == "solver" else 1_000_000
+                       if shard_size is None else shard_size, 1, 1 << 30)
+    kwargs = dict(rules=rules, policy=policy, seed=seed, **budget)
+    parts = shards(n, size)
+    rows: dict[str, np.ndarray] = {}
+    if arrays:
+        rows = {"deal": np.arange(first, first + n, dtype=np.uint64),
+                "won": np.zeros(n, np.bool_), "removed": np.zeros(n, np.uint8),
+                "moves": np.zeros(n, np.uint16), "score": np.zeros(n, np.uint16),
+                "decided": np.zeros(n, np.bool_), "removed_known": np.zeros(n, np.bool_)}
+    totals, info, simd = Totals(), {}, None
+    bar = make_progress(progress, n, "games")
+    t0 = time.perf_counter()
+    tasks = run_tasks(_simulate_shard, [(kwargs, first + lo, first + hi) for lo, hi in parts],
+                      scheduler, info=info)
+    try:
+        for i, got in tasks:
+            lo, hi = parts[i]
+            simd = got.pop("simd")
+            totals.add(Totals.of(got["won"], got["removed"], got["moves"], got["score"],
+                                 got["decided"], got["removed_known"]))
+            for k, v in got.items():
+                if arrays:
+                    rows[k][lo:hi] = v
+            bar.update(hi - lo)
+    finally:
+        tasks.close()
+        bar.close()
+    return SimulationResult(policy=policy, rules=rules, seed=seed, threads=info["workers"],
+                            seconds=time.perf_counter() - t0, totals=totals, deals=described,
+                            simd=simd, workers=info["workers"], **rows)
 
 
 _PATH_NAMES = {"avx512": "AVX-512", "avx2": "AVX2", "scalar": "scalar"}

@@ -349,7 +349,8 @@ def solve_many(deals: Iterable | np.ndarray, rules: Rules | str | None = None, *
                objective: str = "any", max_removed: bool = False, threads: int | None = None,
                max_nodes: int | None = None, max_seconds: float | None = None,
                max_memory: int | str | None = None, progress: Any = False,
-               cancel: Any = None, chunk: int = 64) -> SolveManyResult:
+               cancel: Any = None, chunk: int = 64, scheduler: Any = None,
+               shard_size: int = 20_000) -> SolveManyResult:
     """Solve many deals from their start, without the GIL, over ``threads`` threads (None:
     all cores; -1: all cores too; -2: all but one).
 
@@ -360,7 +361,13 @@ def solve_many(deals: Iterable | np.ndarray, rules: Rules | str | None = None, *
     computes the most pyramid cards removable for the deals that cannot be won (and then
     ``n_moves`` of such a deal is the length of a line removing that many). ``progress``:
     True for a bar, or a callable ``progress(done, total)``; ``cancel``: an event that stops
-    the batch (raising :class:`Cancelled`), like Ctrl-C (``KeyboardInterrupt``)."""
+    the batch (raising :class:`Cancelled`), like Ctrl-C (``KeyboardInterrupt``).
+
+    ``scheduler``: a Dask scheduler's address (``tcp://host:port``) or a
+    ``distributed.Client`` (the ``distributed`` extra) to solve the deals on a cluster:
+    shards of ``shard_size`` deals, each sent as its layouts (52 bytes a deal) and solved on
+    a worker's cores, the rows combined as they come back. The rows are the same as a local
+    run's (apart from ``seconds``)."""
     obj = _objective(objective)
     max_removed = _args.flag("max_removed", max_removed)
     budgets = _budgets(max_nodes, max_seconds, max_memory)
@@ -370,8 +377,13 @@ def solve_many(deals: Iterable | np.ndarray, rules: Rules | str | None = None, *
         _check_fits("solve_many", len(deals), BYTES_PER_DEAL)
     batch = read_deals(deals, rules)
     _check_fits("solve_many", len(batch), BYTES_PER_DEAL - 52)
-    out = _solve_rows(batch.decks_of, len(batch), batch.rules, obj,
-                      max_removed, budgets, threads, chunk, progress, cancel)
+    if scheduler is not None:
+        out = _solve_on_cluster(scheduler, shard_size, batch, objective, max_removed,
+                                dict(max_nodes=max_nodes, max_seconds=max_seconds,
+                                     max_memory=max_memory), progress)
+    else:
+        out = _solve_rows(batch.decks_of, len(batch), batch.rules, obj,
+                          max_removed, budgets, threads, chunk, progress, cancel)
     return SolveManyResult(winnable=out["winnable"], n_moves=out["n_moves"],
                            max_removed=out["max_removed"], nodes=out["nodes"],
                            seconds=out["seconds"], stopped_by=out["stop"], rules=batch.rules,
@@ -450,6 +462,36 @@ def _fill_rows(work: Callable, decks_of: Callable, out: dict[str, np.ndarray], n
             out["seconds"][lost] += sub["seconds"]
     elif not max_removed:
         out["max_removed"][:] = np.where(out["winnable"] == 1, 28, -1)
+
+
+def _solve_shard(decks: np.ndarray, rules: Rules, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """One shard of solve_many on a cluster: its layouts, on the worker's cores."""
+    r = solve_many(decks, rules, **kwargs)
+    return dict(winnable=r.winnable, n_moves=r.n_moves, max_removed=r.max_removed,
+                nodes=r.nodes, seconds=r.seconds, stop=r.stopped_by, optimal=r.optimal)
+
+
+def _solve_on_cluster(scheduler: Any, shard_size: Any, batch: DealBatch, objective: str,
+                      max_removed: bool, budgets: dict[str, Any],
+                      progress: Any) -> dict[str, np.ndarray]:
+    from ._cluster import LazyTasks, run_tasks, shards
+    n = len(batch)
+    parts = shards(n, _args.whole("shard_size", shard_size, 1, 1 << 30))
+    kwargs = dict(objective=objective, max_removed=max_removed, **budgets)
+    out = _rows(n)
+    bar = make_progress(progress, n, "deals")
+    tasks = run_tasks(_solve_shard, LazyTasks(len(parts), lambda i: (
+        np.ascontiguousarray(batch.decks_of(*parts[i])), batch.rules, kwargs)), scheduler)
+    try:
+        for i, got in tasks:
+            lo, hi = parts[i]
+            for k, v in got.items():
+                out[k][lo:hi] = v
+            bar.update(hi - lo)
+    finally:
+        tasks.close()
+        bar.close()
+    return out
 
 
 def _rows(n: int) -> dict[str, np.ndarray]:

@@ -36,8 +36,6 @@ import hashlib
 import json
 import os
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor
-from concurrent.futures import wait as wait_local
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -47,6 +45,7 @@ from pyramid_core.shuffle import MAX_DEAL_NUMBER
 
 from . import _args
 from ._atomic import write_atomic, write_atomic_with
+from ._cluster import run_tasks
 from ._parallel import make_progress
 from .rules import Rules
 
@@ -251,60 +250,6 @@ def read_manifest(folder: str | os.PathLike) -> Plan:
 
 # ---- running -----------------------------------------------------------------------------
 
-class _Local:
-    """Shards on a process pool of the standard library: ``workers`` processes, each using
-    its share of the cores."""
-
-    def __init__(self, workers: int) -> None:
-        import multiprocessing
-        self.threads = max(1, (os.cpu_count() or 1) // workers)
-        self.pool = ProcessPoolExecutor(max_workers=workers,
-                                        mp_context=multiprocessing.get_context("spawn"))
-        self.width = workers
-
-    def submit(self, manifest: dict, index: int, key: str):
-        return self.pool.submit(run_shard, manifest, index, self.threads)
-
-    def wait(self, pending: set) -> set:
-        return wait_local(pending, return_when=FIRST_COMPLETED).done
-
-    def close(self, cancel: bool) -> None:
-        self.pool.shutdown(wait=not cancel, cancel_futures=cancel)
-
-
-class _Dask:
-    """Shards on a Dask cluster: one task each, on a worker's cores."""
-
-    def __init__(self, scheduler: Any) -> None:
-        try:
-            import distributed
-        except ImportError:
-            raise ImportError('a survey on a cluster needs dask.distributed: python -m pip '
-                              'install "pyramid-solitaire[distributed]"') from None
-        self.distributed = distributed
-        self.own = not isinstance(scheduler, distributed.Client)
-        if self.own:
-            if not isinstance(scheduler, str) or not scheduler.strip():
-                raise ValueError("scheduler must be an address (tcp://host:port) or a "
-                                 f"distributed.Client, got {_args.excerpt(scheduler)}")
-            try:
-                scheduler = distributed.Client(scheduler.strip(), timeout=10)
-            except (OSError, TimeoutError) as e:
-                raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
-        self.client = scheduler
-        self.width = max(1, len(self.client.scheduler_info().get("workers", {})))
-
-    def submit(self, manifest: dict, index: int, key: str):
-        return self.client.submit(run_shard, manifest, index, key=key, pure=False, retries=2)
-
-    def wait(self, pending: set) -> set:
-        return set(self.distributed.wait(list(pending), return_when="FIRST_COMPLETED").done)
-
-    def close(self, cancel: bool) -> None:
-        if self.own:
-            self.client.close()
-
-
 def survey(out: str | os.PathLike, *, rules: Any = "pyramide", policy: str = "solver",
            start: Any = 0, count: Any, shard_size: Any = DEFAULT_SHARD_SIZE, seed: Any = None,
            objective: str = "any", max_seconds: Any = None, max_removed: Any = None,
@@ -335,28 +280,20 @@ def survey(out: str | os.PathLike, *, rules: Any = "pyramide", policy: str = "so
     bar = make_progress(progress, plan.count, "deals", desc=f"survey {plan.rules.name}")
     bar.update(sum(hi - lo for lo, hi in map(plan.deals, range(plan.shards)))
                - sum(hi - lo for lo, hi in map(plan.deals, todo)))
-    runner = _Dask(scheduler) if scheduler is not None else _Local(
-        _args.whole("workers", workers, 1, 4096))
     done = 0
-    cancel = True
+    tasks = run_tasks(run_shard, [(manifest, i) for i in todo], scheduler, workers,
+                      keys=[f"pyramid-survey-{plan.key}-{i}" for i in todo], local_threads=True)
     try:
-        queue = list(reversed(todo))
-        pending: dict[Any, int] = {}
-        while queue or pending:
-            while queue and len(pending) < 2 * runner.width:
-                i = queue.pop()
-                pending[runner.submit(manifest, i, f"pyramid-survey-{plan.key}-{i}")] = i
-            for fut in runner.wait(set(pending)):
-                i = pending.pop(fut)
-                _write_shard(folder, i, fut.result())
-                done += 1
-                lo, hi = plan.deals(i)
-                bar.update(hi - lo)
-                if on_shard is not None:
-                    on_shard(i)
-        cancel = False
+        for i, rows in tasks:
+            index = todo[i]
+            _write_shard(folder, index, rows)
+            done += 1
+            lo, hi = plan.deals(index)
+            bar.update(hi - lo)
+            if on_shard is not None:
+                on_shard(index)
     finally:
-        runner.close(cancel)
+        tasks.close()          # an interruption: the shards in flight are cancelled
         bar.close()
     seconds = time.perf_counter() - t0
     deals = sum(hi - lo for lo, hi in map(plan.deals, todo))

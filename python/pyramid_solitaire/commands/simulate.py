@@ -38,6 +38,9 @@ def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) ->
                    help="seed of the random policy (default: a fresh one, printed)")
     p.add_argument("--threads", metavar="T", default=None,
                    help="threads: all cores by default; negative counts back (-1 = all)")
+    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="play on a Dask cluster: its scheduler (tcp://host:port; the "
+                        "distributed extra), shard by shard (with --games)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     add_budget_flags(p, f"game (solver policy; default {SOLVER_MAX_SECONDS:g} s): games it "
                         "cannot decide are reported as undecided")
@@ -61,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
     common = dict(policy=policy, seed=seed, threads=threads(args), progress=show and not args.json,
                   arrays=False, **budget)
     if args.file is not None:
+        if args.scheduler is not None:
+            raise UsageError("--scheduler goes with --games (numbered deals), not with --file")
         if args.start != "0":
             raise UsageError("--start goes with --games, not with --file")
         lines, bad = read_deal_file(args.file, args, args.skip_bad)
@@ -80,7 +85,11 @@ def run(args: argparse.Namespace) -> int:
         if start + games - 1 > MAX_DEAL_NUMBER:
             raise UsageError(f"--games {games:,} from --start {start:,} runs past the last deal "
                              f"number {MAX_DEAL_NUMBER:,}")
-        result = simulate(games, start=start, rules=rules, **common)
+        try:
+            result = simulate(games, start=start, rules=rules, scheduler=args.scheduler,
+                              **common)
+        except ImportError as e:
+            raise UsageError(str(e)) from None
     print(dumps(result.to_dict()) if args.json else result.summary())
     return 0
 
