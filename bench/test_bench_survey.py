@@ -3,15 +3,14 @@
 a Dask LocalCluster of one worker process, the same deals, rounds interleaved by
 pytest-benchmark's order (local, then Dask, per preset).
 
-Run with ``python -m pytest bench/test_bench_survey.py --benchmark-enable`` (the survey and
-distributed extras). Target (issue 18): a distributed run of one worker within 10% of a local
+Run with ``python -m pytest bench/test_bench_survey.py --benchmark-enable`` (the distributed
+extra). Target (issue 18): a distributed run of one worker within 10% of a local
 run of the same deals. There are no assertions on speed.
 """
 import shutil
 
 import pytest
 
-pytest.importorskip("pyarrow")
 distributed = pytest.importorskip("distributed")
 
 from pyramid_solitaire import survey as S  # noqa: E402

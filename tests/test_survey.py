@@ -13,8 +13,6 @@ import pytest
 
 from conftest import run_main
 
-pytest.importorskip("pyarrow", reason="the survey extra (pyarrow) is not installed")
-
 from pyramid_solitaire import simulate, solve_many  # noqa: E402
 from pyramid_solitaire import survey as S  # noqa: E402
 

@@ -27,8 +27,8 @@ worker that dies mid-shard has its shard redone. A shard's rows depend only on i
 and the parameters, so the results are the same whatever the shard size, the number of
 workers and the order the shards finish in.
 
-Needs pyarrow (``pip install "pyramid-solitaire[survey]"``) for the Parquet files, and
-dask.distributed for a cluster (``pip install "pyramid-solitaire[distributed]"``).
+The Parquet files are pyarrow's (a dependency of the package); a cluster needs
+dask.distributed (``pip install "pyramid-solitaire[distributed]"``).
 """
 from __future__ import annotations
 
@@ -59,13 +59,10 @@ COLUMNS = {"deal": np.uint64, "won": np.int8, "length": np.int16, "removed": np.
            "nodes": np.uint64, "seconds": np.float32}
 
 
-def _need_pyarrow():
-    try:
-        import pyarrow
-        import pyarrow.parquet
-    except ImportError:
-        raise ImportError('a survey writes Parquet files, which needs pyarrow: '
-                          'python -m pip install "pyramid-solitaire[survey]"') from None
+def _pyarrow():
+    """pyarrow with its Parquet module (imported when a survey needs it: it takes a while)."""
+    import pyarrow
+    import pyarrow.parquet
     return pyarrow
 
 
@@ -188,7 +185,7 @@ def run_shard(manifest: dict[str, Any], index: int, threads: int | None = None
 # ---- the folder --------------------------------------------------------------------------
 
 def _write_shard(folder: Path, index: int, rows: dict[str, np.ndarray]) -> None:
-    pa = _need_pyarrow()
+    pa = _pyarrow()
     table = pa.table({k: rows[k] for k in COLUMNS})
     write_atomic_with(folder / shard_name(index),
                       lambda f: pa.parquet.write_table(table, f, compression="zstd"), mode=0o644)
@@ -199,7 +196,7 @@ def _shard_done(folder: Path, plan: Plan, index: int) -> bool:
     path = folder / shard_name(index)
     if not path.exists():
         return False
-    pa = _need_pyarrow()
+    pa = _pyarrow()
     lo, hi = plan.deals(index)
     try:
         return pa.parquet.ParquetFile(path).metadata.num_rows == hi - lo
@@ -265,7 +262,6 @@ def survey(out: str | os.PathLike, *, rules: Any = "pyramide", policy: str = "so
     scheduler's address or a ``distributed.Client``. ``progress``: True for a bar (deals,
     rate, time left) or a callable ``progress(done, total)``. ``on_shard(index)`` is called
     after each shard is written (tests stop a run there)."""
-    _need_pyarrow()
     folder = Path(out)
     if seed is None and policy == "random":      # resuming without the seed: the folder's
         seed = _folder_seed(folder)
@@ -307,7 +303,7 @@ def survey(out: str | os.PathLike, *, rules: Any = "pyramide", policy: str = "so
 def load(folder: str | os.PathLike) -> tuple[Plan, dict[str, np.ndarray], int]:
     """A survey folder's plan, its finished shards' rows (in deal order) and how many shards
     are still missing."""
-    pa = _need_pyarrow()
+    pa = _pyarrow()
     folder = Path(folder)
     plan = read_manifest(folder)
     parts, missing = [], 0
