@@ -154,6 +154,73 @@ def test_survey_command_line(tmp_path, capsys):
         assert code == 2 and match in stderr and len(stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("text", ["[1, 2]", "null", "7", '{"format": 3}', "{"])
+def test_a_damaged_manifest_is_an_error_not_a_traceback(tmp_path, capsys, text):
+    S.survey(tmp_path / "m", rules="msc", policy="greedy", count=1000)
+    (tmp_path / "m" / S.MANIFEST).write_text(text)
+    with pytest.raises(ValueError, match="manifest"):
+        S.survey(tmp_path / "m", rules="msc", policy="greedy", count=1000)
+    with pytest.raises(ValueError, match="manifest"):
+        S.survey(tmp_path / "m", rules="msc", policy="random", count=1000)
+    for argv in (["report", str(tmp_path / "m")],
+                 ["--count", "10", "--out", str(tmp_path / "m"), "--policy", "random"]):
+        code, _, stderr = run_main(capsys, "survey", *argv)
+        assert code == 2 and len(stderr.strip().splitlines()) == 1, stderr
+
+
+def test_unusable_folders(tmp_path, capsys):
+    (tmp_path / "file").write_text("x")
+    for out in (tmp_path / "file", tmp_path / "file" / "sub"):
+        code, _, stderr = run_main(capsys, "survey", "--count", "10", "--out", str(out))
+        assert code == 2 and len(stderr.strip().splitlines()) == 1, stderr
+    S.survey(tmp_path / "p", rules="msc", policy="greedy", count=1000)
+    code, _, stderr = run_main(capsys, "survey", "report", str(tmp_path / "p"), "--plot",
+                               str(tmp_path / "no" / "such" / "x.png"))
+    assert code == 2 and len(stderr.strip().splitlines()) == 1, stderr
+
+
+def test_one_run_at_a_time_and_stale_temporaries(tmp_path):
+    """A second run into a folder in use is refused (it would mix in or redo shards); a
+    killed run's half-written shard files are cleared when the next one starts."""
+    args = dict(rules="msc", policy="greedy", count=2000, shard_size=1000)
+    S.survey(tmp_path / "c", **args)
+    (tmp_path / "c" / ".shard-0000001.parquet.x.tmp").write_bytes(b"half")
+    with S._Lock(tmp_path / "c"):
+        with pytest.raises(ValueError, match="another survey run is using"):
+            S.survey(tmp_path / "c", **args)
+    assert S.survey(tmp_path / "c", **args)["done_now"] == 0
+    assert not list((tmp_path / "c").glob("*.tmp"))
+
+
+def test_policy_spelling_and_pandas(tmp_path):
+    """'Random' resumes a random survey as 'random' does; the folder reads as one dataset."""
+    pd = pytest.importorskip("pandas")
+    S.survey(tmp_path / "r", rules="msc", policy="random", count=3000, shard_size=1000)
+    assert S.survey(tmp_path / "r", rules="msc", policy=" Random ", count=3000,
+                    shard_size=1000)["done_now"] == 0
+    df = pd.read_parquet(tmp_path / "r")
+    assert len(df) == 3000 and sorted(df["deal"]) == list(range(3000))
+
+
+def test_a_dead_local_worker_has_its_shards_redone(tmp_path):
+    """The local pool's process is killed while it holds shards: a fresh pool redoes them;
+    the rows are an uninterrupted run's."""
+    import multiprocessing
+    args = dict(rules="msc", policy="solver", max_removed=False, count=1600, shard_size=200)
+    killed = []
+
+    def kill(i):
+        if not killed:
+            for child in multiprocessing.active_children():
+                killed.append(child.pid)
+                os.kill(child.pid, signal.SIGKILL)
+
+    run = S.survey(tmp_path / "w", on_shard=kill, **args)
+    assert killed and run["done_now"] == 8
+    S.survey(tmp_path / "w2", **args)
+    assert same_rows(rows_of(tmp_path / "w"), rows_of(tmp_path / "w2"))
+
+
 def test_report_plot(tmp_path):
     pytest.importorskip("matplotlib", reason="the plot extra is not installed")
     S.survey(tmp_path / "p", rules="msc", policy="greedy", count=2000)
@@ -236,5 +303,10 @@ def test_simulate_and_solve_many_on_a_cluster(cluster, capsys):
         simulate(deals=[1, 2, 3], scheduler=client)
     with pytest.raises(ValueError, match="shard_size goes with scheduler"):
         simulate(10, shard_size=5)
+    for bad in (dict(policy="solver"), dict(policy="greedy")):
+        with pytest.raises(ValueError, match="shard_size"):
+            simulate(10, scheduler=client, shard_size=0, **bad)
+    with pytest.raises(ValueError, match="shard_size"):
+        solve_many([1, 2], shard_size=0)
     code, _, stderr = run_main(capsys, "simulate", "--file", "x.txt", "--scheduler", "tcp://a:1")
     assert code == 2 and "--scheduler goes with --games" in stderr

@@ -11,24 +11,40 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor
 from concurrent.futures import wait as wait_local
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Iterator, Sequence
 
 from . import _args
 
 IN_FLIGHT = 2          # tasks handed out per worker at a time
+RETRIES = 2            # times a task is handed out again after its worker died
 
 
 class _Local:
     """A process pool of ``workers`` processes (spawned: no state of the caller's threads is
     inherited), each running its tasks with its share of the cores."""
 
+    lost = BrokenProcessPool     # what a task's result raises when its process died
+
     def __init__(self, workers: int) -> None:
         self.threads = max(1, (os.cpu_count() or 1) // workers)
-        self.pool = ProcessPoolExecutor(max_workers=workers,
-                                        mp_context=multiprocessing.get_context("spawn"))
         self.width = workers
+        self.pool = self._new()
+
+    def _new(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(max_workers=self.width,
+                                   mp_context=multiprocessing.get_context("spawn"))
+
+    def restart(self) -> None:
+        """A new pool after a worker died (the old one is broken: all its tasks are lost)."""
+        self.close(True)
+        self.pool = self._new()
+
+    def refresh(self) -> None:
+        pass
 
     def submit(self, fn: Callable, args: tuple, key: str | None, threads: bool):
         return self.pool.submit(fn, *args, self.threads) if threads else \
@@ -37,7 +53,14 @@ class _Local:
     def wait(self, pending: set) -> set:
         return wait_local(pending, return_when=FIRST_COMPLETED).done
 
-    def close(self, cancel: bool) -> None:
+    def close(self, cancel: bool, pending: Any = ()) -> None:
+        if cancel:      # Ctrl-C or an error: the running tasks are stopped, not waited for
+            stop = getattr(self.pool, "terminate_workers", None)     # Python 3.14
+            if stop is not None:
+                stop()
+            else:
+                for proc in list(getattr(self.pool, "_processes", {}).values()):
+                    proc.terminate()
         self.pool.shutdown(wait=not cancel, cancel_futures=cancel)
 
 
@@ -62,7 +85,18 @@ class _Dask:
             except (OSError, TimeoutError) as e:
                 raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
         self.client = scheduler
-        self.width = max(1, len(self.client.scheduler_info().get("workers", {})))
+        self.lost = ()               # Dask redoes a dead worker's tasks itself
+        self.checked = 0.0
+        self.refresh()
+
+    def refresh(self) -> None:
+        """The number of workers, asked again every few seconds (workers come and go)."""
+        if time.monotonic() - self.checked > 5:
+            self.width = max(1, len(self.client.scheduler_info().get("workers", {})))
+            self.checked = time.monotonic()
+
+    def restart(self) -> None:  # pragma: no cover - never: lost is empty
+        pass
 
     def submit(self, fn: Callable, args: tuple, key: str | None, threads: bool):
         return self.client.submit(fn, *args, key=key, pure=False, retries=2)
@@ -70,7 +104,9 @@ class _Dask:
     def wait(self, pending: set) -> set:
         return set(self.distributed.wait(list(pending), return_when="FIRST_COMPLETED").done)
 
-    def close(self, cancel: bool) -> None:
+    def close(self, cancel: bool, pending: Any = ()) -> None:
+        if cancel and pending:
+            self.client.cancel(list(pending))
         if self.own:
             self.client.close()
 
@@ -89,20 +125,37 @@ def run_tasks(fn: Callable, tasks: Sequence[tuple], scheduler: Any = None, worke
     if info is not None:
         info["workers"] = runner.width
     cancel = True
+    tries = [0] * len(tasks)
+    pending: dict[Any, int] = {}
     try:
         queue = list(range(len(tasks)))[::-1]
-        pending: dict[Any, int] = {}
         while queue or pending:
+            runner.refresh()
             while queue and len(pending) < IN_FLIGHT * runner.width:
                 i = queue.pop()
                 pending[runner.submit(fn, tuple(tasks[i]), keys[i] if keys else None,
                                       local_threads)] = i
             for fut in runner.wait(set(pending)):
                 i = pending.pop(fut)
-                yield i, fut.result()
+                try:
+                    result = fut.result()
+                except runner.lost:
+                    # a local worker process died (killed, out of memory): the pool is
+                    # broken, so every task in flight is handed out again on a new one
+                    lost = sorted([i, *pending.values()])
+                    pending.clear()
+                    for j in lost:
+                        tries[j] += 1
+                        if tries[j] > RETRIES:
+                            raise RuntimeError(f"a worker process died {tries[j]} times on "
+                                               f"task {j}: giving up") from None
+                    runner.restart()
+                    queue.extend(reversed(lost))
+                    break
+                yield i, result
         cancel = False
     finally:
-        runner.close(cancel)
+        runner.close(cancel, pending)
 
 
 def shards(n: int, size: int) -> list[tuple[int, int]]:

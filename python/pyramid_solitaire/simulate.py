@@ -541,8 +541,8 @@ def _simulate_on_cluster(scheduler: Any, shard_size: Any, n: int, first: int, ru
                          policy: str, seed: int | None, arrays: bool, progress: Any,
                          described: dict[str, Any], budget: dict[str, Any]) -> SimulationResult:
     from ._cluster import run_tasks, shards
-    size = _args.whole("shard_size", 20_000 if policy == "solver" else 1_000_000
-                       if shard_size is None else shard_size, 1, 1 << 30)
+    default = 20_000 if policy == "solver" else 1_000_000
+    size = _args.whole("shard_size", default if shard_size is None else shard_size, 1, 1 << 30)
     kwargs = dict(rules=rules, policy=policy, seed=seed, **budget)
     parts = shards(n, size)
     rows: dict[str, np.ndarray] = {}

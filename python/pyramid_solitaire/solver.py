@@ -372,6 +372,7 @@ def solve_many(deals: Iterable | np.ndarray, rules: Rules | str | None = None, *
     max_removed = _args.flag("max_removed", max_removed)
     budgets = _budgets(max_nodes, max_seconds, max_memory)
     chunk = _args.whole("chunk", chunk, 1, 1 << 20)
+    shard_size = _args.whole("shard_size", shard_size, 1, 1 << 30)
     _args.threads(threads)
     if isinstance(deals, np.ndarray) and deals.dtype.kind in "iu" and deals.ndim:
         _check_fits("solve_many", len(deals), BYTES_PER_DEAL)
@@ -476,7 +477,7 @@ def _solve_on_cluster(scheduler: Any, shard_size: Any, batch: DealBatch, objecti
                       progress: Any) -> dict[str, np.ndarray]:
     from ._cluster import LazyTasks, run_tasks, shards
     n = len(batch)
-    parts = shards(n, _args.whole("shard_size", shard_size, 1, 1 << 30))
+    parts = shards(n, shard_size)
     kwargs = dict(objective=objective, max_removed=max_removed, **budgets)
     out = _rows(n)
     bar = make_progress(progress, n, "deals")

@@ -5,7 +5,7 @@ numbers ``start .. start + count - 1`` under one rule set. The range is cut into
 ``shard_size`` deals (tens of thousands: one task each, not millions of tiny ones); a shard
 runs the native batch code on all the cores of the process that takes it, and its per-deal
 rows become one Parquet file in the survey's folder, written atomically, beside
-``manifest.json``, the run's parameters:
+``_manifest.json``, the run's parameters:
 
 - ``deal`` (uint64): the deal number;
 - ``won`` (int8): solver: 1 winnable, 0 not, -1 undecided (its time budget ran out);
@@ -14,7 +14,7 @@ rows become one Parquet file in the survey's folder, written atomically, beside
   ``objective="min_moves"``), -1 for the others; playouts: the moves played;
 - ``removed`` (int8): the most pyramid cards removed: solver, the most removable (28 for a
   winnable deal; -1 when undecided, or for every lost deal with ``max_removed=False``, which
-  saves the search for them: under ``msc`` it costs about four times the deciding);
+  saves the search for them: under ``msc`` it costs about twenty times the deciding);
   playouts, what the game removed;
 - ``nodes`` (uint64): positions the solver searched (0 for playouts);
 - ``seconds`` (float32): the deal's solving time; for playouts the shard's time shared out.
@@ -23,9 +23,11 @@ Run again with the same parameters into the same folder, a survey does only the 
 are missing (after Ctrl-C, a killed worker or a killed client); with other parameters it
 refuses. Shards run on a local process pool (the standard library's; no extra needed) or,
 with ``scheduler`` (an address or a ``distributed.Client``), on a Dask cluster, where a
-worker that dies mid-shard has its shard redone. A shard's rows depend only on its deals
-and the parameters, so the results are the same whatever the shard size, the number of
-workers and the order the shards finish in.
+worker that dies mid-shard has its shard redone (on the local pool too). A shard's rows
+depend only on its deals and the parameters, so the results are the same whatever the shard
+size, the number of workers and the order the shards finish in (with ``max_seconds``, which
+deals are decided in time depends on the machine and its load). One run at a time uses a
+folder (a lock file says so; another run into it is refused).
 
 The Parquet files are pyarrow's (a dependency of the package); a cluster needs
 dask.distributed (``pip install "pyramid-solitaire[distributed]"``).
@@ -50,7 +52,8 @@ from ._parallel import make_progress
 from .rules import Rules
 
 FORMAT = "pyramid-solitaire survey 1"
-MANIFEST = "manifest.json"
+MANIFEST = "_manifest.json"   # a leading _: readers of the folder as a dataset skip it
+LOCK = ".lock"
 POLICIES = ("solver", "greedy", "random")
 OBJECTIVES = ("any", "min_moves")
 DEFAULT_SHARD_SIZE = 20_000
@@ -204,45 +207,87 @@ def _shard_done(folder: Path, plan: Plan, index: int) -> bool:
         return False
 
 
+def _manifest_at(path: Path) -> dict[str, Any]:
+    """The manifest in ``path`` as a dict (ValueError when it is not one)."""
+    try:
+        have = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise ValueError(f"{path} is not a survey manifest ({e})") from None
+    if not isinstance(have, dict):
+        raise ValueError(f"{path} is not a survey manifest (not a JSON object)")
+    return have
+
+
 def _open_folder(folder: Path, plan: Plan) -> None:
-    """Create the survey's folder and manifest, or check that they are this plan's."""
+    """Create the survey's folder and manifest, or check that they are this plan's (with the
+    folder's lock held: _lock)."""
     manifest = plan.manifest()
     path = folder / MANIFEST
-    if folder.exists() and not folder.is_dir():
-        raise ValueError(f"survey folder {folder} is a file")
     if path.exists():
-        try:
-            have = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as e:
-            raise ValueError(f"{path} is not a survey manifest ({e})") from None
+        have = _manifest_at(path)
         if have != manifest:
             diff = sorted(k for k in set(have) | set(manifest) if have.get(k) != manifest.get(k))
             raise ValueError(f"{folder} holds a survey of other parameters ({', '.join(diff)} "
                              "differ): resume it with its own, or use another folder")
-        return
-    if folder.exists() and any(folder.glob("shard-*.parquet")):
-        raise ValueError(f"{folder} has shards but no manifest: not a survey folder to reuse")
-    folder.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, json.dumps(manifest, indent=1, sort_keys=True) + "\n", mode=0o644)
+    else:
+        if any(folder.glob("shard-*.parquet")):
+            raise ValueError(f"{folder} has shards but no manifest: not a survey folder to reuse")
+        write_atomic(path, json.dumps(manifest, indent=1, sort_keys=True) + "\n", mode=0o644)
+    for stale in folder.glob(".shard-*.tmp"):      # a killed run's half-written shards
+        try:
+            stale.unlink()
+        except OSError:
+            pass
+
+
+class _Lock:
+    """The folder's lock for a run (an exclusive lock on its .lock file, where the platform
+    has fcntl): a second run into the folder is refused rather than mixed in."""
+
+    def __init__(self, folder: Path) -> None:
+        if folder.exists() and not folder.is_dir():
+            raise ValueError(f"survey folder {folder} is a file")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            self.f = open(folder / LOCK, "a+")
+        except OSError as e:
+            raise ValueError(f"cannot use {folder} as a survey folder: {e}") from None
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - Windows: no lock
+            return
+        try:
+            fcntl.flock(self.f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self.f.close()
+            raise ValueError(f"another survey run is using {folder}: wait for it to end "
+                             "(or stop it), then run again") from None
+
+    def __enter__(self) -> "_Lock":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.f.close()                 # releases the lock
 
 
 def _folder_seed(folder: Path) -> int | None:
     """The seed of the random survey in ``folder``, if it holds one."""
     try:
-        have = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        have = _manifest_at(folder / MANIFEST)
         return int(have["seed"]) if have.get("policy") == "random" else None
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError):
         return None
 
 
 def read_manifest(folder: str | os.PathLike) -> Plan:
     path = Path(folder) / MANIFEST
+    if not path.exists():
+        raise ValueError(f"{folder} is not a survey folder (no {MANIFEST})")
+    have = _manifest_at(path)
     try:
-        return Plan.from_manifest(json.loads(path.read_text(encoding="utf-8")))
-    except FileNotFoundError:
-        raise ValueError(f"{folder} is not a survey folder (no {MANIFEST})") from None
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        raise ValueError(f"{path} is not a survey manifest ({e})") from None
+        return Plan.from_manifest(have)
+    except (KeyError, TypeError, AttributeError) as e:
+        raise ValueError(f"{path} is not a survey manifest ({type(e).__name__}: {e})") from None
 
 
 # ---- running -----------------------------------------------------------------------------
@@ -263,34 +308,36 @@ def survey(out: str | os.PathLike, *, rules: Any = "pyramide", policy: str = "so
     rate, time left) or a callable ``progress(done, total)``. ``on_shard(index)`` is called
     after each shard is written (tests stop a run there)."""
     folder = Path(out)
-    if seed is None and policy == "random":      # resuming without the seed: the folder's
-        seed = _folder_seed(folder)
+    if seed is None and isinstance(policy, str) and policy.strip().lower() == "random":
+        seed = _folder_seed(folder)              # resuming without the seed: the folder's
     plan = Plan.make(rules=rules, policy=policy, start=start, count=count,
                      shard_size=shard_size, seed=seed, objective=objective,
                      max_seconds=max_seconds, max_removed=max_removed)
-    _open_folder(folder, plan)
-    todo = [i for i in range(plan.shards) if not _shard_done(folder, plan, i)]
-    before = plan.shards - len(todo)
-    manifest = plan.manifest()
-    t0 = time.perf_counter()
-    bar = make_progress(progress, plan.count, "deals", desc=f"survey {plan.rules.name}")
-    bar.update(sum(hi - lo for lo, hi in map(plan.deals, range(plan.shards)))
-               - sum(hi - lo for lo, hi in map(plan.deals, todo)))
-    done = 0
-    tasks = run_tasks(run_shard, [(manifest, i) for i in todo], scheduler, workers,
-                      keys=[f"pyramid-survey-{plan.key}-{i}" for i in todo], local_threads=True)
-    try:
-        for i, rows in tasks:
-            index = todo[i]
-            _write_shard(folder, index, rows)
-            done += 1
-            lo, hi = plan.deals(index)
-            bar.update(hi - lo)
-            if on_shard is not None:
-                on_shard(index)
-    finally:
-        tasks.close()          # an interruption: the shards in flight are cancelled
-        bar.close()
+    workers = _args.whole("workers", workers, 1, 4096)
+    with _Lock(folder):
+        _open_folder(folder, plan)
+        todo = [i for i in range(plan.shards) if not _shard_done(folder, plan, i)]
+        before = plan.shards - len(todo)
+        manifest = plan.manifest()
+        t0 = time.perf_counter()
+        bar = make_progress(progress, plan.count, "deals", desc=f"survey {plan.rules.name}")
+        bar.update(plan.count - sum(hi - lo for lo, hi in map(plan.deals, todo)))
+        done = 0
+        tasks = run_tasks(run_shard, [(manifest, i) for i in todo], scheduler, workers,
+                          keys=[f"pyramid-survey-{plan.key}-{i}" for i in todo],
+                          local_threads=True)
+        try:
+            for i, rows in tasks:
+                index = todo[i]
+                _write_shard(folder, index, rows)
+                done += 1
+                lo, hi = plan.deals(index)
+                bar.update(hi - lo)
+                if on_shard is not None:
+                    on_shard(index)
+        finally:
+            tasks.close()          # an interruption: the shards in flight are cancelled
+            bar.close()
     seconds = time.perf_counter() - t0
     deals = sum(hi - lo for lo, hi in map(plan.deals, todo))
     return {"folder": str(folder), "shards": plan.shards, "done_now": done,
@@ -301,8 +348,8 @@ def survey(out: str | os.PathLike, *, rules: Any = "pyramide", policy: str = "so
 # ---- reading and reporting ---------------------------------------------------------------
 
 def load(folder: str | os.PathLike) -> tuple[Plan, dict[str, np.ndarray], int]:
-    """A survey folder's plan, its finished shards' rows (in deal order) and how many shards
-    are still missing."""
+    """A survey folder's plan, its finished shards' rows (in deal order, all in memory: about
+    24 bytes a deal) and how many shards are still missing."""
     pa = _pyarrow()
     folder = Path(folder)
     plan = read_manifest(folder)
@@ -323,27 +370,45 @@ def report(folder: str | os.PathLike) -> dict[str, Any]:
     solver's lines, or the won games' moves) and of the pyramid cards removed, the totals of
     nodes and seconds, and how many shards are missing (a survey still under way)."""
     from .simulate import wilson_interval
-    plan, rows, missing = load(folder)
-    won = rows["won"]
-    decided = int(np.sum(won >= 0))
-    wins = int(np.sum(won == 1))
+    pa = _pyarrow()
+    folder = Path(folder)
+    plan = read_manifest(folder)
+    missing = deals = decided = wins = nodes = 0
+    seconds = 0.0
+    lengths = np.zeros(1 << 15, np.int64)
+    removed = np.zeros(29, np.int64)
+    for i in range(plan.shards):          # shard by shard: a survey of any size fits
+        if not _shard_done(folder, plan, i):
+            missing += 1
+            continue
+        t = pa.parquet.read_table(folder / shard_name(i))
+        won = t.column("won").to_numpy()
+        length = t.column("length").to_numpy().astype(np.int64)
+        rem = t.column("removed").to_numpy().astype(np.int64)
+        deals += won.size
+        decided += int(np.sum(won >= 0))
+        wins += int(np.sum(won == 1))
+        lengths += np.bincount(length[(won == 1) & (length >= 0)], minlength=lengths.size)
+        removed += np.bincount(rem[rem >= 0], minlength=29)[:29]
+        nodes += int(t.column("nodes").to_numpy().sum())
+        seconds += float(t.column("seconds").to_numpy().astype(np.float64).sum())
     low, high = wilson_interval(wins, decided) if decided else (None, None)
-    lengths = rows["length"][won == 1].astype(np.int64)
-    removed = rows["removed"][rows["removed"] >= 0].astype(np.int64)
+
+    def mean(hist: np.ndarray) -> float | None:
+        total = int(hist.sum())
+        return float(np.dot(np.arange(hist.size), hist) / total) if total else None
+
     return {"folder": str(folder), "rules": plan.rules.describe_dict(), "policy": plan.policy,
             "objective": plan.objective if plan.policy == "solver" else None,
             "seed": plan.seed, "start": plan.start, "count": plan.count,
             "shards": plan.shards, "missing_shards": missing,
-            "deals": int(won.size), "decided": decided, "wins": wins,
+            "deals": deals, "decided": decided, "wins": wins,
             "win_rate": wins / decided if decided else None,
             "ci95": [low, high] if decided else None,
-            "length_histogram": {str(k): int(v) for k, v in
-                                 enumerate(np.bincount(lengths)) if v},
-            "removed_histogram": {str(k): int(v) for k, v in
-                                  enumerate(np.bincount(removed, minlength=29)) if v},
-            "mean_length": float(lengths.mean()) if lengths.size else None,
-            "mean_removed": float(removed.mean()) if removed.size else None,
-            "nodes": int(rows["nodes"].sum()), "seconds": float(rows["seconds"].sum())}
+            "length_histogram": {str(k): int(v) for k, v in enumerate(lengths) if v},
+            "removed_histogram": {str(k): int(v) for k, v in enumerate(removed) if v},
+            "mean_length": mean(lengths), "mean_removed": mean(removed),
+            "nodes": nodes, "seconds": seconds}
 
 
 def report_text(rep: dict[str, Any]) -> str:

@@ -75,6 +75,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(e)) from None
     except ValueError as e:
         raise UsageError(_flag_names(str(e))) from None
+    except OSError as e:             # the disk: full, no permission... (shards kept)
+        raise UsageError(f"survey {args.out}: {e}") from None
+    except RuntimeError as e:        # local worker processes kept dying (shards kept)
+        raise UsageError(f"survey {args.out}: {e}; run it again to go on") from None
     if args.json:
         print(dumps(done))
     else:
@@ -109,5 +113,7 @@ def run_report(args: argparse.Namespace) -> int:
             _survey.plot(rep, args.plot)
     except ImportError as e:
         raise UsageError(str(e)) from None
+    except OSError as e:
+        raise UsageError(f"survey report: {e}") from None
     print(dumps(rep) if args.report_json else _survey.report_text(rep))
     return 0
