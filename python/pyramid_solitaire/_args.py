@@ -185,6 +185,13 @@ def format_bytes(n: float) -> str:
     return f"{n:,.1f} TB"  # pragma: no cover
 
 
+def choice(name: str, value: Any, allowed: tuple[str, ...]) -> str:
+    """One of the names ``allowed`` (lower case), in any case and spacing."""
+    if isinstance(value, str) and value.strip().lower() in allowed:
+        return value.strip().lower()
+    raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {excerpt(value)}")
+
+
 def flag(name: str, value: Any) -> bool:
     """On or off: ``True``/``False`` (or numpy bools, 0 and 1)."""
     if isinstance(value, (bool, np.bool_)) or (isinstance(value, (int, np.integer))

@@ -18,7 +18,7 @@ from typing import Any, Literal, Union
 
 from pyramid_core.rules import MAX_REDEALS, UNLIMITED as _CORE_UNLIMITED
 
-from ._args import excerpt, flag, whole
+from ._args import choice, excerpt, flag, whole
 
 UNLIMITED = "unlimited"
 Redeals = Union[int, Literal["unlimited"]]
@@ -262,9 +262,7 @@ def _choice(name: str, value: Any, allowed: tuple) -> Any:
             raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, "
                              f"got {excerpt(value)}")
         return number
-    if isinstance(value, str) and value.strip().lower() in allowed:
-        return value.strip().lower()
-    raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {excerpt(value)}")
+    return choice(name, value, allowed)
 
 
 def _redeals(value: Any) -> Redeals:

@@ -89,11 +89,11 @@ class Plan:
              max_seconds: Any = None, max_removed: Any = None) -> "Plan":
         """The plan of checked parameters (ValueError naming the bad one)."""
         rules = Rules.coerce(rules if rules is not None else "pyramide")
-        policy = _choice("policy", policy, POLICIES)
+        policy = _args.choice("policy", policy, POLICIES)
         start = _args.whole("start", start, 0, MAX_DEAL_NUMBER)
         count = _args.whole("count", count, 1, MAX_DEAL_NUMBER + 1 - start)
         shard_size = _args.whole("shard_size", shard_size, 1, MAX_SHARD_SIZE)
-        objective = _choice("objective", objective, OBJECTIVES)
+        objective = _args.choice("objective", objective, OBJECTIVES)
         if policy == "random":
             seed = (int.from_bytes(os.urandom(6), "little") if seed is None
                     else _args.whole("seed", seed, 0, (1 << 64) - 1))
@@ -140,14 +140,6 @@ class Plan:
         """A short digest of the parameters (task names on a cluster)."""
         text = json.dumps(self.manifest(), sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def _choice(name: str, value: Any, allowed: tuple[str, ...]) -> str:
-    text = str(value).strip().lower() if isinstance(value, str) else None
-    if text not in allowed:
-        raise ValueError(f"{name} must be one of {', '.join(allowed)}, got "
-                         f"{_args.excerpt(value)}")
-    return text
 
 
 def shard_name(index: int) -> str:
