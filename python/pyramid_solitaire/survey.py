@@ -233,8 +233,8 @@ def _open_folder(folder: Path, plan: Plan) -> None:
 
 
 class _Lock:
-    """The folder's lock for a run (an exclusive lock on its .lock file, where the platform
-    has fcntl): a second run into the folder is refused rather than mixed in."""
+    """The folder's lock for a run (an exclusive lock on its .lock file: flock, or on
+    Windows msvcrt.locking): a second run into the folder is refused rather than mixed in."""
 
     def __init__(self, folder: Path) -> None:
         if folder.exists() and not folder.is_dir():
@@ -245,11 +245,13 @@ class _Lock:
         except OSError as e:
             raise ValueError(f"cannot use {folder} as a survey folder: {e}") from None
         try:
-            import fcntl
-        except ImportError:  # pragma: no cover - Windows: no lock
-            return
-        try:
-            fcntl.flock(self.f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            try:
+                import fcntl
+                fcntl.flock(self.f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except ImportError:  # pragma: no cover - Windows
+                import msvcrt
+                self.f.seek(0)
+                msvcrt.locking(self.f.fileno(), msvcrt.LK_NBLCK, 1)
         except OSError:
             self.f.close()
             raise ValueError(f"another survey run is using {folder}: wait for it to end "
