@@ -16,7 +16,8 @@ from conftest import run_main
 from pyramid_solitaire import simulate, solve_many  # noqa: E402
 from pyramid_solitaire import survey as S  # noqa: E402
 
-SAME = [k for k in S.COLUMNS if k != "seconds"]    # a run's timings differ, nothing else
+SAME = [k for k in S.COLUMNS if k != "seconds"]
+KILL = getattr(signal, "SIGKILL", signal.SIGTERM)     # (Windows: TerminateProcess)    # a run's timings differ, nothing else
 
 
 def rows_of(folder):
@@ -213,7 +214,7 @@ def test_a_dead_local_worker_has_its_shards_redone(tmp_path):
         if not killed:
             for child in multiprocessing.active_children():
                 killed.append(child.pid)
-                os.kill(child.pid, signal.SIGKILL)
+                os.kill(child.pid, KILL)
 
     run = S.survey(tmp_path / "w", on_shard=kill, **args)
     assert killed and run["done_now"] == 8
@@ -265,7 +266,7 @@ def test_worker_killed_mid_run_loses_and_doubles_nothing(tmp_path, cluster):
         if not held:
             victim = sorted(pids)[0]
             held.extend(client.processing()[victim])     # its shards in flight
-            os.kill(pids[victim], signal.SIGKILL)         # its nanny starts a new one
+            os.kill(pids[victim], KILL)         # its nanny starts a new one
 
     run = S.survey(tmp_path / "k", scheduler=client, on_shard=kill_one, **args)
     assert held and run["done_now"] == 12
