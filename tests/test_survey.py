@@ -13,11 +13,11 @@ import pytest
 
 from conftest import run_main
 
-from pyramid_solitaire import simulate, solve_many  # noqa: E402
-from pyramid_solitaire import survey as S  # noqa: E402
+from pyramid_solitaire import simulate, solve_many
+from pyramid_solitaire import survey as S
 
-SAME = [k for k in S.COLUMNS if k != "seconds"]
-KILL = getattr(signal, "SIGKILL", signal.SIGTERM)     # (Windows: TerminateProcess)    # a run's timings differ, nothing else
+SAME = [k for k in S.COLUMNS if k != "seconds"]    # a run's timings differ, nothing else
+KILL = getattr(signal, "SIGKILL", signal.SIGTERM)  # (Windows: TerminateProcess)
 
 
 def rows_of(folder):
