@@ -95,8 +95,8 @@ class Plan:
         shard_size = _args.whole("shard_size", shard_size, 1, MAX_SHARD_SIZE)
         objective = _args.choice("objective", objective, OBJECTIVES)
         if policy == "random":
-            seed = (int.from_bytes(os.urandom(6), "little") if seed is None
-                    else _args.whole("seed", seed, 0, (1 << 64) - 1))
+            from .simulate import _seed
+            seed = _seed(seed, policy)           # a fresh one, as simulate draws it, or checked
         elif seed is not None:
             raise ValueError("seed goes with policy 'random' only")
         if policy != "solver" and (objective != "any" or max_seconds is not None
