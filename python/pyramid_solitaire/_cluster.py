@@ -54,14 +54,26 @@ class _Local:
         return wait_local(pending, return_when=FIRST_COMPLETED).done
 
     def close(self, cancel: bool, pending: Any = ()) -> None:
-        if cancel:      # Ctrl-C or an error: the running tasks are stopped, not waited for
-            stop = getattr(self.pool, "terminate_workers", None)     # Python 3.14
-            if stop is not None:
-                stop()
-            else:
-                for proc in list(getattr(self.pool, "_processes", {}).values()):
-                    proc.terminate()
-        self.pool.shutdown(wait=not cancel, cancel_futures=cancel)
+        if not cancel:
+            self.pool.shutdown(wait=True)
+            return
+        # Ctrl-C, an error or a dead worker: the running tasks are stopped, not waited for.
+        # A process stopped while it sends a result leaves half a message in the result
+        # pipe, on which the pool's manager thread would wait for ever (and the interpreter's
+        # exit with it): once the processes are gone, the pipe's last writing end (this
+        # process's) is closed, so that the manager reads the end of it and stops.
+        procs = list((getattr(self.pool, "_processes", None) or {}).values())
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.join(5)
+        writer = getattr(getattr(self.pool, "_result_queue", None), "_writer", None)
+        if writer is not None:
+            try:
+                writer.close()
+            except OSError:  # pragma: no cover
+                pass
 
 
 class _Dask:
