@@ -562,8 +562,8 @@ def _simulate_on_cluster(scheduler: Any, shard_size: Any, n: int, first: int, ru
             simd = got.pop("simd")
             totals.add(Totals.of(got["won"], got["removed"], got["moves"], got["score"],
                                  got["decided"], got["removed_known"]))
-            for k, v in got.items():
-                if arrays:
+            if arrays:
+                for k, v in got.items():
                     rows[k][lo:hi] = v
             bar.update(hi - lo)
     finally:
