@@ -93,9 +93,9 @@ def test_node_budget_gives_unknown():
         s.replay()
 
 
-# A lost msc deal whose proof takes about 125,000 positions: the budgets below run out before
+# A lost msc deal whose proof takes about 330,000 positions: the budgets below run out before
 # it is decided (on a won deal, min_moves would keep the line found: see the tests after).
-HARD_LOST = 87
+HARD_LOST = 1103
 
 
 @pytest.mark.parametrize("objective", ["any", "min_moves"])

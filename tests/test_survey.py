@@ -258,15 +258,19 @@ def test_worker_killed_mid_run_loses_and_doubles_nothing(tmp_path, cluster):
     """A worker process is killed while it holds shards: they are redone on the other (or on
     its restarted self); every shard is written once, the rows as a local run's."""
     c, client = cluster
-    args = dict(rules="msc", policy="solver", max_removed=False, count=2400, shard_size=200)
+    # (about 0.5 s a shard: long enough for the victim to hold some when the first is done)
+    args = dict(rules="classic-draw3", policy="solver", max_removed=False, count=2400,
+                shard_size=200)
     pids = client.run(os.getpid)                # worker address -> its process
     held = []
 
     def kill_one(i):
         if not held:
             victim = sorted(pids)[0]
-            held.extend(client.processing()[victim])     # its shards in flight
-            os.kill(pids[victim], KILL)         # its nanny starts a new one
+            holding = client.processing().get(victim, [])
+            if holding:                         # (else: at the next shard done)
+                held.extend(holding)            # its shards in flight
+                os.kill(pids[victim], KILL)     # its nanny starts a new one
 
     run = S.survey(tmp_path / "k", scheduler=client, on_shard=kill_one, **args)
     assert held and run["done_now"] == 12

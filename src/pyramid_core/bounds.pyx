@@ -24,9 +24,10 @@ from pyramid_core.cards cimport KING
 from pyramid_core.geometry cimport (free_mask, pyr_ctz32, pyr_msb32, pyr_popcount32,
                                     PYRAMID_ALL, PYR_GEO, pyr_geometry_init, pyr_match,
                                     pyr_match_init)
-from pyramid_core.hashset cimport hmix
-from pyramid_core.position cimport (pyr_pos, LOC_TALON, pos_pyr, pos_talon, pos_cur,
-                                    pos_recycles, can_recycle, below)
+from pyramid_core.hashset cimport hmix, hset_slot, hset_at, hset_put, hset_value
+from pyramid_core.position cimport (pyr_pos, pyr_move, MAX_MOVES, LOC_TALON, pos_pyr,
+                                    pos_talon, pos_cur, pos_recycles, can_recycle, below,
+                                    gen_covering_pairs, move_a, move_b)
 from pyramid_core.rules cimport REDEALS_UNLIMITED
 from pyramid_core.search cimport search, MCACHE, talon_counts
 from pyramid_core.solver cimport OBJ_MIN_MOVES, MAX_LINE
@@ -226,6 +227,81 @@ cdef bint position_ok(search* s, pyr_pos p) noexcept nogil:
     talon_counts(s, reachable_talon(s, p), tc)
     return classes_ok(s, pos_pyr(p), tc, False) and (
         s.t.rules.pair_with_covering or pyramid_partners(s, pos_pyr(p)) < PARTNERS_NONE)
+
+cdef int relaxed_won(search* s, uint32_t pyr, uint64_t cnt) noexcept nogil:
+    """Can the pyramid cards pyr be cleared with a free talon holding cnt (3 bits a rank
+    1..12: the free-talon search's counts): any talon card at hand at any time? 1 yes, 0 no
+    (remembered in s.relax; once that table is full the relaxation is dropped for the rest
+    of the search, s.relax NULL, and the answer is 1)."""
+    cdef uint32_t f, k, x, y
+    cdef uint64_t key, slot
+    cdef int r, a, q, i, n, res = 0
+    cdef int tc[14]
+    cdef pyr_move mv[MAX_MOVES]
+    f = free_mask(pyr)
+    k = f & s.t.pyr_rank[KING]
+    while k:
+        pyr &= ~k
+        f = free_mask(pyr)
+        k = f & s.t.pyr_rank[KING]
+    if pyr == 0 or s.relax == NULL:
+        return 1
+    key = <uint64_t>pyr | (cnt << 28)
+    slot = hset_slot(s.relax, key)
+    if hset_at(s.relax, slot, key):
+        return <int>hset_value(s.relax, slot)
+    tc[0] = tc[13] = 0
+    for r in range(1, 13):
+        tc[r] = <int>((cnt >> (3 * (r - 1))) & 7)
+    if classes_ok(s, pyr, tc, False) and (
+            s.t.rules.pair_with_covering or pyramid_partners(s, pyr) < PARTNERS_NONE):
+        if s.t.rules.pair_with_covering:           # a card with the one card covering it
+            n = gen_covering_pairs(s.t, pyr, f, mv)
+            for i in range(n):
+                if relaxed_won(s, pyr & ~((<uint32_t>1) << move_a(mv[i]))
+                               & ~((<uint32_t>1) << move_b(mv[i])), cnt):
+                    res = 1
+                    break
+        for r in range(1, 7):
+            if res:
+                break
+            x = f & s.t.pyr_rank[r]
+            y = f & s.t.pyr_rank[13 - r]
+            while x and not res:
+                a = pyr_ctz32(x)
+                k = y & ~s.rel[a]
+                while k:
+                    if relaxed_won(s, pyr & ~((<uint32_t>1) << a) & ~((<uint32_t>1) << pyr_ctz32(k)), cnt):
+                        res = 1
+                        break
+                    k &= k - 1
+                x &= x - 1
+        x = f
+        while x and not res:
+            a = pyr_ctz32(x)
+            q = 13 - s.t.rank[a]
+            if tc[q] and relaxed_won(s, pyr & ~((<uint32_t>1) << a), cnt - ((<uint64_t>1) << (3 * (q - 1)))):
+                res = 1
+            x &= x - 1
+    if s.relax != NULL and hset_put(s.relax, key, res) < 0:
+        s.relax = NULL                 # (without its table the relaxation could take long)
+        return 1
+    return res
+
+
+cdef bint relaxed_ok(search* s, pyr_pos p) noexcept nogil:
+    """Could p be won if the talon cards still playable were all at hand at any time (the
+    free-talon relaxation: every move of p's rules is one there, and talon cards that go
+    together only make it harder)? Not worked out for win="all" (then True)."""
+    cdef uint32_t talon
+    cdef uint64_t cnt = 0
+    cdef int r
+    if s.win_all or s.relax == NULL or last_pass(s, p):
+        return True
+    talon = reachable_talon(s, p)
+    for r in range(1, 13):
+        cnt |= (<uint64_t>pyr_popcount32(talon & s.talon_rank[r])) << (3 * (r - 1))
+    return relaxed_won(s, pos_pyr(p), cnt) != 0
 
 # ---- the most pyramid cards a line removes --------------------------------------------------
 

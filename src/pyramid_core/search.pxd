@@ -48,6 +48,7 @@ ctypedef struct search:
     pyr_move* best
     pyr_move* path
     int path_len
+    hset* relax               # relaxed_won's answers per (pyramid, talon counts), or NULL
     uint64_t* mcache          # class_matchings' cache (MCACHE entries), or NULL
     uint64_t* dcache          # pyramid_partners', the same way
     uint64_t* scache          # stuck_of's (two words an entry), the same way

@@ -25,7 +25,7 @@ from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, MAX_MOVES, LOC
 from pyramid_core.rules cimport REDEALS_UNLIMITED
 from pyramid_core.search cimport search, spent, no_room, order_moves, pos_cards
 from pyramid_core.bounds cimport (pyr_part, lower_bound, pyramid_part, part_bound,
-                                  position_ok, buries)
+                                  position_ok, relaxed_ok, buries)
 from pyramid_core.solver cimport MAX_LINE, STOP_MEMORY
 
 # ---- the nodes and the frontier -------------------------------------------------------------
@@ -414,6 +414,8 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
                     h = 0
                 elif not quick and not position_ok(s, c):
                     continue                       # (draw one: lower_bound says it)
+                elif not relaxed_ok(s, c):
+                    continue                       # lost even with the talon all at hand
                 elif pos_pyr(c) == pos_pyr(p):         # talon cards only: p's pyramid part
                     if walk_part.h < 0 and pyramid_part(s, pos_pyr(p), &walk_part) >= MAX_LINE:
                         continue

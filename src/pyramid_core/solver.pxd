@@ -41,6 +41,7 @@ ctypedef struct solve_ws:
     # What a search allocates, kept between the solves of a batch (ws_init / ws_free).
     hset seen
     hset visit
+    hset relax            # the free-talon relaxation's answers (bounds.pyx's relaxed_won)
     pyr_move* path
     pyr_move* best
     uint64_t* mcache      # the pyramid matchings' cache (bounds.pyx's class_matchings)

@@ -49,7 +49,7 @@ from pyramid_core.hashset cimport (hset_init, hset_free, hset_clear, hset_slot, 
 from pyramid_core.search cimport (search, MCACHE, pyr_now, pyr_cancelled, over_budget, spent,
                                   no_room, order_moves, talon_counts, pos_cards)
 from pyramid_core.bounds cimport (classes_ok, stuck_bound, removal_bound, reachable_talon,
-                                  position_ok, buries, lower_bound)
+                                  position_ok, relaxed_ok, buries, lower_bound)
 from pyramid_core.shortest cimport astar
 
 
@@ -58,6 +58,7 @@ cdef enum:
     DEFAULT_MEMORY = 1 << 30
     REC_MASK_SHIFT = 57
     WIN_GLANCE_NODES = 48    # exhaust's first look for a win under the free-talon rules
+    RELAX_MEMORY = 1 << 25   # bytes for relaxed_won's table, at most
 
 pyr_geometry_init()
 
@@ -366,7 +367,7 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
             result = -1
             break
         if prune and (move_a(F.mv[F.i - 1]) != LOC_NONE or buries(s, c)) \
-                and not position_ok(s, c):
+                and not (position_ok(s, c) and relaxed_ok(s, c)):
             continue
         if s.objective == OBJ_MAX_REMOVED:
             talon_counts(s, reachable_talon(s, c), tc)
@@ -411,7 +412,8 @@ cdef int ws_init(solve_ws* ws) noexcept nogil:
     ws.dcache = <uint64_t*>calloc(MCACHE, sizeof(uint64_t))
     ws.scache = <uint64_t*>calloc(2 * MCACHE, sizeof(uint64_t))
     ws.epoch = 0
-    if hset_init(&ws.seen, HSET_SMALL) < 0 or hset_init(&ws.visit, 1 << 4) < 0:
+    if hset_init(&ws.seen, HSET_SMALL) < 0 or hset_init(&ws.visit, 1 << 4) < 0 \
+            or hset_init(&ws.relax, HSET_SMALL) < 0:
         return -1
     return 0 if ws.path and ws.best and ws.mcache and ws.dcache and ws.scache else -1
 
@@ -419,6 +421,7 @@ cdef int ws_init(solve_ws* ws) noexcept nogil:
 cdef void ws_free(solve_ws* ws) noexcept nogil:
     hset_free(&ws.seen)
     hset_free(&ws.visit)
+    hset_free(&ws.relax)
     free(ws.path)
     free(ws.best)
     free(ws.mcache)
@@ -603,12 +606,17 @@ cdef int solve_with(solve_ws* ws, const pyr_table* t, pyr_pos start, int objecti
     run.start = start
     run.free_talon = free_talon_rules(t)
     run.mem = lim.max_memory if lim.max_memory > 0 else DEFAULT_MEMORY
+    # A sixteenth (at most RELAX_MEMORY) for the relaxation's answers.
+    hset_clear(&ws.relax, min(RELAX_MEMORY, run.mem // 16))
+    run.mem -= min(RELAX_MEMORY, run.mem // 16)
     # Unlimited redeals also need the set of positions entered (general search): a quarter.
     run.visit_mem = run.mem // 4 if t.rules.redeals == REDEALS_UNLIMITED else 1 << 10
     s.seen = &ws.seen
     s.visit = &ws.visit
     ws.seen.cancel = lim.cancel
     ws.visit.cancel = lim.cancel
+    ws.relax.cancel = lim.cancel
+    s.relax = &ws.relax
     fresh_tables(&run)
     talon_counts(s, pos_talon(start), tc)
     s.root_bound = removal_bound(s, pos_pyr(start), tc) if objective == OBJ_MAX_REMOVED else 28
