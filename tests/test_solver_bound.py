@@ -1,7 +1,11 @@
 """A*'s lower bound (pyramid_core.solver.lower_bound_of) is admissible: at every position of
 a shortest winning line it is at most the moves left, and it is exact at the last move. Then
 the shortest line from positions off the line (a few random moves away) is never shorter
-than the bound there either. Under every preset, on public msc deals and numbered deals."""
+than the bound there either. Under every preset, on public msc deals and numbered deals.
+
+The free-talon relaxation (pyramid_core.solver.relaxed_ok_of, which the searches prune with)
+never calls a winnable position lost: along those lines, and against the search without
+pruning at positions it calls lost."""
 from __future__ import annotations
 
 import random
@@ -9,7 +13,7 @@ import random
 import pytest
 
 from conftest import repo_file
-from pyramid_core.solver import lower_bound_of
+from pyramid_core.solver import OBJECTIVES, lower_bound_of, relaxed_ok_of, solve_table
 from pyramid_solitaire import Game, Rules, Status, solve
 
 MSC = repo_file("data", "msc-1500-deals.txt").read_text().splitlines()
@@ -21,6 +25,7 @@ def check_line(game: Game) -> int:
     assert line is not None
     for k, move in enumerate(line):
         assert lower_bound_of(game._table, game.position) <= len(line) - k, (game.moves, k)
+        assert relaxed_ok_of(game._table, game.position), (game.moves, k)
         game.play(move)
     assert game.status is Status.WON
     return len(line)
@@ -50,3 +55,35 @@ def test_admissible_off_the_line(preset):
         if checked >= 6:
             break
     assert checked >= 3
+
+
+RELAXED_RULES = {**{name: Rules.preset(name) for name in ("msc", "three-pass", "unlimited")},
+                 "covering-finite": Rules(waste_at_deal=0, redeals=1, pair_with_covering=True),
+                 "stock-top-unlimited": Rules(waste_at_deal=0, stock_top_playable=True),
+                 "top-two": Rules(waste_at_deal=0, redeals=1, pair_waste_top_two=True)}
+
+
+@pytest.mark.parametrize("name", sorted(RELAXED_RULES))
+def test_relaxation_calls_only_lost_positions_lost(name):
+    """Positions a few random moves into numbered deals: wherever the relaxation says lost,
+    the search without any pruning agrees."""
+    rng = random.Random(f"relaxed-{name}")
+    called_lost = decided = 0
+    for number in range(400):
+        game = Game(number, RELAXED_RULES[name])
+        for _ in range(rng.randrange(0, 30)):
+            moves = game.legal_moves
+            if not moves or game.status is not Status.PLAYING:
+                break
+            removals = [m for m in moves if m.kind in ("king", "pair")]
+            game.play(rng.choice(removals if removals and rng.random() < 0.7 else moves))
+        if game.status is not Status.PLAYING or relaxed_ok_of(game._table, game.position):
+            continue
+        called_lost += 1
+        r = solve_table(game._table, game.position, OBJECTIVES["any"], max_nodes=300_000,
+                        no_prune=True)
+        assert r["winnable"] != 1, (name, number, game.moves)
+        decided += r["winnable"] == 0
+        if decided >= 15:
+            break
+    assert decided >= 5, (called_lost, decided)

@@ -17,7 +17,7 @@ import reference as ref  # noqa: E402
 
 from pyramid_solitaire import Game, Rules  # noqa: E402
 from pyramid_solitaire.solver import max_removable, solve  # noqa: E402
-from pyramid_core.solver import lower_bound_of  # noqa: E402
+from pyramid_core.solver import lower_bound_of, relaxed_ok_of  # noqa: E402
 
 RULE_SETS = {
     **{name: Rules.preset(name) for name in Rules.preset_names()},
@@ -113,8 +113,10 @@ def test_solver_matches_exhaustive_search(name):
             shortest = solve(game, objective="min_moves")
             assert shortest.n_moves == depth, (name, game.moves)
             assert shortest.replay().is_won
-            # A*'s lower bound never says more than the true distance
+            # A*'s lower bound never says more than the true distance, and the free-talon
+            # relaxation never calls a winnable position lost
             assert lower_bound_of(game._table, game.position) <= depth, (name, game.moves)
+            assert relaxed_ok_of(game._table, game.position), (name, game.moves)
         assert max_removable(game) == most, (name, game.moves)
         checked += 1
         wins += winnable

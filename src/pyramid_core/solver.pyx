@@ -742,24 +742,44 @@ def solve_decks(const uint8_t[:, ::1] decks, dict rules, int objective, max_node
         ws_free(&ws)
 
 
-def lower_bound_of(Table table, pyr_pos pos):
-    """A*'s lower bound on the moves still needed from pos to a win (for the tests, which
-    check it never exceeds the true distance)."""
-    cdef search s
+cdef void _probe_init(search* s, solve_ws* ws, Table table, int objective) except *:
+    """A search context for the test hooks below (ws_free(ws) after)."""
     cdef solve_limits lim
-    cdef solve_ws ws
-    cdef int h
-    memset(&ws, 0, sizeof(ws))
-    if ws_init(&ws) < 0:
-        ws_free(&ws)
+    memset(ws, 0, sizeof(solve_ws))
+    if ws_init(ws) < 0:
+        ws_free(ws)
         raise MemoryError()
     _limits(&lim, None, None, None)
-    search_init(&s, &table.t, OBJ_MIN_MOVES, &lim, NULL, NULL)
+    search_init(s, &table.t, objective, &lim, NULL, NULL)
     ws.epoch = 1
     s.mcache = ws.mcache
     s.dcache = ws.dcache
     s.scache = ws.scache
     s.epoch = 1
+    hset_clear(&ws.relax, RELAX_MEMORY)
+    s.relax = &ws.relax
+
+
+def lower_bound_of(Table table, pyr_pos pos):
+    """A*'s lower bound on the moves still needed from pos to a win (for the tests, which
+    check it never exceeds the true distance)."""
+    cdef search s
+    cdef solve_ws ws
+    cdef int h
+    _probe_init(&s, &ws, table, OBJ_MIN_MOVES)
     h = lower_bound(&s, pos)
     ws_free(&ws)
     return h
+
+
+def relaxed_ok_of(Table table, pyr_pos pos):
+    """bounds.pyx's relaxed_ok (for the tests, which check it never calls a winnable
+    position lost): False when pos cannot be won even with every talon card still playable
+    at hand at any time (True in the last pass and for win="all", where it is not used)."""
+    cdef search s
+    cdef solve_ws ws
+    cdef bint ok
+    _probe_init(&s, &ws, table, OBJ_ANY)
+    ok = relaxed_ok(&s, pos)
+    ws_free(&ws)
+    return ok
