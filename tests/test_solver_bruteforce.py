@@ -17,7 +17,8 @@ import reference as ref  # noqa: E402
 
 from pyramid_solitaire import Game, Rules  # noqa: E402
 from pyramid_solitaire.solver import max_removable, solve  # noqa: E402
-from pyramid_core.solver import lower_bound_of, relaxed_ok_of  # noqa: E402
+from pyramid_core.solver import (lower_bound_of, relaxed_ok_of,  # noqa: E402
+                                 relaxed_removal_bound_of)
 
 RULE_SETS = {
     **{name: Rules.preset(name) for name in Rules.preset_names()},
@@ -118,6 +119,7 @@ def test_solver_matches_exhaustive_search(name):
             assert lower_bound_of(game._table, game.position) <= depth, (name, game.moves)
             assert relaxed_ok_of(game._table, game.position), (name, game.moves)
         assert max_removable(game) == most, (name, game.moves)
+        assert relaxed_removal_bound_of(game._table, game.position) >= most, (name, game.moves)
         checked += 1
         wins += winnable
         losses += not winnable

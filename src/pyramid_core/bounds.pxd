@@ -35,6 +35,7 @@ cdef int removal_bound(const search* s, uint32_t pyr, const int* tc) noexcept no
 cdef uint32_t reachable_talon(const search* s, pyr_pos p) noexcept nogil
 cdef bint position_ok(search* s, pyr_pos p) noexcept nogil
 cdef bint relaxed_ok(search* s, pyr_pos p) noexcept nogil
+cdef int relaxed_removal_bound(search* s, pyr_pos p) noexcept nogil
 # The lower bound on the moves to a win (A*), whole or in its two parts.
 cdef int lower_bound(search* s, pyr_pos p) noexcept nogil
 cdef int pyramid_part(search* s, uint32_t pyr, pyr_part* pp) noexcept nogil

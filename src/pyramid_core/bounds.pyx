@@ -234,7 +234,7 @@ cdef int relaxed_won(search* s, uint32_t pyr, uint64_t cnt) noexcept nogil:
     (remembered in s.relax; once that table is full the relaxation is dropped for the rest
     of the search, s.relax NULL, and the answer is 1)."""
     cdef uint32_t f, k, x, y
-    cdef uint64_t key, slot
+    cdef uint64_t key, slot, kept
     cdef int r, a, q, i, n, res = 0
     cdef int tc[14]
     cdef pyr_move mv[MAX_MOVES]
@@ -248,8 +248,15 @@ cdef int relaxed_won(search* s, uint32_t pyr, uint64_t cnt) noexcept nogil:
         return 1
     key = <uint64_t>pyr | (cnt << 28)
     slot = hset_slot(s.relax, key)
+    kept = 0
     if hset_at(s.relax, slot, key):
-        return <int>hset_value(s.relax, slot)
+        kept = hset_value(s.relax, slot)
+        if kept & 3:
+            return <int>(kept & 3) - 1
+        if (kept >> 2) == <uint64_t>pyr_popcount32(pyr) + 1:
+            return 1                           # (relaxed_most: every card can go)
+        if kept >> 2:
+            return 0
     tc[0] = tc[13] = 0
     for r in range(1, 13):
         tc[r] = <int>((cnt >> (3 * (r - 1))) & 7)
@@ -283,16 +290,103 @@ cdef int relaxed_won(search* s, uint32_t pyr, uint64_t cnt) noexcept nogil:
             if tc[q] and relaxed_won(s, pyr & ~((<uint32_t>1) << a), cnt - ((<uint64_t>1) << (3 * (q - 1)))):
                 res = 1
             x &= x - 1
-    if s.relax != NULL and hset_put(s.relax, key, res) < 0:
+    if s.relax != NULL and hset_put(s.relax, key, kept | <uint64_t>(res + 1)) < 0:
         s.relax = NULL                 # (without its table the relaxation could take long)
         return 1
     return res
 
 
+cdef int relaxed_most(search* s, uint32_t pyr, uint64_t cnt) noexcept nogil:
+    """The most of the pyramid cards pyr that can go with a free talon holding cnt (as for
+    relaxed_won, in the same table: an entry's bits 2 and up hold this answer + 1, bits 0-1
+    relaxed_won's); -1 once the table is full (s.relax NULL)."""
+    cdef uint32_t f, k, x, y
+    cdef uint64_t key, slot, kept = 0
+    cdef int r, a, q, i, n, got, best = 0, kings = 0, top
+    cdef pyr_move mv[MAX_MOVES]
+    f = free_mask(pyr)
+    k = f & s.t.pyr_rank[KING]
+    while k:
+        kings += pyr_popcount32(k)
+        pyr &= ~k
+        f = free_mask(pyr)
+        k = f & s.t.pyr_rank[KING]
+    if pyr == 0:
+        return kings
+    if s.relax == NULL:
+        return -1
+    key = <uint64_t>pyr | (cnt << 28)
+    slot = hset_slot(s.relax, key)
+    if hset_at(s.relax, slot, key):
+        kept = hset_value(s.relax, slot)
+        if kept >> 2:
+            return kings + <int>(kept >> 2) - 1
+        if (kept & 3) == 2:
+            return kings + pyr_popcount32(pyr)          # (relaxed_won: all of them)
+    top = pyr_popcount32(pyr)
+    if s.t.rules.pair_with_covering:
+        n = gen_covering_pairs(s.t, pyr, f, mv)
+        for i in range(n):
+            got = relaxed_most(s, pyr & ~((<uint32_t>1) << move_a(mv[i]))
+                               & ~((<uint32_t>1) << move_b(mv[i])), cnt)
+            if got < 0:
+                return -1
+            if got + 2 > best:
+                best = got + 2
+    for r in range(1, 7):
+        x = f & s.t.pyr_rank[r]
+        y = f & s.t.pyr_rank[13 - r]
+        while x and best < top:
+            a = pyr_ctz32(x)
+            k = y & ~s.rel[a]
+            while k and best < top:
+                got = relaxed_most(s, pyr & ~((<uint32_t>1) << a) & ~((<uint32_t>1) << pyr_ctz32(k)), cnt)
+                if got < 0:
+                    return -1
+                if got + 2 > best:
+                    best = got + 2
+                k &= k - 1
+            x &= x - 1
+    x = f
+    while x and best < top:
+        a = pyr_ctz32(x)
+        q = 13 - s.t.rank[a]
+        if (cnt >> (3 * (q - 1))) & 7:
+            got = relaxed_most(s, pyr & ~((<uint32_t>1) << a), cnt - ((<uint64_t>1) << (3 * (q - 1))))
+            if got < 0:
+                return -1
+            if got + 1 > best:
+                best = got + 1
+        x &= x - 1
+    if hset_put(s.relax, key, kept | (<uint64_t>(best + 1) << 2)) < 0:
+        s.relax = NULL
+        return -1
+    return kings + best
+
+
+cdef int relaxed_removal_bound(search* s, pyr_pos p) noexcept nogil:
+    """At most how many pyramid cards can be gone in the end, by the free-talon relaxation
+    with the talon cards still playable (28 when the table is full, and, as measured, not
+    worked out in the last pass under draw one: there the talon's order binds, and the
+    relaxation cost more than it saved)."""
+    cdef uint32_t talon
+    cdef uint64_t cnt = 0
+    cdef int r, most
+    if s.relax == NULL or (s.t.rules.draw == 1 and last_pass(s, p)):
+        return 28
+    talon = reachable_talon(s, p)
+    for r in range(1, 13):
+        cnt |= (<uint64_t>pyr_popcount32(talon & s.talon_rank[r])) << (3 * (r - 1))
+    most = relaxed_most(s, pos_pyr(p), cnt)
+    return 28 if most < 0 else 28 - pyr_popcount32(pos_pyr(p)) + most
+
+
 cdef bint relaxed_ok(search* s, pyr_pos p) noexcept nogil:
     """Could p be won if the talon cards still playable were all at hand at any time (the
     free-talon relaxation: every move of p's rules is one there, and talon cards that go
-    together only make it harder)? Not worked out for win="all" (then True)."""
+    together only make it harder)? Not worked out (True) for win="all", nor, as measured, in
+    the last pass: there the talon's order binds, and the relaxation pruned little and cost
+    more than it saved."""
     cdef uint32_t talon
     cdef uint64_t cnt = 0
     cdef int r

@@ -49,7 +49,8 @@ from pyramid_core.hashset cimport (hset_init, hset_free, hset_clear, hset_slot, 
 from pyramid_core.search cimport (search, MCACHE, pyr_now, pyr_cancelled, over_budget, spent,
                                   no_room, order_moves, talon_counts, pos_cards)
 from pyramid_core.bounds cimport (classes_ok, stuck_bound, removal_bound, reachable_talon,
-                                  position_ok, relaxed_ok, buries, lower_bound)
+                                  position_ok, relaxed_ok, relaxed_removal_bound, buries,
+                                  lower_bound)
 from pyramid_core.shortest cimport astar
 
 
@@ -371,7 +372,8 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
             continue
         if s.objective == OBJ_MAX_REMOVED:
             talon_counts(s, reachable_talon(s, c), tc)
-            if stuck_bound(s, pos_pyr(c), tc) <= s.best_removed:
+            if stuck_bound(s, pos_pyr(c), tc) <= s.best_removed or (
+                    not s.no_prune and relaxed_removal_bound(s, c) <= s.best_removed):
                 continue
         if depth >= MAX_LINE - 1:
             s.stop = STOP_MEMORY
@@ -783,3 +785,15 @@ def relaxed_ok_of(Table table, pyr_pos pos):
     ok = relaxed_ok(&s, pos)
     ws_free(&ws)
     return ok
+
+
+def relaxed_removal_bound_of(Table table, pyr_pos pos):
+    """bounds.pyx's relaxed_removal_bound (for the tests, which check it is never below the
+    most pyramid cards a line removes): 28 where it is not worked out."""
+    cdef search s
+    cdef solve_ws ws
+    cdef int most
+    _probe_init(&s, &ws, table, OBJ_MAX_REMOVED)
+    most = relaxed_removal_bound(&s, pos)
+    ws_free(&ws)
+    return most
