@@ -744,15 +744,25 @@ def solve_decks(const uint8_t[:, ::1] decks, dict rules, int objective, max_node
         ws_free(&ws)
 
 
-cdef void _probe_init(search* s, solve_ws* ws, Table table, int objective) except *:
-    """A search context for the test hooks below (ws_free(ws) after)."""
+cdef enum:
+    PROBE_LOWER_BOUND = 0
+    PROBE_RELAXED_OK = 1
+    PROBE_RELAXED_REMOVAL = 2
+
+
+cdef int _probe(Table table, pyr_pos pos, int what) except? -1:
+    """One of the bounds at pos, in a search context of its own (for the test hooks below)."""
+    cdef search s
+    cdef solve_ws ws
     cdef solve_limits lim
-    memset(ws, 0, sizeof(solve_ws))
-    if ws_init(ws) < 0:
-        ws_free(ws)
+    cdef int out
+    memset(&ws, 0, sizeof(solve_ws))
+    if ws_init(&ws) < 0:
+        ws_free(&ws)
         raise MemoryError()
     _limits(&lim, None, None, None)
-    search_init(s, &table.t, objective, &lim, NULL, NULL)
+    search_init(&s, &table.t, OBJ_MIN_MOVES if what == PROBE_LOWER_BOUND else OBJ_ANY, &lim,
+                NULL, NULL)
     ws.epoch = 1
     s.mcache = ws.mcache
     s.dcache = ws.dcache
@@ -760,40 +770,30 @@ cdef void _probe_init(search* s, solve_ws* ws, Table table, int objective) excep
     s.epoch = 1
     hset_clear(&ws.relax, RELAX_MEMORY)
     s.relax = &ws.relax
+    if what == PROBE_LOWER_BOUND:
+        out = lower_bound(&s, pos)
+    elif what == PROBE_RELAXED_OK:
+        out = relaxed_ok(&s, pos)
+    else:
+        out = relaxed_removal_bound(&s, pos)
+    ws_free(&ws)
+    return out
 
 
 def lower_bound_of(Table table, pyr_pos pos):
     """A*'s lower bound on the moves still needed from pos to a win (for the tests, which
     check it never exceeds the true distance)."""
-    cdef search s
-    cdef solve_ws ws
-    cdef int h
-    _probe_init(&s, &ws, table, OBJ_MIN_MOVES)
-    h = lower_bound(&s, pos)
-    ws_free(&ws)
-    return h
+    return _probe(table, pos, PROBE_LOWER_BOUND)
 
 
 def relaxed_ok_of(Table table, pyr_pos pos):
     """bounds.pyx's relaxed_ok (for the tests, which check it never calls a winnable
     position lost): False when pos cannot be won even with every talon card still playable
     at hand at any time (True in the last pass and for win="all", where it is not used)."""
-    cdef search s
-    cdef solve_ws ws
-    cdef bint ok
-    _probe_init(&s, &ws, table, OBJ_ANY)
-    ok = relaxed_ok(&s, pos)
-    ws_free(&ws)
-    return ok
+    return _probe(table, pos, PROBE_RELAXED_OK) != 0
 
 
 def relaxed_removal_bound_of(Table table, pyr_pos pos):
     """bounds.pyx's relaxed_removal_bound (for the tests, which check it is never below the
     most pyramid cards a line removes): 28 where it is not worked out."""
-    cdef search s
-    cdef solve_ws ws
-    cdef int most
-    _probe_init(&s, &ws, table, OBJ_MAX_REMOVED)
-    most = relaxed_removal_bound(&s, pos)
-    ws_free(&ws)
-    return most
+    return _probe(table, pos, PROBE_RELAXED_REMOVAL)
