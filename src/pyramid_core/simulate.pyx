@@ -1089,162 +1089,6 @@ cdef inline int _skip_draws_stp(const sim_deal* d, uint32_t talon, uint32_t usef
     return k
 
 
-cdef int _greedy_draw1(const sim_deal* d, sim_result* res, pyr_move* rec) noexcept nogil:
-    """The greedy playout specialised for draw 1 without pair_waste_top_two and
-    pair_with_covering: the talon cards in play are the waste top and (stock_top_playable)
-    the stock top, so the candidates are few and found from bit masks. The state lives in
-    local variables. Same moves as _greedy_any (tests/test_simulate.py checks)."""
-    cdef uint32_t pyr = PYRAMID_ALL, free = 0, talon = TALON_ALL, fr = 0, frr = 0
-    cdef uint32_t useful = d.trank[KING], x, y, pp, st, u, gone, tkings = d.trank[KING]
-    cdef uint8_t pc[14]
-    cdef uint8_t tc[14]
-    cdef uint8_t fc[14]
-    cdef uint8_t ca[MAX_MOVES]
-    cdef uint8_t cb[MAX_MOVES]
-    cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0, pass_removed = 0
-    cdef int m, nc, k, a, w, t, n_rec = 0, rc = SIM_OK, best, best_score, j, npyr
-    cdef int alt, alt_score
-    cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, vetoed = False, stuck
-    cdef bint win_all = d.rules.win_all, stp = d.rules.stock_top_playable, wuse, tuse, wt
-    memcpy(pc, d.pc0, sizeof(pc))
-    memcpy(tc, d.tc0, sizeof(tc))
-    _free_bottom_row(d, &free, &fr, &frr, &useful, fc)
-    while pyr != 0 or (win_all and talon != 0):
-        gone = 0
-        if fr >> KING:
-            # The first move gen_moves lists: the free pyramid King with the lowest position.
-            a = pyr_ctz32(free & d.prank[KING])
-            gone = (<uint32_t>1) << a
-            m = move_king(a)
-            vetoed = False
-        else:
-            w = cur - 1                         # the waste top (canonical cursor), or -1
-            st = talon & ~below(cur)            # the stock
-            pp = fr & frr                       # ranks with a pyramid pair
-            wuse = w >= 0 and (useful >> w) & 1
-            t = -1                              # the stock top, when playable
-            tuse = wt = False
-            if stp and st:
-                t = pyr_ctz32(st)
-                tuse = (useful >> t) & 1
-                wt = w >= 0 and d.rank[LOC_TALON + w] + d.rank[LOC_TALON + t] == 13
-            if not (wuse or tuse or wt) and (pp == 0 or vetoed) and st:
-                # Draw until a talon card in play has a partner (or is a King), or the stock
-                # is empty.
-                if stp:
-                    k = _skip_draws_stp(d, talon, useful, &cur)
-                else:
-                    u = st & useful
-                    j = pyr_ctz32(u) if u else pyr_msb32(st)
-                    k = _popcount32(st & below(j + 1))
-                    cur = j + 1
-                moves += k
-                if rec != NULL:
-                    rc = _record(rec, &n_rec, MOVE_DRAW, k)
-                    if rc != SIM_OK:
-                        break
-                continue
-            # Talon Kings go at once (after pyramid Kings, in location order).
-            if wuse and (tkings >> w) & 1:
-                m = move_king(LOC_TALON + w)
-            elif tuse and (tkings >> t) & 1:
-                m = move_king(LOC_TALON + t)
-            else:
-                m = -1
-            if m >= 0:
-                talon &= ~((<uint32_t>1) << (m & 63) - LOC_TALON)
-                tc[KING] -= 1
-                x = talon & below(cur)
-                cur = pyr_msb32(x) + 1 if x else 0
-                moves += 1
-                pass_removed += 1
-                vetoed = False
-                if rec != NULL:
-                    rc = _record(rec, &n_rec, <pyr_move>m, 1)
-                    if rc != SIM_OK:
-                        break
-                continue
-            stuck = unlimited and pass_removed == 0
-            # The pairs, in gen_moves order: pyramid pairs, then for each talon card in play
-            # (waste top first) its pyramid partners and the talon pair.
-            nc = _pyramid_pairs(d, free, pp, ca, cb)
-            npyr = nc
-            if wuse:
-                y = free & d.prank[13 - d.rank[LOC_TALON + w]]
-                while y:
-                    ca[nc] = pyr_ctz32(y)
-                    cb[nc] = LOC_TALON + w
-                    nc += 1
-                    y &= y - 1
-            if wt:
-                ca[nc] = LOC_TALON + w
-                cb[nc] = LOC_TALON + t
-                nc += 1
-            if tuse:
-                y = free & d.prank[13 - d.rank[LOC_TALON + t]]
-                while y:
-                    ca[nc] = pyr_ctz32(y)
-                    cb[nc] = LOC_TALON + t
-                    nc += 1
-                    y &= y - 1
-            best = -1
-            best_score = -1
-            if npyr:
-                # A pyramid pair's merit (200 or more) beats any pair with a talon card (under
-                # 200): the talon pairs are scored only when every pyramid pair is vetoed (if
-                # they are too, the first pyramid pair stands, with score -1).
-                best = _greedy_best(d, pyr, pc, tc, ca, cb, npyr, &best_score)
-                if best_score < 0 and nc > npyr:
-                    alt = _greedy_best(d, pyr, pc, tc, ca + npyr, cb + npyr, nc - npyr,
-                                       &alt_score)
-                    if alt_score >= 0:
-                        best = alt
-                        best_score = alt_score
-            elif nc:
-                best = _greedy_best(d, pyr, pc, tc, ca, cb, nc, &best_score)
-            if best_score >= 0:                 # (the commonest case: no need of the fallback)
-                m = best
-            else:
-                m = _greedy_pick(best, best_score, _fallback(d, st, talon & below(cur), recycles),
-                                 stuck)
-            if m < 0 or (m == MOVE_RECYCLE and stuck):
-                break
-            if m == MOVE_DRAW:
-                vetoed = True
-                cur = pyr_ctz32(st) + 1
-            elif m == MOVE_RECYCLE:
-                vetoed = True
-                cur = 0
-                if not unlimited:
-                    recycles += 1
-                pass_removed = 0
-                moves += 1
-                if rec != NULL:
-                    rc = _record(rec, &n_rec, <pyr_move>m, 1)
-                    if rc != SIM_OK:
-                        break
-                continue
-            else:
-                vetoed = False
-                gone = _play_cards(d, m, &talon, tc)
-                if (m >> 6) >= N_PYRAMID:       # a waste card went: the one below is the top
-                    x = talon & below(cur)
-                    cur = pyr_msb32(x) + 1 if x else 0
-        while gone:
-            # one call site, so that the compiler inlines it and keeps the state in registers
-            _take_pyr(d, pyr_ctz32(gone), &pyr, &free, &fr, &frr, &useful, fc, pc, False)
-            gone &= gone - 1
-        if m != MOVE_DRAW:
-            pass_removed += 1
-        moves += 1
-        if rec != NULL:
-            rc = _record(rec, &n_rec, <pyr_move>m, 1)
-            if rc != SIM_OK:
-                break
-    _set_result(res, pyr, talon, win_all, moves)
-    return rc
-
-
 cdef inline uint32_t _top_bit(uint32_t x) noexcept nogil:
     """The highest set bit of x as a mask (0 for x = 0), without a branch."""
     return ((<uint32_t>1) << pyr_msb32(x | 1)) & (<uint32_t>0 - <uint32_t>(x != 0))
@@ -1318,13 +1162,27 @@ cdef inline bint _draw3_stops(const sim_deal* d, uint32_t talon, uint32_t useful
     return _tops_moves(d, useful, _tops_mask(talon & below(cur[0]), p0, p1, p2))
 
 
-cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexcept nogil:
-    """The greedy playout specialised for draw 3 without pair_with_covering, in the style of
-    _greedy_draw1: the talon cards in play are the (up to three) waste pile tops, a mask
-    (tops) walked from its lowest bit; the state lives in local variables. Same moves as
-    _greedy_any (tests/test_simulate.py checks)."""
+# The draw-1 and draw-3 playouts are compiled once each (`draws`, as scikit-learn's
+# splitters specialise with fused types): `if draws is _draw1` is decided at compile time.
+ctypedef struct _draw1:
+    int unused
+ctypedef struct _draw3:
+    int unused
+ctypedef fused draws:
+    _draw1
+    _draw3
+
+
+cdef int _greedy_talon(const draws* kind, const sim_deal* d, sim_result* res,
+                       pyr_move* rec) noexcept nogil:
+    """The greedy playout specialised for draw 1 and draw 3 without pair_waste_top_two and
+    pair_with_covering: the talon cards in play, a mask (tops) walked from its lowest bit,
+    are under draw 1 the waste top and (stock_top_playable) the stock top, under draw 3 the
+    waste piles' tops; so the candidates are few and found from bit masks. The state lives
+    in local variables. Same moves as _greedy_any (tests/test_simulate.py checks). Under
+    draw 1 the cursor is kept canonical (cur - 1 is the waste top)."""
     cdef uint32_t pyr = PYRAMID_ALL, free = 0, talon = TALON_ALL, fr = 0, frr = 0
-    cdef uint32_t useful = d.trank[KING], x, y, h, pp, st, wm, gone, tops
+    cdef uint32_t useful = d.trank[KING], x, y, h, u, pp, st, wm, gone, tops
     cdef uint32_t p0 = d.pile[0], p1 = d.pile[1], p2 = d.pile[2]
     cdef uint8_t pc[14]
     cdef uint8_t tc[14]
@@ -1332,9 +1190,9 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
     cdef uint8_t ca[MAX_MOVES]
     cdef uint8_t cb[MAX_MOVES]
     cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0, pass_removed = 0
-    cdef int m, nc, a, r, k, n_rec = 0, rc = SIM_OK, best, best_score, alt, alt_score
+    cdef int m, nc, a, r, j, k, n_rec = 0, rc = SIM_OK, best, best_score, alt, alt_score
     cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, vetoed = False, stuck
-    cdef bint win_all = d.rules.win_all
+    cdef bint win_all = d.rules.win_all, stp = d.rules.stock_top_playable
     memcpy(pc, d.pc0, sizeof(pc))
     memcpy(tc, d.tc0, sizeof(tc))
     _free_bottom_row(d, &free, &fr, &frr, &useful, fc)
@@ -1350,10 +1208,24 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
             pp = fr & frr                       # ranks with a pyramid pair
             wm = talon & below(cur)             # the waste
             st = talon & ~below(cur)            # the stock
-            tops = _tops_mask(wm, p0, p1, p2)
+            if draws is _draw3:
+                tops = _tops_mask(wm, p0, p1, p2)
+            else:
+                tops = (<uint32_t>1) << (cur - 1) if cur else 0
+                if stp:
+                    tops |= st & (<uint32_t>0 - st)
             if (pp == 0 or vetoed) and st and not _tops_moves(d, useful, tops):
-                # Draw until a pile top has a partner (or is a King), or the stock is empty.
-                k = _skip_draws3(d, talon, useful, p0, p1, p2, &cur)
+                # Draw until a talon card in play has a partner (or is a King, or two pair),
+                # or the stock is empty.
+                if draws is _draw3:
+                    k = _skip_draws3(d, talon, useful, p0, p1, p2, &cur)
+                elif stp:
+                    k = _skip_draws_stp(d, talon, useful, &cur)
+                else:
+                    u = st & useful
+                    j = pyr_ctz32(u) if u else pyr_msb32(st)
+                    k = _popcount32(st & below(j + 1))
+                    cur = j + 1
                 moves += k
                 if rec != NULL:
                     rc = _record(rec, &n_rec, MOVE_DRAW, k)
@@ -1366,6 +1238,9 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                 m = move_king(LOC_TALON + pyr_ctz32(x))
                 talon &= ~((<uint32_t>1) << ((m & 63) - LOC_TALON))
                 tc[KING] -= 1
+                if draws is _draw1:
+                    x = talon & below(cur)
+                    cur = pyr_msb32(x) + 1 if x else 0
                 moves += 1
                 pass_removed += 1
                 vetoed = False
@@ -1375,11 +1250,11 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                         break
                 continue
             stuck = unlimited and pass_removed == 0
-            # The pairs, in gen_moves order: pyramid pairs, then for each pile top (ascending)
-            # its pyramid partners and its pairs with the later tops. A pyramid pair's merit
-            # (200 or more) beats any pair with a talon card (under 200), so the pile tops'
-            # pairs are listed only when no pyramid pair is playable; when every pair is
-            # vetoed the first one listed stands, with score -1.
+            # The pairs, in gen_moves order: pyramid pairs, then for each talon card in play
+            # (ascending) its pyramid partners and its pairs with the later ones. A pyramid
+            # pair's merit (200 or more) beats any pair with a talon card (under 200), so the
+            # talon cards' pairs are listed only when no pyramid pair is playable; when every
+            # pair is vetoed the first one listed stands, with score -1.
             nc = _pyramid_pairs(d, free, pp, ca, cb)
             best = -1
             best_score = -1
@@ -1398,7 +1273,7 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                         cb[k] = LOC_TALON + a
                         k += 1
                         y &= y - 1
-                    h = x & d.trank[13 - r]         # the later tops it pairs with
+                    h = x & d.trank[13 - r]         # the later ones it pairs with
                     while h:
                         ca[k] = LOC_TALON + a
                         cb[k] = LOC_TALON + pyr_ctz32(h)
@@ -1417,7 +1292,10 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
                 break
             if m == MOVE_DRAW:
                 vetoed = True
-                cur = cur + 3 if cur + 3 < N_TALON else N_TALON
+                if draws is _draw3:
+                    cur = cur + 3 if cur + 3 < N_TALON else N_TALON
+                else:
+                    cur = pyr_ctz32(st) + 1
             elif m == MOVE_RECYCLE:
                 vetoed = True
                 cur = 0
@@ -1433,6 +1311,10 @@ cdef int _greedy_draw3(const sim_deal* d, sim_result* res, pyr_move* rec) noexce
             else:
                 vetoed = False
                 gone = _play_cards(d, m, &talon, tc)
+                if draws is _draw1:
+                    if (m >> 6) >= N_PYRAMID:   # a waste card went: the one below is the top
+                        x = talon & below(cur)
+                        cur = pyr_msb32(x) + 1 if x else 0
         while gone:
             # one call site, so that the compiler inlines it and keeps the state in registers
             _take_pyr(d, pyr_ctz32(gone), &pyr, &free, &fr, &frr, &useful, fc, pc, False)
@@ -1588,9 +1470,9 @@ cdef inline bint _lockstep_applies(int policy, const pyr_rules* r) noexcept nogi
 cdef int sim_play_greedy(const sim_deal* d, sim_result* res, pyr_move* rec) noexcept nogil:
     cdef int kind = _playout_kind(&d.rules)
     if kind == KIND_DRAW1:
-        return _greedy_draw1(d, res, rec)
+        return _greedy_talon(<_draw1*>NULL, d, res, rec)
     if kind == KIND_DRAW3:
-        return _greedy_draw3(d, res, rec)
+        return _greedy_talon(<_draw3*>NULL, d, res, rec)
     return _greedy_any(d, res, rec)
 
 
