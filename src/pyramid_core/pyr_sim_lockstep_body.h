@@ -830,9 +830,9 @@ PV_TARGET static PYR_INLINE pm LS(choose)(const LS(cands) *c, pm np,
     return found;
 }
 
-/* Games 0 .. cnt-1 as LS(random_draw1)'s, under the greedy policy: draw 1 (as
- * _greedy_draw1) or draw 3 (draw3, as _greedy_draw3: the waste piles' tops in play, tnext_off
- * then the offset of the records' t3 word). */
+/* Games 0 .. cnt-1 as LS(random_draw1)'s, under the greedy policy (as simulate.pyx's
+ * _greedy_talon): draw 1 or draw 3 (draw3: the waste piles' tops in play, tnext_off then the
+ * offset of the records' t3 word). */
 PV_TARGET static PYR_INLINE void LS(greedy)(int draw3, int stp, int redeals,
                                                    int waste_at_deal, int win_all,
                                                    const char *base, size_t stride,

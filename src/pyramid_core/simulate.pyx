@@ -916,9 +916,9 @@ cdef inline int _nth_bit(uint32_t x, int k) noexcept nogil:
 
 cdef int _random_draw1(const sim_deal* d, uint64_t rng, sim_result* res,
                        pyr_move* rec) noexcept nogil:
-    """The random playout specialised like _greedy_draw1: the legal moves are counted by kind
-    and the chosen one is found without listing them (same order as gen_moves, so the same
-    games as _random_any; tests/test_simulate.py checks)."""
+    """The random playout specialised like _greedy_talon under draw 1: the legal moves are
+    counted by kind and the chosen one is found without listing them (same order as
+    gen_moves, so the same games as _random_any; tests/test_simulate.py checks)."""
     cdef uint32_t pyr = PYRAMID_ALL, free = 0, talon = TALON_ALL, fr = 0, frr = 0
     cdef uint32_t useful = d.trank[KING], x, pp, st, u, kings, gone
     cdef uint8_t pc[14]
@@ -1333,8 +1333,8 @@ cdef int _greedy_talon(const draws* kind, const sim_deal* d, sim_result* res,
 cdef int _random_draw3(const sim_deal* d, uint64_t rng, sim_result* res,
                        pyr_move* rec) noexcept nogil:
     """The random playout specialised for draw 3 without pair_with_covering: local state,
-    the pile tops as a mask (as in _greedy_draw3), the legal moves listed in gen_moves order (so the same games
-    as _random_any; tests/test_simulate.py checks)."""
+    the pile tops as a mask (as in _greedy_talon), the legal moves listed in gen_moves order
+    (so the same games as _random_any; tests/test_simulate.py checks)."""
     cdef uint32_t pyr = PYRAMID_ALL, free = 0, talon = TALON_ALL, fr = 0, frr = 0
     cdef uint32_t useful = d.trank[KING], x, y, h, pp, st, wm, gone, kings, tops
     cdef uint32_t p0 = d.pile[0], p1 = d.pile[1], p2 = d.pile[2]
