@@ -2,7 +2,7 @@
  * per 32-bit lane of AVX-512 vectors (eight with AVX2), every lane making one move per step
  * with no branch on
  * its cards (a lane that has finished sits out under a mask). They play the same games as
- * simulate.pyx's _random_draw1, _random_draw3 and _greedy_talon (draw 1 and 3), move for
+ * simulate.pyx's _random_talon and _greedy_talon (each for draw 1 and draw 3), move for
  * move and random number for random number (tests/test_simulate.py compares whole batches
  * both ways). The random playout:
  *  - the legal moves are counted by kind in gen_moves order, and the k-th is found by

@@ -113,6 +113,12 @@ cdef inline int _popcount32(uint32_t x) noexcept nogil:
     return <int>((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24)
 
 
+cdef inline int _few_bits(uint32_t x) noexcept nogil:
+    """The set bits of x, which has at most three."""
+    cdef uint32_t y = x & (x - 1)
+    return <int>(x != 0) + <int>(y != 0) + <int>((y & (y - 1)) != 0)
+
+
 cdef uint64_t sim_game_seed(uint64_t seed, uint64_t number) noexcept nogil:
     """The state of game `number`'s generator: a function of (seed, number) only."""
     cdef uint64_t s = seed ^ <uint64_t>0x6A09E667F3BCC909ULL
@@ -876,7 +882,7 @@ cdef int _random_any(const sim_deal* d, uint64_t rng, sim_result* res,
     cdef pyr_move m
     cdef int n, n_rec = 0, rc = SIM_OK
     cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED
-    cdef bint seen = False      # a removal was legal somewhere in this pass (see _random_draw1)
+    cdef bint seen = False      # a removal was legal somewhere in this pass (see _random_talon)
     sim_start(d, &s)
     while not _won(d, &s):
         if s.flags == 0 and not _talon_moves(d, &s):
@@ -912,154 +918,6 @@ cdef inline int _nth_bit(uint32_t x, int k) noexcept nogil:
         x &= x - 1
         k -= 1
     return pyr_ctz32(x)
-
-
-cdef int _random_draw1(const sim_deal* d, uint64_t rng, sim_result* res,
-                       pyr_move* rec) noexcept nogil:
-    """The random playout specialised like _greedy_talon under draw 1: the legal moves are
-    counted by kind and the chosen one is found without listing them (same order as
-    gen_moves, so the same games as _random_any; tests/test_simulate.py checks)."""
-    cdef uint32_t pyr = PYRAMID_ALL, free = 0, talon = TALON_ALL, fr = 0, frr = 0
-    cdef uint32_t useful = d.trank[KING], x, pp, st, u, kings, gone
-    cdef uint8_t pc[14]
-    cdef uint8_t fc[14]
-    cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0
-    cdef int m, n, k, a, b, r, w, t, rw, rt, n_rec = 0, rc = SIM_OK, j, nkp, nk, cw, ct
-    cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, wuse, tuse, wt, can_more
-    # seen: a removal (a King or a pair) was legal at some position since the last recycle
-    # (or the deal). Under unlimited redeals the game ends at a recycle only when none was
-    # (the pass could only repeat), or once it has played SIM_MOVE_CAP moves.
-    cdef bint seen = False
-    cdef bint win_all = d.rules.win_all, stp = d.rules.stock_top_playable
-    memcpy(pc, d.pc0, sizeof(pc))
-    _free_bottom_row(d, &free, &fr, &frr, &useful, fc)
-    while pyr != 0 or (win_all and talon != 0):
-        w = cur - 1                             # the waste top (canonical cursor), or -1
-        st = talon & ~below(cur)                # the stock
-        pp = fr & frr & 0x7E                    # ranks r <= 6 with a pyramid pair
-        kings = free & d.prank[KING]
-        wuse = w >= 0 and (useful >> w) & 1
-        t = -1                                  # the stock top, when playable
-        tuse = wt = False
-        if stp and st:
-            t = pyr_ctz32(st)
-            tuse = (useful >> t) & 1
-            wt = w >= 0 and d.rank[LOC_TALON + w] + d.rank[LOC_TALON + t] == 13
-        if not (wuse or tuse or wt) and pp == 0 and kings == 0:
-            # Drawing (or recycling) is the only legal move: no random number is used.
-            if st:
-                if stp:
-                    k = _skip_draws_stp(d, talon, useful, &cur)
-                else:
-                    u = st & useful
-                    j = pyr_ctz32(u) if u else pyr_msb32(st)
-                    k = _popcount32(st & below(j + 1))
-                    cur = j + 1
-                moves += k
-                if rec != NULL:
-                    rc = _record(rec, &n_rec, MOVE_DRAW, k)
-                    if rc != SIM_OK:
-                        break
-                continue
-            if not (talon & below(cur)) or not (unlimited or recycles < d.rules.redeals) \
-                    or (unlimited and (not seen or moves >= _move_cap)):
-                break
-            m = MOVE_RECYCLE
-        else:
-            seen = True
-            # Count the legal moves by kind, in gen_moves order: pyramid Kings, talon Kings,
-            # pyramid pairs, the waste top's partners, waste top + stock top, the stock top's
-            # partners, draw or recycle.
-            rw = d.rank[LOC_TALON + w] if wuse else 0
-            rt = d.rank[LOC_TALON + t] if tuse else 0
-            nkp = fc[KING]                      # = popcount(kings)
-            nk = nkp + (rw == KING) + (rt == KING)
-            n = nk
-            x = pp
-            while x:
-                r = pyr_ctz32(x)
-                x &= x - 1
-                n += fc[r] * fc[13 - r]
-            cw = fc[13 - rw] if wuse and rw != KING else 0
-            ct = fc[13 - rt] if tuse and rt != KING else 0
-            n += cw + wt + ct
-            can_more = st != 0 or ((talon & below(cur)) != 0 and
-                                   (unlimited or recycles < d.rules.redeals))
-            k = 0
-            if n + can_more > 1:
-                k = <int>rand_below(&rng, n + can_more)
-            if k < nk:
-                if k < nkp:
-                    m = move_king(_nth_bit(kings, k))
-                elif k == nkp and rw == KING:
-                    m = move_king(LOC_TALON + w)
-                else:
-                    m = move_king(LOC_TALON + t)
-            else:
-                k -= nk
-                m = -1
-                x = pp
-                while x:
-                    r = pyr_ctz32(x)
-                    x &= x - 1
-                    j = fc[r] * fc[13 - r]
-                    if k < j:
-                        a = (k * DIV4[fc[13 - r]]) >> 8     # k // fc[13 - r] (k < 16)
-                        b = k - a * fc[13 - r]
-                        a = _nth_bit(free & d.prank[r], a)
-                        b = _nth_bit(free & d.prank[13 - r], b)
-                        m = move_pair(a, b)
-                        break
-                    k -= j
-                if m < 0:
-                    if k < cw:
-                        m = move_pair(_nth_bit(free & d.prank[13 - rw], k), LOC_TALON + w)
-                    elif k < cw + wt:
-                        m = move_pair(LOC_TALON + w, LOC_TALON + t)
-                    elif k < cw + wt + ct:
-                        m = move_pair(_nth_bit(free & d.prank[13 - rt], k - cw - wt),
-                                      LOC_TALON + t)
-                    elif st:
-                        m = MOVE_DRAW
-                    else:
-                        m = MOVE_RECYCLE
-                        if unlimited and moves >= _move_cap:
-                            break
-        a = m & 63
-        b = m >> 6
-        moves += 1
-        if a == LOC_NONE:
-            if m == MOVE_DRAW:
-                cur = pyr_ctz32(st) + 1
-            else:
-                cur = 0
-                if not unlimited:
-                    recycles += 1
-                seen = False
-        else:
-            gone = _play_cards(d, m, &talon, NULL)
-            if a >= N_PYRAMID or b != LOC_NONE:
-                x = talon & below(cur)
-                cur = pyr_msb32(x) + 1 if x else 0
-            while gone:
-                _take_pyr(d, pyr_ctz32(gone), &pyr, &free, &fr, &frr, &useful, fc, pc, True)
-                gone &= gone - 1
-        if rec != NULL:
-            rc = _record(rec, &n_rec, <pyr_move>m, 1)
-            if rc != SIM_OK:
-                break
-    _set_result(res, pyr, talon, win_all, moves)
-    return rc
-
-
-cdef int sim_play_random(const sim_deal* d, uint64_t rng, sim_result* res,
-                         pyr_move* rec) noexcept nogil:
-    cdef int kind = _playout_kind(&d.rules)
-    if kind == KIND_DRAW1:
-        return _random_draw1(d, rng, res, rec)
-    if kind == KIND_DRAW3:
-        return _random_draw3(d, rng, res, rec)
-    return _random_any(d, rng, res, rec)
 
 
 cdef inline int _skip_draws_stp(const sim_deal* d, uint32_t talon, uint32_t useful,
@@ -1101,18 +959,24 @@ cdef inline uint32_t _tops_mask(uint32_t wm, uint32_t p0, uint32_t p1, uint32_t 
 
 
 cdef inline bint _tops_moves(const sim_deal* d, uint32_t useful, uint32_t tops) noexcept nogil:
-    """Draw 3: is a move with a pile top legal (a King or a card with a free pyramid partner,
-    both in `useful`, or two tops that pair)?"""
+    """Is a move with a talon card in play (tops: under draw 3 the pile tops) legal: a King
+    or a card with a free pyramid partner (both in `useful`), or two of them that pair?"""
     cdef uint32_t x = tops
     cdef int t
     if tops & useful:
         return True
-    while x:
-        t = pyr_ctz32(x)
-        x &= x - 1
-        if x & d.trank[13 - d.rank[LOC_TALON + t]]:
-            return True
-    return False
+    # At most three cards: the lowest with the others, then the middle one with the last.
+    if (x & (x - 1)) == 0:
+        return False
+    t = pyr_ctz32(x)
+    x &= x - 1
+    if x & d.trank[13 - d.rank[LOC_TALON + t]]:
+        return True
+    if (x & (x - 1)) == 0:
+        return False
+    t = pyr_ctz32(x)
+    x &= x - 1
+    return (x & d.trank[13 - d.rank[LOC_TALON + t]]) != 0
 
 
 cdef inline int _skip_draws3(const sim_deal* d, uint32_t talon, uint32_t useful, uint32_t p0,
@@ -1330,103 +1194,164 @@ cdef int _greedy_talon(const draws* kind, const sim_deal* d, sim_result* res,
     return rc
 
 
-cdef int _random_draw3(const sim_deal* d, uint64_t rng, sim_result* res,
+cdef int _random_talon(const draws* kind, const sim_deal* d, uint64_t rng, sim_result* res,
                        pyr_move* rec) noexcept nogil:
-    """The random playout specialised for draw 3 without pair_with_covering: local state,
-    the pile tops as a mask (as in _greedy_talon), the legal moves listed in gen_moves order
-    (so the same games as _random_any; tests/test_simulate.py checks)."""
+    """The random playout specialised like _greedy_talon for draw 1 and draw 3: the legal
+    moves are counted by kind and the chosen one is found without listing them, in gen_moves
+    order (so the same games as _random_any; tests/test_simulate.py checks). The talon cards
+    in play are, under draw 3, the pile tops as a mask; under draw 1 the waste top w and the
+    stock top t, in straight-line code (walking them as a mask was 10% slower under msc)."""
     cdef uint32_t pyr = PYRAMID_ALL, free = 0, talon = TALON_ALL, fr = 0, frr = 0
-    cdef uint32_t useful = d.trank[KING], x, y, h, pp, st, wm, gone, kings, tops
+    cdef uint32_t useful = d.trank[KING], x, u, pp, st, wm, gone, kings, tops, tk
     cdef uint32_t p0 = d.pile[0], p1 = d.pile[1], p2 = d.pile[2]
     cdef uint8_t pc[14]
     cdef uint8_t fc[14]
-    cdef pyr_move buf[MAX_MOVES]
     cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0
-    cdef int m, n, a, b, r, k, n_rec = 0, rc = SIM_OK
-    cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, can_rec
-    cdef bint seen = False      # as in _random_draw1 (draw 3 has no redeals today)
-    cdef bint win_all = d.rules.win_all
+    cdef int m, n, a, b, r, j, k, nk, n_rec = 0, rc = SIM_OK
+    cdef int t0, q0, w = -1, t = -1, rw = 0, rt = 0, cw, ct
+    cdef uint32_t y0
+    cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, can_step, wuse, tuse, wt, forced
+    # seen: a removal (a King or a pair) was legal at some position since the last recycle
+    # (or the deal). Under unlimited redeals the game ends at a recycle only when none was
+    # (the pass could only repeat), or once it has played SIM_MOVE_CAP moves.
+    cdef bint seen = False
+    cdef bint win_all = d.rules.win_all, stp = d.rules.stock_top_playable
     memcpy(pc, d.pc0, sizeof(pc))
     _free_bottom_row(d, &free, &fr, &frr, &useful, fc)
     while pyr != 0 or (win_all and talon != 0):
-        pp = fr & frr                           # ranks with a pyramid pair
+        pp = fr & frr & 0x7E                    # ranks r <= 6 with a pyramid pair
         kings = free & d.prank[KING]
         wm = talon & below(cur)                 # the waste
         st = talon & ~below(cur)                # the stock
-        tops = _tops_mask(wm, p0, p1, p2)
-        can_rec = wm != 0 and (unlimited or recycles < d.rules.redeals)
-        if pp == 0 and kings == 0 and not _tops_moves(d, useful, tops):
+        if draws is _draw3:
+            tops = _tops_mask(wm, p0, p1, p2)
+            forced = not _tops_moves(d, useful, tops) and pp == 0 and kings == 0
+        else:
+            w = cur - 1                         # the waste top, or -1
+            t = -1                              # the stock top, when playable
+            wuse = w >= 0 and (useful >> w) & 1
+            tuse = wt = False
+            if stp and st:
+                t = pyr_ctz32(st)
+                tuse = (useful >> t) & 1
+                wt = w >= 0 and d.rank[LOC_TALON + w] + d.rank[LOC_TALON + t] == 13
+            forced = not (wuse or tuse or wt) and pp == 0 and kings == 0
+        if forced:
             # Drawing (or recycling) is the only legal move: no random number is used.
             if st:
-                k = _skip_draws3(d, talon, useful, p0, p1, p2, &cur)
+                if draws is _draw3:
+                    k = _skip_draws3(d, talon, useful, p0, p1, p2, &cur)
+                elif stp:
+                    k = _skip_draws_stp(d, talon, useful, &cur)
+                else:
+                    u = st & useful
+                    j = pyr_ctz32(u) if u else pyr_msb32(st)
+                    k = _popcount32(st & below(j + 1))
+                    cur = j + 1
                 moves += k
                 if rec != NULL:
                     rc = _record(rec, &n_rec, MOVE_DRAW, k)
                     if rc != SIM_OK:
                         break
                 continue
-            if not can_rec or (unlimited and (not seen or moves >= _move_cap)):
+            if not wm or not (unlimited or recycles < d.rules.redeals) \
+                    or (unlimited and (not seen or moves >= _move_cap)):
                 break
             m = MOVE_RECYCLE
         else:
             seen = True
-            # The legal moves in gen_moves order. (position.pxd's card_moves lists the same
-            # from an array of tops; called here it made this playout a third slower.)
-            n = 0
-            x = kings
-            while x:
-                buf[n] = move_king(pyr_ctz32(x))
-                n += 1
-                x &= x - 1
-            x = tops & d.trank[KING]
-            while x:
-                buf[n] = move_king(LOC_TALON + pyr_ctz32(x))
-                n += 1
-                x &= x - 1
-            pp &= 0x7E
-            while pp:
-                r = pyr_ctz32(pp)
-                pp &= pp - 1
-                x = free & d.prank[r]
-                y = free & d.prank[13 - r]
+            # Count the legal moves by kind, in gen_moves order: pyramid Kings, talon Kings,
+            # pyramid pairs, then for each talon card in play (ascending) its pyramid
+            # partners and its pairs with the later ones, then the draw or recycle. Under
+            # draw 1 the talon cards in play are two at most, counted in straight-line code.
+            if draws is _draw1:
+                rw = d.rank[LOC_TALON + w] if wuse else 0
+                rt = d.rank[LOC_TALON + t] if tuse else 0
+                nk = fc[KING] + (rw == KING) + (rt == KING)    # (fc[KING] = popcount(kings))
+                cw = fc[13 - rw] if wuse and rw != KING else 0
+                ct = fc[13 - rt] if tuse and rt != KING else 0
+                n = nk + cw + wt + ct
+            else:
+                tk = tops & d.trank[KING]
+                nk = fc[KING] + _few_bits(tk)
+                n = nk
+                x = tops & ~tk
                 while x:
-                    a = pyr_ctz32(x)
+                    q0 = 13 - d.rank[LOC_TALON + pyr_ctz32(x)]
                     x &= x - 1
-                    h = y
-                    while h:
-                        buf[n] = move_pair(a, pyr_ctz32(h))
-                        n += 1
-                        h &= h - 1
-            x = tops & ~d.trank[KING]
+                    n += fc[q0] + _few_bits(x & d.trank[q0])
+            x = pp
             while x:
-                a = pyr_ctz32(x)
+                r = pyr_ctz32(x)
                 x &= x - 1
-                r = d.rank[LOC_TALON + a]
-                y = free & d.prank[13 - r]
-                while y:
-                    buf[n] = <pyr_move>(pyr_ctz32(y) | ((LOC_TALON + a) << 6))
-                    n += 1
-                    y &= y - 1
-                h = x & d.trank[13 - r]         # the later tops it pairs with
-                while h:
-                    buf[n] = <pyr_move>((LOC_TALON + a) | ((LOC_TALON + pyr_ctz32(h)) << 6))
-                    n += 1
-                    h &= h - 1
-            if st:
-                buf[n] = MOVE_DRAW
-                n += 1
-            elif can_rec:
-                buf[n] = MOVE_RECYCLE
-                n += 1
-            m = buf[0] if n == 1 else buf[rand_below(&rng, n)]
-            if m == MOVE_RECYCLE and unlimited and moves >= _move_cap:
-                break
+                n += fc[r] * fc[13 - r]
+            can_step = st != 0 or (wm != 0 and (unlimited or recycles < d.rules.redeals))
+            k = 0
+            if n + can_step > 1:                # (can_step: a draw or a recycle is legal)
+                k = <int>rand_below(&rng, n + can_step)
+            m = -1
+            if k < nk:
+                if k < fc[KING]:
+                    m = move_king(_nth_bit(kings, k))
+                elif draws is _draw3:
+                    m = move_king(LOC_TALON + _nth_bit(tk, k - fc[KING]))
+                elif k == fc[KING] and rw == KING:
+                    m = move_king(LOC_TALON + w)
+                else:
+                    m = move_king(LOC_TALON + t)
+            else:
+                k -= nk
+                x = pp
+                while x:
+                    r = pyr_ctz32(x)
+                    x &= x - 1
+                    j = fc[r] * fc[13 - r]
+                    if k < j:
+                        a = (k * DIV4[fc[13 - r]]) >> 8     # k // fc[13 - r] (k < 16)
+                        b = k - a * fc[13 - r]
+                        m = move_pair(_nth_bit(free & d.prank[r], a),
+                                      _nth_bit(free & d.prank[13 - r], b))
+                        break
+                    k -= j
+                if m < 0 and draws is _draw1:
+                    if k < cw:
+                        m = move_pair(_nth_bit(free & d.prank[13 - rw], k), LOC_TALON + w)
+                    elif k < cw + wt:
+                        m = move_pair(LOC_TALON + w, LOC_TALON + t)
+                    elif k < cw + wt + ct:
+                        m = move_pair(_nth_bit(free & d.prank[13 - rt], k - cw - wt),
+                                      LOC_TALON + t)
+                elif m < 0:
+                    x = tops & ~tk
+                    while x:
+                        t0 = pyr_ctz32(x)
+                        x &= x - 1
+                        q0 = 13 - d.rank[LOC_TALON + t0]
+                        if k < fc[q0]:
+                            m = move_pair(_nth_bit(free & d.prank[q0], k), LOC_TALON + t0)
+                            break
+                        k -= fc[q0]
+                        y0 = x & d.trank[q0]        # the later ones it pairs with
+                        if k < _few_bits(y0):
+                            m = move_pair(LOC_TALON + t0, LOC_TALON + _nth_bit(y0, k))
+                            break
+                        k -= _few_bits(y0)
+                if m < 0:
+                    if st:
+                        m = MOVE_DRAW
+                    else:
+                        m = MOVE_RECYCLE
+                        if unlimited and moves >= _move_cap:
+                            break
         a = m & 63
         b = m >> 6
         moves += 1
         if a == LOC_NONE:
             if m == MOVE_DRAW:
-                cur = cur + 3 if cur + 3 < N_TALON else N_TALON
+                if draws is _draw3:
+                    cur = cur + 3 if cur + 3 < N_TALON else N_TALON
+                else:
+                    cur = pyr_ctz32(st) + 1
             else:
                 cur = 0
                 if not unlimited:
@@ -1434,6 +1359,10 @@ cdef int _random_draw3(const sim_deal* d, uint64_t rng, sim_result* res,
                 seen = False
         else:
             gone = _play_cards(d, m, &talon, NULL)
+            if draws is _draw1:
+                if a >= N_PYRAMID or b != LOC_NONE:
+                    x = talon & below(cur)
+                    cur = pyr_msb32(x) + 1 if x else 0
             while gone:
                 _take_pyr(d, pyr_ctz32(gone), &pyr, &free, &fr, &frr, &useful, fc, pc, True)
                 gone &= gone - 1
@@ -1474,6 +1403,16 @@ cdef int sim_play_greedy(const sim_deal* d, sim_result* res, pyr_move* rec) noex
     if kind == KIND_DRAW3:
         return _greedy_talon(<_draw3*>NULL, d, res, rec)
     return _greedy_any(d, res, rec)
+
+
+cdef int sim_play_random(const sim_deal* d, uint64_t rng, sim_result* res,
+                         pyr_move* rec) noexcept nogil:
+    cdef int kind = _playout_kind(&d.rules)
+    if kind == KIND_DRAW1:
+        return _random_talon(<_draw1*>NULL, d, rng, res, rec)
+    if kind == KIND_DRAW3:
+        return _random_talon(<_draw3*>NULL, d, rng, res, rec)
+    return _random_any(d, rng, res, rec)
 
 
 cdef int sim_play(int policy, const sim_deal* d, uint64_t rng, sim_result* res,
