@@ -119,7 +119,7 @@ print(json.dumps({"seconds": time.perf_counter() - t, "slowest": float(r.seconds
 
 def test_msc_1500_shortest_lines(benchmark, record_rate):
     """Every winnable msc deal's shortest line, one thread, in a process of its own (so its
-    peak memory is the solver's own, plus about 35 MB of Python and numpy): about 40 s."""
+    peak memory is the solver's own, plus about 35 MB of Python and numpy): about 15 s."""
     import json
     import subprocess
     import sys
