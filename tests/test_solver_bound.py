@@ -87,3 +87,11 @@ def test_relaxation_calls_only_lost_positions_lost(name):
         if decided >= 15:
             break
     assert decided >= 5, (called_lost, decided)
+
+
+def test_hooks_refuse_a_missing_table():
+    for hook in (lower_bound_of, relaxed_ok_of):
+        with pytest.raises(TypeError):
+            hook(None, 0)
+    with pytest.raises(TypeError):
+        solve_table(None, 0, OBJECTIVES["any"])

@@ -24,7 +24,7 @@ from pyramid_core.cards cimport KING
 from pyramid_core.geometry cimport (free_mask, pyr_ctz32, pyr_msb32, pyr_popcount32,
                                     PYRAMID_ALL, PYR_GEO, pyr_geometry_init, pyr_match,
                                     pyr_match_init)
-from pyramid_core.hashset cimport hmix, hset_slot, hset_at, hset_put, hset_value
+from pyramid_core.hashset cimport hmix, hset_slot, hset_at, hset_put, hset_set, hset_value
 from pyramid_core.position cimport (pyr_pos, pyr_move, MAX_MOVES, LOC_TALON, pos_pyr,
                                     pos_talon, pos_cur, pos_recycles, can_recycle, below,
                                     gen_covering_pairs, move_a, move_b)
@@ -228,6 +228,20 @@ cdef bint position_ok(search* s, pyr_pos p) noexcept nogil:
     return classes_ok(s, pos_pyr(p), tc, False) and (
         s.t.rules.pair_with_covering or pyramid_partners(s, pos_pyr(p)) < PARTNERS_NONE)
 
+cdef inline int relax_note(search* s, uint64_t key, uint64_t val) noexcept nogil:
+    """Remember an answer in s.relax (overwriting the key's entry in place when it has one:
+    that needs no room). -1 when the table is full: then s.relax is NULL, and the relaxation
+    is dropped for the rest of the search (without its table it could take long)."""
+    cdef uint64_t slot = hset_slot(s.relax, key)   # (again: the table may have grown since)
+    if hset_at(s.relax, slot, key):
+        hset_set(s.relax, slot, val)
+        return 0
+    if hset_put(s.relax, key, val) < 0:
+        s.relax = NULL
+        return -1
+    return 0
+
+
 cdef int relaxed_won(search* s, uint32_t pyr, uint64_t cnt) noexcept nogil:
     """Can the pyramid cards pyr be cleared with a free talon holding cnt (3 bits a rank
     1..12: the free-talon search's counts): any talon card at hand at any time? 1 yes, 0 no
@@ -290,9 +304,8 @@ cdef int relaxed_won(search* s, uint32_t pyr, uint64_t cnt) noexcept nogil:
             if tc[q] and relaxed_won(s, pyr & ~((<uint32_t>1) << a), cnt - ((<uint64_t>1) << (3 * (q - 1)))):
                 res = 1
             x &= x - 1
-    if s.relax != NULL and hset_put(s.relax, key, kept | <uint64_t>(res + 1)) < 0:
-        s.relax = NULL                 # (without its table the relaxation could take long)
-        return 1
+    if s.relax != NULL and relax_note(s, key, kept | <uint64_t>(res + 1)) < 0:
+        return 1                       # (the table is full: s.relax NULL)
     return res
 
 
@@ -358,8 +371,7 @@ cdef int relaxed_most(search* s, uint32_t pyr, uint64_t cnt) noexcept nogil:
             if got + 1 > best:
                 best = got + 1
         x &= x - 1
-    if hset_put(s.relax, key, kept | (<uint64_t>(best + 1) << 2)) < 0:
-        s.relax = NULL
+    if relax_note(s, key, kept | (<uint64_t>(best + 1) << 2)) < 0:
         return -1
     return kings + best
 

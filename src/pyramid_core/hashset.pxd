@@ -27,3 +27,4 @@ cdef extern from "pyr_hashset.h" nogil:
     uint64_t hset_value "pyr_hset_value"(const hset* h, uint64_t slot)
     void hset_prefetch "pyr_hset_prefetch"(const hset* h, uint64_t key)
     int hset_put "pyr_hset_put"(hset* h, uint64_t key, uint64_t val)
+    void hset_set "pyr_hset_set"(hset* h, uint64_t slot, uint64_t val)

@@ -140,6 +140,12 @@ static PYR_INLINE int pyr_hset_grow(pyr_hset* h) {
     return 0;
 }
 
+/* Overwrite the value in a slot that holds a key (no room needed). */
+static PYR_INLINE void pyr_hset_set(pyr_hset* h, uint64_t slot, uint64_t val) {
+    h->e[slot].val = (uint32_t)val;
+    h->e[slot].hi = (uint16_t)(val >> 32);
+}
+
 /* Insert or overwrite (val: up to 48 bits); -1 when the memory budget is spent. */
 static PYR_INLINE int pyr_hset_put(pyr_hset* h, uint64_t key, uint64_t val) {
     uint64_t i;

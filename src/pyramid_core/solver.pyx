@@ -675,7 +675,7 @@ cdef uint8_t[:] _cancel_flag(cancel):
     return flag
 
 
-def solve_table(Table table, pyr_pos pos, int objective=OBJ_ANY, max_nodes=None,
+def solve_table(Table table not None, pyr_pos pos, int objective=OBJ_ANY, max_nodes=None,
                 max_seconds=None, max_memory=None, bint no_prune=False, cancel=None):
     """Solve one position; a dict with winnable (1/0/-1), stop (None or the STOPS name of
     what stopped the search), optimal (True: line is a shortest winning line, only under
@@ -782,20 +782,20 @@ cdef int _probe(Table table, pyr_pos pos, int what) except? -1:
     return out
 
 
-def lower_bound_of(Table table, pyr_pos pos):
+def lower_bound_of(Table table not None, pyr_pos pos):
     """A*'s lower bound on the moves still needed from pos to a win (for the tests, which
     check it never exceeds the true distance)."""
     return _probe(table, pos, PROBE_LOWER_BOUND)
 
 
-def relaxed_ok_of(Table table, pyr_pos pos):
+def relaxed_ok_of(Table table not None, pyr_pos pos):
     """bounds.pyx's relaxed_ok (for the tests, which check it never calls a winnable
     position lost): False when pos cannot be won even with every talon card still playable
     at hand at any time (True in the last pass and for win="all", where it is not used)."""
     return _probe(table, pos, PROBE_RELAXED_OK) != 0
 
 
-def relaxed_removal_bound_of(Table table, pyr_pos pos):
+def relaxed_removal_bound_of(Table table not None, pyr_pos pos):
     """bounds.pyx's relaxed_removal_bound (for the tests, which check it is never below the
     most pyramid cards a line removes): 28 where it is not worked out."""
     return _probe(table, pos, PROBE_RELAXED_REMOVAL)
