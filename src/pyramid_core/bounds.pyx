@@ -381,16 +381,23 @@ cdef int relaxed_removal_bound(search* s, pyr_pos p) noexcept nogil:
     with the talon cards still playable (28 when the table is full, and, as measured, not
     worked out in the last pass under draw one: there the talon's order binds, and the
     relaxation cost more than it saved)."""
-    cdef uint32_t talon
-    cdef uint64_t cnt = 0
-    cdef int r, most
+    cdef int most
     if s.relax == NULL or (s.t.rules.draw == 1 and last_pass(s, p)):
         return 28
-    talon = reachable_talon(s, p)
+    most = relaxed_most(s, pos_pyr(p), relax_counts(s, p))
+    return 28 if most < 0 else 28 - pyr_popcount32(pos_pyr(p)) + most
+
+
+cdef uint64_t relax_counts(const search* s, pyr_pos p) noexcept nogil:
+    """The relaxation's talon counts for p: the talon cards still playable of each rank, 3
+    bits a rank 1..12. (Capping each at the pyramid cards it could go with made the answers
+    no more often shared: measured level.)"""
+    cdef uint32_t talon = reachable_talon(s, p)
+    cdef uint64_t cnt = 0
+    cdef int r
     for r in range(1, 13):
         cnt |= (<uint64_t>pyr_popcount32(talon & s.talon_rank[r])) << (3 * (r - 1))
-    most = relaxed_most(s, pos_pyr(p), cnt)
-    return 28 if most < 0 else 28 - pyr_popcount32(pos_pyr(p)) + most
+    return cnt
 
 
 cdef bint relaxed_ok(search* s, pyr_pos p) noexcept nogil:
@@ -399,15 +406,9 @@ cdef bint relaxed_ok(search* s, pyr_pos p) noexcept nogil:
     together only make it harder)? Not worked out (True) for win="all", nor, as measured, in
     the last pass: there the talon's order binds, and the relaxation pruned little and cost
     more than it saved."""
-    cdef uint32_t talon
-    cdef uint64_t cnt = 0
-    cdef int r
     if s.win_all or s.relax == NULL or last_pass(s, p):
         return True
-    talon = reachable_talon(s, p)
-    for r in range(1, 13):
-        cnt |= (<uint64_t>pyr_popcount32(talon & s.talon_rank[r])) << (3 * (r - 1))
-    return relaxed_won(s, pos_pyr(p), cnt) != 0
+    return relaxed_won(s, pos_pyr(p), relax_counts(s, p)) != 0
 
 # ---- the most pyramid cards a line removes --------------------------------------------------
 
