@@ -59,9 +59,11 @@ cdef enum:
     DEFAULT_MEMORY = 1 << 30
     REC_MASK_SHIFT = 57
     WIN_GLANCE_NODES = 48    # exhaust's first look for a win under the free-talon rules
-    RELAX_MEMORY = 1 << 23   # bytes for the relaxation's table, at most (the most a solve
-                             # of the 1,500 msc deals or of 1,000 numbered deals under any
-                             # preset used: 42,000 entries of the 262,000 this allows)
+    RELAX_MEMORY = 1 << 23   # bytes for the relaxation's table, at most (the most one solve
+                             # used, over the 1,500 msc deals' shortest lines and the most
+                             # removable cards of 1,000 numbered deals under msc, three-pass,
+                             # classic and classic-draw3: 42,000 entries of the 262,000 this
+                             # allows)
 
 pyr_geometry_init()
 
