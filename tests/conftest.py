@@ -25,16 +25,18 @@ def repo_file(*parts: str) -> pathlib.Path:
         raise FileNotFoundError(f"{path} not found: set PYRAMID_REPO to the source checkout")
     return path
 
-# The simulator's paths, in _simulate_tests.simd's numbers, and their names.
-SIMD_IDS = {1: "avx512", 2: "avx2", 0: "scalar"}
+# The simulator's paths, in _simulate_tests.simd's numbers, and their names ("one-lane": the
+# lockstep's text compiled for one lane of plain C, which every CPU runs; only the tests take
+# it).
+SIMD_IDS = {1: "avx512", 2: "avx2", 3: "one-lane", 0: "scalar"}
 
 
 def simd_paths() -> list[int]:
     """The paths this CPU has, as the core sees it (PYRAMID_DISABLE_CPU_FEATURES hides some):
-    AVX-512, AVX2, then plain C, which every CPU has."""
+    AVX-512, AVX2, then the one-lane lockstep and plain C, which every CPU has."""
     from pyramid_core import simulate as core
     cpu = core.cpu_features()
-    return [p for p in SIMD_IDS if p == 0 or cpu[SIMD_IDS[p]]]
+    return [p for p in SIMD_IDS if p in (0, 3) or cpu[SIMD_IDS[p]]]
 
 
 @contextlib.contextmanager

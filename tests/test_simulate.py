@@ -115,12 +115,13 @@ LOCKSTEP_RULES_DRAW3 = [Rules(draw=3, redeals=0, waste_at_deal=w, win=win)
                         for w in (0, 1) for win in ("pyramid", "all")]
 
 
-@pytest.mark.parametrize("path", [1, 2], ids=["avx512", "avx2"])
+@pytest.mark.parametrize("path", [1, 2, 3], ids=["avx512", "avx2", "one-lane"])
 @pytest.mark.parametrize("policy", ["greedy", "random"])
 @pytest.mark.parametrize("rules", LOCKSTEP_RULES + LOCKSTEP_RULES_DRAW3, ids=str)
 def test_lockstep_playouts_are_the_scalar_ones(rules, policy, path):
     """With AVX-512 the batch plays games sixteen at a time in vector lanes, with AVX2 eight
-    (pyr_sim_lockstep.h); its rows are those of the scalar playouts, game for game."""
+    (pyr_sim_lockstep.h), and the same text compiled for one lane of plain C plays them one at
+    a time on any CPU; the rows are those of the scalar playouts, game for game."""
     options = rules.core_options()
     n = 3001                                     # a short last group of lanes
 

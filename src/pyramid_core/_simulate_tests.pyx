@@ -238,9 +238,11 @@ def check_deal_setup(unsigned long long start, long long count, dict rules):
 def simd(int on=-1):
     """Which vector path the simulator takes: 0 scalar, 1 AVX-512 (the lockstep and the deal
     set-up, where the CPU has F, DQ, BW, VL, VPOPCNTDQ and CD), 2 AVX2 (the lockstep eight
-    games at a time, the scalar set-up); on = one of those sets it, as far as the CPU allows
-    (tests compare every path; not while a batch runs). The games are the same on every
-    path. Returns the path in use."""
+    games at a time, the scalar set-up), 3 one lane (the lockstep's text compiled for one
+    lane of plain C, a game at a time, on any CPU: slower than the scalar playouts, it is
+    there so that the tests check that text everywhere); on = one of those sets it, as far
+    as the CPU allows (tests compare every path; not while a batch runs). The games are the
+    same on every path. Returns the path in use."""
     return sim_simd(on)
 
 

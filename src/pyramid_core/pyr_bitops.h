@@ -7,8 +7,10 @@
 
 #if defined(_MSC_VER) && !defined(__clang__)
 #define PYR_INLINE __inline
+#define PYR_FORCE_INLINE static __forceinline
 #else
 #define PYR_INLINE inline
+#define PYR_FORCE_INLINE static inline __attribute__((always_inline))
 #endif
 
 /* Without a popcnt instruction in the target (wheels are built for the baseline CPU),

@@ -35,13 +35,14 @@
 #include <stdint.h>
 #include "pyr_sim_shuffle.h"
 #include "pyr_geometry.h"
-
-#ifdef PYR_SIM_AVX512
+#include "pyr_match.h"
 #include "pyr_vec.h"
+
 static const uint32_t pyr_ls_div[16] = {0, 256, 128, 86, 64};  /* (k * div[f]) >> 8 = k / f */
 
 static int pyr_ls_avx2_cpu;         /* the CPU has AVX2 (and the lockstep's other needs) */
 static int pyr_ls_avx2;             /* the AVX2 lockstep is chosen (the AVX-512 set-up is off) */
+static int pyr_ls_one;              /* the one-lane instance is chosen (tests: the text on one lane) */
 
 static PYR_INLINE void pyr_ls_init(void)
 {
@@ -67,48 +68,59 @@ static PYR_INLINE void pyr_ls_init_greedy(const uint32_t *bad, const uint8_t *su
     pyr_ls_hasr = has_right;
 }
 
-
 #define LS(x) PV_CAT(PV_CAT(pyr_ls_, PV_PREFIX), x)
+#ifdef PYR_SIM_AVX512
 #define PV_PREFIX pv512_
 #include "pyr_sim_lockstep_body.h"
 #undef PV_PREFIX
 #define PV_PREFIX pv256_
 #include "pyr_sim_lockstep_body.h"
 #undef PV_PREFIX
+#endif
+#define PV_PREFIX pv1_
+#include "pyr_sim_lockstep_body.h"
+#undef PV_PREFIX
 #undef LS
 
 /* The batch's entry (16 games at most, as pyr_ls_pv512_play says): on the AVX-512 lockstep,
- * or on the AVX2 one eight games at a time. */
+ * on the AVX2 one eight games at a time, or on one lane a game at a time. */
 static void pyr_ls_play(int greedy, const pyr_rules *rules, int cap, const pyr_sim_deal *deals,
                         const uint64_t *rng, int cnt, uint8_t *won, uint8_t *removed,
                         uint16_t *moves, uint16_t *score)
 {
-    int at;
-    if (!pyr_ls_avx2) {
+    int at, step = pyr_ls_one ? 1 : 8;
+#ifdef PYR_SIM_AVX512
+    if (!pyr_ls_one && !pyr_ls_avx2) {
         pyr_ls_pv512_play(greedy, rules, cap, deals, rng, cnt, won, removed, moves, score);
         return;
     }
-    for (at = 0; at < cnt; at += 8)
-        pyr_ls_pv256_play(greedy, rules, cap, deals + at, rng + at, cnt - at < 8 ? cnt - at : 8,
-                          won + at, removed + at, moves + at, score + at);
-}
 #endif
+    for (at = 0; at < cnt; at += step) {
+        int n = cnt - at < step ? cnt - at : step;
+#ifdef PYR_SIM_AVX512
+        if (!pyr_ls_one) {
+            pyr_ls_pv256_play(greedy, rules, cap, deals + at, rng + at, n, won + at,
+                              removed + at, moves + at, score + at);
+            continue;
+        }
+#endif
+        pyr_ls_pv1_play(greedy, rules, cap, deals + at, rng + at, n, won + at, removed + at,
+                        moves + at, score + at);
+    }
+}
 
 /* Which lockstep runs: 0 none, 1 AVX-512 (with the AVX-512 set-up), 2 AVX2 (with the scalar
- * set-up). mode: one of those to choose (as far as the CPU allows; 1 where it lacks AVX-512
- * falls back to none), or -1 to only ask. Not while a batch runs. */
+ * set-up), 3 the text on one lane (the tests'). mode: one of those to choose (as far as the
+ * CPU allows; 1 or 2 where it lacks them falls back to none), or -1 to only ask. Not while a
+ * batch runs. */
 static PYR_INLINE int pyr_ls_mode(int mode)
 {
-#ifdef PYR_SIM_AVX512
     if (mode >= 0) {
         pyr_sim_simd(mode == 1);
         pyr_ls_avx2 = mode == 2 && pyr_ls_avx2_cpu;
+        pyr_ls_one = mode == 3;
     }
-    return pyr_sim_simd(-1) ? 1 : pyr_ls_avx2 ? 2 : 0;
-#else
-    (void)mode;
-    return 0;
-#endif
+    return pyr_sim_simd(-1) ? 1 : pyr_ls_avx2 ? 2 : pyr_ls_one ? 3 : 0;
 }
 
 /* Whether a lockstep runs. */
@@ -117,21 +129,17 @@ static PYR_INLINE int pyr_ls_on(void)
     return pyr_ls_mode(-1) != 0;
 }
 
-#ifndef PYR_SIM_AVX512
-/* Never called without AVX-512 (pyr_ls_on() is 0); declared so that the caller compiles. */
-static PYR_INLINE void pyr_ls_init(void) {}
-static PYR_INLINE void pyr_ls_init_greedy(const uint32_t *bad, const uint8_t *support,
-                                          uint32_t has_left, uint32_t has_right)
+/* The greedy veto of the scalar playouts (simulate.pyx's _greedy_best and _greedy_choose):
+ * the lockstep's text on one lane (pyr_ls_pv1_veto_n) for the pair at locations a < b of
+ * deal d, its pyramid pyr and present cards by rank pc (pyramid) and tc (talon). */
+PYR_FORCE_INLINE int pyr_sim_veto(const pyr_sim_deal *d, uint32_t pyr, const uint8_t *pc,
+                                  const uint8_t *tc, int a, int b)
 {
-    (void)bad; (void)support; (void)has_left; (void)has_right;
+    const int r = d->rank[a], q = 13 - r;
+    pv1_tab32 bad = {d->rules.pair_with_covering ? PYR_GEO.bad_pwc : PYR_GEO.bad};
+    if (d->rules.win_all)
+        return 0;
+    return pyr_ls_pv1_veto_n(&bad, pv1_ALL, (uint32_t)a, (uint32_t)b, d->prank[r], d->prank[q],
+                             pc[r], pc[q], tc[r], tc[q], pyr) != 0;
 }
-static PYR_INLINE void pyr_ls_play(int greedy, const pyr_rules *rules, int cap,
-                                   const pyr_sim_deal *deals, const uint64_t *rng, int cnt,
-                                   uint8_t *won, uint8_t *removed, uint16_t *moves,
-                                   uint16_t *score)
-{
-    (void)greedy; (void)rules; (void)cap; (void)deals; (void)rng; (void)cnt; (void)won;
-    (void)removed; (void)moves; (void)score;
-}
-#endif
 #endif

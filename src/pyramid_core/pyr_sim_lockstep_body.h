@@ -165,6 +165,9 @@ typedef struct {
 /* T[i] in each lane (T: 14 vectors, i: 0..13) by a tree of blends: no memory access */
 PV_TARGET static PYR_INLINE pv LS(pick)(const pv *T, pv i)
 {
+#if PV_LANES == 1
+    return T[i];
+#else
     pm b0 = vbiti(i, 0), b1 = vbiti(i, 1), b2 = vbiti(i, 2), b3 = vbiti(i, 3);
     pv x[7];
     int j;
@@ -176,6 +179,7 @@ PV_TARGET static PYR_INLINE pv LS(pick)(const pv *T, pv i)
     x[0] = vsel(b2, x[1], x[0]);
     x[2] = vsel(b2, x[6], x[2]);
     return vsel(b3, x[2], x[0]);
+#endif
 }
 
 /* The rank of talon card i (0..23), from the talon masks of the ranks' bits (TB[k]: the
@@ -312,7 +316,7 @@ PV_TARGET static PYR_INLINE void LS(random)(int draw3, int stp, int redeals, int
     const pv one = v1(1), zero = vzero(), thirteen = v1(13);
     const pv lane = vlanes();
     const pv rec = vmul(lane, v1((int)stride));   /* record offsets */
-    const pv div = vload(pyr_ls_div);
+    const pv_tab16 div = vtab16(pyr_ls_div);
     const int unl = redeals == 255;
     const pv nredeals = v1(redeals), ncap = v1(cap);
     pv PR[14], TR[14], TN, TB[4];
@@ -438,7 +442,7 @@ PV_TARGET static PYR_INLINE void LS(random)(int draw3, int stp, int redeals, int
             pm sel = ~chosen & vlt(k2, j);
             if (pm_any(sel)) {
                 pv f = v.fc[13 - r];
-                pv ai = vsrli(vmul(k2, vlook16(div, f)), 8);
+                pv ai = vsrli(vmul(k2, vlook16(&div, f)), 8);
                 pv bi = vsub(k2, vmul(ai, f));
                 a = vsel(sel, LS(nth)(vand(fre, PR[r]), ai), a);
                 b = vsel(sel, LS(nth)(vand(fre, PR[13 - r]), bi), b);
@@ -540,13 +544,13 @@ typedef struct {
 
 /* ok[i]: the cards of sset compatible with rset's i-th card (pyramid positions: not in a
  * covering relation with it; none for a missing card, the sentinel) */
-PV_TARGET static PYR_INLINE void LS(compat)(const LS(gtab) *gt, pv rset, pv sset, pv *ok)
+PV_TARGET static PYR_INLINE void LS(compat)(const pv_tab32 *bad, pv rset, pv sset, pv *ok)
 {
     const pv sent = v1(1 << 28), one = v1(1);
     pv x = rset;
     int i;
     for (i = 0; i < 4; i++) {
-        ok[i] = vandnot(vlook32(&gt->bad, vctz(vor(x, sent))), sset);
+        ok[i] = vandnot(vlook32(bad, vctz(vor(x, sent))), sset);
         x = vand(x, vsub(x, one));
     }
 }
@@ -557,11 +561,16 @@ PV_TARGET static PYR_INLINE void LS(compat)(const LS(gtab) *gt, pv rset, pv sset
  * table holds the Konig-Ore formula, worked out here directly: 4 - the largest deficiency
  * |S| - |N(S)| over the sets S of rset's (up to) four cards, N(S) their compatible cards in
  * sset. A gather from that 64 KB table was slower. */
-PV_TARGET static PYR_INLINE pv LS(match_or_any)(const LS(gtab) *gt, pm full,
+PV_TARGET static PYR_INLINE pv LS(match_or_any)(const pv_tab32 *bad, pm full,
                                                 pm part, pv rset, pv sset)
 {
     pv ok[4], n01, n23, d, best, m = vzero();
-    LS(compat)(gt, rset, sset, ok);
+#if PV_LANES == 1
+    /* one lane: the formula's values from pyr_match.h's table (its popcounts cost more) */
+    if (full)
+        return (pv)pyr_match(rset, sset, bad->p);
+#endif
+    LS(compat)(bad, rset, sset, ok);
     n01 = vor(ok[0], ok[1]);
     n23 = vor(ok[2], ok[3]);
     if (pm_any(part))
@@ -594,65 +603,72 @@ PV_TARGET static PYR_INLINE pv LS(slack)(pv need, pv small, pv m)
     return vmask_sub(v, vlt(need, zero), zero, need);
 }
 
-/* _greedy_veto for the pairs (a < b) of lanes m: would the pair leave its rank pair
- * unclearable (it was clearable)? */
-PV_TARGET static PYR_INLINE pm LS(veto)(const LS(gtab) *gt, const pv *PR,
-                                                      const pv *TR,
-                                                      pm m, pv a, pv b,
-                                                      pv r, pv pyr, pv talon)
+/* The greedy policy's veto, its one text (the scalar playouts call its one-lane instance,
+ * pyr_sim_veto): would the pair (a < b: locations) of lanes m leave its rank pair (r, 13 - r)
+ * unclearable while it was clearable? prr, prq: the pyramid positions of the two ranks; pr,
+ * pq, tr, tq: their present pyramid and talon cards; bad: pyr_geometry.h's bad or bad_pwc as
+ * a table. Early exits where no lane needs more (on one lane, the common case). */
+PV_TARGET PYR_FORCE_INLINE pm LS(veto_n)(const pv_tab32 *bad, pm m, pv a, pv b, pv prr,
+                                          pv prq, pv pr, pv pq, pv tr, pv tq, pv pyr)
 {
     const pv zero = vzero(), one = v1(1);
-    pv q, prr, prq, trr, trq, pr, pq, tr, tq, need, small, rA, sA, rB, sB, mA, mB;
-    pv pyr2, bitx, ia1, ib1, needB, smallB;
+    pv need, small, rA, sA, rB, sB, mA, mB, pyr2, ia1, ib1, needB, smallB;
     pm ia, ib, mixed, mx, same, wantA, wantB, veto, two;
-    if (!pm_any(m))
-        return PM_NONE;
-    q = vsub(v1(13), r);
-    prr = LS(pick)(PR, r);
-    prq = LS(pick)(PR, q);
-    trr = LS(pick)(TR, r);
-    trq = LS(pick)(TR, q);
-    pr = vpopcnt(vand(pyr, prr));
-    pq = vpopcnt(vand(pyr, prq));
-    tr = vpopcnt(vand(talon, trr));
-    tq = vpopcnt(vand(talon, trq));
     ia = vlt(a, v1(28));
     ib = vlt(b, v1(28));
-    ia1 = vmaskz(ia, one);
-    ib1 = vmaskz(ib, one);
     mixed = m & (ia ^ ib);
     same = m & ~mixed;
     need = vmax(vsub(pr, tq), vsub(pq, tr));
     small = vmin(pr, pq);
     /* a pyramid card x with a talon partner: vetoed when the matching is exactly what is
-     * needed and every largest matching uses x */
+     * needed and every largest matching uses x; two cards of one kind: when the rank pair's
+     * slack is 0 before (tight) and below 0 after. With at most one pair needed, "the
+     * matching is at least 1" decides (a matching loses at most one pair when x goes). */
     mx = mixed & vgt(need, zero) & vle(need, small);
-    bitx = vsllv(one, vsel(ia, a, b));
+    wantA = mx | (same & vge(need, zero) & vle(need, small));
+    if (!pm_any(wantA))
+        return PM_NONE;
     rA = vand(pyr, vsel(mixed & ib, prq, prr));
     sA = vand(pyr, vsel(mixed & ib, prr, prq));
-    rB = vmask_andnot(rA, mixed, bitx, rA);
+    two = vge(need, v1(2));
+    mA = LS(match_or_any)(bad, wantA & two, wantA & ~two, rA, sA);
+    veto = mx & veq(mA, need);
+    same &= veq(LS(slack)(need, small, mA), zero);
+    if (!pm_any(veto | same))
+        return PM_NONE;
+    ia1 = vmaskz(ia, one);
+    ib1 = vmaskz(ib, one);
+    rB = vmask_andnot(rA, mixed, vsllv(one, vsel(ia, a, b)), rA);
     sB = sA;
-    /* two cards of one kind: the rank pair's slack before (0: tight) and after (< 0) */
     pyr2 = vandnot(vor(vsllv(one, a), vsllv(one, b)), pyr);
     rB = vmask_and(rB, same, pyr2, prr);
     sB = vmask_and(sB, same, pyr2, prq);
     needB = vmax(vsub(vsub(pr, ia1), vsub(tq, vsub(one, ib1))),
-                             vsub(vsub(pq, ib1), vsub(tr, vsub(one, ia1))));
+                 vsub(vsub(pq, ib1), vsub(tr, vsub(one, ia1))));
     smallB = vmin(vsub(pr, ia1), vsub(pq, ib1));
-    /* (with at most one pair needed, "the matching is at least 1" decides: a matching
-     * loses at most one pair when x goes) */
-    two = vge(need, v1(2));
-    wantA = mx | (same & vge(need, zero) & vle(need, small));
-    mA = LS(match_or_any)(gt, wantA & two, wantA & ~two, rA, sA);
-    veto = mx & veq(mA, need);
-    same &= veq(LS(slack)(need, small, mA), zero);
     needB = vsel(mixed, need, needB);
     two = vge(needB, v1(2));
     wantB = veto | (same & vge(needB, zero) & vle(needB, smallB));
-    mB = LS(match_or_any)(gt, wantB & two, wantB & ~two, rB, sB);
+    mB = LS(match_or_any)(bad, wantB & two, wantB & ~two, rB, sB);
     veto &= vlt(mB, need);
     veto |= same & vlt(LS(slack)(needB, smallB, mB), zero);
     return veto;
+}
+
+/* The veto where the lanes' ranks r differ: their masks from the deals' rank masks (PR,
+ * TR), their counts from the pyramids and talons */
+PV_TARGET static PYR_INLINE pm LS(veto)(const LS(gtab) *gt, const pv *PR, const pv *TR, pm m,
+                                        pv a, pv b, pv r, pv pyr, pv talon)
+{
+    pv q, prr, prq;
+    if (!pm_any(m))
+        return PM_NONE;
+    q = vsub(v1(13), r);
+    prr = LS(pick)(PR, r);
+    prq = LS(pick)(PR, q);
+    return LS(veto_n)(&gt->bad, m, a, b, prr, prq, vpopcnt(vand(pyr, prr)),
+                      vpopcnt(vand(pyr, prq)), vpopcnt(vand(talon, LS(pick)(TR, r))),
+                      vpopcnt(vand(talon, LS(pick)(TR, q))), pyr);
 }
 
 /* A candidate list's best pair below a ceiling: candidates in gen_moves order (their index

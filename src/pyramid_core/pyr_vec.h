@@ -17,12 +17,16 @@
 #ifndef PYR_VEC_H
 #define PYR_VEC_H
 #include <stdint.h>
+#include "pyr_bitops.h"
+#ifdef PYR_SIM_AVX512
 #include <immintrin.h>
+#endif
 
 #define PV_CAT_(a, b) a##b
 #define PV_CAT(a, b) PV_CAT_(a, b)
 #define PV_NAME(x) PV_CAT(PV_PREFIX, x)
 
+#ifdef PYR_SIM_AVX512
 /* ---- AVX-512 -------------------------------------------------------------------------- */
 #define pv512_TARGET __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx512vpopcntdq,avx512cd")))
 #define pv512_LANES 16
@@ -86,7 +90,9 @@ PV512 pv512_v pv512_maskz_add(pv512_m m, pv512_v a, pv512_v b) { return _mm512_m
 typedef struct { pv512_v lo, hi; } pv512_tab32;          /* 32 words, looked up per lane */
 PV512 pv512_tab32 pv512_tab(const uint32_t *t) { pv512_tab32 r = {pv512_load(t), pv512_load(t + 16)}; return r; }
 PV512 pv512_v pv512_look32(const pv512_tab32 *t, pv512_v i) { return _mm512_permutex2var_epi32(t->lo, i, t->hi); }
-PV512 pv512_v pv512_look16(pv512_v t, pv512_v i) { return _mm512_permutexvar_epi32(i, t); }
+typedef pv512_v pv512_tab16;
+PV512 pv512_tab16 pv512_tab16_(const uint32_t *t) { return pv512_load(t); }
+PV512 pv512_v pv512_look16(const pv512_tab16 *t, pv512_v i) { return _mm512_permutexvar_epi32(i, *t); }
 /* the lanes' SplitMix64 generators: lanes 0..7 in s[0], 8..15 in s[1] */
 typedef struct { __m512i s[2]; } pv512_rng;
 PV512 void pv512_rng_load(pv512_rng *g, const uint64_t *st)
@@ -227,7 +233,9 @@ PV256 pv256_v pv256_look32(const pv256_tab32 *t, pv256_v i)
     __m256 q3 = _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(t->t[3], i));
     return _mm256_castps_si256(_mm256_blendv_ps(_mm256_blendv_ps(q0, q1, b3), _mm256_blendv_ps(q2, q3, b3), b4));
 }
-PV256 pv256_v pv256_look16(pv256_v t, pv256_v i) { return _mm256_permutevar8x32_epi32(t, i); }   /* i < 8 */
+typedef pv256_v pv256_tab16;    /* i < 8 */
+PV256 pv256_tab16 pv256_tab16_(const uint32_t *t) { return pv256_load(t); }
+PV256 pv256_v pv256_look16(const pv256_tab16 *t, pv256_v i) { return _mm256_permutevar8x32_epi32(*t, i); }
 /* the lanes' generators: lanes 0..3 in s[0], 4..7 in s[1] */
 typedef struct { __m256i s[2]; } pv256_rng;
 PV256 void pv256_rng_load(pv256_rng *g, const uint64_t *st)
@@ -272,6 +280,92 @@ PV256 void pv256_rng_draw(pv256_rng *g, pv256_m need, pv256_v n, uint64_t gamma,
     b = _mm256_permutevar8x32_epi32(p1, even);            /* lo4..lo7 | hi4..hi7 */
     *lo = _mm256_permute2x128_si256(a, b, 0x20);
     *k = _mm256_permute2x128_si256(a, b, 0x31);
+}
+#endif
+
+/* ---- one lane: plain C ---------------------------------------------------------------- */
+#ifndef pv1_TARGET
+#define pv1_TARGET
+#endif
+#define pv1_LANES 1
+#define pv1_ALL (~0u)
+#define pv1_NONE 0u
+typedef uint32_t pv1_v;
+typedef uint32_t pv1_m;             /* 0 or all ones */
+#define PV1 pv1_TARGET PYR_FORCE_INLINE
+#define PV1_M(c) ((pv1_m)0 - (pv1_m)((c) != 0))
+PV1 pv1_v pv1_1(int x) { return (uint32_t)x; }
+PV1 pv1_v pv1_zero(void) { return 0; }
+PV1 pv1_v pv1_load(const uint32_t *p) { return *p; }
+PV1 void pv1_store(uint32_t *p, pv1_v a) { *p = a; }
+PV1 pv1_v pv1_lanes(void) { return 0; }
+PV1 pv1_v pv1_gather(const void *base, pv1_v off) { return *(const uint32_t *)((const char *)base + off); }
+PV1 pv1_v pv1_add(pv1_v a, pv1_v b) { return a + b; }
+PV1 pv1_v pv1_sub(pv1_v a, pv1_v b) { return a - b; }
+PV1 pv1_v pv1_mul(pv1_v a, pv1_v b) { return a * b; }
+PV1 pv1_v pv1_and(pv1_v a, pv1_v b) { return a & b; }
+PV1 pv1_v pv1_or(pv1_v a, pv1_v b) { return a | b; }
+PV1 pv1_v pv1_xor(pv1_v a, pv1_v b) { return a ^ b; }
+PV1 pv1_v pv1_andnot(pv1_v a, pv1_v b) { return ~a & b; }
+PV1 pv1_v pv1_sllv(pv1_v a, pv1_v n) { return n < 32 ? a << n : 0; }
+PV1 pv1_v pv1_srlv(pv1_v a, pv1_v n) { return n < 32 ? a >> n : 0; }
+#define pv1_slli(a, k) ((pv1_v)(a) << (k))
+#define pv1_srli(a, k) ((pv1_v)(a) >> (k))
+PV1 pv1_v pv1_minu(pv1_v a, pv1_v b) { return a < b ? a : b; }
+PV1 pv1_v pv1_min(pv1_v a, pv1_v b) { return (int32_t)a < (int32_t)b ? a : b; }
+PV1 pv1_v pv1_max(pv1_v a, pv1_v b) { return (int32_t)a > (int32_t)b ? a : b; }
+PV1 pv1_v pv1_popcnt(pv1_v a) { return (uint32_t)pyr_popcount32(a); }
+PV1 pv1_v pv1_lzcnt(pv1_v a) { return a ? 31 - (uint32_t)pyr_msb32(a) : 32; }
+PV1 pv1_m pv1_eq(pv1_v a, pv1_v b) { return PV1_M(a == b); }
+PV1 pv1_m pv1_ne(pv1_v a, pv1_v b) { return PV1_M(a != b); }
+PV1 pv1_m pv1_lt(pv1_v a, pv1_v b) { return PV1_M((int32_t)a < (int32_t)b); }
+PV1 pv1_m pv1_gt(pv1_v a, pv1_v b) { return PV1_M((int32_t)a > (int32_t)b); }
+PV1 pv1_m pv1_ge(pv1_v a, pv1_v b) { return PV1_M((int32_t)a >= (int32_t)b); }
+PV1 pv1_m pv1_le(pv1_v a, pv1_v b) { return PV1_M((int32_t)a <= (int32_t)b); }
+PV1 pv1_m pv1_ltu(pv1_v a, pv1_v b) { return PV1_M(a < b); }
+PV1 pv1_m pv1_test(pv1_v a, pv1_v b) { return PV1_M(a & b); }
+PV1 pv1_m pv1_testn(pv1_v a, pv1_v b) { return PV1_M(!(a & b)); }
+PV1 pv1_m pv1_bit(pv1_v x, pv1_v n) { return PV1_M(n < 32 && ((x >> n) & 1)); }
+#define pv1_biti(x, k) PV1_M(((x) >> (k)) & 1)
+PV1 pv1_v pv1_ctz(pv1_v x) { return x ? (uint32_t)pyr_ctz32(x) : (uint32_t)-1; }
+PV1 pv1_m pv1_nz(pv1_v x) { return PV1_M(x); }
+PV1 pv1_m pv1_z(pv1_v x) { return PV1_M(!x); }
+PV1 int pv1_any(pv1_m m) { return m != 0; }
+PV1 uint32_t pv1_bits(pv1_m m) { return m & 1; }
+PV1 pv1_m pv1_first(int n) { return PV1_M(n > 0); }
+PV1 pv1_v pv1_sel(pv1_m m, pv1_v a, pv1_v src) { return m ? a : src; }
+PV1 pv1_v pv1_maskz(pv1_m m, pv1_v a) { return m ? a : 0; }
+PV1 pv1_v pv1_mask_add(pv1_v s, pv1_m m, pv1_v a, pv1_v b) { return m ? a + b : s; }
+PV1 pv1_v pv1_mask_sub(pv1_v s, pv1_m m, pv1_v a, pv1_v b) { return m ? a - b : s; }
+PV1 pv1_v pv1_mask_and(pv1_v s, pv1_m m, pv1_v a, pv1_v b) { return m ? a & b : s; }
+PV1 pv1_v pv1_mask_or(pv1_v s, pv1_m m, pv1_v a, pv1_v b) { return m ? a | b : s; }
+PV1 pv1_v pv1_mask_andnot(pv1_v s, pv1_m m, pv1_v a, pv1_v b) { return m ? ~a & b : s; }
+PV1 pv1_v pv1_mask_min(pv1_v s, pv1_m m, pv1_v a, pv1_v b) { return m ? pv1_min(a, b) : s; }
+PV1 pv1_v pv1_maskz_and(pv1_m m, pv1_v a, pv1_v b) { return m ? a & b : 0; }
+PV1 pv1_v pv1_maskz_add(pv1_m m, pv1_v a, pv1_v b) { return m ? a + b : 0; }
+typedef struct { const uint32_t *p; } pv1_tab32;
+PV1 pv1_tab32 pv1_tab(const uint32_t *t) { pv1_tab32 r = {t}; return r; }
+PV1 pv1_v pv1_look32(const pv1_tab32 *t, pv1_v i) { return t->p[i & 31]; }
+typedef const uint32_t *pv1_tab16;
+PV1 pv1_tab16 pv1_tab16_(const uint32_t *t) { return t; }
+PV1 pv1_v pv1_look16(const pv1_tab16 *t, pv1_v i) { return (*t)[i & 15]; }
+PV1 pv1_v pv1_pick14(const pv1_v *T, pv1_v i) { return T[i]; }
+typedef struct { uint64_t s[1]; } pv1_rng;
+PV1 void pv1_rng_load(pv1_rng *g, const uint64_t *st) { g->s[0] = st[0]; }
+PV1 void pv1_rng_store(const pv1_rng *g, uint64_t *st) { st[0] = g->s[0]; }
+PV1 void pv1_rng_draw(pv1_rng *g, pv1_m need, pv1_v n, uint64_t gamma, uint64_t m1,
+                      uint64_t m2, pv1_v *k, pv1_v *lo)
+{
+    uint64_t z, p;
+    if (need)
+        g->s[0] += gamma;
+    z = g->s[0];
+    z = (z ^ (z >> 30)) * m1;
+    z = (z ^ (z >> 27)) * m2;
+    z ^= z >> 31;
+    p = (z >> 32) * (uint64_t)n;
+    *k = (uint32_t)(p >> 32);
+    *lo = (uint32_t)p;
 }
 
 /* ---- the generic names ---------------------------------------------------------------- */
@@ -335,6 +429,8 @@ PV256 void pv256_rng_draw(pv256_rng *g, pv256_m need, pv256_v n, uint64_t gamma,
 #define vtab32 PV_NAME(tab)
 #define vlook32 PV_NAME(look32)
 #define vlook16 PV_NAME(look16)
+#define pv_tab16 PV_NAME(tab16)
+#define vtab16 PV_NAME(tab16_)
 #define vrng_load PV_NAME(rng_load)
 #define vrng_store PV_NAME(rng_store)
 #define vrng_draw PV_NAME(rng_draw)

@@ -14,7 +14,7 @@ from pyramid_core.cards cimport card_rank, N_CARDS, N_PYRAMID, N_TALON, KING
 from pyramid_core.rules cimport pyr_rules, rules_from_options, REDEALS_UNLIMITED, REDEALS_MAX
 from pyramid_core.geometry cimport (free_mask, half_covered_mask, only_cover, pyr_ctz32,
                                     pyr_msb32, PYRAMID_ALL, ROW6, PYR_GEO, pyr_geometry_init,
-                                    pyr_match, pyr_match_init)
+                                    pyr_match_init)
 from pyramid_core.position cimport (pyr_table, pyr_pos, MAX_MOVES, LOC_TALON, LOC_NONE,
                                     MOVE_DRAW, MOVE_RECYCLE, TALON_ALL, CUR_SHIFT, REC_SHIFT,
                                     table_init, pos_start, gen_moves, pos_apply, pos_won,
@@ -35,6 +35,8 @@ cdef extern from "pyr_sim_lockstep.h" nogil:
     void pyr_ls_play(int greedy, const pyr_rules* rules, int cap, const sim_deal* deals,
                      const uint64_t* rng, int cnt, uint8_t* won, uint8_t* removed,
                      uint16_t* moves, uint16_t* score)
+    bint pyr_sim_veto(const sim_deal* d, uint32_t pyr, const uint8_t* pc, const uint8_t* tc,
+                      int a, int b)
 
 POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY}
 MAX_RECORD = SIM_MAX_RECORD
@@ -48,7 +50,6 @@ cdef uint8_t PAR_L52[52]    # PYR_GEO's covered_l, covered_r and support by loca
 cdef uint8_t PAR_R52[52]    # sentinel 28 and 0 for talon cards (branch-free code indexes
 cdef uint8_t SUPPORT52[52]  # them with any location)
 cdef enum:
-    SENTINEL_BIT = 1 << 28
     TALON_EVERY_3 = 0x249249    # talon bits 0, 3, 6, ..., 21
 cdef uint8_t RANK_OF[52]    # card index -> rank
 cdef uint32_t DIV4[5]       # ceil(256 / f): (k * DIV4[f]) >> 8 == k // f for k < 16, f <= 4
@@ -74,7 +75,7 @@ cdef void _init_tables():
 _init_tables()
 pyr_sim_init()
 _SIMD_CHOICES = ("auto", "avx512", "avx2", "off")
-_PATHS = ("scalar", "avx512", "avx2")    # by pyr_ls_mode
+_PATHS = ("scalar", "avx512", "avx2", "one-lane")    # by pyr_ls_mode
 
 
 def _simd_from_environment():
@@ -518,95 +519,6 @@ cdef inline void _result(const sim_deal* d, const sim_state* s, sim_result* res)
 # when the pyramid partner is scarce". A pair of two talon cards (win = pyramid) removes no
 # pyramid card and uses up partners: it scores 0 when the rank pair stays clearable, else -1.
 
-cdef inline const uint32_t* _bad(const sim_deal* d) noexcept nogil:
-    """The positions each pyramid card can never pair with, under d's rules."""
-    return &PYR_GEO.bad_pwc[0] if d.rules.pair_with_covering else &PYR_GEO.bad[0]
-
-
-cdef inline bint _any_compatible(uint32_t rset, uint32_t sset, bint pwc) noexcept nogil:
-    """Is some card of rset (at most 4 cards) compatible with some card of sset? Branch-free:
-    the missing cards are the sentinel 28, compatible with nothing."""
-    cdef const uint32_t* bad = PYR_GEO.bad
-    cdef uint32_t x = rset, acc
-    if pwc:
-        bad = PYR_GEO.bad_pwc
-    acc = sset & ~bad[pyr_ctz32(x | SENTINEL_BIT)]
-    x &= x - 1
-    acc |= sset & ~bad[pyr_ctz32(x | SENTINEL_BIT)]
-    x &= x - 1
-    acc |= sset & ~bad[pyr_ctz32(x | SENTINEL_BIT)]
-    x &= x - 1
-    acc |= sset & ~bad[pyr_ctz32(x | SENTINEL_BIT)]
-    return acc != 0
-
-
-cdef inline int _slack(const sim_deal* d, uint32_t pyr, int r, int pr, int pq, int tr,
-                       int tq) noexcept nogil:
-    """The rank pair (r, q = 13 - r)'s spare partners: the largest set of disjoint compatible
-    pyramid pairs (a matching, m) minus the pyramid pairs it needs (need = the larger of
-    pr - tq and pq - tr; pr, pq pyramid and tr, tq talon cards of ranks r and q are left).
-    Below 0: the rank pair cannot be cleared any more. The sign is exact; a positive value
-    is a lower bound (the matching is only worked out when it decides the sign)."""
-    cdef int need = pr - tq, m, small
-    cdef uint32_t rset, sset
-    if pq - tr > need:
-        need = pq - tr
-    if need < 0:
-        return -need
-    small = pr if pr < pq else pq
-    if need > small:
-        return -1
-    rset = pyr & d.prank[r]
-    sset = pyr & d.prank[13 - r]
-    if need >= 2:
-        return pyr_match(rset, sset, _bad(d)) - need
-    # the matching is at least 1 exactly when some pair of them is compatible
-    return ((<int>(small > 0)) & (<int>_any_compatible(rset, sset, d.rules.pair_with_covering))) - need
-
-
-cdef inline bint _greedy_veto(const sim_deal* d, uint32_t pyr, const uint8_t* pc,
-                              const uint8_t* tc, int a, int b) noexcept nogil:
-    """Would the pair at locations a < b leave its rank pair unclearable (it was clearable)?"""
-    cdef int r, q, pr, pq, tr, tq, after, ia, ib, need, x
-    cdef uint32_t rset, sset
-    if d.rules.win_all:
-        return False
-    r = d.rank[a]
-    q = 13 - r
-    pr = pc[r]
-    pq = pc[q]
-    tr = tc[r]
-    tq = tc[q]
-    ia = a < N_PYRAMID
-    ib = b < N_PYRAMID
-    if ia != ib:
-        # A pyramid card x with a talon partner (the commonest case), worked out directly:
-        # the pyramid pairs needed do not change, and the matching loses at most x. With
-        # none needed nothing can go wrong; otherwise the veto falls when the matching is
-        # exactly what is needed and every largest matching uses x.
-        need = pr - tq if pr - tq > pq - tr else pq - tr
-        if need <= 0 or need > (pr if pr < pq else pq):
-            return False
-        x = a if ia else b
-        rset = pyr & d.prank[d.rank[x]]
-        sset = pyr & d.prank[13 - d.rank[x]]
-        if need == 1:
-            return (_any_compatible(rset, sset, d.rules.pair_with_covering)
-                    and not _any_compatible(rset & ~((<uint32_t>1) << x), sset,
-                                            d.rules.pair_with_covering))
-        if pyr_match(rset, sset, _bad(d)) != need:
-            return False
-        return pyr_match(rset & ~((<uint32_t>1) << x), sset, _bad(d)) < need
-    # A pair lowers its rank pair's spare partners by at most one, so only a tight rank pair
-    # can become unclearable. (A cache of these per rank pair was tried: it hit about one
-    # time in five and cost more than it saved.)
-    if _slack(d, pyr, r, pr, pq, tr, tq) != 0:
-        return False
-    pyr &= ~((<uint32_t>ia << (a & 31)) | (<uint32_t>ib << (b & 31)))
-    after = _slack(d, pyr, r, pr - ia, pq - ib, tr - (1 - ia), tq - (1 - ib))
-    return after < 0
-
-
 cdef inline int _freed_by(uint32_t after, int p) noexcept nogil:
     """1 when position p (or the sentinel 28, never) is present in `after` and uncovered."""
     return <int>((after >> p) & 1) & <int>((PYR_GEO.covering[p] & after) == 0)
@@ -630,7 +542,7 @@ cdef inline int _greedy_score(const sim_deal* d, uint32_t pyr, const uint8_t* pc
                               const uint8_t* tc, int a, int b) noexcept nogil:
     """The greedy policy's score of the pair at locations a < b (a function of the position):
     -1 when vetoed, 0 for two talon cards, else the merit (>= 100)."""
-    if _greedy_veto(d, pyr, pc, tc, a, b):
+    if pyr_sim_veto(d, pyr, pc, tc, a, b):
         return -1
     return _greedy_merit(pyr, a, b)
 
@@ -677,7 +589,7 @@ cdef inline int _greedy_best(const sim_deal* d, uint32_t pyr, const uint8_t* pc,
         if best < 0:
             best_score[0] = -1                  # all vetoed: the first pair scores -1
             return ca[0] | (cb[0] << 6)
-        if not _greedy_veto(d, pyr, pc, tc, ca[best], cb[best]):
+        if not pyr_sim_veto(d, pyr, pc, tc, ca[best], cb[best]):
             best_score[0] = bm
             return ca[best] | (cb[best] << 6)
         if nc > 1:
