@@ -25,18 +25,19 @@ PV_TARGET static PYR_INLINE pv LS(nth)(pv x, pv i)
     return vctz(x);
 }
 
-/* The deals' rank masks, the talon masks of the
- * ranks' bits (TB[k]: the cards whose rank has bit k) and tnext (t3 under draw 3) as vectors
- * (lane k: the record at base + k * stride, rec holding those offsets). */
-PV_TARGET static PYR_INLINE void LS(load)(pv *PR, pv *TR,
-                                                 pv *TN, pv *TB, pv rec, const char *base,
-                                                 size_t prank_off, size_t trank_off,
-                                                 size_t tnext_off)
+/* The deals' rank masks (PR, TR), the talon masks of the ranks' bits (TB[k]: the cards
+ * whose rank has bit k) and the talon mask the draw runs stop at (TN: tnext, or t3 under
+ * draw 3) as vectors: lane k from deals[k] (gathered once; a step then reads no memory). */
+PV_TARGET static PYR_INLINE void LS(load)(pv *PR, pv *TR, pv *TN, pv *TB,
+                                          const pyr_sim_deal *deals, int draw3)
 {
+    const char *base = (const char *)deals;
+    const pv rec = vmul(vlanes(), v1((int)sizeof(pyr_sim_deal)));
+    const int tn = (int)(draw3 ? offsetof(pyr_sim_deal, t3) : offsetof(pyr_sim_deal, tnext));
     int r;
     for (r = 0; r < 14; r++) {
-        PR[r] = vgather(base, vadd(rec, v1((int)prank_off + 4 * r)));
-        TR[r] = vgather(base, vadd(rec, v1((int)trank_off + 4 * r)));
+        PR[r] = vgather(base, vadd(rec, v1((int)offsetof(pyr_sim_deal, prank) + 4 * r)));
+        TR[r] = vgather(base, vadd(rec, v1((int)offsetof(pyr_sim_deal, trank) + 4 * r)));
     }
     for (r = 0; r < 4; r++) {
         int k;
@@ -45,7 +46,7 @@ PV_TARGET static PYR_INLINE void LS(load)(pv *PR, pv *TR,
             if ((k >> r) & 1)
                 TB[r] = vor(TB[r], TR[k]);
     }
-    *TN = vgather(base, vadd(rec, v1((int)tnext_off)));
+    *TN = vgather(base, vadd(rec, v1(tn)));
 }
 
 /* Lanes m draw on while drawing is all they would do: with stock_top_playable, while the
@@ -300,22 +301,18 @@ PV_TARGET static PYR_INLINE pv LS(rand)(pm need, pv n, pv_rng *g)
     return k;
 }
 
-/* Games 0 .. cnt-1 (cnt <= 16) of the records `stride` bytes apart from base (their rank,
- * prank, trank arrays and tnext word at the given offsets), game k's generator in rng[k];
- * their rows into won/removed/moves/score[0 .. cnt-1]. redeals: 255 for unlimited; then a
+/* The random playout of games 0 .. cnt-1 (cnt <= PV_LANES) of deals[0 .. cnt-1] under
+ * `rules` (draw 1 or draw 3, no pair_waste_top_two or pair_with_covering), game k's generator
+ * in rng[k]; their rows into won/removed/moves/score[0 .. cnt-1]. Under unlimited redeals a
  * game ends at a recycle when no removal was legal since the last one (or the deal), or once
  * it has played cap moves (SIM_MOVE_CAP). */
-PV_TARGET static PYR_INLINE void LS(random)(int draw3, int stp, int redeals, int cap,
-                                                   int waste_at_deal, int win_all,
-                                                   const char *base, size_t stride,
-                                                   size_t prank_off, size_t trank_off,
-                                                   size_t tnext_off, const uint64_t *rng, int cnt,
-                                                   uint8_t *won, uint8_t *removed,
-                                                   uint16_t *moves_out, uint16_t *score)
+PV_TARGET static void LS(random)(const pyr_rules *rules, int cap, const pyr_sim_deal *deals,
+                                 const uint64_t *rng, int cnt, uint8_t *won, uint8_t *removed,
+                                 uint16_t *moves_out, uint16_t *score)
 {
+    const int draw3 = rules->draw == 3, redeals = rules->redeals, win_all = rules->win_all;
+    const int waste_at_deal = rules->waste_at_deal, stp = !draw3 && rules->stock_top_playable;
     const pv one = v1(1), zero = vzero(), thirteen = v1(13);
-    const pv lane = vlanes();
-    const pv rec = vmul(lane, v1((int)stride));   /* record offsets */
     const pv_tab16 div = vtab16(pyr_ls_div);
     const int unl = redeals == 255;
     const pv nredeals = v1(redeals), ncap = v1(cap);
@@ -330,10 +327,8 @@ PV_TARGET static PYR_INLINE void LS(random)(int draw3, int stp, int redeals, int
     LS(tops) p3;
     int r, i;
     vrng_load(&gen, rng);
-    LS(load)(PR, TR, &TN, TB, rec, base, prank_off, trank_off, tnext_off);
+    LS(load)(PR, TR, &TN, TB, deals, draw3);
     LS(piles)(&p3, waste_at_deal);
-    if (draw3)
-        stp = 0;
     while (1) {
         LS(view) v;
         pv npairs, rw, rt, nk, pmw, pmt, pm3[3], c3[3], ktop = zero;
@@ -514,28 +509,6 @@ PV_TARGET static PYR_INLINE void LS(random)(int draw3, int stp, int redeals, int
         LS(remove)(!draw3, rem, a, b, &pyr, &fre, &talon, &cur);
     }
     LS(rows)(pyr, talon, moves, win_all, cnt, won, removed, moves_out, score);
-}
-
-PV_TARGET
-static void LS(random_draw1)(int stp, int redeals, int cap, int waste_at_deal, int win_all,
-                                const char *base, size_t stride,
-                                size_t prank_off, size_t trank_off, size_t tnext_off,
-                                const uint64_t *rng, int cnt, uint8_t *won, uint8_t *removed,
-                                uint16_t *moves_out, uint16_t *score)
-{
-    LS(random)(0, stp, redeals, cap, waste_at_deal, win_all, base, stride, prank_off,
-                  trank_off, tnext_off, rng, cnt, won, removed, moves_out, score);
-}
-
-PV_TARGET
-static void LS(random_draw3)(int redeals, int cap, int waste_at_deal, int win_all,
-                                const char *base, size_t stride,
-                                size_t prank_off, size_t trank_off, size_t t3_off,
-                                const uint64_t *rng, int cnt, uint8_t *won, uint8_t *removed,
-                                uint16_t *moves_out, uint16_t *score)
-{
-    LS(random)(1, 0, redeals, cap, waste_at_deal, win_all, base, stride, prank_off,
-                  trank_off, t3_off, rng, cnt, won, removed, moves_out, score);
 }
 
 typedef struct {
@@ -846,20 +819,15 @@ PV_TARGET static PYR_INLINE pm LS(choose)(const LS(cands) *c, pm np,
     return found;
 }
 
-/* Games 0 .. cnt-1 as LS(random_draw1)'s, under the greedy policy (as simulate.pyx's
- * _greedy_talon): draw 1 or draw 3 (draw3: the waste piles' tops in play, tnext_off then the
- * offset of the records' t3 word). */
-PV_TARGET static PYR_INLINE void LS(greedy)(int draw3, int stp, int redeals,
-                                                   int waste_at_deal, int win_all,
-                                                   const char *base, size_t stride,
-                                                   size_t prank_off, size_t trank_off,
-                                                   size_t tnext_off, int cnt, uint8_t *won,
-                                                   uint8_t *removed, uint16_t *moves_out,
-                                                   uint16_t *score)
+/* The greedy playout (as simulate.pyx's _greedy_talon) of games 0 .. cnt-1 of deals[0 ..
+ * cnt-1] under `rules`, as LS(random) plays the random one. */
+PV_TARGET static void LS(greedy)(const pyr_rules *rules, const pyr_sim_deal *deals, int cnt,
+                                 uint8_t *won, uint8_t *removed, uint16_t *moves_out,
+                                 uint16_t *score)
 {
+    const int draw3 = rules->draw == 3, redeals = rules->redeals, win_all = rules->win_all;
+    const int waste_at_deal = rules->waste_at_deal, stp = !draw3 && rules->stock_top_playable;
     const pv one = v1(1), zero = vzero();
-    const pv lane = vlanes();
-    const pv rec = vmul(lane, v1((int)stride));
     const pv hasl = v1((int)pyr_ls_hasl), hasr = v1((int)pyr_ls_hasr);
     const int unl = redeals == 255;
     const pv nredeals = v1(redeals);
@@ -873,7 +841,7 @@ PV_TARGET static PYR_INLINE void LS(greedy)(int draw3, int stp, int redeals,
     int r;
     gt.bad = vtab32(pyr_ls_bad);
     gt.sup = vtab32(pyr_ls_sup);
-    LS(load)(PR, TR, &TN, TB, rec, base, prank_off, trank_off, tnext_off);
+    LS(load)(PR, TR, &TN, TB, deals, draw3);
     c.gt = &gt;
     c.PR = PR;
     c.TR = TR;
@@ -881,8 +849,6 @@ PV_TARGET static PYR_INLINE void LS(greedy)(int draw3, int stp, int redeals,
     c.draw3 = draw3;
     c.p3 = &p3;
     LS(piles)(&p3, waste_at_deal);
-    if (draw3)
-        stp = 0;
     while (1) {
         LS(view) v;
         pv a, b;
@@ -983,54 +949,16 @@ PV_TARGET static PYR_INLINE void LS(greedy)(int draw3, int stp, int redeals,
     LS(rows)(pyr, talon, moves, win_all, cnt, won, removed, moves_out, score);
 }
 
-PV_TARGET
-static void LS(greedy_draw1)(int stp, int redeals, int waste_at_deal, int win_all,
-                                const char *base, size_t stride,
-                                size_t prank_off, size_t trank_off, size_t tnext_off, int cnt,
-                                uint8_t *won, uint8_t *removed, uint16_t *moves_out,
-                                uint16_t *score)
-{
-    LS(greedy)(0, stp, redeals, waste_at_deal, win_all, base, stride, prank_off, trank_off,
-                  tnext_off, cnt, won, removed, moves_out, score);
-}
-
-PV_TARGET
-static void LS(greedy_draw3)(int redeals, int waste_at_deal, int win_all,
-                                const char *base, size_t stride,
-                                size_t prank_off, size_t trank_off, size_t t3_off, int cnt,
-                                uint8_t *won, uint8_t *removed, uint16_t *moves_out,
-                                uint16_t *score)
-{
-    LS(greedy)(1, 0, redeals, waste_at_deal, win_all, base, stride, prank_off, trank_off,
-                  t3_off, cnt, won, removed, moves_out, score);
-}
-
-/* The batch's entry: games 0 .. cnt-1 (cnt <= 16) of deals[0 .. cnt-1] (their prank,
- * trank and talon mask: tnext under draw 1, t3 under draw 3) under `rules`, with the greedy
- * or the random policy (game k's generator in rng[k]); their rows into
+/* The batch's entry: games 0 .. cnt-1 (cnt <= PV_LANES) of deals[0 .. cnt-1] under `rules`
+ * with the greedy or the random policy (game k's generator in rng[k]); their rows into
  * won/removed/moves/score[0 .. cnt-1]. cap: the random policy's bound on moves under
  * unlimited redeals (SIM_MOVE_CAP; greedy needs none). */
 static void LS(play)(int greedy, const pyr_rules *rules, int cap, const pyr_sim_deal *deals,
-                        const uint64_t *rng, int cnt, uint8_t *won, uint8_t *removed,
-                        uint16_t *moves, uint16_t *score)
+                     const uint64_t *rng, int cnt, uint8_t *won, uint8_t *removed,
+                     uint16_t *moves, uint16_t *score)
 {
-    const char *base = (const char *)deals;
-    const size_t stride = sizeof(pyr_sim_deal), prank_off = offsetof(pyr_sim_deal, prank),
-                 trank_off = offsetof(pyr_sim_deal, trank),
-                 talon_off = rules->draw == 3 ? offsetof(pyr_sim_deal, t3)
-                                              : offsetof(pyr_sim_deal, tnext);
-    const int stp = rules->stock_top_playable, redeals = rules->redeals,
-              waste_at_deal = rules->waste_at_deal, win_all = rules->win_all;
-    if (greedy && rules->draw == 3)
-        LS(greedy_draw3)(redeals, waste_at_deal, win_all, base, stride, prank_off, trank_off,
-                            talon_off, cnt, won, removed, moves, score);
-    else if (greedy)
-        LS(greedy_draw1)(stp, redeals, waste_at_deal, win_all, base, stride, prank_off,
-                            trank_off, talon_off, cnt, won, removed, moves, score);
-    else if (rules->draw == 3)
-        LS(random_draw3)(redeals, cap, waste_at_deal, win_all, base, stride, prank_off,
-                            trank_off, talon_off, rng, cnt, won, removed, moves, score);
+    if (greedy)
+        LS(greedy)(rules, deals, cnt, won, removed, moves, score);
     else
-        LS(random_draw1)(stp, redeals, cap, waste_at_deal, win_all, base, stride, prank_off,
-                            trank_off, talon_off, rng, cnt, won, removed, moves, score);
+        LS(random)(rules, cap, deals, rng, cnt, won, removed, moves, score);
 }
