@@ -21,8 +21,8 @@ from pyramid_core.simulate cimport (sim_deal, sim_state, sim_result, SIM_MAX_REC
                                     pyr_sim_init, pyr_sim_shuffle, sim_deal_from_number,
                                     sim_game_seed, sim_start, sim_pos, sim_from_pos, sim_gen,
                                     sim_apply, sim_rules_from, sim_check, sim_deal_rules,
-                                    sim_deal_block, sim_talon_moves, sim_greedy_pick, sim_simd,
-                                    sim_move_cap)
+                                    sim_deal_block, sim_talon_moves, sim_greedy_pick, sim_veto,
+                                    sim_simd, sim_move_cap)
 
 cdef uint8_t RANK_OF[52]    # card index -> rank
 
@@ -233,6 +233,24 @@ def check_deal_setup(unsigned long long start, long long count, dict rules):
         if not _same_setup(&a, &b) or not _same_setup(&ds[k], &b) or not _talon_masks_right(&b):
             bad.append(n)
     return bad
+
+
+def veto(dict rules, unsigned long long number, uint32_t pyr, uint32_t talon, int a, int b):
+    """The greedy policy's veto, the one every path runs (pyr_sim_veto): would the pair at
+    locations a < b (0..27 the pyramid, 28 + t talon card t) leave its rank pair unclearable,
+    in deal `number` under `rules`, with the pyramid cards pyr and the talon cards talon (bit
+    masks) still there? Returns (vetoed, the deal's rank by location)."""
+    cdef pyr_rules r
+    cdef sim_deal d
+    cdef uint8_t pc[14]
+    cdef uint8_t tc[14]
+    cdef int k
+    sim_rules_from(&r, rules)
+    sim_deal_from_number(&d, number, &r, False)
+    for k in range(14):
+        pc[k] = <uint8_t>pyr_popcount32(pyr & d.prank[k])
+        tc[k] = <uint8_t>pyr_popcount32(talon & d.trank[k])
+    return bool(sim_veto(&d, pyr, pc, tc, a, b)), [d.rank[k] for k in range(52)]
 
 
 def simd(int on=-1):

@@ -144,5 +144,7 @@ cdef void sim_deal_block(sim_deal* ds, const uint64_t* numbers, const uint64_t* 
 cdef bint sim_talon_moves(const sim_deal* d, const sim_state* s) noexcept nogil
 cdef int sim_greedy_pick(const sim_deal* d, uint32_t pyr, const uint8_t* pc, const uint8_t* tc,
                          const pyr_move* buf, int n, bint stuck) noexcept nogil
+cdef bint sim_veto(const sim_deal* d, uint32_t pyr, const uint8_t* pc, const uint8_t* tc,
+                   int a, int b) noexcept nogil                 # the greedy policy's veto
 cdef int sim_simd(int on) noexcept nogil        # pyr_ls_mode of this module's copy
 cdef int sim_move_cap(int cap) noexcept nogil   # cap >= 1 sets the random policy's bound

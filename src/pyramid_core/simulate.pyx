@@ -1623,6 +1623,11 @@ cdef int sim_greedy_pick(const sim_deal* d, uint32_t pyr, const uint8_t* pc, con
     return _greedy_choose(d, pyr, pc, tc, buf, n, stuck)
 
 
+cdef bint sim_veto(const sim_deal* d, uint32_t pyr, const uint8_t* pc, const uint8_t* tc,
+                   int a, int b) noexcept nogil:
+    return pyr_sim_veto(d, pyr, pc, tc, a, b)
+
+
 cdef int sim_simd(int on) noexcept nogil:
     return pyr_ls_mode(on)
 
