@@ -15,8 +15,8 @@
  *  - a run of draws that is the only legal move goes in one step while the stock has no gap
  *    (the stock_top_playable mask of _skip_draws_stp, the triples of _skip_draws3), else one
  *    draw a step: the same moves.
- * Each lane's deal (its rank masks) is gathered once from the batch's sim_deal records (byte
- * offsets passed in), as the set-up wrote them; a step then reads no memory: a card's rank
+ * Each lane's deal (its rank masks) is gathered once from the batch's pyr_sim_deal records,
+ * field by field, as the set-up wrote them; a step then reads no memory: a card's rank
  * and the cards of a rank that differs from lane to lane come from masks and blend trees
  * (pyr_ls_rank, pyr_ls_pick), as a step is one chain (what is in play, the candidates, the
  * veto, the removal) on which a gather's latency would be paid in full. Branch
@@ -25,10 +25,13 @@
  * among them to compare with the scalar playouts).
  *
  * The text (pyr_sim_lockstep_body.h) is written on the small vector layer of pyr_vec.h
- * (lanes pv, masks pm) and compiled once per backend: AVX-512 and AVX2. On AVX2 it plays
- * the same games about as fast as the scalar playouts here (sixteen registers where the text
- * keeps some thirty vectors live, popcounts and the 32-entry tables worked out): not auto's
- * choice yet. */
+ * (lanes pv, masks pm) and compiled once per backend: AVX-512, AVX2 (where the compiler can
+ * target them) and one lane of plain C (everywhere). On AVX2 it plays the same games a little
+ * slower than the scalar playouts here (sixteen registers where the text keeps some thirty
+ * vectors live, popcounts and the 32-entry tables worked out): not auto's choice. On one lane
+ * it is about half as fast as them (each step works out afresh what they keep up to date):
+ * the tests' path 3, which checks the text on any CPU; and its veto (LS(veto_n)) is the
+ * scalar playouts' veto too (pyr_sim_veto), so that the greedy policy's veto is written once. */
 #ifndef PYR_SIM_LOCKSTEP_H
 #define PYR_SIM_LOCKSTEP_H
 #include <stddef.h>

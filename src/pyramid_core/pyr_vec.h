@@ -5,15 +5,20 @@
  * forms follow one rule: lanes outside the mask keep `src` (the _mask_ forms) or become 0
  * (the _maskz_ forms).
  *
- * Backends (x86-64 with GCC or Clang; chosen at run time by the caller):
+ * Backends (the first two on x86-64 with GCC or Clang; chosen at run time by the caller):
  *  - pv512_: AVX-512 (F, DQ, BW, VL, VPOPCNTDQ, CD), sixteen lanes, masks in k registers
  *    (__mmask16: a stored ~m keeps no bits beyond the lanes);
  *  - pv256_: AVX2, eight lanes, a mask a vector whose lanes' sign bits say (what blendv,
  *    movemask and vtestps read: a compare sets whole lanes, vbit only the sign); popcount
  *    and leading zeros are worked out, and the 32-entry tables are four permutes and three
  *    blends.
+ *  - pv1_: one lane of plain C, compiled everywhere (a lane a uint32_t, a mask 0 or all
+ *    ones; the 32-entry tables and pyr_sim_lockstep_body.h's 14-entry picks plain array
+ *    reads).
+ * Tables of 16 (pv_tab16) and 32 (pv_tab32) words looked up per lane are types of their own:
+ * registers on the vector backends, a pointer on one lane.
  * The generic names (v1, vadd, ..., pv, pm) stand for the backend PV_PREFIX names: define it
- * (pv512_ or pv256_) before the code that uses them. */
+ * (pv512_, pv256_ or pv1_) before the code that uses them. */
 #ifndef PYR_VEC_H
 #define PYR_VEC_H
 #include <stdint.h>
