@@ -1,8 +1,9 @@
 # cython: language_level=3
 """The simulator's test and benchmark hooks, kept out of the shipped simulate module (as
 numpy keeps its test extensions apart): the engine-based reference playouts (the tests'
-oracle), the engine-agreement walk, the deal set-up checks, the switches the tests flip (the
-vector path, the random policy's move cap) and the set-up benchmark. Everything here reaches
+oracle), the engine-agreement walk, the deal set-up checks, the greedy veto on a given
+position, the switches the tests flip (the vector path, the random policy's move cap) and the
+set-up benchmark. Everything here reaches
 the simulator through simulate.pxd.
 """
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
