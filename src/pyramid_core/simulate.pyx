@@ -1587,7 +1587,7 @@ def play(int policy, dict rules, unsigned long long seed, unsigned long long num
 def simd_path(policy=None, rules=None):
     """The vector path the simulator uses now: "avx512", "avx2" or "scalar" (the PYRAMID_SIMD
     environment variable, and the tests' _simulate_tests.simd(), choose among what the CPU
-    has); given a policy and
+    has; "one-lane" only under the tests' simd(3)); given a policy and
     rules, the path a numbered batch of them takes (the lockstep playouts know the greedy
     and random policies and every rule set but pair_waste_top_two and pair_with_covering)."""
     cdef pyr_rules r
