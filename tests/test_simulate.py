@@ -147,6 +147,9 @@ def test_simd_switch():
         assert hooks.simd(1) == (1 if cpu["avx512"] else 0)     # only where the CPU has it
         assert hooks.simd(2) == (2 if cpu["avx2"] else 0)
         assert core.simd_path() == ("avx2" if cpu["avx2"] else "scalar")
+        assert hooks.simd(3) == 3 and core.simd_path() == "one-lane"   # on every CPU
+        assert core.simd_path(core.POLICIES["greedy"], Rules(pair_with_covering=True)
+                              .core_options()) == "scalar"
     finally:
         hooks.simd(before)
 

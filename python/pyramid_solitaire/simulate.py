@@ -585,7 +585,8 @@ def simd_path() -> str:
     ``avx2``; ``off``), read when the package is imported, chooses among what the CPU has.
     The games are the same on every path; ``SimulationResult.simd`` says which one a run
     took (explicit layouts, and the rarer options pair_waste_top_two and pair_with_covering,
-    always take the scalar one).
+    always take the scalar one). (``"one-lane"``, the lockstep's text on one lane of plain C,
+    is only ever in use under the tests' ``pyramid_core._simulate_tests.simd(3)``.)
 
     >>> simd_path() in ("avx512", "avx2", "scalar")
     True

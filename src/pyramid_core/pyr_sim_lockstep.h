@@ -91,8 +91,9 @@ static void pyr_ls_play(int greedy, const pyr_rules *rules, int cap, const pyr_s
                         const uint64_t *rng, int cnt, uint8_t *won, uint8_t *removed,
                         uint16_t *moves, uint16_t *score)
 {
-    int at, step = pyr_ls_one ? 1 : 8;
+    int at, step = 1;         /* one lane: a game a call; AVX2: eight */
 #ifdef PYR_SIM_AVX512
+    step = pyr_ls_one ? 1 : 8;
     if (!pyr_ls_one && !pyr_ls_avx2) {
         pyr_ls_pv512_play(greedy, rules, cap, deals, rng, cnt, won, removed, moves, score);
         return;
@@ -134,7 +135,9 @@ static PYR_INLINE int pyr_ls_on(void)
 
 /* The greedy veto of the scalar playouts (simulate.pyx's _greedy_best and _greedy_choose):
  * the lockstep's text on one lane (pyr_ls_pv1_veto_n) for the pair at locations a < b of
- * deal d, its pyramid pyr and present cards by rank pc (pyramid) and tc (talon). */
+ * deal d, its pyramid pyr and present cards by rank pc (pyramid) and tc (talon). The table is
+ * PYR_GEO's bad or bad_pwc itself, 29 words: the veto looks it up only at pyramid positions
+ * and the sentinel 28. */
 PYR_FORCE_INLINE int pyr_sim_veto(const pyr_sim_deal *d, uint32_t pyr, const uint8_t *pc,
                                   const uint8_t *tc, int a, int b)
 {

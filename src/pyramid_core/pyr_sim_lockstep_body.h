@@ -530,10 +530,10 @@ PV_TARGET static PYR_INLINE void LS(compat)(const pv_tab32 *bad, pv rset, pv sse
 
 /* The largest matching of up to 4 x 4 cards (rset and sset, their compatible pairs ok) where
  * the veto needs its value (lanes in `full`: at least 2 pairs needed), else only whether it
- * is at least 1 (lanes in `part`): simulate.pyx's _matching, a lane at a time. Its MATCH16
- * table holds the Konig-Ore formula, worked out here directly: 4 - the largest deficiency
- * |S| - |N(S)| over the sets S of rset's (up to) four cards, N(S) their compatible cards in
- * sset. A gather from that 64 KB table was slower. */
+ * is at least 1 (lanes in `part`). pyr_match.h's PYR_MATCH16 table holds the Konig-Ore
+ * formula, worked out here directly on vectors: 4 - the largest deficiency |S| - |N(S)| over
+ * the sets S of rset's (up to) four cards, N(S) their compatible cards in sset (a gather from
+ * that 64 KB table was slower); one lane reads the table (pyr_match). */
 PV_TARGET static PYR_INLINE pv LS(match_or_any)(const pv_tab32 *bad, pm full,
                                                 pm part, pv rset, pv sset)
 {
@@ -565,7 +565,9 @@ PV_TARGET static PYR_INLINE pv LS(match_or_any)(const pv_tab32 *bad, pm full,
     return vsel(full, vsub(v1(4), vmax(best, vzero())), m);
 }
 
-/* _slack's value from its parts (m: the matching of the rank pair's present pyramid cards) */
+/* The rank pair's slack, its spare partners: the matching m of its present pyramid cards
+ * minus the pyramid pairs it needs (need), below 0 when it cannot be cleared any more; exact
+ * in sign, a lower bound when positive (m is only "at least 1" where that decides). */
 PV_TARGET static PYR_INLINE pv LS(slack)(pv need, pv small, pv m)
 {
     const pv zero = vzero(), one = v1(1);

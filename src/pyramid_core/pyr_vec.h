@@ -13,8 +13,8 @@
  *    and leading zeros are worked out, and the 32-entry tables are four permutes and three
  *    blends.
  *  - pv1_: one lane of plain C, compiled everywhere (a lane a uint32_t, a mask 0 or all
- *    ones; the 32-entry tables and pyr_sim_lockstep_body.h's 14-entry picks plain array
- *    reads).
+ *    ones; the tables plain array reads, as are the 14-entry picks of
+ *    pyr_sim_lockstep_body.h's LS(pick) on one lane).
  * Tables of 16 (pv_tab16) and 32 (pv_tab32) words looked up per lane are types of their own:
  * registers on the vector backends, a pointer on one lane.
  * The generic names (v1, vadd, ..., pv, pm) stand for the backend PV_PREFIX names: define it
@@ -23,7 +23,8 @@
 #define PYR_VEC_H
 #include <stdint.h>
 #include "pyr_bitops.h"
-#ifdef PYR_SIM_AVX512
+#include "pyr_cpu.h"           /* PYR_CPU_X86_DISPATCH: the x86 backends can be compiled */
+#ifdef PYR_CPU_X86_DISPATCH
 #include <immintrin.h>
 #endif
 
@@ -31,7 +32,7 @@
 #define PV_CAT(a, b) PV_CAT_(a, b)
 #define PV_NAME(x) PV_CAT(PV_PREFIX, x)
 
-#ifdef PYR_SIM_AVX512
+#ifdef PYR_CPU_X86_DISPATCH
 /* ---- AVX-512 -------------------------------------------------------------------------- */
 #define pv512_TARGET __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx512vpopcntdq,avx512cd")))
 #define pv512_LANES 16
@@ -354,7 +355,6 @@ PV1 pv1_v pv1_look32(const pv1_tab32 *t, pv1_v i) { return t->p[i & 31]; }
 typedef const uint32_t *pv1_tab16;
 PV1 pv1_tab16 pv1_tab16_(const uint32_t *t) { return t; }
 PV1 pv1_v pv1_look16(const pv1_tab16 *t, pv1_v i) { return (*t)[i & 15]; }
-PV1 pv1_v pv1_pick14(const pv1_v *T, pv1_v i) { return T[i]; }
 typedef struct { uint64_t s[1]; } pv1_rng;
 PV1 void pv1_rng_load(pv1_rng *g, const uint64_t *st) { g->s[0] = st[0]; }
 PV1 void pv1_rng_store(const pv1_rng *g, uint64_t *st) { st[0] = g->s[0]; }

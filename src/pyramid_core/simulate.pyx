@@ -1384,7 +1384,8 @@ cdef int _batch_lockstep(int policy, const pyr_rules* rules, uint64_t seed, uint
                          const uint64_t* deals, Py_ssize_t lo, Py_ssize_t hi, uint8_t* won,
                          uint8_t* removed, uint16_t* moves, uint16_t* score) noexcept nogil:
     """sim_batch where _lockstep_applies: sixteen games at a time in lockstep
-    (pyr_sim_lockstep.h: one call of sixteen lanes, or two of eight), their deals set up as
+    (pyr_sim_lockstep.h: one call of sixteen lanes, two of eight, or sixteen of one under the
+    tests' path 3), their deals set up as
     two blocks."""
     cdef sim_deal ds[2 * SIM_BLOCK]
     cdef uint64_t numbers[2 * SIM_BLOCK]
