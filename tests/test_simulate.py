@@ -155,13 +155,6 @@ def test_simd_switch():
 
 
 @pytest.mark.parametrize("name", sorted(OPTION_SETS))
-def test_move_generator_and_apply_agree_with_the_engine(name):
-    """sim_gen/sim_apply list and play exactly gen_moves/pos_apply's moves along random walks,
-    and the playouts' 'only a draw is legal' shortcut is right in every position."""
-    assert hooks.check_engine(OPTION_SETS[name].core_options(), 150, 4, 11) == []
-
-
-@pytest.mark.parametrize("name", sorted(OPTION_SETS))
 @pytest.mark.parametrize("policy", ["greedy", "random"])
 def test_fast_playouts_agree_with_engine_playouts(name, policy):
     """The specialised playouts make the same moves as the same policy driven by gen_moves and

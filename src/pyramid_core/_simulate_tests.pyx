@@ -1,29 +1,24 @@
 # cython: language_level=3
 """The simulator's test and benchmark hooks, kept out of the shipped simulate module (as
-numpy keeps its test extensions apart): the engine-based reference playouts (the tests'
-oracle), the engine-agreement walk, the deal set-up checks, the greedy veto on a given
-position, the switches the tests flip (the vector path, the random policy's move cap) and the
-set-up benchmark. Everything here reaches
-the simulator through simulate.pxd.
+numpy keeps its test extensions apart): the engine playout (the tests' oracle), the deal
+set-up checks, the greedy veto on a given position, the switches the tests flip (the vector
+path, the random policy's move cap) and the set-up benchmark. Everything here reaches the
+simulator through simulate.pxd.
 """
-from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from libc.string cimport memcmp, memcpy, memset
 
-from pyramid_core.cards cimport card_rank, N_PYRAMID, N_TALON
-from pyramid_core.rules cimport pyr_rules, REDEALS_UNLIMITED
-from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, MAX_MOVES, LOC_TALON, LOC_NONE,
-                                    MOVE_RECYCLE, table_init, pos_start, gen_moves, pos_apply,
-                                    pos_won, pos_pyr, pos_talon)
+from pyramid_core.cards cimport card_rank, N_TALON
+from pyramid_core.rules cimport pyr_rules
+from pyramid_core.position cimport pyr_move, LOC_TALON
 from pyramid_core.geometry cimport pyr_popcount32
-from pyramid_core.shuffle cimport deal_shuffle, rand_below
-from pyramid_core.simulate cimport (sim_deal, sim_state, sim_result, SIM_MAX_RECORD, SIM_MOVE_CAP,
-                                    SIM_OK, SIM_BAD_POLICY, SIM_RECORD_FULL, SIM_BLOCK,
-                                    POLICY_RANDOM, POLICY_GREEDY, pyr_sim_blocker,
+from pyramid_core.shuffle cimport deal_shuffle
+from pyramid_core.simulate cimport (sim_deal, sim_result, SIM_MAX_RECORD, SIM_MOVE_CAP,
+                                    SIM_BLOCK, POLICY_RANDOM, POLICY_GREEDY, pyr_sim_blocker,
                                     pyr_sim_init, pyr_sim_shuffle, sim_deal_from_number,
-                                    sim_game_seed, sim_start, sim_pos, sim_from_pos, sim_gen,
-                                    sim_apply, sim_rules_from, sim_check, sim_deal_rules,
-                                    sim_deal_block, sim_talon_moves, sim_greedy_pick, sim_veto,
-                                    sim_simd, sim_move_cap)
+                                    sim_game_seed, sim_play_engine, sim_rules_from, sim_check,
+                                    sim_deal_rules, sim_deal_block, sim_veto, sim_simd,
+                                    sim_move_cap)
 
 cdef uint8_t RANK_OF[52]    # card index -> rank
 
@@ -38,138 +33,25 @@ cdef void _init():
 _init()
 
 
-cdef inline bint _record(pyr_move* rec, int* n_rec, pyr_move m) noexcept nogil:
-    """Append m to rec; False when it is full."""
-    if n_rec[0] >= SIM_MAX_RECORD:
-        return False
-    rec[n_rec[0]] = m
-    n_rec[0] += 1
-    return True
-
-# ---- the engine-based reference playouts (slow: the tests' oracle) --------------------------
-
-cdef int _reference_play(int policy, const pyr_table* t, const sim_deal* d, uint64_t rng,
-                         sim_result* res, pyr_move* rec, int* n_rec) noexcept nogil:
-    cdef pyr_pos p = pos_start(t)
-    cdef pyr_move buf[MAX_MOVES]
-    cdef uint8_t pc[14]
-    cdef uint8_t tc[14]
-    cdef int n, m, r, i, moves = 0, pass_removed = 0
-    cdef bint unlimited = t.rules.redeals == REDEALS_UNLIMITED
-    cdef bint seen = False      # random: a removal was legal somewhere in this pass
-    n_rec[0] = 0
-    res.won = res.removed = res.moves = res.score = 0
-    while True:
-        n = gen_moves(t, p, buf)
-        if n == 0:
-            break
-        if policy == POLICY_RANDOM:
-            for i in range(n):
-                if (buf[i] & 63) != LOC_NONE:
-                    seen = True
-            m = buf[0] if n == 1 else buf[rand_below(&rng, n)]
-            # under unlimited redeals: end at a recycle when no removal was legal since the
-            # last one (the pass can only repeat), or once SIM_MOVE_CAP moves are played
-            if m == MOVE_RECYCLE and unlimited and (not seen or moves >= sim_move_cap(0)):
-                break
-        elif policy == POLICY_GREEDY:
-            for r in range(14):
-                pc[r] = <uint8_t>pyr_popcount32(pos_pyr(p) & d.prank[r])
-                tc[r] = <uint8_t>pyr_popcount32(pos_talon(p) & d.trank[r])
-            m = sim_greedy_pick(d, pos_pyr(p), pc, tc, buf, n, unlimited and pass_removed == 0)
-            # under unlimited redeals: end at a recycle after a pass that removed nothing
-            if m < 0 or (m == MOVE_RECYCLE and unlimited and pass_removed == 0):
-                break
-        else:
-            return SIM_BAD_POLICY
-        if m == MOVE_RECYCLE:
-            pass_removed = 0
-            seen = False
-        elif (m & 63) != LOC_NONE:
-            pass_removed += 1
-        p = pos_apply(t, p, <pyr_move>m)
-        moves += 1
-        if not _record(rec, n_rec, <pyr_move>m):
-            return SIM_RECORD_FULL
-    res.won = pos_won(t, p)
-    res.removed = <uint8_t>(N_PYRAMID - pyr_popcount32(pos_pyr(p)))
-    res.moves = <uint16_t>moves
-    res.score = <uint16_t>(10 * res.removed)
-    return SIM_OK
-
 # ---- hooks ----------------------------------------------------------------------------------
 
 
 def reference(int policy, dict rules, unsigned long long seed, unsigned long long number):
-    """The same game played with the engine's gen_moves and pos_apply (slow; for tests)."""
+    """The same game played by sim_play_engine, one move at a time with the engine's
+    gen_moves and pos_apply (the tests' oracle for the specialised and lockstep playouts)."""
     cdef pyr_rules r
     cdef sim_deal d
-    cdef pyr_table t
     cdef sim_result res
     cdef pyr_move rec[SIM_MAX_RECORD]
-    cdef int rc, n_rec = 0
+    cdef int i, rc, n_rec
+    if policy != POLICY_RANDOM and policy != POLICY_GREEDY:
+        raise ValueError("policy: expected POLICY_RANDOM or POLICY_GREEDY")
     sim_rules_from(&r, rules)
     sim_deal_from_number(&d, number, &r, True)
-    table_init(&t, d.card, &r)
-    rc = _reference_play(policy, &t, &d, sim_game_seed(seed, number), &res, rec, &n_rec)
+    rc = sim_play_engine(policy, &d, sim_game_seed(seed, number), &res, rec)
     sim_check(rc)
+    n_rec = res.moves
     return bool(res.won), res.removed, res.moves, res.score, [rec[i] for i in range(n_rec)]
-
-
-def check_engine(dict rules, int n_deals, int walks, unsigned long long seed,
-                 int max_steps=400):
-    """Compare sim_gen/sim_apply with gen_moves/pos_apply along random walks (for tests).
-    Returns a list of (deal, position, what) for every disagreement (empty when all agree)."""
-    cdef pyr_rules r
-    cdef sim_deal d
-    cdef pyr_table t
-    cdef sim_state s, s2
-    cdef pyr_pos p
-    cdef pyr_move a[MAX_MOVES]
-    cdef pyr_move b[MAX_MOVES]
-    cdef int na, nb, i, k, w, forced, steps
-    cdef uint64_t rng = seed
-    bad = []
-    sim_rules_from(&r, rules)
-    for k in range(n_deals):
-        sim_deal_from_number(&d, seed + k, &r, True)
-        table_init(&t, d.card, &r)
-        for w in range(walks):
-            p = pos_start(&t)
-            sim_start(&d, &s)
-            for steps in range(max_steps):
-                if sim_pos(&s) != p:
-                    bad.append((seed + k, p, "state"))
-                    break
-                sim_from_pos(&d, p, &s2)
-                if (s2.free != s.free or s2.flags != s.flags or s2.useful != s.useful
-                        or s2.fr != s.fr or s2.frr != s.frr
-                        or any(s2.pc[i] != s.pc[i] or s2.tc[i] != s.tc[i] or s2.fc[i] != s.fc[i]
-                               for i in range(14))):
-                    bad.append((seed + k, p, "derived fields"))
-                    break
-                na = gen_moves(&t, p, a)
-                nb = sim_gen(&d, &s, b)
-                same = na == nb
-                only_talon_actions = True
-                for i in range(na):
-                    if i < nb and a[i] != b[i]:
-                        same = False
-                    if (a[i] & 63) != LOC_NONE:
-                        only_talon_actions = False
-                if not same:
-                    bad.append((seed + k, p, "moves"))
-                    break
-                forced = s.flags == 0 and not sim_talon_moves(&d, &s)
-                if not pos_won(&t, p) and forced != only_talon_actions:
-                    bad.append((seed + k, p, "forced"))
-                    break
-                if na == 0:
-                    break
-                i = rand_below(&rng, na)
-                p = pos_apply(&t, p, a[i])
-                sim_apply(&d, &s, b[i])
-    return bad
 
 
 def shuffle_ranks(unsigned long long number):

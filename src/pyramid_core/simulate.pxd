@@ -1,13 +1,13 @@
 # Monte Carlo playouts (docs/simulation.md): built-in policies play whole games on plain C types,
 # without the GIL and without allocating, and a batch loop fills caller-owned arrays.
 #
-# The playouts keep their own small game state (sim_state) rather than the one-word pyr_pos:
-# the free mask is updated incrementally, and facts the policies ask for at every step (is
-# there a pyramid pair? a free King? which talon cards have a free partner?) are refreshed
-# only when the pyramid changes. Their move generator sim_gen lists exactly the moves of
-# position.pxd's gen_moves, in the same order, and their apply agrees with pos_apply: the
-# engine is the reference (tests/test_simulate.py compares both on random positions and whole
-# games, and replays recorded games on pyramid_solitaire.Game).
+# The policies are defined once on the engine's positions (sim_play_engine: position.pxd's
+# gen_moves and pos_apply, one move at a time), which also plays the rarer options
+# pair_waste_top_two and pair_with_covering. The specialised playouts of draw 1 and draw 3
+# keep their own state in local variables (the free mask updated incrementally, the facts the
+# policies ask for at every step refreshed only when the pyramid changes) and make the same
+# moves (tests/test_simulate.py compares them on thousands of games, and replays recorded
+# games on pyramid_solitaire.Game).
 #
 # With AVX-512 the batch plays the random and greedy policies under the rules of the
 # specialised playouts (draw 1, and draw 3 without pair_with_covering) sixteen games at a
@@ -27,7 +27,7 @@
 #    so a game plays at most SIM_MOVE_CAP + 52 moves.
 #
 # Adding a policy (the solver, later): one more sim_policy value below, one more case in
-# sim_play (simulate.pyx), and its name in simulate.pyx's POLICIES.
+# sim_play and sim_play_engine (simulate.pyx), and its name in simulate.pyx's POLICIES.
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from pyramid_core.rules cimport pyr_rules
 from pyramid_core.position cimport pyr_move
@@ -74,29 +74,6 @@ cdef enum:
     SIM_BAD_POLICY = -1
     SIM_RECORD_FULL = -2
 
-ctypedef struct sim_state:
-    uint32_t pyr            # pyramid positions still present
-    uint32_t free           # present pyramid positions with both covering cards gone
-    uint32_t talon          # talon cards (bit t) still in stock or waste
-    uint32_t useful         # talon cards that are Kings or pair with a free pyramid card
-    uint32_t flags          # SF_* below: pyramid-only moves that exist
-    int cur                 # talon cards t < cur were drawn (as pyr_pos's cursor; canonical
-                            # in draw 1: waste top + 1, or 0)
-    int rec                 # recycles used (0 under unlimited redeals, as in pyr_pos)
-    int moves               # draws, recycles, Kings and pairs played
-    int pass_removed        # removal moves since the last recycle (or the deal), for greedy's
-                            # stop rule (the random one keeps its own flag: simulate.pyx)
-    uint32_t fr             # ranks of the free pyramid cards (bit r)
-    uint32_t frr            # the same reflected: bit 13 - r for each free rank r
-    uint8_t pc[14]          # present pyramid cards of each rank
-    uint8_t tc[14]          # present talon cards of each rank
-    uint8_t fc[14]          # free pyramid cards of each rank
-
-cdef enum:
-    SF_KING = 1             # a free pyramid King
-    SF_PAIR = 2             # two free pyramid cards summing to 13
-    SF_COVER = 4            # pair_with_covering: a card and its only covering card sum to 13
-
 ctypedef struct sim_result:
     uint8_t won
     uint8_t removed         # pyramid cards removed (0..28)
@@ -109,13 +86,6 @@ cdef void sim_deal_from_number(sim_deal* d, uint64_t number, const pyr_rules* ru
 cdef void sim_deal_from_deck(sim_deal* d, const uint8_t* deck, const pyr_rules* rules) noexcept nogil
 cdef uint64_t sim_game_seed(uint64_t seed, uint64_t number) noexcept nogil
 
-# ---- the engine on sim_state (agrees with position.pxd) ----------------------------------
-cdef void sim_start(const sim_deal* d, sim_state* s) noexcept nogil
-cdef uint64_t sim_pos(const sim_state* s) noexcept nogil      # the pyr_pos word of s
-cdef void sim_from_pos(const sim_deal* d, uint64_t p, sim_state* s) noexcept nogil
-cdef int sim_gen(const sim_deal* d, const sim_state* s, pyr_move* out) noexcept nogil
-cdef void sim_apply(const sim_deal* d, sim_state* s, pyr_move m) noexcept nogil
-
 # ---- playouts: fill res; record the moves into rec (room for SIM_MAX_RECORD) unless NULL ----
 # Return SIM_OK, or SIM_BAD_POLICY / SIM_RECORD_FULL.
 cdef int sim_play_random(const sim_deal* d, uint64_t rng, sim_result* res,
@@ -123,6 +93,8 @@ cdef int sim_play_random(const sim_deal* d, uint64_t rng, sim_result* res,
 cdef int sim_play_greedy(const sim_deal* d, sim_result* res, pyr_move* rec) noexcept nogil
 cdef int sim_play(int policy, const sim_deal* d, uint64_t rng, sim_result* res,
                   pyr_move* rec) noexcept nogil
+cdef int sim_play_engine(int policy, const sim_deal* d, uint64_t rng, sim_result* res,
+                         pyr_move* rec) noexcept nogil     # POLICY_RANDOM or POLICY_GREEDY
 
 # ---- batch: games lo .. hi-1 of a batch (deal number start + i, or deals[i] when deals is not
 # NULL); writes won/removed/moves/score[i]. Returns SIM_OK or an error code.
@@ -141,9 +113,6 @@ cdef int sim_check(int rc) except -1                       # raise for an error 
 cdef void sim_deal_rules(sim_deal* d, const pyr_rules* rules) noexcept nogil
 cdef void sim_deal_block(sim_deal* ds, const uint64_t* numbers, const uint64_t* nxt,
                          pyr_sim_blocker* b) noexcept nogil
-cdef bint sim_talon_moves(const sim_deal* d, const sim_state* s) noexcept nogil
-cdef int sim_greedy_pick(const sim_deal* d, uint32_t pyr, const uint8_t* pc, const uint8_t* tc,
-                         const pyr_move* buf, int n, bint stuck) noexcept nogil
 cdef bint sim_veto(const sim_deal* d, uint32_t pyr, const uint8_t* pc, const uint8_t* tc,
                    int a, int b) noexcept nogil                 # the greedy policy's veto
 cdef int sim_simd(int on) noexcept nogil        # pyr_ls_mode of this module's copy

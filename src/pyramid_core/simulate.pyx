@@ -7,19 +7,16 @@ layer (pyramid_solitaire.simulate) calls `run` on chunks of a batch from a threa
 records one game's moves; `simd_path` and `cpu_features` say which vector path runs. The
 hooks of the tests and benchmarks are in _simulate_tests.pyx.
 """
-from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.string cimport memcmp, memcpy, memset
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
+from libc.string cimport memcpy, memset
 
 from pyramid_core.cards cimport card_rank, N_CARDS, N_PYRAMID, N_TALON, KING
 from pyramid_core.rules cimport pyr_rules, rules_from_options, REDEALS_UNLIMITED, REDEALS_MAX
-from pyramid_core.geometry cimport (free_mask, half_covered_mask, only_cover, pyr_ctz32,
-                                    pyr_msb32, PYRAMID_ALL, ROW6, PYR_GEO, pyr_geometry_init,
-                                    pyr_match_init)
+from pyramid_core.geometry cimport (pyr_ctz32, pyr_msb32, PYRAMID_ALL, PYR_GEO,
+                                    pyr_geometry_init, pyr_match_init)
 from pyramid_core.position cimport (pyr_table, pyr_pos, MAX_MOVES, LOC_TALON, LOC_NONE,
-                                    MOVE_DRAW, MOVE_RECYCLE, TALON_ALL, CUR_SHIFT, REC_SHIFT,
-                                    table_init, pos_start, gen_moves, pos_apply, pos_won,
-                                    pos_pyr, pos_talon, pos_cur, pos_recycles, move_pair,
-                                    move_king, below, card_moves, covering_pairs, sort_tops)
+                                    MOVE_DRAW, MOVE_RECYCLE, TALON_ALL, pos_start, gen_moves,
+                                    pos_apply, pos_pyr, pos_talon, move_pair, move_king, below)
 from pyramid_core.shuffle cimport deal_shuffle, splitmix64_next, rand_below
 
 cdef extern from "pyr_cpu.h" nogil:
@@ -201,255 +198,6 @@ cdef void sim_deal_from_deck(sim_deal* d, const uint8_t* deck, const pyr_rules* 
         d.rank[i] = RANK_OF[deck[i]]
     _deal_masks(d, rules)
 
-# ---- the engine on sim_state ----------------------------------------------------------------
-
-cdef inline bint _won(const sim_deal* d, const sim_state* s) noexcept nogil:
-    if d.rules.win_all:
-        return s.pyr == 0 and s.talon == 0
-    return s.pyr == 0
-
-
-cdef inline void _flags(const sim_deal* d, sim_state* s) noexcept nogil:
-    """Recompute flags from fr, frr (and the pyramid, under pair_with_covering)."""
-    cdef uint32_t x, flags = 0
-    cdef int i, b
-    if s.fr >> KING:
-        flags = SF_KING
-    if s.fr & s.frr:
-        flags |= SF_PAIR
-    if d.rules.pair_with_covering:
-        x = half_covered_mask(s.pyr)
-        while x:
-            i = pyr_ctz32(x)
-            b = only_cover(s.pyr, i)
-            if (s.free >> b) & 1 and d.rank[i] + d.rank[b] == 13:
-                flags |= SF_COVER
-                break
-            x &= x - 1
-    s.flags = flags
-
-
-cdef inline void _now_free(const sim_deal* d, sim_state* s, int p) noexcept nogil:
-    cdef int r = d.rank[p]
-    if s.fc[r] == 0:
-        s.fr |= (<uint32_t>1) << r
-        s.frr |= (<uint32_t>1) << (13 - r)
-        s.useful |= d.trank[13 - r]
-    s.fc[r] += 1
-
-
-cdef inline void _not_free(const sim_deal* d, sim_state* s, int p) noexcept nogil:
-    cdef int r = d.rank[p]
-    s.fc[r] -= 1
-    if s.fc[r] == 0:
-        s.fr &= ~((<uint32_t>1) << r)
-        s.frr &= ~((<uint32_t>1) << (13 - r))
-        s.useful &= ~d.trank[13 - r]
-
-
-cdef inline void _derive(const sim_deal* d, sim_state* s) noexcept nogil:
-    """Everything derived from pyr, free and talon (pc, tc, fc, fr, frr, useful, flags)."""
-    cdef int r
-    cdef uint32_t x = s.free
-    memset(s.fc, 0, sizeof(s.fc))
-    s.fr = 0
-    s.frr = 0
-    s.useful = d.trank[KING]
-    while x:
-        _now_free(d, s, pyr_ctz32(x))
-        x &= x - 1
-    for r in range(14):
-        s.pc[r] = <uint8_t>_popcount32(s.pyr & d.prank[r])
-        s.tc[r] = <uint8_t>_popcount32(s.talon & d.trank[r])
-    _flags(d, s)
-
-
-cdef void sim_start(const sim_deal* d, sim_state* s) noexcept nogil:
-    cdef int r
-    s.pyr = PYRAMID_ALL
-    s.free = ROW6
-    s.talon = TALON_ALL
-    s.cur = d.rules.waste_at_deal
-    s.rec = 0
-    s.moves = 0
-    s.pass_removed = 0
-    memcpy(s.pc, d.pc0, sizeof(s.pc))
-    memcpy(s.tc, d.tc0, sizeof(s.tc))
-    memset(s.fc, 0, sizeof(s.fc))
-    s.fr = 0
-    s.frr = 0
-    s.useful = d.trank[KING]
-    for r in range(21, 28):
-        _now_free(d, s, r)
-    _flags(d, s)
-
-
-cdef uint64_t sim_pos(const sim_state* s) noexcept nogil:
-    return (<uint64_t>s.pyr) | ((<uint64_t>s.talon) << LOC_TALON) \
-        | ((<uint64_t>s.cur) << CUR_SHIFT) | ((<uint64_t>s.rec) << REC_SHIFT)
-
-
-cdef void sim_from_pos(const sim_deal* d, uint64_t p, sim_state* s) noexcept nogil:
-    s.pyr = pos_pyr(p)
-    s.free = free_mask(s.pyr)
-    s.talon = pos_talon(p)
-    s.cur = pos_cur(p)
-    s.rec = pos_recycles(p)
-    s.moves = 0
-    s.pass_removed = 0
-    _derive(d, s)
-
-
-cdef inline int _avail(const sim_deal* d, const sim_state* s, int* av) noexcept nogil:
-    """Talon indices of the available talon cards, ascending (as talon_available)."""
-    cdef int n = 0, k
-    cdef uint32_t w
-    if d.rules.draw == 3:
-        for k in range(3):
-            w = s.talon & below(s.cur) & d.pile[k]
-            if w:
-                av[n] = pyr_msb32(w)
-                n += 1
-        sort_tops(av, n)
-        return n
-    if s.cur > 0:           # canonical cursor: the waste top is cur - 1
-        av[0] = s.cur - 1
-        n = 1
-    if d.rules.stock_top_playable:
-        w = s.talon & ~below(s.cur)
-        if w:
-            av[n] = pyr_ctz32(w)
-            n += 1
-    return n
-
-
-cdef inline bint _pure_draw1(const sim_deal* d) noexcept nogil:
-    return d.rules.draw == 1 and not d.rules.stock_top_playable and not d.rules.pair_waste_top_two
-
-
-cdef inline bint _talon_moves(const sim_deal* d, const sim_state* s) noexcept nogil:
-    """Is a move with a talon card legal (a talon King, or a pair with a talon card)?"""
-    cdef int av[3]
-    cdef int n, i, j, w
-    cdef uint32_t t
-    if _pure_draw1(d):
-        return s.cur > 0 and (s.useful >> (s.cur - 1)) & 1
-    n = _avail(d, s, av)
-    for i in range(n):
-        if (s.useful >> av[i]) & 1:
-            return True
-        for j in range(i + 1, n):
-            if d.rank[LOC_TALON + av[i]] + d.rank[LOC_TALON + av[j]] == 13:
-                return True
-    if d.rules.pair_waste_top_two and d.rules.draw == 1 and s.cur > 1:
-        w = s.cur - 1
-        t = s.talon & below(w)
-        if t and d.rank[LOC_TALON + w] + d.rank[LOC_TALON + pyr_msb32(t)] == 13:
-            return True
-    return False
-
-
-cdef inline bint _can_recycle(const sim_deal* d, const sim_state* s) noexcept nogil:
-    return ((s.talon & below(s.cur)) != 0 and
-            (d.rules.redeals == REDEALS_UNLIMITED or s.rec < d.rules.redeals))
-
-
-cdef inline int _gen(const sim_deal* d, const sim_state* s, pyr_move* out) noexcept nogil:
-    cdef int n, n_av, j, w
-    cdef int av[3]
-    cdef uint32_t t
-    if _won(d, s):
-        return 0
-    n_av = _avail(d, s, av)
-    n = card_moves(d.rank, d.prank, s.free, av, n_av, (s.flags & SF_PAIR) != 0, out)
-    if d.rules.pair_waste_top_two and d.rules.draw == 1 and s.cur > 1:
-        w = s.cur - 1
-        t = s.talon & below(w)
-        if t:
-            j = pyr_msb32(t)
-            if d.rank[LOC_TALON + w] + d.rank[LOC_TALON + j] == 13:
-                out[n] = move_pair(LOC_TALON + j, LOC_TALON + w)
-                n += 1
-    if s.flags & SF_COVER:
-        n += covering_pairs(d.rank, s.pyr, s.free, out + n)
-    if s.talon & ~below(s.cur):
-        out[n] = MOVE_DRAW
-        n += 1
-    elif _can_recycle(d, s):
-        out[n] = MOVE_RECYCLE
-        n += 1
-    return n
-
-
-cdef int sim_gen(const sim_deal* d, const sim_state* s, pyr_move* out) noexcept nogil:
-    """Every legal move of s, exactly as gen_moves lists them for the same position."""
-    return _gen(d, s, out)
-
-
-cdef inline void _remove_pyr(const sim_deal* d, sim_state* s, uint32_t gone) noexcept nogil:
-    """Take the pyramid positions `gone` away; update everything derived."""
-    cdef uint32_t cand = 0, x = gone
-    cdef int p
-    while x:
-        p = pyr_ctz32(x)
-        cand |= PYR_GEO.covered[p]
-        s.pc[d.rank[p]] -= 1
-        if (s.free >> p) & 1:
-            _not_free(d, s, p)
-        x &= x - 1
-    s.pyr &= ~gone
-    s.free &= ~gone
-    cand &= s.pyr
-    while cand:
-        p = pyr_ctz32(cand)
-        if (PYR_GEO.covering[p] & s.pyr) == 0:
-            s.free |= (<uint32_t>1) << p
-            _now_free(d, s, p)
-        cand &= cand - 1
-    _flags(d, s)
-
-
-cdef inline void _apply(const sim_deal* d, sim_state* s, pyr_move m) noexcept nogil:
-    cdef int a = m & 63, b = m >> 6
-    cdef uint32_t gone = 0, w
-    cdef bint from_talon = False
-    s.moves += 1
-    if a == LOC_NONE:
-        if m == MOVE_DRAW:
-            if d.rules.draw == 1:
-                s.cur = pyr_ctz32(s.talon & ~below(s.cur)) + 1
-            else:
-                s.cur = s.cur + 3 if s.cur + 3 < N_TALON else N_TALON
-        else:
-            s.cur = 0
-            if d.rules.redeals != REDEALS_UNLIMITED:
-                s.rec += 1
-            s.pass_removed = 0
-        return
-    s.pass_removed += 1
-    if a < N_PYRAMID:
-        gone = (<uint32_t>1) << a
-    else:
-        s.talon &= ~((<uint32_t>1) << (a - LOC_TALON))
-        s.tc[d.rank[a]] -= 1
-        from_talon = True
-    if b < N_PYRAMID:
-        gone |= (<uint32_t>1) << b
-    elif b != LOC_NONE:
-        s.talon &= ~((<uint32_t>1) << (b - LOC_TALON))
-        s.tc[d.rank[b]] -= 1
-        from_talon = True
-    if gone:
-        _remove_pyr(d, s, gone)
-    if from_talon and d.rules.draw == 1:
-        w = s.talon & below(s.cur)
-        s.cur = pyr_msb32(w) + 1 if w else 0
-
-
-cdef void sim_apply(const sim_deal* d, sim_state* s, pyr_move m) noexcept nogil:
-    """Play legal move m (as pos_apply)."""
-    _apply(d, s, m)
-
 # ---- playouts -------------------------------------------------------------------------------
 
 cdef inline int _record(pyr_move* rec, int* n_rec, pyr_move m, int times) noexcept nogil:
@@ -462,30 +210,6 @@ cdef inline int _record(pyr_move* rec, int* n_rec, pyr_move m, int times) noexce
     return SIM_OK
 
 
-cdef inline int _draw_forced(const sim_deal* d, sim_state* s, pyr_move* rec, int* n_rec) noexcept nogil:
-    """Draw once (the policy's choice), then keep drawing while drawing stays the policy's
-    only choice: stop on a state with a talon move, or with the stock empty. The pyramid does
-    not change meanwhile, so neither do free, useful and flags."""
-    cdef uint32_t st, m
-    cdef int j, cnt
-    if _pure_draw1(d):
-        st = s.talon & ~below(s.cur)
-        m = st & s.useful
-        j = pyr_ctz32(m) if m else pyr_msb32(st)
-        cnt = _popcount32(st & below(j + 1))
-        s.cur = j + 1
-        s.moves += cnt
-        if rec != NULL:
-            return _record(rec, n_rec, MOVE_DRAW, cnt)
-        return SIM_OK
-    while True:
-        _apply(d, s, MOVE_DRAW)
-        if rec != NULL and _record(rec, n_rec, MOVE_DRAW, 1) != SIM_OK:
-            return SIM_RECORD_FULL
-        if not (s.talon & ~below(s.cur)) or _talon_moves(d, s):
-            return SIM_OK
-
-
 cdef inline void _set_result(sim_result* res, uint32_t pyr, uint32_t talon, bint win_all,
                              int moves) noexcept nogil:
     """A finished game's row (score: seed 000's 10 per pyramid card removed)."""
@@ -493,10 +217,6 @@ cdef inline void _set_result(sim_result* res, uint32_t pyr, uint32_t talon, bint
     res.removed = <uint8_t>(N_PYRAMID - _popcount32(pyr))
     res.moves = <uint16_t>moves
     res.score = <uint16_t>(10 * res.removed)
-
-
-cdef inline void _result(const sim_deal* d, const sim_state* s, sim_result* res) noexcept nogil:
-    _set_result(res, s.pyr, s.talon, d.rules.win_all, s.moves)
 
 
 # ---- the greedy policy ----------------------------------------------------------------------
@@ -628,39 +348,60 @@ cdef inline int _greedy_choose(const sim_deal* d, uint32_t pyr, const uint8_t* p
     return _greedy_pick(best, best_score, fallback, stuck)
 
 
-cdef int _greedy_any(const sim_deal* d, sim_result* res, pyr_move* rec) noexcept nogil:
-    """The greedy playout under any rules (move lists from _gen)."""
-    cdef sim_state s
+cdef int sim_play_engine(int policy, const sim_deal* d, uint64_t rng, sim_result* res,
+                         pyr_move* rec) noexcept nogil:
+    """Either policy under any rules, one move at a time on the engine's positions
+    (position.pxd: gen_moves, pos_apply): the definition of the policies, the tests' oracle
+    for the specialised playouts below, and the playout of the rarer options
+    pair_waste_top_two and pair_with_covering. Greedy plays _greedy_choose's pick; random a
+    uniform legal move, with no random number taken when drawing or recycling is the only
+    move; the stop rules are simulate.pxd's."""
+    cdef pyr_table t
+    cdef pyr_pos p
     cdef pyr_move buf[MAX_MOVES]
-    cdef int m, n, n_rec = 0, rc = SIM_OK
+    cdef uint8_t cnt[28]        # present cards of each rank: the pyramid's, then the talon's
+    cdef int m, n, moves = 0, n_rec = 0, rc = SIM_OK, removed = 0
     cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED
-    # vetoed: the last decision drew or recycled although pairs were legal (all vetoed). Draws
-    # change neither the pyramid nor the talon, so those pairs stay vetoed until a removal:
-    # meanwhile only talon moves need a look.
-    cdef bint vetoed = False
-    sim_start(d, &s)
-    while not _won(d, &s):
-        if s.flags & SF_KING:
-            # The first move gen_moves lists: the free pyramid King with the lowest position.
-            m = move_king(pyr_ctz32(s.free & d.prank[KING]))
-            vetoed = False
-        elif (s.flags == 0 or vetoed) and not _talon_moves(d, &s) and (s.talon & ~below(s.cur)):
-            rc = _draw_forced(d, &s, rec, &n_rec)
-            if rc != SIM_OK:
+    cdef bint seen = False      # random: a removal was legal in this pass (see _random_talon)
+    t.rules = d.rules
+    memcpy(t.rank, d.rank, sizeof(t.rank))
+    memcpy(t.pyr_rank, d.prank, sizeof(t.pyr_rank))
+    memcpy(t.pile, d.pile, sizeof(t.pile))
+    memcpy(cnt, d.pc0, 14)
+    memcpy(cnt + 14, d.tc0, 14)
+    p = pos_start(&t)
+    while True:
+        n = gen_moves(&t, p, buf)               # none: won, or no legal move
+        if n == 0:
+            break
+        if policy == POLICY_GREEDY:
+            m = _greedy_choose(d, pos_pyr(p), cnt, cnt + 14, buf, n, unlimited and removed == 0)
+            if m == MOVE_RECYCLE and unlimited and removed == 0:
                 break
-            continue
+        elif (buf[0] & 63) == LOC_NONE:         # drawing or recycling is the only move
+            m = buf[0]
+            if m == MOVE_RECYCLE and unlimited and (not seen or moves >= _move_cap):
+                break
         else:
-            n = _gen(d, &s, buf)
-            m = _greedy_choose(d, s.pyr, s.pc, s.tc, buf, n, unlimited and s.pass_removed == 0)
-            if m < 0 or (m == MOVE_RECYCLE and unlimited and s.pass_removed == 0):
+            seen = True
+            m = buf[0] if n == 1 else buf[rand_below(&rng, n)]
+            if m == MOVE_RECYCLE and unlimited and moves >= _move_cap:
                 break
-            vetoed = (m & 63) == LOC_NONE
-        _apply(d, &s, <pyr_move>m)
         if rec != NULL:
             rc = _record(rec, &n_rec, <pyr_move>m, 1)
             if rc != SIM_OK:
                 break
-    _result(d, &s, res)
+        moves += 1
+        p = pos_apply(&t, p, <pyr_move>m)
+        if m == MOVE_RECYCLE:
+            removed = 0
+            seen = False
+        elif (m & 63) != LOC_NONE:              # a King or a pair: keep the rank counts
+            removed += 1
+            cnt[14 * ((m & 63) >= N_PYRAMID) + d.rank[m & 63]] -= 1
+            if (m >> 6) != LOC_NONE:
+                cnt[14 * ((m >> 6) >= N_PYRAMID) + d.rank[m >> 6]] -= 1
+    _set_result(res, pos_pyr(p), pos_talon(p), d.rules.win_all, moves)
     return rc
 
 
@@ -784,44 +525,6 @@ cdef inline void _take_pyr(const sim_deal* d, int p, uint32_t* pyr, uint32_t* fr
     useful[0] &= ~(d.trank[13 - r] & (<uint32_t>0 - last))
     _free_up(d, PYR_GEO.covered_l[p], pyr, free, fr, frr, useful, fc, counts)
     _free_up(d, PYR_GEO.covered_r[p], pyr, free, fr, frr, useful, fc, counts)
-
-
-cdef int _random_any(const sim_deal* d, uint64_t rng, sim_result* res,
-                    pyr_move* rec) noexcept nogil:
-    """The random playout under any rules (move lists from _gen)."""
-    cdef sim_state s
-    cdef pyr_move buf[MAX_MOVES]
-    cdef pyr_move m
-    cdef int n, n_rec = 0, rc = SIM_OK
-    cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED
-    cdef bint seen = False      # a removal was legal somewhere in this pass (see _random_talon)
-    sim_start(d, &s)
-    while not _won(d, &s):
-        if s.flags == 0 and not _talon_moves(d, &s):
-            # Drawing (or recycling) is the only legal move: no random number is used.
-            if s.talon & ~below(s.cur):
-                rc = _draw_forced(d, &s, rec, &n_rec)
-                if rc != SIM_OK:
-                    break
-                continue
-            if not _can_recycle(d, &s) or (unlimited and (not seen or s.moves >= _move_cap)):
-                break
-            m = MOVE_RECYCLE
-        else:
-            seen = True
-            n = _gen(d, &s, buf)
-            m = buf[0] if n == 1 else buf[rand_below(&rng, n)]
-            if m == MOVE_RECYCLE and unlimited and s.moves >= _move_cap:
-                break
-        if m == MOVE_RECYCLE:
-            seen = False
-        _apply(d, &s, m)
-        if rec != NULL:
-            rc = _record(rec, &n_rec, m, 1)
-            if rc != SIM_OK:
-                break
-    _result(d, &s, res)
-    return rc
 
 
 cdef inline int _nth_bit(uint32_t x, int k) noexcept nogil:
@@ -955,7 +658,7 @@ cdef int _greedy_talon(const draws* kind, const sim_deal* d, sim_result* res,
     pair_with_covering: the talon cards in play, a mask (tops) walked from its lowest bit,
     are under draw 1 the waste top and (stock_top_playable) the stock top, under draw 3 the
     waste piles' tops; so the candidates are few and found from bit masks. The state lives
-    in local variables. Same moves as _greedy_any (tests/test_simulate.py checks). Under
+    in local variables. Same moves as sim_play_engine (tests/test_simulate.py checks). Under
     draw 1 the cursor is kept canonical (cur - 1 is the waste top)."""
     cdef uint32_t pyr = PYRAMID_ALL, free = 0, talon = TALON_ALL, fr = 0, frr = 0
     cdef uint32_t useful = d.trank[KING], x, y, h, u, pp, st, wm, gone, tops
@@ -1110,7 +813,7 @@ cdef int _random_talon(const draws* kind, const sim_deal* d, uint64_t rng, sim_r
                        pyr_move* rec) noexcept nogil:
     """The random playout specialised like _greedy_talon for draw 1 and draw 3: the legal
     moves are counted by kind and the chosen one is found without listing them, in gen_moves
-    order (so the same games as _random_any; tests/test_simulate.py checks). The talon cards
+    order (so the same games as sim_play_engine; tests/test_simulate.py checks). The talon cards
     in play are, under draw 3, the pile tops as a mask; under draw 1 the waste top w and the
     stock top t, in straight-line code (walking them as a mask was 10% slower under msc)."""
     cdef uint32_t pyr = PYRAMID_ALL, free = 0, talon = TALON_ALL, fr = 0, frr = 0
@@ -1314,7 +1017,7 @@ cdef int sim_play_greedy(const sim_deal* d, sim_result* res, pyr_move* rec) noex
         return _greedy_talon(<_draw1*>NULL, d, res, rec)
     if kind == KIND_DRAW3:
         return _greedy_talon(<_draw3*>NULL, d, res, rec)
-    return _greedy_any(d, res, rec)
+    return sim_play_engine(POLICY_GREEDY, d, 0, res, rec)
 
 
 cdef int sim_play_random(const sim_deal* d, uint64_t rng, sim_result* res,
@@ -1324,7 +1027,7 @@ cdef int sim_play_random(const sim_deal* d, uint64_t rng, sim_result* res,
         return _random_talon(<_draw1*>NULL, d, rng, res, rec)
     if kind == KIND_DRAW3:
         return _random_talon(<_draw3*>NULL, d, rng, res, rec)
-    return _random_any(d, rng, res, rec)
+    return sim_play_engine(POLICY_RANDOM, d, rng, res, rec)
 
 
 cdef int sim_play(int policy, const sim_deal* d, uint64_t rng, sim_result* res,
@@ -1613,15 +1316,6 @@ cdef void sim_deal_rules(sim_deal* d, const pyr_rules* rules) noexcept nogil:
 cdef void sim_deal_block(sim_deal* ds, const uint64_t* numbers, const uint64_t* nxt,
                          pyr_sim_blocker* b) noexcept nogil:
     _deal_block(ds, numbers, nxt, b)
-
-
-cdef bint sim_talon_moves(const sim_deal* d, const sim_state* s) noexcept nogil:
-    return _talon_moves(d, s)
-
-
-cdef int sim_greedy_pick(const sim_deal* d, uint32_t pyr, const uint8_t* pc, const uint8_t* tc,
-                         const pyr_move* buf, int n, bint stuck) noexcept nogil:
-    return _greedy_choose(d, pyr, pc, tc, buf, n, stuck)
 
 
 cdef bint sim_veto(const sim_deal* d, uint32_t pyr, const uint8_t* pc, const uint8_t* tc,
