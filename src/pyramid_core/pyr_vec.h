@@ -57,7 +57,6 @@ PV512 pv512_v pv512_sllv(pv512_v a, pv512_v n) { return _mm512_sllv_epi32(a, n);
 PV512 pv512_v pv512_srlv(pv512_v a, pv512_v n) { return _mm512_srlv_epi32(a, n); }
 #define pv512_slli(a, k) _mm512_slli_epi32((a), (k))
 #define pv512_srli(a, k) _mm512_srli_epi32((a), (k))
-PV512 pv512_v pv512_minu(pv512_v a, pv512_v b) { return _mm512_min_epu32(a, b); }
 PV512 pv512_v pv512_min(pv512_v a, pv512_v b) { return _mm512_min_epi32(a, b); }
 PV512 pv512_v pv512_max(pv512_v a, pv512_v b) { return _mm512_max_epi32(a, b); }
 PV512 pv512_v pv512_popcnt(pv512_v a) { return _mm512_popcnt_epi32(a); }
@@ -160,7 +159,6 @@ PV256 pv256_v pv256_sllv(pv256_v a, pv256_v n) { return _mm256_sllv_epi32(a, n);
 PV256 pv256_v pv256_srlv(pv256_v a, pv256_v n) { return _mm256_srlv_epi32(a, n); }
 #define pv256_slli(a, k) _mm256_slli_epi32((a), (k))
 #define pv256_srli(a, k) _mm256_srli_epi32((a), (k))
-PV256 pv256_v pv256_minu(pv256_v a, pv256_v b) { return _mm256_min_epu32(a, b); }
 PV256 pv256_v pv256_min(pv256_v a, pv256_v b) { return _mm256_min_epi32(a, b); }
 PV256 pv256_v pv256_max(pv256_v a, pv256_v b) { return _mm256_max_epi32(a, b); }
 PV256 pv256_v pv256_popcnt(pv256_v a)
@@ -317,7 +315,6 @@ PV1 pv1_v pv1_sllv(pv1_v a, pv1_v n) { return n < 32 ? a << n : 0; }
 PV1 pv1_v pv1_srlv(pv1_v a, pv1_v n) { return n < 32 ? a >> n : 0; }
 #define pv1_slli(a, k) ((pv1_v)(a) << (k))
 #define pv1_srli(a, k) ((pv1_v)(a) >> (k))
-PV1 pv1_v pv1_minu(pv1_v a, pv1_v b) { return a < b ? a : b; }
 PV1 pv1_v pv1_min(pv1_v a, pv1_v b) { return (int32_t)a < (int32_t)b ? a : b; }
 PV1 pv1_v pv1_max(pv1_v a, pv1_v b) { return (int32_t)a > (int32_t)b ? a : b; }
 PV1 pv1_v pv1_popcnt(pv1_v a) { return (uint32_t)pyr_popcount32(a); }
@@ -398,7 +395,6 @@ PV1 void pv1_rng_draw(pv1_rng *g, pv1_m need, pv1_v n, uint64_t gamma, uint64_t 
 #define vsrlv PV_NAME(srlv)
 #define vslli PV_NAME(slli)
 #define vsrli PV_NAME(srli)
-#define vminu PV_NAME(minu)
 #define vmin PV_NAME(min)
 #define vmax PV_NAME(max)
 #define vpopcnt PV_NAME(popcnt)

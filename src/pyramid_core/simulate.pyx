@@ -12,8 +12,8 @@ from libc.string cimport memcpy, memset
 
 from pyramid_core.cards cimport card_rank, N_CARDS, N_PYRAMID, N_TALON, KING
 from pyramid_core.rules cimport pyr_rules, rules_from_options, REDEALS_UNLIMITED, REDEALS_MAX
-from pyramid_core.geometry cimport (pyr_ctz32, pyr_msb32, PYRAMID_ALL, PYR_GEO,
-                                    pyr_geometry_init, pyr_match_init)
+from pyramid_core.geometry cimport (pyr_ctz32, pyr_msb32, pyr_popcount32, PYRAMID_ALL,
+                                    PYR_GEO, pyr_geometry_init, pyr_match_init)
 from pyramid_core.position cimport (pyr_table, pyr_pos, MAX_MOVES, LOC_TALON, LOC_NONE,
                                     MOVE_DRAW, MOVE_RECYCLE, TALON_ALL, pos_start, gen_moves,
                                     pos_apply, pos_pyr, pos_talon, move_pair, move_king, below)
@@ -102,14 +102,6 @@ _simd_from_environment()
 pyr_ls_init_greedy(PYR_GEO.bad, PYR_GEO.support, PYR_GEO.has_left, PYR_GEO.has_right)
 
 # ---- small helpers --------------------------------------------------------------------------
-
-cdef inline int _popcount32(uint32_t x) noexcept nogil:
-    # Portable and branch-free: the build has no -mpopcnt, so __builtin_popcount would be a
-    # library call.
-    x = x - ((x >> 1) & 0x55555555u)
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u)
-    return <int>((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24)
-
 
 cdef inline int _few_bits(uint32_t x) noexcept nogil:
     """The set bits of x, which has at most three."""
@@ -214,7 +206,7 @@ cdef inline void _set_result(sim_result* res, uint32_t pyr, uint32_t talon, bint
                              int moves) noexcept nogil:
     """A finished game's row (score: seed 000's 10 per pyramid card removed)."""
     res.won = pyr == 0 and (not win_all or talon == 0)
-    res.removed = <uint8_t>(N_PYRAMID - _popcount32(pyr))
+    res.removed = <uint8_t>(N_PYRAMID - pyr_popcount32(pyr))
     res.moves = <uint16_t>moves
     res.score = <uint16_t>(10 * res.removed)
 
@@ -703,7 +695,7 @@ cdef int _greedy_talon(const draws* kind, const sim_deal* d, sim_result* res,
                 else:
                     u = st & useful
                     j = pyr_ctz32(u) if u else pyr_msb32(st)
-                    k = _popcount32(st & below(j + 1))
+                    k = pyr_popcount32(st & below(j + 1))
                     cur = j + 1
                 moves += k
                 if rec != NULL:
@@ -861,7 +853,7 @@ cdef int _random_talon(const draws* kind, const sim_deal* d, uint64_t rng, sim_r
                 else:
                     u = st & useful
                     j = pyr_ctz32(u) if u else pyr_msb32(st)
-                    k = _popcount32(st & below(j + 1))
+                    k = pyr_popcount32(st & below(j + 1))
                     cur = j + 1
                 moves += k
                 if rec != NULL:
