@@ -215,7 +215,7 @@ cdef inline void _set_result(sim_result* res, uint32_t pyr, uint32_t talon, bint
 #
 # One step of lookahead, no search. In order:
 #  1. a King is removed at once (a free pyramid King first, lowest position first);
-#  2. every legal pair gets a score (_greedy_score) and the best is played (the first of
+#  2. every legal pair gets a score (_greedy_first) and the best is played (the first of
 #     equals, in gen_moves order), unless all score below zero;
 #  3. otherwise the policy draws, or recycles; when neither is possible it plays the best
 #     pair anyway, and so it does at the end of a pass that removed nothing under unlimited
@@ -250,15 +250,6 @@ cdef inline int _greedy_merit(uint32_t pyr, int a, int b) noexcept nogil:
     return SUPPORT52[a] + SUPPORT52[b] + 100 * (ia + ib) + 30 * freed
 
 
-cdef inline int _greedy_score(const sim_deal* d, uint32_t pyr, const uint8_t* pc,
-                              const uint8_t* tc, int a, int b) noexcept nogil:
-    """The greedy policy's score of the pair at locations a < b (a function of the position):
-    -1 when vetoed, 0 for two talon cards, else the merit (>= 100)."""
-    if pyr_sim_veto(d, pyr, pc, tc, a, b):
-        return -1
-    return _greedy_merit(pyr, a, b)
-
-
 cdef inline (uint64_t, uint64_t) _freeing_masks(uint32_t pyr) noexcept nogil:
     """The free cards whose removal frees the card they cover to the upper left (first mask)
     or upper right (second): that card's other cover, the free card's left (right)
@@ -277,19 +268,15 @@ cdef inline int _greedy_merit_free(uint64_t f1, uint64_t f2, int a, int b) noexc
             + 30 * freed)
 
 
-cdef inline int _greedy_best(const sim_deal* d, uint32_t pyr, const uint8_t* pc,
-                             const uint8_t* tc, const uint8_t* ca, const uint8_t* cb, int nc,
-                             int* best_score) noexcept nogil:
-    """The first best-scoring of the nc >= 1 pairs (ca[k], cb[k]) in gen_moves order, and its
-    score (_greedy_score) in best_score. The veto, the dear part, is worked out only for the
-    pair with the best merit (then the next best, when vetoed), not for every pair."""
-    cdef int merit[MAX_MOVES]
+cdef inline int _greedy_first(const sim_deal* d, uint32_t pyr, const uint8_t* pc,
+                              const uint8_t* tc, const uint8_t* ca, const uint8_t* cb,
+                              int* merit, int nc, int* best_score) noexcept nogil:
+    """The first best-scoring of the nc >= 1 pairs (ca[k], cb[k]) in gen_moves order, of
+    merits merit[k] (not read when nc is 1: then only the veto matters; overwritten), and
+    its score in best_score: -1 when vetoed (all are, then: the first pair), else its merit
+    (at least 0). The veto, the dear part, is worked out only for the pair with the best
+    merit (then the next best, when vetoed), not for every pair."""
     cdef int k, best = 0, bm = 0
-    cdef uint64_t f1, f2
-    if nc > 1:                                  # (with one pair only the veto matters)
-        f1, f2 = _freeing_masks(pyr)
-        for k in range(nc):
-            merit[k] = _greedy_merit_free(f1, f2, ca[k], cb[k])
     while True:
         if nc > 1:
             best = -1
@@ -310,6 +297,21 @@ cdef inline int _greedy_best(const sim_deal* d, uint32_t pyr, const uint8_t* pc,
             best = -1
 
 
+cdef inline int _greedy_best(const sim_deal* d, uint32_t pyr, const uint8_t* pc,
+                             const uint8_t* tc, const uint8_t* ca, const uint8_t* cb, int nc,
+                             int* best_score) noexcept nogil:
+    """_greedy_first for the nc >= 1 pairs of free cards (ca[k], cb[k]) of the specialised
+    playouts."""
+    cdef int merit[MAX_MOVES]
+    cdef int k
+    cdef uint64_t f1, f2
+    if nc > 1:
+        f1, f2 = _freeing_masks(pyr)
+        for k in range(nc):
+            merit[k] = _greedy_merit_free(f1, f2, ca[k], cb[k])
+    return _greedy_first(d, pyr, pc, tc, ca, cb, merit, nc, best_score)
+
+
 cdef inline int _greedy_pick(int best, int best_score, int fallback, bint stuck) noexcept nogil:
     """The greedy rule once the pairs are scored: the best pair unless it is vetoed and a draw
     or recycle is possible (at the end of a pass that removed nothing, play it anyway)."""
@@ -323,20 +325,25 @@ cdef inline int _greedy_choose(const sim_deal* d, uint32_t pyr, const uint8_t* p
                                bint stuck) noexcept nogil:
     """The greedy policy's pick among the legal moves buf[0..n-1] (gen_moves order), or -1
     when there are none. `stuck`: unlimited redeals and nothing removed in this pass."""
-    cdef int k, a, best = -1, best_score = -1000000, sc, fallback = -1
+    cdef uint8_t ca[MAX_MOVES]
+    cdef uint8_t cb[MAX_MOVES]
+    cdef int merit[MAX_MOVES]
+    cdef int k, a, nc = 0, best = -1, best_score = -1, fallback = -1
     cdef pyr_move m
     for k in range(n):
         m = buf[k]
         a = m & 63
         if a == LOC_NONE:
             fallback = m
-            continue
-        if (m >> 6) == LOC_NONE:
+        elif (m >> 6) == LOC_NONE:
             return m
-        sc = _greedy_score(d, pyr, pc, tc, a, m >> 6)
-        if sc > best_score:
-            best_score = sc
-            best = m
+        else:
+            ca[nc] = <uint8_t>a
+            cb[nc] = <uint8_t>(m >> 6)
+            merit[nc] = _greedy_merit(pyr, a, m >> 6)
+            nc += 1
+    if nc:
+        best = _greedy_first(d, pyr, pc, tc, ca, cb, merit, nc, &best_score)
     return _greedy_pick(best, best_score, fallback, stuck)
 
 
