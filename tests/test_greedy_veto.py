@@ -1,7 +1,7 @@
 """The greedy policy's veto against its definition, worked out by brute force here.
 
 The veto is written once, in the lockstep's text (pyr_sim_lockstep_body.h, LS(veto_n)), and
-every path runs it: the vector lanes, and one lane of it for the scalar and general playouts
+every path runs it: the vector lanes, and one lane of it for the scalar and engine playouts
 (pyr_sim_veto). The golden file pins the games it makes; this checks the rule itself: a pair
 of ranks r and 13 - r is vetoed when it leaves its rank pair unclearable while it was
 clearable, "clearable" meaning that the largest set of disjoint pyramid pairs of the two

@@ -23,7 +23,7 @@ DEALS = 20_000
 SEED = 12345
 
 
-# The presets, and options that take the simulator's other paths (the general playouts).
+# The presets, and options that take the simulator's other paths (the engine playout).
 VARIANTS = {
     "unlimited+pair_with_covering": {"preset": "unlimited", "pair_with_covering": True},
     "pyramide+win_all": {"preset": "pyramide", "win": "all"},

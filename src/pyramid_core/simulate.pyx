@@ -991,7 +991,7 @@ cdef int _random_talon(const draws* kind, const sim_deal* d, uint64_t rng, sim_r
 cdef enum:
     KIND_DRAW1 = 0    # the specialised draw-1 playouts (and the lockstep ones)
     KIND_DRAW3 = 1    # the specialised draw-3 playouts (and the lockstep ones)
-    KIND_ANY = 2      # the general playouts: pair_waste_top_two, pair_with_covering
+    KIND_ANY = 2      # the engine playout (sim_play_engine): pair_waste_top_two, pair_with_covering
 
 
 cdef inline int _playout_kind(const pyr_rules* r) noexcept nogil:
