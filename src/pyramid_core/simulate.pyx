@@ -272,10 +272,10 @@ cdef inline int _greedy_first(const sim_deal* d, uint32_t pyr, const uint8_t* pc
                               const uint8_t* tc, const uint8_t* ca, const uint8_t* cb,
                               int* merit, int nc, int* best_score) noexcept nogil:
     """The first best-scoring of the nc >= 1 pairs (ca[k], cb[k]) in gen_moves order, of
-    merits merit[k] (not read when nc is 1: then only the veto matters; overwritten), and
-    its score in best_score: -1 when vetoed (all are, then: the first pair), else its merit
-    (at least 0). The veto, the dear part, is worked out only for the pair with the best
-    merit (then the next best, when vetoed), not for every pair."""
+    merits merit[k] (overwritten; not read when nc is 1: then only the veto matters), and
+    in best_score the sign of its score: -1 when vetoed (all are, then: the first pair),
+    else its merit (0 when nc is 1). The veto, the dear part, is worked out only for the
+    pair with the best merit (then the next best, when vetoed), not for every pair."""
     cdef int k, best = 0, bm = 0
     while True:
         if nc > 1:
@@ -359,7 +359,8 @@ cdef int sim_play_engine(int policy, const sim_deal* d, uint64_t rng, sim_result
     cdef pyr_pos p
     cdef pyr_move buf[MAX_MOVES]
     cdef uint8_t cnt[28]        # present cards of each rank: the pyramid's, then the talon's
-    cdef int m, n, moves = 0, n_rec = 0, rc = SIM_OK, removed = 0
+    cdef int m, n, moves = 0, n_rec = 0, rc = SIM_OK
+    cdef int removed = 0        # removals in this pass (since the last recycle or the deal)
     cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED
     cdef bint seen = False      # random: a removal was legal in this pass (see _random_talon)
     t.rules = d.rules
