@@ -6,8 +6,10 @@ from __future__ import annotations
 import itertools
 import random
 
+import pytest
+
 from pyramid_core import geometry
-from reference import covers
+from reference import ROW_COL, covers
 
 
 def above(i: int) -> set[int]:
@@ -26,6 +28,20 @@ def above(i: int) -> set[int]:
 
 def mask(xs) -> int:
     return sum(1 << x for x in xs)
+
+
+def test_rows_and_covers_follow_the_pyramid():
+    """geometry.row and geometry.covers (the core's PYR_ROW table, which the engine's
+    pair_with_covering move listing reads) against the reference model, and a clear error for
+    a place that is not a pyramid position."""
+    for i in range(28):
+        assert geometry.row(i) == ROW_COL[i][0]
+        assert list(geometry.covers(i)) == covers(i)
+    for bad in (-1, 28, 52):
+        with pytest.raises(ValueError, match="pyramid position 0..27"):
+            geometry.row(bad)
+        with pytest.raises(ValueError, match="pyramid position 0..27"):
+            geometry.covers(bad)
 
 
 def test_tables_follow_the_pyramid():

@@ -21,6 +21,7 @@ cdef enum:
 
 cdef extern from "pyr_geometry.h" nogil:
     uint32_t pyr_covered(uint32_t p)
+    const uint8_t PYR_ROW[28]
 
 cdef inline uint32_t covered_mask(uint32_t p) noexcept nogil:
     """Positions (present or not) with at least one covering card still present (pyr_covered:
@@ -39,26 +40,14 @@ cdef inline uint32_t half_covered_mask(uint32_t p) noexcept nogil:
     return p & x
 
 cdef inline int row_of(int i) noexcept nogil:
-    if i < 1:
-        return 0
-    if i < 3:
-        return 1
-    if i < 6:
-        return 2
-    if i < 10:
-        return 3
-    if i < 15:
-        return 4
-    if i < 21:
-        return 5
-    return 6
+    """The row of pyramid position i (0 <= i < 28)."""
+    return PYR_ROW[i]
+
 
 cdef inline int only_cover(uint32_t p, int i) noexcept nogil:
     """The position of the single present card covering i (i must be half covered)."""
     cdef int left = i + row_of(i) + 1
-    if (p >> left) & 1:
-        return left
-    return left + 1
+    return left + <int>(((p >> left) & 1) ^ 1)
 
 
 # The per-position tables (pyr_geometry.h) and the rank-class matching (pyr_match.h): one

@@ -7,16 +7,23 @@ def free(unsigned int pyramid_mask):
     return free_mask(pyramid_mask)
 
 
+cdef int _position(int i) except -1:
+    if not 0 <= i < 28:
+        raise ValueError(f"position: expected a pyramid position 0..27, got {i}")
+    return i
+
+
 def covers(int i):
     """The two positions covering position ``i`` (empty for the bottom row)."""
-    cdef int r = row_of(i)
+    cdef int r = row_of(_position(i))
     if r == 6:
         return ()
     return (i + r + 1, i + r + 2)
 
 
 def row(int i):
-    return row_of(i)
+    """The row (0..6, from the top) of position ``i``."""
+    return row_of(_position(i))
 
 
 pyr_geometry_init()

@@ -13,6 +13,10 @@
 
 #define PYR_NO_PLACE 28
 
+/* The row (0..6, from the top) of each position: a constant, so that it needs no set-up. */
+static const uint8_t PYR_ROW[28] = {0, 1, 1, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4,
+                                    5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6};
+
 /* The positions (present or not) with a covering card still present, of pyramid mask p: the
  * cards of row r are covered r + 1 and r + 2 places on. Written once over the operations it
  * needs, so that a word (pyr_covered, geometry.pxd's covered_mask) and vector lanes (the
