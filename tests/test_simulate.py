@@ -18,6 +18,8 @@ from pyramid_core.shuffle import MAX_DEAL_NUMBER, deal_cards
 from pyramid_solitaire import (Deal, Game, Move, Rules, SimulationResult, Status, replay,
                                simulate)
 from conftest import repo_file
+from pyramid_core.position import Table
+from reference import covers as ref_covers
 from pyramid_solitaire.cli import main
 
 sim_module = importlib.import_module("pyramid_solitaire.simulate")
@@ -154,15 +156,101 @@ def test_simd_switch():
         hooks.simd(before)
 
 
-@pytest.mark.parametrize("name", sorted(OPTION_SETS))
+def _takes_engine_playout(rules):
+    """Rules the specialised playouts do not serve (simulate.pyx's _playout_kind): they are
+    played by the engine playout itself."""
+    return rules.pair_with_covering or (rules.draw == 1 and rules.pair_waste_top_two)
+
+
+SPECIALISED_SETS = sorted(n for n, r in OPTION_SETS.items() if not _takes_engine_playout(r))
+ENGINE_SETS = sorted(n for n, r in OPTION_SETS.items() if _takes_engine_playout(r))
+
+
+@pytest.mark.parametrize("name", SPECIALISED_SETS)
 @pytest.mark.parametrize("policy", ["greedy", "random"])
 def test_fast_playouts_agree_with_engine_playouts(name, policy):
     """The specialised playouts make the same moves as the same policy driven by gen_moves and
-    pos_apply (the engine is the reference semantics)."""
+    pos_apply (sim_play_engine, the policies' definition). The rarer options (ENGINE_SETS)
+    are played by sim_play_engine itself: test_greedy_follows_its_definition checks them."""
     options = OPTION_SETS[name].core_options()
     code = core.POLICIES[policy]
     for number in range(0, 30000, 10):
         assert core.play(code, options, 99, number) == hooks.reference(code, options, 99, number)
+
+
+def _above(i):
+    """The positions i covers, directly or not (from the reference model's geometry)."""
+    out, todo = set(), [i]
+    while todo:
+        x = todo.pop()
+        for j in range(28):
+            if x in ref_covers(j) and j not in out:
+                out.add(j)
+                todo.append(j)
+    return out
+
+
+SUPPORT = [len(_above(i)) for i in range(28)]
+
+
+def _free(pyr):
+    return {i for i in range(28) if pyr >> i & 1 and not any(pyr >> c & 1 for c in ref_covers(i))}
+
+
+def greedy_by_definition(options, number):
+    """The greedy policy of docs/simulation.md written out in Python on the engine's Table:
+    a King at once (the first listed); else each pair scored, -1 when vetoed (the veto is
+    the core's, checked against its own definition in test_greedy_veto.py), else 100 per
+    pyramid card removed, 30 per pyramid card freed, 1 per card the removed ones cover; the
+    first best pair is played unless it scores below 0 and drawing or recycling is possible
+    (at the end of a pass that removed nothing under unlimited redeals, the pair anyway);
+    the game ends with no legal move, or at a recycle after a pass that removed nothing
+    under unlimited redeals. Returns the moves played."""
+    table = Table(deal_cards(number), **options)
+    pos, played, removed = table.start(), [], 0
+    unlimited = options["redeals"] == 255
+    while moves := table.moves(pos):
+        pyr, talon = pos & 0xFFFFFFF, (pos >> 28) & 0xFFFFFF
+        kings = [m for m in moves if m & 63 != 63 and m >> 6 == 63]
+        fallback = next((m for m in moves if m & 63 == 63), None)
+        stuck = unlimited and removed == 0
+        best = best_score = None
+        for m in (m for m in moves if m & 63 != 63 and m >> 6 != 63):
+            a, b = m & 63, m >> 6
+            if hooks.veto(options, number, pyr, talon, a, b)[0]:
+                score = -1
+            else:
+                gone = [x for x in (a, b) if x < 28]
+                after = pyr & ~sum(1 << x for x in gone)
+                score = (100 * len(gone) + 30 * len(_free(after) - _free(pyr))
+                         + sum(SUPPORT[x] for x in gone))
+            if best is None or score > best_score:
+                best, best_score = m, score
+        if kings:
+            m = kings[0]
+        elif best is not None and (best_score >= 0 or fallback is None
+                                   or (fallback == 127 and stuck)):
+            m = best
+        else:
+            m = fallback
+        if m == 127 and stuck:
+            break
+        played.append(m)
+        pos = table.apply(pos, m)
+        removed = 0 if m == 127 else removed + (m & 63 != 63)
+    return played
+
+
+@pytest.mark.parametrize("name", ENGINE_SETS + ["msc", "classic-draw3", "unlimited"])
+def test_greedy_follows_its_definition(name):
+    """Greedy games, on the engine playout (the rarer options) and on the specialised
+    playouts, move for move as the policy's definition written out in Python."""
+    options = OPTION_SETS[name].core_options()
+    code = core.POLICIES["greedy"]
+    for number in range(7, 7 + 40 * 97, 97):
+        won, removed, n_moves, score, played = core.play(code, options, 0, number)
+        assert played == greedy_by_definition(options, number), (name, number)
+        assert n_moves == len(played)
 
 
 # ---- determinism ----------------------------------------------------------------------------
@@ -491,6 +579,16 @@ def test_replay_bad_input():
     with pytest.raises(ValueError, match="unknown policy"):
         replay(1, policy="nope")
     assert replay("PY1-X-AAAAAAS", rules=Rules(redeals=3)) == replay(18, rules=Rules(redeals=3))
+
+
+@pytest.mark.parametrize("name", ["pair-with-covering", "pyramide"])
+def test_core_rejects_an_unknown_policy_code(name):
+    """The core's entry points answer an unknown policy code with a clear error, on the engine
+    playout (pair_with_covering) as on the specialised playouts."""
+    options = OPTION_SETS[name].core_options()
+    for play in (core.play, hooks.reference):
+        with pytest.raises(ValueError, match="unknown policy code"):
+            play(len(core.POLICIES), options, 0, 5)
 
 
 # ---- the command line ---------------------------------------------------------------------------

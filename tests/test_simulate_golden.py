@@ -23,7 +23,8 @@ DEALS = 20_000
 SEED = 12345
 
 
-# The presets, and options that take the simulator's other paths (the engine playout).
+# The presets, and variants: two that take the engine playout (pair_with_covering, and
+# pair_waste_top_two under draw 1) and win = all on the specialised playouts.
 VARIANTS = {
     "unlimited+pair_with_covering": {"preset": "unlimited", "pair_with_covering": True},
     "pyramide+win_all": {"preset": "pyramide", "win": "all"},

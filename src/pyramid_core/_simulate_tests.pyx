@@ -14,7 +14,7 @@ from pyramid_core.position cimport pyr_move, LOC_TALON
 from pyramid_core.geometry cimport pyr_popcount32
 from pyramid_core.shuffle cimport deal_shuffle
 from pyramid_core.simulate cimport (sim_deal, sim_result, SIM_MAX_RECORD, SIM_MOVE_CAP,
-                                    SIM_BLOCK, POLICY_RANDOM, POLICY_GREEDY, pyr_sim_blocker,
+                                    SIM_BLOCK, pyr_sim_blocker,
                                     pyr_sim_init, pyr_sim_shuffle, sim_deal_from_number,
                                     sim_game_seed, sim_play_engine, sim_rules_from, sim_check,
                                     sim_deal_rules, sim_deal_block, sim_veto, sim_simd,
@@ -44,8 +44,6 @@ def reference(int policy, dict rules, unsigned long long seed, unsigned long lon
     cdef sim_result res
     cdef pyr_move rec[SIM_MAX_RECORD]
     cdef int i, rc, n_rec
-    if policy != POLICY_RANDOM and policy != POLICY_GREEDY:
-        raise ValueError("policy: expected POLICY_RANDOM or POLICY_GREEDY")
     sim_rules_from(&r, rules)
     sim_deal_from_number(&d, number, &r, True)
     rc = sim_play_engine(policy, &d, sim_game_seed(seed, number), &res, rec)

@@ -94,7 +94,7 @@ cdef int sim_play_greedy(const sim_deal* d, sim_result* res, pyr_move* rec) noex
 cdef int sim_play(int policy, const sim_deal* d, uint64_t rng, sim_result* res,
                   pyr_move* rec) noexcept nogil
 cdef int sim_play_engine(int policy, const sim_deal* d, uint64_t rng, sim_result* res,
-                         pyr_move* rec) noexcept nogil     # POLICY_RANDOM or POLICY_GREEDY
+                         pyr_move* rec) noexcept nogil     # greedy or random, else SIM_BAD_POLICY
 
 # ---- batch: games lo .. hi-1 of a batch (deal number start + i, or deals[i] when deals is not
 # NULL); writes won/removed/moves/score[i]. Returns SIM_OK or an error code.

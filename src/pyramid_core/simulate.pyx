@@ -363,6 +363,8 @@ cdef int sim_play_engine(int policy, const sim_deal* d, uint64_t rng, sim_result
     cdef int removed = 0        # removals in this pass (since the last recycle or the deal)
     cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED
     cdef bint seen = False      # random: a removal was legal in this pass (see _random_talon)
+    if policy != POLICY_GREEDY and policy != POLICY_RANDOM:
+        return SIM_BAD_POLICY
     t.rules = d.rules
     memcpy(t.rank, d.rank, sizeof(t.rank))
     memcpy(t.pyr_rank, d.prank, sizeof(t.pyr_rank))
@@ -569,7 +571,7 @@ cdef inline uint32_t _top_bit(uint32_t x) noexcept nogil:
 
 cdef inline uint32_t _tops_mask(uint32_t wm, uint32_t p0, uint32_t p1, uint32_t p2) noexcept nogil:
     """Draw 3: the tops of the three waste piles (wm: the waste; p0, p1, p2: each pile's
-    talon bits) as a mask: walking it from the lowest bit lists them as _avail does."""
+    talon bits) as a mask: walking it from the lowest bit lists them as position.pxd's talon_available does."""
     return _top_bit(wm & p0) | _top_bit(wm & p1) | _top_bit(wm & p2)
 
 
