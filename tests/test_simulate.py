@@ -171,7 +171,7 @@ ENGINE_SETS = sorted(n for n, r in OPTION_SETS.items() if _takes_engine_playout(
 def test_fast_playouts_agree_with_engine_playouts(name, policy):
     """The specialised playouts make the same moves as the same policy driven by gen_moves and
     pos_apply (sim_play_engine, the policies' definition). The rarer options (ENGINE_SETS)
-    are played by sim_play_engine itself: test_greedy_follows_its_definition checks them."""
+    are played by sim_play_engine itself: the two *_follows_its_definition tests check them."""
     options = OPTION_SETS[name].core_options()
     code = core.POLICIES[policy]
     for number in range(0, 30000, 10):
@@ -251,6 +251,66 @@ def test_greedy_follows_its_definition(name):
         won, removed, n_moves, score, played = core.play(code, options, 0, number)
         assert played == greedy_by_definition(options, number), (name, number)
         assert n_moves == len(played)
+
+
+M64 = (1 << 64) - 1
+
+
+def _splitmix64(state):
+    """SplitMix64's step: (the new state, the value drawn)."""
+    state = (state + 0x9E3779B97F4A7C15) & M64
+    z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+    return state, z ^ (z >> 31)
+
+
+def _rand_below(state, n):
+    """Lemire's uniform draw below n on the value's high 32 bits, with rejection."""
+    state, v = _splitmix64(state)
+    m = (v >> 32) * n
+    if m & 0xFFFFFFFF < n:
+        t = ((1 << 32) - n) % n
+        while m & 0xFFFFFFFF < t:
+            state, v = _splitmix64(state)
+            m = (v >> 32) * n
+    return state, m >> 32
+
+
+def random_by_definition(options, seed, number):
+    """The random policy of docs/simulation.md written out in Python on the engine's Table:
+    game `number`'s generator seeded from (seed, number); a uniform legal move, no number
+    drawn when only one move is legal; under unlimited redeals the game ends at a recycle
+    when no removal was legal since the last one, or once the move cap is reached. Returns
+    the moves played."""
+    table = Table(deal_cards(number), **options)
+    _, v = _splitmix64(seed ^ 0x6A09E667F3BCC909)
+    _, state = _splitmix64(v ^ number)
+    pos, played, seen = table.start(), [], False
+    unlimited, cap = options["redeals"] == 255, hooks.move_cap()
+    while moves := table.moves(pos):
+        seen = seen or any(m & 63 != 63 for m in moves)
+        if len(moves) == 1:
+            m = moves[0]
+        else:
+            state, k = _rand_below(state, len(moves))
+            m = moves[k]
+        if m == 127 and unlimited and (not seen or len(played) >= cap):
+            break
+        played.append(m)
+        pos = table.apply(pos, m)
+        seen = seen and m != 127
+    return played
+
+
+@pytest.mark.parametrize("name", ENGINE_SETS + ["msc", "classic-draw3", "unlimited"])
+def test_random_follows_its_definition(name):
+    """Random games, on the engine playout (the rarer options) and on the specialised
+    playouts, move for move as the policy's definition written out in Python."""
+    options = OPTION_SETS[name].core_options()
+    code = core.POLICIES["random"]
+    for number in range(3, 3 + 40 * 89, 89):
+        assert core.play(code, options, 99, number)[4] == random_by_definition(options, 99,
+                                                                               number), number
 
 
 # ---- determinism ----------------------------------------------------------------------------
