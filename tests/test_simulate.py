@@ -171,7 +171,7 @@ ENGINE_SETS = sorted(n for n, r in OPTION_SETS.items() if _takes_engine_playout(
 def test_fast_playouts_agree_with_engine_playouts(name, policy):
     """The specialised playouts make the same moves as the same policy driven by gen_moves and
     pos_apply (sim_play_engine, the policies' definition). The rarer options (ENGINE_SETS)
-    are played by sim_play_engine itself: the two *_follows_its_definition tests check them."""
+    are played by sim_play_engine itself: test_policy_follows_its_definition checks them."""
     options = OPTION_SETS[name].core_options()
     code = core.POLICIES[policy]
     for number in range(0, 30000, 10):
@@ -241,18 +241,6 @@ def greedy_by_definition(options, number):
     return played
 
 
-@pytest.mark.parametrize("name", ENGINE_SETS + ["msc", "classic-draw3", "unlimited"])
-def test_greedy_follows_its_definition(name):
-    """Greedy games, on the engine playout (the rarer options) and on the specialised
-    playouts, move for move as the policy's definition written out in Python."""
-    options = OPTION_SETS[name].core_options()
-    code = core.POLICIES["greedy"]
-    for number in range(7, 7 + 40 * 97, 97):
-        won, removed, n_moves, score, played = core.play(code, options, 0, number)
-        assert played == greedy_by_definition(options, number), (name, number)
-        assert n_moves == len(played)
-
-
 M64 = (1 << 64) - 1
 
 
@@ -303,14 +291,18 @@ def random_by_definition(options, seed, number):
 
 
 @pytest.mark.parametrize("name", ENGINE_SETS + ["msc", "classic-draw3", "unlimited"])
-def test_random_follows_its_definition(name):
-    """Random games, on the engine playout (the rarer options) and on the specialised
-    playouts, move for move as the policy's definition written out in Python."""
+@pytest.mark.parametrize("policy", ["greedy", "random"])
+def test_policy_follows_its_definition(name, policy):
+    """Games on the engine playout (the rarer options) and on the specialised playouts,
+    move for move as the policy's definition written out in Python (above), 40 deals each."""
     options = OPTION_SETS[name].core_options()
-    code = core.POLICIES["random"]
-    for number in range(3, 3 + 40 * 89, 89):
-        assert core.play(code, options, 99, number)[4] == random_by_definition(options, 99,
-                                                                               number), number
+    for number in range(7, 7 + 40 * 97, 97):
+        won, removed, n_moves, score, played = core.play(core.POLICIES[policy], options, 99,
+                                                          number)
+        expected = (greedy_by_definition(options, number) if policy == "greedy"
+                    else random_by_definition(options, 99, number))
+        assert played == expected, (name, number)
+        assert n_moves == len(played)
 
 
 # ---- determinism ----------------------------------------------------------------------------
