@@ -42,6 +42,20 @@ def covers(i: int) -> list[int]:
     return [INDEX[(r + 1, k)], INDEX[(r + 1, k + 1)]]
 
 
+def above(i: int) -> set[int]:
+    """Positions i covers, directly or not (they wait for i to go)."""
+    out = set()
+    for j in range(28):
+        stack = list(covers(j))
+        while stack:
+            c = stack.pop()
+            if c == i:
+                out.add(j)
+                break
+            stack.extend(covers(c))
+    return out
+
+
 # ---- rules ----------------------------------------------------------------------------------
 
 @dataclass(frozen=True)

@@ -9,21 +9,7 @@ import random
 import pytest
 
 from pyramid_core import geometry
-from reference import ROW_COL, covers
-
-
-def above(i: int) -> set[int]:
-    """Positions i covers, directly or not (they wait for i to go)."""
-    out = set()
-    for j in range(28):
-        stack = list(covers(j))
-        while stack:
-            c = stack.pop()
-            if c == i:
-                out.add(j)
-                break
-            stack.extend(covers(c))
-    return out
+from reference import ROW_COL, above, covers
 
 
 def mask(xs) -> int:

@@ -19,7 +19,7 @@ from pyramid_solitaire import (Deal, Game, Move, Rules, SimulationResult, Status
                                simulate)
 from conftest import repo_file
 from pyramid_core.position import Table
-from reference import covers as ref_covers
+from reference import above as ref_above, covers as ref_covers
 from pyramid_solitaire.cli import main
 
 sim_module = importlib.import_module("pyramid_solitaire.simulate")
@@ -178,19 +178,7 @@ def test_fast_playouts_agree_with_engine_playouts(name, policy):
         assert core.play(code, options, 99, number) == hooks.reference(code, options, 99, number)
 
 
-def _above(i):
-    """The positions i covers, directly or not (from the reference model's geometry)."""
-    out, todo = set(), [i]
-    while todo:
-        x = todo.pop()
-        for j in range(28):
-            if x in ref_covers(j) and j not in out:
-                out.add(j)
-                todo.append(j)
-    return out
-
-
-SUPPORT = [len(_above(i)) for i in range(28)]
+SUPPORT = [len(ref_above(i)) for i in range(28)]   # the cards each position covers
 
 
 def _free(pyr):

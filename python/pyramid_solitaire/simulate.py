@@ -574,7 +574,8 @@ def _simulate_on_cluster(scheduler: Any, shard_size: Any, n: int, first: int, ru
                             simd=simd, workers=info["workers"], **rows)
 
 
-_PATH_NAMES = {"avx512": "AVX-512", "avx2": "AVX2", "one-lane": "one-lane (tests)", "scalar": "scalar"}
+_PATH_NAMES = {"avx512": "AVX-512", "avx2": "AVX2", "one-lane": "one-lane (tests)",
+               "scalar": "scalar"}
 
 
 def simd_path() -> str:

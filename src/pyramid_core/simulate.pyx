@@ -571,7 +571,8 @@ cdef inline uint32_t _top_bit(uint32_t x) noexcept nogil:
 
 cdef inline uint32_t _tops_mask(uint32_t wm, uint32_t p0, uint32_t p1, uint32_t p2) noexcept nogil:
     """Draw 3: the tops of the three waste piles (wm: the waste; p0, p1, p2: each pile's
-    talon bits) as a mask: walking it from the lowest bit lists them as position.pxd's talon_available does."""
+    talon bits) as a mask: walking it from the lowest bit lists them as position.pxd's
+    talon_available does."""
     return _top_bit(wm & p0) | _top_bit(wm & p1) | _top_bit(wm & p2)
 
 
@@ -1090,8 +1091,7 @@ cdef int _batch_lockstep(int policy, const pyr_rules* rules, uint64_t seed, uint
                          uint8_t* removed, uint16_t* moves, uint16_t* score) noexcept nogil:
     """sim_batch where _lockstep_applies: sixteen games at a time in lockstep
     (pyr_sim_lockstep.h: one call of sixteen lanes, two of eight, or sixteen of one under the
-    tests' path 3), their deals set up as
-    two blocks."""
+    tests' path 3), their deals set up as two blocks."""
     cdef sim_deal ds[2 * SIM_BLOCK]
     cdef uint64_t numbers[2 * SIM_BLOCK]
     cdef uint64_t nxt[2 * SIM_BLOCK]
