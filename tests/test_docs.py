@@ -16,13 +16,15 @@ MODULES = sorted(m.name for m in pkgutil.walk_packages(pyramid_solitaire.__path_
 
 @pytest.mark.parametrize("name", MODULES)
 def test_module_doctests(name):
+    if name == "pyramid_solitaire.env":
+        pytest.importorskip("gymnasium", reason="the rl extra (gymnasium) is not installed")
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0
 
 
 def test_the_walk_finds_the_documented_modules():
-    with_examples = {name for name in MODULES if any(
+    with_examples = {name for name in MODULES if name != "pyramid_solitaire.env" and any(
         t.examples for t in doctest.DocTestFinder().find(importlib.import_module(name)))}
     assert {"pyramid_solitaire.session.difficulty", "pyramid_solitaire.session.session",
             "pyramid_solitaire.simulate", "pyramid_solitaire.deal"} <= with_examples

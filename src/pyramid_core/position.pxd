@@ -16,7 +16,7 @@
 # A move is a 16-bit code: a | b << 6 with locations a < b for a pair, b = LOC_NONE for a lone
 # King, and a = LOC_NONE for the talon actions MOVE_DRAW and MOVE_RECYCLE.
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
-from libc.string cimport memset
+from libc.string cimport memchr, memset
 from pyramid_core.cards cimport card_rank, N_CARDS, N_PYRAMID, N_TALON, KING
 from pyramid_core.rules cimport pyr_rules, REDEALS_UNLIMITED
 from pyramid_core.geometry cimport (free_mask, half_covered_mask, only_cover, pyr_ctz32,
@@ -42,8 +42,7 @@ ctypedef struct pyr_table:
     # A deal under a rule set: everything constant during one game.
     pyr_rules rules
     uint8_t card[52]        # location -> card index
-    uint8_t rank[52]        # location -> rank 1..13
-    uint8_t loc[52]         # card index -> location
+    uint8_t rank[52]        # location -> rank 1..13 (a card's location: table_loc)
     uint32_t pyr_rank[14]   # pyramid positions holding each rank
     uint32_t pile[3]        # draw 3: talon bits of waste piles 1, 2, 3
 
@@ -79,7 +78,6 @@ cdef inline void table_init(pyr_table* t, const uint8_t* deck, const pyr_rules* 
         c = deck[i]
         t.card[i] = <uint8_t>c
         t.rank[i] = <uint8_t>card_rank(c)
-        t.loc[c] = <uint8_t>i
     for i in range(N_PYRAMID):
         t.pyr_rank[t.rank[i]] |= (<uint32_t>1) << i
     # Draw three: the dealt waste cards sit on pile 1, then each draw of three goes onto
@@ -87,6 +85,11 @@ cdef inline void table_init(pyr_table* t, const uint8_t* deck, const pyr_rules* 
     w = rules.waste_at_deal
     for i in range(N_TALON):
         t.pile[0 if i < w else (i - w) % 3] |= (<uint32_t>1) << i
+
+cdef inline int table_loc(const pyr_table* t, int c) noexcept nogil:
+    """The location of card index c (0..51) in the deal (a scan of t.card: the table keeps
+    no inverse, to stay small for the batch's one table per game)."""
+    return <int>(<const uint8_t*>memchr(t.card, c, N_CARDS) - t.card)
 
 cdef inline pyr_pos pos_start(const pyr_table* t) noexcept nogil:
     return (<pyr_pos>PYRAMID_ALL) | ((<pyr_pos>TALON_ALL) << LOC_TALON) \

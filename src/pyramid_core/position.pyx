@@ -96,7 +96,10 @@ cdef class Table:
         return self.t.card[loc]
 
     def loc(self, int card):
-        return self.t.loc[card]
+        """Location of card index ``card`` (0..51)."""
+        if not 0 <= card < 52:
+            raise ValueError(f"a card index is 0..51, got {card}")
+        return table_loc(&self.t, card)
 
     @staticmethod
     def pyramid_mask(pyr_pos pos):

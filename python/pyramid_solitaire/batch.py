@@ -1,0 +1,582 @@
+"""N games stepped at once in the core: the environment for your own strategies (docs/env.md).
+
+>>> import numpy as np
+>>> from pyramid_solitaire.batch import GameBatch, action_move, action_id
+>>> batch = GameBatch(4, "msc", seed=7)
+>>> obs, mask = batch.reset()
+>>> obs.shape, mask.shape, obs.dtype, mask.dtype
+((4, 108), (4, 102), dtype('int8'), dtype('bool'))
+>>> first = mask.argmax(axis=1)                  # each game's lowest legal action
+>>> obs, mask, reward, terminated, truncated = batch.step(first)
+>>> action_move(100), action_id("Kd"), action_id("Ac+Qh")
+(Move('draw'), 1, 6)
+>>> batch.game(0).status
+<Status.PLAYING: 'playing'>
+
+The games live in the core as plain C structs (232 bytes a game); every call releases the
+GIL, and a large batch is spread over threads. Each game's episodes depend only on the seed
+(or the given deals), its index and the actions, never on the thread count or the split.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Iterable, NamedTuple, Sequence
+
+import numpy as np
+
+from pyramid_core import batch as _core
+
+from . import _args
+from ._parallel import Cancelled, make_progress, new_flag, run_call, run_chunks
+from .deal import Deal
+from .deals_input import read_deals
+from .game import Game
+from .move import Move
+from .rules import Rules
+
+__all__ = ["ACTIONS", "N_ACTIONS", "OBS_SIZE", "OBS_LAYOUT", "GameBatch", "IllegalActionError",
+           "StepResult", "action_id", "action_move", "UNKNOWN_CARD"]
+
+#: The number of actions: 4 Kings, 96 pairs, draw, recycle.
+N_ACTIONS: int = _core.N_ACTIONS_
+#: The size of one observation (int8 values).
+OBS_SIZE: int = _core.OBS_SIZE_
+#: The value of a talon card not seen yet, in the ``visible`` observation.
+UNKNOWN_CARD: int = _core.UNKNOWN_
+#: Bytes of native state per game (the observation and mask buffers apart).
+BYTES_PER_GAME: int = _core.BYTES_PER_GAME
+#: The observation's parts: name -> (start, stop) in one row.
+OBS_LAYOUT: dict[str, tuple[int, int]] = {
+    "pyramid_cards": (0, 28), "talon_cards": (28, 52), "pyramid_state": (52, 80),
+    "talon_state": (80, 104), "stock_count": (104, 105), "waste_count": (105, 106),
+    "recycles_used": (106, 107), "recycles_left": (107, 108)}
+#: Games per thread below which a step stays on the calling thread.
+MIN_GAMES_PER_THREAD = 4096
+#: The default step limit: above any game under limited redeals (at most
+#: 28 + 25 x (redeals + 1) moves), so it only ends unlimited-redeal episodes.
+DEFAULT_MAX_STEPS = 2000
+
+
+def _move_of_action(a: int) -> Move:
+    if a == 100:
+        return Move.DRAW
+    if a == 101:
+        return Move.RECYCLE
+    cards = _core.action_cards_of(a)
+    return Move("king", cards) if len(cards) == 1 else Move("pair", cards)
+
+
+#: Every action's move, by action id (``ACTIONS[a]``).
+ACTIONS: tuple[Move, ...] = tuple(_move_of_action(a) for a in range(102))
+_IDS: dict[Move, int] = {m: a for a, m in enumerate(ACTIONS)}
+
+
+def action_move(a: Any) -> Move:
+    """The :class:`Move` of action ``a`` (0..101): 0..3 the Kings of clubs, diamonds, hearts
+    and spades; 4 + 16 (r - 1) + 4 s + u the pair of the rank-r card (r = 1..6) of suit s
+    with the rank 13 - r card of suit u; 100 draw; 101 recycle."""
+    return ACTIONS[_args.whole("action", a, 0, N_ACTIONS - 1)]
+
+
+def action_id(move: Move | str) -> int:
+    """The action id of a move (a :class:`Move` or its text, such as ``"Kd"``, ``"As+Qh"``,
+    ``"draw"``)."""
+    return _IDS[Move.parse(move)]
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in its game (``illegal="raise"``); nothing was played."""
+
+
+class StepResult(NamedTuple):
+    """What :meth:`GameBatch.step` returns (the batch's buffers unless ``copy=True``)."""
+
+    obs: np.ndarray
+    mask: np.ndarray
+    reward: np.ndarray
+    terminated: np.ndarray
+    truncated: np.ndarray
+
+
+_REWARDS = ("removed", "win")
+_OBS = ("visible", "full")
+
+
+def _reward(reward: Any) -> tuple[int, tuple[float, float, float, float], str]:
+    """``removed``, ``win``, a session profile (name or Profile) or a Scoring."""
+    from .session.profiles import Profile, Scoring
+    if isinstance(reward, str) and reward.strip().lower() in _REWARDS:
+        name = reward.strip().lower()
+        return _core.REWARDS[name], (0.0, 0.0, 0.0, 0.0), name
+    scoring, name = None, None
+    if isinstance(reward, Scoring):
+        scoring, name = reward, "score"
+    elif isinstance(reward, (str, Profile)):
+        try:
+            profile = Profile.preset(reward)
+        except ValueError:
+            raise ValueError(f"reward must be 'removed', 'win', a session profile's name "
+                             f"({', '.join(Profile.names())}), a Profile or a Scoring; got "
+                             f"{_args.excerpt(reward)}") from None
+        scoring, name = profile.scoring, f"score:{profile.name}"
+        if scoring == Scoring():
+            raise ValueError(f"profile {profile.name!r} scores no points; choose another "
+                             "reward ('removed', 'win' or a profile with points)")
+    if scoring is None:
+        raise ValueError(f"reward must be 'removed', 'win', a session profile's name, a Profile "
+                         f"or a Scoring; got {_args.excerpt(reward)}")
+    if scoring.bonus_per_second:
+        pass   # the batch has no clock: seconds count 0 (docs/env.md)
+    return _core.REWARDS["score"], (float(scoring.pyramid), float(scoring.talon),
+                                    float(scoring.win_bonus),
+                                    float(scoring.bonus_per_move)), name
+
+
+def _autoreset(value: Any) -> str | None:
+    if value is None:
+        return None
+    return _args.choice("autoreset", value, ("next_step", "same_step"))
+
+
+class GameBatch:
+    """``n`` games of one rule set, stepped together in the core.
+
+    - ``rules``: a :class:`Rules`, preset name or dict (default: the deals' rules, else
+      ``pyramide``); every option is supported.
+    - ``deals``: None for the seeded stream (game i's k-th episode plays a deal number drawn
+      from (seed, offset + i, k)), or the deals to play (numbers, codes, card lists,
+      :class:`Deal` objects or an (m, 52) array of decks): game i's k-th episode plays
+      ``deals[(i + k * n) % m]``.
+    - ``seed``: 0 .. 2**64 - 1 (None: a fresh one, kept in ``.seed``); it keys the deal
+      stream and :meth:`step_random`'s actions. ``offset``: game i of this batch is game
+      ``offset + i`` of the stream (so a batch can be cut into smaller ones).
+    - ``observation``: ``"visible"`` (what a player sees; talon cards never turned face up
+      read ``UNKNOWN_CARD``) or ``"full"`` (every card).
+    - ``reward``: ``"removed"`` (pyramid cards removed by the step), ``"win"`` (1 on the
+      winning step), or a session profile (``"three-pass"``, a Profile) or Scoring: its
+      points (the win bonus with the batch's moves and no clock).
+    - ``illegal``: ``"raise"`` (:class:`IllegalActionError`, nothing played), ``"ignore"``
+      (nothing changes for that game but its moves counter, so that the step limit still
+      ends an episode of illegal actions; ``.illegal`` flags it) or ``"penalty"`` (the
+      episode ends, terminated, with reward ``-penalty``).
+    - ``autoreset``: None (an ended game stays ended: its actions are ignored until
+      :meth:`reset`), ``"next_step"`` (it is dealt anew at its next step, whose action is
+      ignored) or ``"same_step"`` (dealt anew in the step that ends it; the last
+      observation is in ``.final_obs``).
+    - ``max_steps``: an episode is truncated after this many moves (default 2,000, above
+      any game with limited redeals); one under unlimited redeals is also truncated when
+      only recycling is left after a pass in which no removal was ever legal.
+    - ``threads``: None (the cores, one per 4,096 games) or a count.
+    - ``copy``: True returns copies from :meth:`step` and :meth:`reset`; by default they
+      return the batch's own buffers, overwritten by the next call.
+    """
+
+    def __init__(self, n: int, rules: Rules | str | dict | None = None, *,
+                 deals: Any = None, seed: int | None = None, offset: int = 0,
+                 observation: str = "visible", reward: Any = "removed",
+                 illegal: str = "raise", penalty: float = 1.0, autoreset: str | None = None,
+                 max_steps: int | None = None, threads: int | None = None,
+                 copy: bool = False) -> None:
+        self.n = _args.whole("n", n, 1, 1 << 28)
+        explicit = None if rules is None else Rules.coerce(rules)
+        self._deals = None
+        decks = keys = numbered = None
+        if deals is not None:
+            self._deals = read_deals(deals, explicit)
+            self.rules = self._deals.rules
+            decks = np.ascontiguousarray(self._deals.decks, dtype=np.uint8)
+            keys = np.ascontiguousarray(self._deals.keys, dtype=np.uint64)
+            numbered = np.ascontiguousarray(self._deals.numbered, dtype=np.uint8)
+        else:
+            self.rules = explicit if explicit is not None else Rules()
+        if seed is None:
+            import secrets
+            seed = secrets.randbits(53)
+        self.seed = _args.whole("seed", seed, 0, (1 << 64) - 1)
+        self.offset = _args.whole("offset", offset, 0, (1 << 64) - 1 - self.n)
+        self.observation = _args.choice("observation", observation, _OBS)
+        kind, scoring, self.reward_name = _reward(reward)
+        self.illegal_mode = _args.choice("illegal", illegal, tuple(_core.ILLEGAL))
+        self.penalty = _args.real("penalty", penalty, positive=False)
+        self.autoreset = _autoreset(autoreset)
+        self.max_steps = _args.whole("max_steps", DEFAULT_MAX_STEPS if max_steps is None
+                                     else max_steps, 1, 65535)
+        self.copy = _args.flag("copy", copy)
+        cores = _args.threads(None)
+        self.threads = (max(1, min(cores, self.n // MIN_GAMES_PER_THREAD)) if threads is None
+                        else _args.threads(threads))
+        self._core = _core.Batch(self.n, self.rules.core_options(), self.seed, self.offset,
+                                 self.observation == "visible", kind,
+                                 _core.ILLEGAL[self.illegal_mode],
+                                 _core.AUTORESET[self.autoreset], self.max_steps,
+                                 self.penalty, scoring, decks, keys, numbered)
+        n = self.n
+        self.obs = np.zeros((n, OBS_SIZE), np.int8)
+        self.mask = np.zeros((n, N_ACTIONS), np.bool_)
+        self.reward = np.zeros(n, np.float32)
+        self.terminated = np.zeros(n, np.bool_)
+        self.truncated = np.zeros(n, np.bool_)
+        #: Games whose last action was illegal (``illegal="ignore"`` or ``"penalty"``).
+        self.illegal = np.zeros(n, np.bool_)
+        #: Games dealt anew by the last step (autoreset).
+        self.reset_games = np.zeros(n, np.bool_)
+        #: Under ``autoreset="same_step"``: the last observation and mask of the games that
+        #: ended in the last step (rows where ``reset_games``).
+        self.final_obs = np.zeros((n, OBS_SIZE), np.int8) if self.autoreset == "same_step" \
+            else np.zeros((1, OBS_SIZE), np.int8)
+        self.final_mask = np.zeros((n, N_ACTIONS), np.bool_) if self.autoreset == "same_step" \
+            else np.zeros((1, N_ACTIONS), np.bool_)
+        self._actions = np.zeros(n, np.int64)
+        self._pool: ThreadPoolExecutor | None = None
+        self._lock = threading.Lock()
+        self._started = False
+
+    # ---- threads ---------------------------------------------------------------------------
+    def _spans(self) -> list[tuple[int, int]]:
+        t = min(self.threads, self.n)
+        cuts = [self.n * k // t for k in range(t + 1)]
+        return [(cuts[k], cuts[k + 1]) for k in range(t)]
+
+    def _run(self, fn: Any) -> None:
+        """fn(lo, hi) over the batch: on the calling thread, or spread over the pool."""
+        spans = self._spans()
+        if len(spans) == 1:
+            fn(0, self.n)
+            return
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=len(spans) - 1,
+                                            thread_name_prefix="pyramid-batch")
+        futures = [self._pool.submit(fn, lo, hi) for lo, hi in spans[1:]]
+        try:
+            fn(*spans[0])
+        finally:
+            for f in futures:
+                f.result()
+
+    def close(self) -> None:
+        """Stop the batch's threads (also done when it is garbage collected)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+
+    def __del__(self) -> None:
+        pool = getattr(self, "_pool", None)
+        if pool is not None:
+            pool.shutdown(wait=False)
+
+    def __enter__(self) -> "GameBatch":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # ---- resets and steps ------------------------------------------------------------------
+    def _out(self, arrays: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
+        return tuple(a.copy() for a in arrays) if self.copy else arrays
+
+    def _games(self, games: Any) -> np.ndarray:
+        """Game indices: an int, a sequence of ints, or a boolean mask of length n."""
+        arr = np.asarray(games)
+        if arr.dtype == np.bool_:
+            if arr.shape != (self.n,):
+                raise ValueError(f"a boolean mask of games has shape ({self.n},), got "
+                                 f"{arr.shape}")
+            return np.flatnonzero(arr).astype(np.int64)
+        if arr.ndim == 0:
+            arr = arr.reshape(1)
+        if arr.ndim != 1 or (arr.size and arr.dtype.kind not in "iu"):
+            raise ValueError("games must be a game index, a sequence of indices or a boolean "
+                             f"mask of length {self.n}; got {_args.excerpt(games)}")
+        arr = arr.astype(np.int64)
+        if arr.size and (arr.min() < 0 or arr.max() >= self.n):
+            bad = arr[(arr < 0) | (arr >= self.n)][0]
+            raise ValueError(f"game index {bad} is out of range 0..{self.n - 1}")
+        if np.unique(arr).size != arr.size:
+            raise ValueError("games lists a game twice")
+        return arr
+
+    def reset(self, games: Any = None, *, deals: Any = None) -> tuple[np.ndarray, np.ndarray]:
+        """Deal the games (all, or the given indices or boolean mask) their next deal, or the
+        given ``deals`` (one per game listed, in order); returns ``(obs, mask)`` of the whole
+        batch."""
+        core = self._core
+        if deals is not None:
+            idx = np.arange(self.n, dtype=np.int64) if games is None else self._games(games)
+            batch = read_deals(deals, self.rules)
+            if batch.rules != self.rules:
+                raise ValueError(f"the deals' rules ({batch.rules.name}) differ from the "
+                                 f"batch's ({self.rules.name})")
+            if len(batch) != idx.size:
+                raise ValueError(f"reset of {idx.size} game(s) got {len(batch)} deal(s): give "
+                                 "one deal per game")
+            core.reset_decks(idx, np.ascontiguousarray(batch.decks, np.uint8),
+                             np.ascontiguousarray(batch.keys, np.uint64),
+                             np.ascontiguousarray(batch.numbered, np.uint8), self.obs,
+                             self.mask.view(np.uint8))
+            which = None
+        elif games is None:
+            which = None
+        else:
+            which = np.zeros(self.n, np.uint8)
+            which[self._games(games)] = 1
+        if deals is None:
+            self._run(lambda lo, hi: core.reset(lo, hi, which, self.obs,
+                                                self.mask.view(np.uint8)))
+        sel = slice(None) if games is None else self._games(games)
+        self.reward[sel] = 0
+        self.terminated[sel] = False
+        self.truncated[sel] = False
+        self.illegal[sel] = False
+        self._started = True
+        return self._out((self.obs, self.mask))  # type: ignore[return-value]
+
+    def _check_started(self) -> None:
+        if not self._started:
+            raise ValueError("call reset() before the first step")
+
+    def _read_actions(self, actions: Any) -> np.ndarray:
+        """The actions as int64, checked: shape (n,), whole numbers 0..101."""
+        arr = np.asarray(actions)
+        if arr.shape != (self.n,):
+            if self.n == 1 and arr.ndim == 0:
+                arr = arr.reshape(1)
+            else:
+                raise ValueError(f"actions must have shape ({self.n},), one per game; got "
+                                 f"shape {arr.shape}")
+        kind = arr.dtype.kind
+        if kind == "b" or kind not in "iuf":
+            raise ValueError(f"actions must be integers 0..{N_ACTIONS - 1}, got dtype "
+                             f"{arr.dtype}")
+        if kind == "f":
+            bad = ~np.isfinite(arr) | (arr != np.round(arr))
+            if bad.any():
+                i = int(np.flatnonzero(bad)[0])
+                raise ValueError(f"actions must be whole numbers 0..{N_ACTIONS - 1}; game {i} "
+                                 f"got {arr[i]!r}")
+        out = self._actions
+        if kind == "u":
+            too = arr > N_ACTIONS - 1
+        else:
+            too = (arr < 0) | (arr > N_ACTIONS - 1)
+        if too.any():
+            i = int(np.flatnonzero(too)[0])
+            raise ValueError(f"actions are 0..{N_ACTIONS - 1}; game {i} got {arr[i]!r}")
+        np.copyto(out, arr, casting="unsafe")
+        return out
+
+    def step(self, actions: Any) -> StepResult:
+        """Play one action in every game (an array of n action ids); returns
+        ``(obs, mask, reward, terminated, truncated)``. ``.illegal`` and ``.reset_games``
+        say which games had an illegal action and which were dealt anew. An ended game
+        (``autoreset=None``) ignores its action and keeps reporting how it ended."""
+        self._check_started()
+        acts = self._read_actions(actions)
+        if self.illegal_mode == "raise":
+            bad = self._core.first_illegal(acts, 0, self.n)
+            if bad >= 0:
+                self._raise_illegal(bad, int(acts[bad]))
+        self._step(acts, False)
+        return StepResult(*self._out((self.obs, self.mask, self.reward, self.terminated,
+                                      self.truncated)))
+
+    def step_random(self) -> StepResult:
+        """Play a uniform legal action in every game, drawn in the core from (seed, game,
+        episode, move); the actions played are in ``.last_actions``."""
+        self._check_started()
+        self._step(self._actions, True)
+        return StepResult(*self._out((self.obs, self.mask, self.reward, self.terminated,
+                                      self.truncated)))
+
+    @property
+    def last_actions(self) -> np.ndarray:
+        """The actions of the last :meth:`step` or :meth:`step_random` (a copy)."""
+        return self._actions.copy()
+
+    def _step(self, acts: np.ndarray, random: bool) -> None:
+        core, obs, mask = self._core, self.obs, self.mask.view(np.uint8)
+        rew, term = self.reward, self.terminated.view(np.uint8)
+        trunc, ill = self.truncated.view(np.uint8), self.illegal.view(np.uint8)
+        rs, fo, fm = self.reset_games.view(np.uint8), self.final_obs, self.final_mask.view(np.uint8)
+        self._run(lambda lo, hi: core.step(acts, lo, hi, obs, mask, rew, term, trunc, ill, rs,
+                                           fo, fm, random))
+
+    def _raise_illegal(self, i: int, a: int) -> None:
+        game = self.game(i)
+        move = ACTIONS[a]
+        legal = ", ".join(f"{action_id(m)} ({m})" for m in game.legal_moves)
+        why = game._why_illegal(move) if hasattr(game, "_why_illegal") else "not legal"
+        raise IllegalActionError(f"game {i}: action {a} ({move}) is not legal: {why}; legal "
+                                 f"actions: {legal}")
+
+    def observe(self, observation: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Fresh arrays ``(obs, mask)`` of every game's position, in the batch's observation
+        mode or the one given (``"full"`` from a ``"visible"`` batch, say)."""
+        mode = self.observation if observation is None else _args.choice(
+            "observation", observation, _OBS)
+        obs = np.empty((self.n, OBS_SIZE), np.int8)
+        mask = np.empty((self.n, N_ACTIONS), np.bool_)
+        self._run(lambda lo, hi: self._core.observe(lo, hi, obs, mask.view(np.uint8),
+                                                    mode == "visible"))
+        return obs, mask
+
+    def rollout(self, steps: int, *, observe: bool = True, progress: Any = False,
+                cancel: Any = None) -> dict[str, Any]:
+        """Play ``steps`` uniform random legal moves in every game, each game dealt anew as
+        soon as its episode ends, entirely in the core (``observe``: also write the
+        observations and masks at every move, as a step does). Returns the moves played, the
+        episodes ended, the wins among them and the seconds taken. Ctrl-C and ``cancel``
+        stop it within a few milliseconds."""
+        steps = _args.whole("steps", steps, 1, 1 << 40)
+        self._check_started()
+        totals = np.zeros(3, np.int64)
+        spans = self._spans()
+        obs, mask = self.obs, self.mask.view(np.uint8)
+        scratch = np.zeros(1, np.int64)
+        lock = threading.Lock()
+        block = max(1, min(steps, 64))
+        bar = make_progress(progress, steps * self.n, "moves")
+        t0 = time.perf_counter()
+
+        def work(k: int, k2: int, flag: np.ndarray) -> None:
+            lo, hi = spans[k]
+            out = np.zeros(3, np.int64)
+            for s in range(0, steps, block):
+                if flag[0]:
+                    break
+                self._core.rollout(min(block, steps - s), lo, hi, scratch, out, flag, obs,
+                                   mask, observe)
+            with lock:
+                totals[:] += out
+
+        try:
+            run_chunks(work, len(spans), len(spans), 1, None, cancel, "the rollout")
+        finally:
+            bar.update(steps * self.n)
+            bar.close()
+        seconds = time.perf_counter() - t0
+        moves = int(totals[0])
+        return {"moves": moves, "episodes": int(totals[1]), "wins": int(totals[2]),
+                "seconds": seconds, "moves_per_second": moves / seconds if seconds else None}
+
+    # ---- reading the games -----------------------------------------------------------------
+    def _state(self) -> np.ndarray:
+        out = np.empty((self.n, 6), np.int64)
+        self._core.state(out)
+        return out
+
+    @property
+    def moves(self) -> np.ndarray:
+        """Moves played in each game's current episode."""
+        return self._state()[:, 3].copy()
+
+    @property
+    def episodes(self) -> np.ndarray:
+        """Deals dealt to each game so far."""
+        return self._state()[:, 4].copy()
+
+    @property
+    def positions(self) -> np.ndarray:
+        """Each game's engine position word (pyramid_core/position.pxd), as uint64."""
+        return self._state()[:, 0].view(np.uint64).copy()
+
+    @property
+    def deal_numbers(self) -> np.ndarray:
+        """Each game's deal number (uint64); for a deal given as a card list, its row in the
+        given deals (see :attr:`numbered`)."""
+        key = np.empty(self.n, np.uint64)
+        self._core.keys(key, np.empty(self.n, np.uint8))
+        return key
+
+    @property
+    def numbered(self) -> np.ndarray:
+        """True where a game's deal has a number (and so a deal code)."""
+        num = np.empty(self.n, np.uint8)
+        self._core.keys(np.empty(self.n, np.uint64), num)
+        return num.astype(np.bool_)
+
+    def deal(self, i: int) -> Deal:
+        """Game i's current deal (with its code when it has a number)."""
+        i = _args.whole("game", i, 0, self.n - 1)
+        st = self._state()[i]
+        if st[2]:
+            return Deal.from_number(int(st[1]), rules=self.rules)
+        return Deal.from_cards(list(self._core.deck(i)), rules=self.rules)
+
+    def code(self, i: int) -> str | None:
+        """Game i's deal code (None for a deal given as a card list)."""
+        return self.deal(i).code
+
+    def codes(self, games: Any = None) -> list[str | None]:
+        """The deal codes of the games (all, or the given ones)."""
+        idx = range(self.n) if games is None else self._games(games).tolist()
+        return [self.code(int(i)) for i in idx]
+
+    def game(self, i: int) -> Game:
+        """Game i as a :class:`Game` at its current position (no undo history)."""
+        i = _args.whole("game", i, 0, self.n - 1)
+        game = Game(self.deal(i))
+        game._pos = int(self._state()[i, 0])     # (bit 63 of a position is always 0)
+        game._codes = None
+        return game
+
+    # ---- solver labels ---------------------------------------------------------------------
+    def labels(self, games: Any = None, *, shortest: bool = True, max_removed: bool = True,
+               max_nodes: int | None = None, max_seconds: float | None = 1.0,
+               max_memory: int | str | None = None, threads: int | None = None,
+               progress: Any = False, cancel: Any = None) -> dict[str, np.ndarray]:
+        """What perfect play says of each game's current position (all games, or the given
+        indices or mask), solved in the core over threads:
+
+        - ``winnable`` (int8): 1 can still be won, 0 cannot, -1 unknown (a budget ran out);
+        - ``n_moves`` (int16): the moves of a shortest win (``shortest=True``), else or when
+          unknown -1;
+        - ``action`` (int16): an optimal action: the first move of a shortest win (of a win
+          when ``shortest=False`` or A* ran out of budget), or, for a lost position with
+          ``max_removed``, of a line removing the most pyramid cards; -1 when there is none
+          or it is unknown;
+        - ``removable`` (int8): how many more pyramid cards the best line removes (all that
+          are left for a winnable position; with ``max_removed``, the exact count for a lost
+          one; -1 unknown);
+        - ``stop`` (int8): 0, or what ran out (1 nodes, 2 time, 3 memory, 4 cancelled).
+
+        Budgets are per position (``max_seconds`` default 1)."""
+        from .solver import _budgets
+        idx = np.arange(self.n, dtype=np.int64) if games is None else self._games(games)
+        b = _budgets(max_nodes, max_seconds, max_memory)
+        m = idx.size
+        out = {"winnable": np.full(m, -1, np.int8), "n_moves": np.full(m, -1, np.int16),
+               "action": np.full(m, -1, np.int16), "removable": np.full(m, -1, np.int8),
+               "stop": np.zeros(m, np.int8)}
+        shortest = _args.flag("shortest", shortest)
+        max_removed = _args.flag("max_removed", max_removed)
+        n_threads = _args.threads(threads)
+        bar = make_progress(progress, m, "positions")
+
+        def work(lo: int, hi: int, flag: np.ndarray) -> None:
+            self._core.labels(idx, lo, hi, shortest, max_removed, b["max_nodes"] or 0,
+                              b["max_seconds"] or 0.0, b["max_memory"] or 0,
+                              out["winnable"], out["n_moves"], out["action"],
+                              out["removable"], out["stop"], flag)
+
+        try:
+            if m:
+                run_chunks(work, m, n_threads, max(1, min(64, m // (4 * n_threads) or 1)), bar,
+                           cancel, "the labels")
+        finally:
+            bar.close()
+        return out
+
+    def memory(self) -> int:
+        """Bytes this batch holds: its games' native state and its buffers."""
+        bufs = (self.obs, self.mask, self.reward, self.terminated, self.truncated,
+                self.illegal, self.reset_games, self.final_obs, self.final_mask, self._actions)
+        return BYTES_PER_GAME * self.n + sum(a.nbytes for a in bufs)
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __repr__(self) -> str:
+        return (f"<GameBatch {self.n:,} games, {self.rules.name} rules, {self.observation} "
+                f"observation, reward {self.reward_name}, seed {self.seed}>")

@@ -1,0 +1,271 @@
+"""Gymnasium environments on the native batch (the ``rl`` extra: ``gymnasium``); docs/env.md.
+
+Importing this module registers ``pyramid_solitaire/Pyramid-v0``:
+
+>>> import gymnasium
+>>> import pyramid_solitaire.env
+>>> env = gymnasium.make("pyramid_solitaire/Pyramid-v0", rules="msc")
+>>> obs, info = env.reset(seed=1)
+>>> obs.shape, info["action_mask"].shape, info["code"]
+((108,), (102,), 'PY1-M-EMKYFWV')
+>>> envs = gymnasium.make_vec("pyramid_solitaire/Pyramid-v0", num_envs=64, rules="msc")
+>>> type(envs).__name__, envs.num_envs
+('PyramidVectorEnv', 64)
+
+``PyramidEnv`` is one game; ``PyramidVectorEnv`` steps ``num_envs`` games at once in the
+core (a :class:`~pyramid_solitaire.batch.GameBatch`), not a loop over single environments.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+try:
+    import gymnasium as gym
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode, VectorEnv
+    from gymnasium.vector.utils import batch_space
+except ImportError:   # pragma: no cover - the message names the extra
+    raise ImportError("pyramid_solitaire.env needs gymnasium (the rl extra): "
+                      "python -m pip install 'pyramid-solitaire[rl]'") from None
+
+from . import _args
+from .batch import (DEFAULT_MAX_STEPS, N_ACTIONS, OBS_LAYOUT, OBS_SIZE, UNKNOWN_CARD,
+                    GameBatch)
+from .rules import Rules
+
+__all__ = ["ENV_ID", "PyramidEnv", "PyramidVectorEnv", "observation_space"]
+
+ENV_ID = "pyramid_solitaire/Pyramid-v0"
+
+_HIGH = {"pyramid_cards": 52, "talon_cards": UNKNOWN_CARD, "pyramid_state": 2,
+         "talon_state": 4, "stock_count": 24, "waste_count": 24, "recycles_used": 63,
+         "recycles_left": 63}
+
+
+def observation_space(dict_observation: bool = False) -> spaces.Space:
+    """One game's observation space: a Box of OBS_SIZE int8 (docs/env.md's layout), or with
+    ``dict_observation`` a Dict of it and the action mask (MultiBinary)."""
+    low = np.zeros(OBS_SIZE, np.int8)
+    high = np.zeros(OBS_SIZE, np.int8)
+    for name, (a, b) in OBS_LAYOUT.items():
+        high[a:b] = _HIGH[name]
+    low[OBS_LAYOUT["recycles_left"][0]] = -1
+    box = spaces.Box(low, high, (OBS_SIZE,), np.int8)
+    if dict_observation:
+        return spaces.Dict({"observation": box, "action_mask": spaces.MultiBinary(N_ACTIONS)})
+    return box
+
+
+def _batch_args(rules: Any, observation: str, reward: Any, illegal: str, penalty: float,
+                max_episode_steps: int | None, deals: Any) -> dict[str, Any]:
+    return dict(rules=rules, observation=observation, reward=reward, illegal=illegal,
+                penalty=penalty, max_steps=max_episode_steps, deals=deals)
+
+
+class PyramidEnv(gym.Env):
+    """One game of Pyramid Solitaire (``gymnasium.make(ENV_ID, rules=...)``).
+
+    Arguments as :class:`~pyramid_solitaire.batch.GameBatch`'s: ``rules``,
+    ``observation`` (``"visible"`` or ``"full"``), ``reward``, ``illegal`` (``"ignore"``,
+    the default here, since Gymnasium lets an agent send any action of the action space;
+    ``"raise"`` or ``"penalty"``), ``penalty``, ``max_episode_steps`` (default 2,000),
+    ``deals`` (play these instead of the seeded stream); ``dict_observation`` gives
+    ``{"observation", "action_mask"}``. ``reset(options={"deal": ...})`` plays one deal
+    (a number, code or card list). The info holds ``action_mask``, the deal's ``code`` (None
+    for a card list), ``deal`` (its number), ``moves`` and ``illegal``; ``action_masks()``
+    is the mask (sb3-contrib's MaskablePPO)."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(self, rules: Rules | str | dict | None = "pyramide", *,
+                 observation: str = "visible", reward: Any = "removed",
+                 illegal: str = "ignore", penalty: float = 1.0,
+                 max_episode_steps: int | None = None, dict_observation: bool = False,
+                 deals: Any = None, render_mode: str | None = None) -> None:
+        self._args = _batch_args(rules, observation, reward, illegal, penalty,
+                                 max_episode_steps, deals)
+        self._batch = GameBatch(1, seed=0, **self._args)   # checks every argument
+        self.rules = self._batch.rules
+        self.dict_observation = _args.flag("dict_observation", dict_observation)
+        self.observation_space = observation_space(self.dict_observation)
+        self.action_space = spaces.Discrete(N_ACTIONS)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'ansi', got {_args.excerpt(render_mode)}")
+        self.render_mode = render_mode
+        self._seeded = False
+
+    def _obs(self) -> Any:
+        obs = self._batch.obs[0].copy()
+        if self.dict_observation:
+            return {"observation": obs, "action_mask": self._batch.mask[0].astype(np.int8)}
+        return obs
+
+    def _info(self) -> dict[str, Any]:
+        b = self._batch
+        return {"action_mask": b.mask[0].copy(), "code": b.code(0),
+                "deal": int(b.deal_numbers[0]), "moves": int(b.moves[0]),
+                "illegal": bool(b.illegal[0])}
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        super().reset(seed=seed)
+        if seed is not None or not self._seeded:
+            stream = seed if seed is not None else int(self.np_random.integers(0, 2 ** 63))
+            self._batch.close()
+            self._batch = GameBatch(1, seed=_args.whole("seed", stream, 0, (1 << 64) - 1),
+                                    **self._args)
+            self._seeded = True
+        deal = None if options is None else options.get("deal")
+        if deal is not None:
+            self._batch.reset(deals=[deal])
+        else:
+            self._batch.reset()
+        return self._obs(), self._info()
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        a = np.asarray(action)
+        if a.shape not in ((), (1,)):
+            raise ValueError(f"an action is one integer 0..{N_ACTIONS - 1}, got shape {a.shape}")
+        _, _, reward, term, trunc = self._batch.step(a.reshape(1))
+        return self._obs(), float(reward[0]), bool(term[0]), bool(trunc[0]), self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions (bool, 102): for sb3-contrib's MaskablePPO."""
+        return self._batch.mask[0].copy()
+
+    def render(self) -> str | None:
+        if self.render_mode == "ansi":
+            return str(self._batch.game(0))
+        return None
+
+    @property
+    def game(self):
+        """The current game as a :class:`~pyramid_solitaire.Game` (no undo history)."""
+        return self._batch.game(0)
+
+    def close(self) -> None:
+        self._batch.close()
+
+
+class PyramidVectorEnv(VectorEnv):
+    """``num_envs`` games stepped at once in the core (``gymnasium.make_vec(ENV_ID,
+    num_envs=..., ...)``).
+
+    Arguments as :class:`PyramidEnv`'s, and ``autoreset_mode`` (an ``AutoresetMode`` or its
+    value: ``"NextStep"``, the default, ``"SameStep"`` or ``"Disabled"``), ``threads`` and
+    ``copy`` (False: the arrays returned are the batch's buffers, overwritten by the next
+    call). The info holds ``action_mask`` (num_envs, 102), ``deal`` (the deal numbers),
+    ``moves`` and ``illegal``, each with its ``_key`` mask; under ``SameStep``, the games
+    that ended also have ``final_obs`` (their last observation, with ``_final_obs``) and
+    ``final_mask``. ``reset(seed=s)`` starts the stream of seed s (game i plays the deals of
+    (s, i, k)); ``reset(options={"reset_mask": m})`` deals anew the games where m is True
+    (the way to go on under ``Disabled``)."""
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+
+    def __init__(self, num_envs: int = 1, rules: Rules | str | dict | None = "pyramide", *,
+                 observation: str = "visible", reward: Any = "removed",
+                 illegal: str = "ignore", penalty: float = 1.0,
+                 max_episode_steps: int | None = None, dict_observation: bool = False,
+                 deals: Any = None, autoreset_mode: Any = AutoresetMode.NEXT_STEP,
+                 threads: int | None = None, copy: bool = False,
+                 render_mode: str | None = None) -> None:
+        self.num_envs = _args.whole("num_envs", num_envs, 1, 1 << 28)
+        if render_mode is not None:
+            raise ValueError("PyramidVectorEnv does not render; use .game(i)")
+        try:
+            mode = AutoresetMode(autoreset_mode)
+        except ValueError:
+            raise ValueError("autoreset_mode must be an AutoresetMode or one of 'NextStep', "
+                             f"'SameStep', 'Disabled'; got {_args.excerpt(autoreset_mode)}") from None
+        self.autoreset_mode = mode
+        self.metadata = dict(self.metadata, autoreset_mode=mode)
+        self._mode = {AutoresetMode.NEXT_STEP: "next_step", AutoresetMode.SAME_STEP: "same_step",
+                      AutoresetMode.DISABLED: None}[mode]
+        self._args = dict(_batch_args(rules, observation, reward, illegal, penalty,
+                                      max_episode_steps, deals), threads=threads, copy=copy,
+                          autoreset=self._mode)
+        self._batch = GameBatch(self.num_envs, seed=0, **self._args)
+        self.rules = self._batch.rules
+        self.dict_observation = _args.flag("dict_observation", dict_observation)
+        self.single_observation_space = observation_space(self.dict_observation)
+        self.single_action_space = spaces.Discrete(N_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.render_mode = None
+        self._all = np.ones(self.num_envs, np.bool_)
+        self._seeded = False
+
+    @property
+    def batch(self) -> GameBatch:
+        """The native batch (its deals, games, solver labels)."""
+        return self._batch
+
+    def _obs(self, obs: np.ndarray, mask: np.ndarray) -> Any:
+        if self.dict_observation:
+            return {"observation": obs, "action_mask": mask.view(np.int8)}
+        return obs
+
+    def _info(self, mask: np.ndarray) -> dict[str, Any]:
+        b = self._batch
+        info: dict[str, Any] = {"action_mask": mask, "_action_mask": self._all,
+                                "deal": b.deal_numbers, "_deal": self._all,
+                                "moves": b.moves, "_moves": self._all,
+                                "illegal": b.illegal, "_illegal": self._all}
+        if self._mode == "same_step" and b.reset_games.any():
+            ended = b.reset_games.copy()
+            info.update(final_obs=b.final_obs.copy(), _final_obs=ended,
+                        final_mask=b.final_mask.copy(), _final_mask=ended)
+        return info
+
+    def reset(self, *, seed: int | list | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        if isinstance(seed, (list, tuple, np.ndarray)):
+            raise ValueError("PyramidVectorEnv takes one seed for all its games (game i plays "
+                             "the deals of (seed, i, k)); got a sequence")
+        if seed is not None or not self._seeded:
+            if seed is None:
+                seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
+            self._batch.close()
+            self._batch = GameBatch(self.num_envs, seed=_args.whole("seed", seed, 0,
+                                                                    (1 << 64) - 1),
+                                    **self._args)
+            self._seeded = True
+        games = None
+        if options and "reset_mask" in options:
+            rm = np.asarray(options["reset_mask"])
+            if rm.dtype != np.bool_ or rm.shape != (self.num_envs,):
+                raise ValueError(f"options['reset_mask'] must be a bool array of shape "
+                                 f"({self.num_envs},)")
+            games = rm
+        obs, mask = self._batch.reset(games)
+        return self._obs(obs, mask), self._info(mask)
+
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray,
+                                          dict[str, Any]]:
+        obs, mask, reward, term, trunc = self._batch.step(actions)
+        return self._obs(obs, mask), reward, term, trunc, self._info(mask)
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions (num_envs, 102)."""
+        return self._batch.mask.copy()
+
+    def game(self, i: int):
+        """Game i as a :class:`~pyramid_solitaire.Game` (no undo history)."""
+        return self._batch.game(i)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        self._batch.close()
+
+
+def _register() -> None:
+    if ENV_ID not in gym.registry:
+        gym.register(id=ENV_ID, entry_point="pyramid_solitaire.env:PyramidEnv",
+                     vector_entry_point="pyramid_solitaire.env:PyramidVectorEnv",
+                     disable_env_checker=False)
+
+
+_register()
+DEFAULT_MAX_EPISODE_STEPS = DEFAULT_MAX_STEPS

@@ -1,0 +1,692 @@
+# cython: language_level=3
+"""N games stepped at once: the native half of pyramid_solitaire.batch (docs/env.md).
+
+Each game is one engine table (position.pxd's pyr_table, its deal under the batch's rules) and
+one position word, with a few counters: a `bgame`, 232 bytes. Every call here takes a range of
+games [lo, hi) and runs without the GIL, so the Python layer can spread a batch over threads;
+each game's step depends only on its own state, its action and the batch's seed, so results
+do not depend on how the games are split.
+
+Actions are by card identity, the same under every rule set (N_ACTIONS = 102):
+
+    0..3     the King of clubs, diamonds, hearts, spades (alone)
+    4..99    a pair summing to 13: 4 + 16 * (r - 1) + 4 * s + u, the low card of rank r
+             (1..6) and suit s with the high card of rank 13 - r and suit u
+    100      draw
+    101      recycle (turn the waste over)
+
+The legal moves come from the engine's gen_moves, the moves' effects from pos_apply: no rule
+is written here. The observation (OBS_SIZE small integers, int8) is laid out as
+
+    [0, 28)    pyramid place i: its card + 1 (1..52), 0 once removed
+    [28, 52)   talon card t (draw order): its card + 1, 0 once removed, UNKNOWN (53) for a
+               card not yet seen in the "visible" mode
+    [52, 80)   pyramid place i: 0 removed, 1 covered, 2 free
+    [80, 104)  talon card t: 0 removed, 1 stock, 2 stock and playable (the stock's top under
+               stock_top_playable), 3 waste, 4 waste and playable (a waste pile's top)
+    104..107   cards in the stock, cards in the waste, recycles used, recycles left (-1:
+               unlimited)
+"""
+from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memcpy, memset
+
+from pyramid_core.cards cimport card_rank, card_suit, N_CARDS, N_PYRAMID, N_TALON, KING
+from pyramid_core.rules cimport pyr_rules, REDEALS_UNLIMITED, rules_from_options
+from pyramid_core.geometry cimport free_mask, pyr_ctz32, pyr_popcount32, pyr_geometry_init
+from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, MAX_MOVES, LOC_TALON,
+                                    LOC_NONE, MOVE_DRAW, MOVE_RECYCLE, table_init, table_loc,
+                                    pos_start, pos_apply, pos_won, pos_pyr, pos_talon, pos_cur,
+                                    pos_recycles, gen_moves, talon_available, move_a, move_b,
+                                    move_king, move_pair, below, stock_top)
+from pyramid_core.shuffle cimport deal_shuffle, splitmix64_next, rand_below
+from pyramid_core.solver cimport (solve_ws, solve_out, solve_limits, solve_with, ws_init,
+                                  ws_free, OBJ_ANY, OBJ_MIN_MOVES, OBJ_MAX_REMOVED,
+                                  STOP_CANCELLED)
+
+pyr_geometry_init()
+
+cdef extern from "pyr_cancel.h" nogil:
+    int pyr_cancelled(const volatile uint8_t* f)
+
+cdef enum:
+    N_ACTIONS = 102
+    A_DRAW = 100
+    A_RECYCLE = 101
+    OBS_SIZE = 108
+    O_PCARD = 0
+    O_TCARD = 28
+    O_PSTATE = 52
+    O_TSTATE = 80
+    O_SCALAR = 104
+    UNKNOWN = 53
+    # bgame.flags
+    F_DONE = 1          # the episode has ended (terminated or truncated)
+    F_TERMINATED = 2    # ... by a win or no moves (or an illegal action under "penalty")
+    F_TRUNCATED = 4     # ... by the step limit or a pass that can only repeat
+    F_SAW_REMOVAL = 8   # a removal was legal at some position of this pass
+    F_NUMBERED = 16     # the deal is a numbered one (`key` is its number)
+    F_ILLEGAL = 32      # this episode ended on an illegal action (penalty mode)
+    # reward kinds
+    R_REMOVED = 0       # pyramid cards removed by the step
+    R_WIN = 1           # 1 on the winning step
+    R_SCORE = 2         # a session profile's points (removals, and the bonus on a win)
+    # what an illegal action does
+    I_RAISE = 0         # the Python layer raises before anything changes (check())
+    I_IGNORE = 1        # nothing changes; the game's `illegal` output is set
+    I_PENALTY = 2       # the episode ends (terminated) with reward -penalty
+    # autoreset
+    AR_NONE = 0         # an ended game stays as it is: actions are ignored
+    AR_NEXT = 1         # an ended game is dealt anew at its next step (the action ignored)
+    AR_SAME = 2         # an ended game is dealt anew in the step that ends it
+
+ctypedef struct bgame:
+    pyr_table t         # the deal under the batch's rules (the engine's table)
+    pyr_pos pos         # the position (position.pxd's word)
+    uint64_t legal[2]   # the legal actions' bits (0..63, 64..101)
+    uint64_t key        # the deal's number, or its row in the caller's deals
+    uint64_t rng        # step_random's generator (SplitMix64), keyed by (seed, game, episode)
+    uint32_t seen       # talon cards turned face up so far (the visible mode shows them)
+    uint32_t episode    # episodes dealt to this game so far (its k-th deal of the stream)
+    uint16_t steps      # moves in this episode
+    uint8_t flags       # F_*
+
+cdef uint64_t C_DEAL = 0x243F6A8885A308D3ULL      # the deal stream's and the random actions'
+cdef uint64_t C_ACT = 0x13198A2E03707344ULL       # keys (digits of pi)
+cdef uint64_t N_DEALS = 8031810176ULL             # 26 ** 7 deal numbers
+# Byte-spread table: bit j of the index becomes byte j of the value (0 or 1).
+cdef uint64_t SPREAD[256]
+
+
+cdef uint8_t ACTION_OF[52 * 52]   # [c * 52 + d]: the action of the pair c, d; [c * 52 + c]:
+                                  # of the King c
+
+
+cdef void _init_tables():
+    cdef int i, j
+    cdef uint8_t b[8]
+    for i in range(256):              # (bytes in memory order: the same on any endianness)
+        for j in range(8):
+            b[j] = (i >> j) & 1
+        memcpy(&SPREAD[i], b, 8)
+    for i in range(52):
+        for j in range(52):
+            ACTION_OF[52 * i + j] = 0
+            if card_rank(i) + card_rank(j) == 13:
+                ACTION_OF[52 * i + j] = pair_action(i, j)
+        if card_rank(i) == KING:
+            ACTION_OF[52 * i + i] = card_suit(i)
+
+
+
+# ---- the action table -----------------------------------------------------------------------
+
+cdef inline int pair_action(int c, int d) noexcept nogil:
+    """The action of the pair of cards c, d (ranks summing to 13)."""
+    if card_rank(c) > 6:
+        c, d = d, c
+    return 4 + 16 * (card_rank(c) - 1) + 4 * card_suit(c) + card_suit(d)
+
+
+cdef inline int move_action(const pyr_table* t, pyr_move m) noexcept nogil:
+    """The action of engine move m in the game of table t."""
+    cdef int a = move_a(m), b = move_b(m)
+    if a == LOC_NONE:
+        return A_DRAW if m == MOVE_DRAW else A_RECYCLE
+    if b == LOC_NONE:
+        b = a
+    return ACTION_OF[52 * t.card[a] + t.card[b]]
+
+
+cdef inline int action_cards(int a, int* c, int* d) noexcept nogil:
+    """The cards of action a (0..99): the King's (d = -1) or the pair's; returns a."""
+    cdef int r, s, u
+    if a < 4:
+        c[0] = 13 * a + KING - 1
+        d[0] = -1
+        return a
+    a -= 4
+    r = a // 16 + 1
+    s = (a // 4) % 4
+    u = a % 4
+    c[0] = 13 * s + r - 1
+    d[0] = 13 * u + (13 - r) - 1
+    return a + 4
+
+
+cdef inline pyr_move action_move(const pyr_table* t, int a) noexcept nogil:
+    """The engine move of action a in the game of table t (legal or not)."""
+    cdef int c, d
+    if a == A_DRAW:
+        return MOVE_DRAW
+    if a == A_RECYCLE:
+        return MOVE_RECYCLE
+    action_cards(a, &c, &d)
+    if d < 0:
+        return move_king(table_loc(t, c))
+    return move_pair(table_loc(t, c), table_loc(t, d))
+
+
+_init_tables()
+
+
+cdef inline bint is_legal(const bgame* g, int a) noexcept nogil:
+    return (g.legal[a >> 6] >> (a & 63)) & 1
+
+
+# ---- deals ----------------------------------------------------------------------------------
+
+cdef inline uint64_t stream_number(uint64_t seed, uint64_t game, uint64_t k) noexcept nogil:
+    """Deal number of the stream's game `game`, episode k: SplitMix64 keyed by (seed, game,
+    k), reduced to 0 .. 26**7 - 1 without bias (rejection)."""
+    cdef uint64_t s = seed ^ C_DEAL, x
+    cdef uint64_t limit = <uint64_t>0 - ((<uint64_t>0 - N_DEALS) % N_DEALS)   # 2**64 - (2**64 % N)
+    s = splitmix64_next(&s) ^ game
+    s = splitmix64_next(&s) ^ k
+    x = splitmix64_next(&s)
+    while limit != 0 and x >= limit:
+        x = splitmix64_next(&s)
+    return x % N_DEALS
+
+
+cdef inline int pyr_popcount64(uint64_t x) noexcept nogil:
+    return pyr_popcount32(<uint32_t>x) + pyr_popcount32(<uint32_t>(x >> 32))
+
+
+cdef inline int ctz64(uint64_t x) noexcept nogil:
+    if <uint32_t>x:
+        return pyr_ctz32(<uint32_t>x)
+    return 32 + pyr_ctz32(<uint32_t>(x >> 32))
+
+
+cdef inline uint64_t action_seed(uint64_t seed, uint64_t game, uint64_t k) noexcept nogil:
+    """The random actions' generator of game `game`'s k-th episode."""
+    cdef uint64_t s = seed ^ C_ACT
+    s = splitmix64_next(&s) ^ game
+    s = splitmix64_next(&s) ^ k
+    return splitmix64_next(&s)
+
+
+cdef inline uint32_t random_action(bgame* g) noexcept nogil:
+    """A uniform legal action of game g (Lemire's draw on its generator), the j-th set bit of
+    its legal actions."""
+    cdef uint64_t w
+    cdef int n0 = pyr_popcount64(g.legal[0]), n = n0 + pyr_popcount64(g.legal[1]), j, word
+    if n == 0:
+        return A_DRAW
+    j = <int>rand_below(&g.rng, <uint32_t>n)
+    word = 0
+    if j >= n0:
+        j -= n0
+        word = 1
+    w = g.legal[word]
+    while j > 0:
+        w &= w - 1
+        j -= 1
+    return <uint32_t>(64 * word + ctz64(w))
+
+
+# ---- one game -------------------------------------------------------------------------------
+
+cdef inline void seen_update(bgame* g) noexcept nogil:
+    """Cards face up now join the seen ones: the waste, and a playable stock top."""
+    cdef int s
+    g.seen |= below(pos_cur(g.pos))
+    if g.t.rules.stock_top_playable:
+        s = stock_top(g.pos)
+        if s >= 0:
+            g.seen |= (<uint32_t>1) << s
+
+
+cdef inline int list_legal(bgame* g) noexcept nogil:
+    """The legal actions of g's position into g.legal (and F_SAW_REMOVAL); returns how many
+    moves (0: the game is over)."""
+    cdef pyr_move buf[MAX_MOVES]
+    cdef int n = gen_moves(&g.t, g.pos, buf), i, a
+    g.legal[0] = 0
+    g.legal[1] = 0
+    for i in range(n):
+        a = move_action(&g.t, buf[i])
+        g.legal[a >> 6] |= (<uint64_t>1) << (a & 63)
+    if (g.legal[0] | (g.legal[1] & ((<uint64_t>1 << 36) - 1))) != 0:
+        g.flags |= F_SAW_REMOVAL
+    return n
+
+
+cdef inline void deal_game(bgame* g, const uint8_t* deck, const pyr_rules* rules,
+                           uint64_t key, bint numbered, uint64_t seed,
+                           uint64_t game) noexcept nogil:
+    """Deal game `game` (of the stream) the deck; its k-th episode begins."""
+    table_init(&g.t, deck, rules)
+    g.rng = action_seed(seed, game, g.episode)
+    g.pos = pos_start(&g.t)
+    g.key = key
+    g.seen = 0
+    g.steps = 0
+    g.flags = F_NUMBERED if numbered else 0
+    g.episode += 1
+    seen_update(g)
+    list_legal(g)
+
+
+cdef inline void write_mask(const bgame* g, uint8_t* m) noexcept nogil:
+    cdef int j
+    cdef uint64_t w
+    for j in range(12):                       # actions 0..95
+        w = SPREAD[(g.legal[j >> 3] >> (8 * (j & 7))) & 0xFF]
+        memcpy(m + 8 * j, &w, 8)
+    w = SPREAD[(g.legal[1] >> 32) & 0x3F]     # actions 96..101
+    memcpy(m + 96, &w, 6)
+
+
+cdef inline uint64_t load8(const uint8_t* p) noexcept nogil:
+    cdef uint64_t x
+    memcpy(&x, p, 8)
+    return x
+
+
+cdef inline void store8(int8_t* p, uint64_t x) noexcept nogil:
+    memcpy(p, &x, 8)
+
+
+cdef inline uint64_t spread8(uint32_t bits, int j) noexcept nogil:
+    """Bits 8j .. 8j+7 of `bits` as eight bytes of 0 or 1."""
+    return SPREAD[(bits >> (8 * j)) & 0xFF]
+
+
+cdef inline void write_obs(const bgame* g, bint visible, int8_t* o) noexcept nogil:
+    """The observation of g (module docstring) into o[0 .. OBS_SIZE): eight places at a time,
+    each bit mask spread to bytes (SPREAD) and combined bytewise (no byte ever carries)."""
+    cdef uint32_t pyr = pos_pyr(g.pos), talon = pos_talon(g.pos), f = free_mask(pyr)
+    cdef uint32_t waste = talon & below(pos_cur(g.pos)), play = 0, hidden = 0
+    cdef uint64_t ones = 0x0101010101010101ULL, x, h
+    cdef int av[3]
+    cdef int n_av = talon_available(&g.t, g.pos, av), i, left
+    for i in range(n_av):
+        play |= (<uint32_t>1) << av[i]
+    if visible:
+        hidden = talon & ~g.seen
+    # Each part is written in the order of the row, so a last 8-byte store that runs into
+    # the next part is overwritten by it.
+    for i in range(4):                        # pyramid cards (28: the 4th store spills 4)
+        x = spread8(pyr, i)
+        store8(o + O_PCARD + 8 * i, (load8(g.t.card + 8 * i) + ones) & (x * 0xFF))
+    for i in range(3):                        # talon cards
+        x = spread8(talon, i)
+        h = spread8(hidden, i)
+        store8(o + O_TCARD + 8 * i, ((load8(g.t.card + LOC_TALON + 8 * i) + ones)
+                                     & ((x & ~h) * 0xFF)) | (h * UNKNOWN))
+    for i in range(4):                        # pyramid states
+        store8(o + O_PSTATE + 8 * i, spread8(pyr, i) + spread8(f, i))
+    for i in range(3):                        # talon states
+        store8(o + O_TSTATE + 8 * i, spread8(talon, i) + 2 * spread8(waste, i)
+               + spread8(play, i))
+    o[O_SCALAR] = <int8_t>pyr_popcount32(talon & ~waste)
+    o[O_SCALAR + 1] = <int8_t>pyr_popcount32(waste)
+    o[O_SCALAR + 2] = <int8_t>pos_recycles(g.pos)
+    if g.t.rules.redeals == REDEALS_UNLIMITED:
+        left = -1
+    else:
+        left = g.t.rules.redeals - pos_recycles(g.pos)
+    o[O_SCALAR + 3] = <int8_t>left
+
+
+ctypedef struct bconf:
+    # What every game of a batch shares.
+    pyr_rules rules
+    uint64_t seed
+    uint64_t offset           # game i of the batch is game offset + i of the stream
+    int visible
+    int reward
+    int illegal
+    int autoreset
+    int max_steps
+    float penalty
+    float pts_pyramid         # R_SCORE: points per pyramid card, per talon card, the win
+    float pts_talon           # bonus and what each move takes off it
+    float win_bonus
+    float bonus_per_move
+    const uint8_t* decks      # the caller's deals (n_decks x 52), or NULL: the seeded stream
+    const uint64_t* keys      # their numbers (or rows)
+    const uint8_t* numbered   # 1 where keys[j] is a deal number
+    int64_t n_decks
+    int64_t n                 # games in the batch
+
+
+cdef inline void next_deal(const bconf* c, bgame* g, int64_t i) noexcept nogil:
+    """Deal game i its next episode's deal: the stream's, or the caller's row
+    (i + k * n) % n_decks for its k-th episode."""
+    cdef uint8_t deck[52]
+    cdef uint64_t number
+    cdef int64_t row
+    if c.decks == NULL:
+        number = stream_number(c.seed, c.offset + <uint64_t>i, g.episode)
+        deal_shuffle(number, deck)
+        deal_game(g, deck, &c.rules, number, True, c.seed, c.offset + <uint64_t>i)
+    else:
+        row = (i + <int64_t>(g.episode % <uint64_t>c.n_decks) * (c.n % c.n_decks)) % c.n_decks
+        deal_game(g, c.decks + 52 * row, &c.rules, c.keys[row], c.numbered[row] != 0, c.seed,
+                  c.offset + <uint64_t>i)
+
+
+cdef inline float step_game(const bconf* c, bgame* g, int a, uint8_t* illegal) noexcept nogil:
+    """Play action a in game g (not ended); returns the reward."""
+    cdef pyr_move m
+    cdef uint32_t pyr0 = pos_pyr(g.pos), talon0 = pos_talon(g.pos)
+    cdef int n, dp, dt
+    cdef float r = 0
+    if a < 0 or a >= N_ACTIONS or not is_legal(g, a):
+        illegal[0] = 1
+        if c.illegal == I_PENALTY:
+            g.flags |= F_DONE | F_TERMINATED | F_ILLEGAL
+            return -c.penalty
+        g.steps += 1                  # (I_IGNORE: the step limit still ends the episode)
+        if g.steps >= c.max_steps:
+            g.flags |= F_DONE | F_TRUNCATED
+        return 0
+    m = action_move(&g.t, a)
+    g.pos = pos_apply(&g.t, g.pos, m)
+    g.steps += 1
+    if m == MOVE_RECYCLE:
+        g.flags &= ~F_SAW_REMOVAL
+    seen_update(g)
+    n = list_legal(g)
+    dp = pyr_popcount32(pyr0) - pyr_popcount32(pos_pyr(g.pos))
+    if c.reward == R_REMOVED:
+        r = dp
+    elif c.reward == R_SCORE:
+        dt = pyr_popcount32(talon0) - pyr_popcount32(pos_talon(g.pos))
+        r = c.pts_pyramid * dp + c.pts_talon * dt
+    if n == 0:
+        g.flags |= F_DONE | F_TERMINATED
+        if pos_won(&g.t, g.pos):
+            if c.reward == R_WIN:
+                r = 1
+            elif c.reward == R_SCORE and c.win_bonus > 0:
+                dt = <int>(c.win_bonus - c.bonus_per_move * g.steps)   # the session's int()
+                r += dt if dt > 0 else 0
+    elif g.steps >= c.max_steps or (
+            c.rules.redeals == REDEALS_UNLIMITED and (g.flags & F_SAW_REMOVAL) == 0
+            and g.legal[0] == 0 and g.legal[1] == (<uint64_t>1) << (A_RECYCLE - 64)):
+        # (only recycling is left, and no removal was legal anywhere in this pass: the next
+        # passes can only repeat it)
+        g.flags |= F_DONE | F_TRUNCATED
+    return r
+
+
+cdef class Batch:
+    """The games of a pyramid_solitaire.batch.GameBatch (which validates every argument)."""
+    cdef bgame* g
+    cdef bconf c
+    cdef object _keep         # the caller's deals, kept alive while c points into them
+
+    def __cinit__(self, int64_t n, dict rules, uint64_t seed, uint64_t offset, bint visible,
+                  int reward, int illegal, int autoreset, int max_steps, float penalty,
+                  scoring, decks, keys, numbered):
+        cdef const uint8_t[:, ::1] dv
+        cdef const uint64_t[::1] kv
+        cdef const uint8_t[::1] nv
+        self.g = <bgame*>calloc(n, sizeof(bgame))
+        if self.g == NULL:
+            raise MemoryError()
+        memset(&self.c, 0, sizeof(bconf))
+        rules_from_options(&self.c.rules, rules)
+        self.c.n = n
+        self.c.seed = seed
+        self.c.offset = offset
+        self.c.visible = visible
+        self.c.reward = reward
+        self.c.illegal = illegal
+        self.c.autoreset = autoreset
+        self.c.max_steps = max_steps
+        self.c.penalty = penalty
+        self.c.pts_pyramid, self.c.pts_talon, self.c.win_bonus, self.c.bonus_per_move = scoring
+        if decks is not None:
+            dv = decks
+            kv = keys
+            nv = numbered
+            self._keep = (decks, keys, numbered)
+            self.c.decks = &dv[0, 0]
+            self.c.keys = &kv[0]
+            self.c.numbered = &nv[0]
+            self.c.n_decks = dv.shape[0]
+
+    def __dealloc__(self):
+        free(self.g)
+
+    @property
+    def n(self):
+        return self.c.n
+
+    # ---- resets ------------------------------------------------------------------------------
+
+    def reset(self, int64_t lo, int64_t hi, const uint8_t[::1] which, int8_t[:, ::1] obs,
+              uint8_t[:, ::1] mask):
+        """Deal games lo..hi-1 (those with which[i], or all when which is None) their next
+        deal and write their observations and masks."""
+        cdef int64_t i
+        with nogil:
+            for i in range(lo, hi):
+                if which is None or which[i]:
+                    next_deal(&self.c, &self.g[i], i)
+                    write_obs(&self.g[i], self.c.visible, &obs[i, 0])
+                    write_mask(&self.g[i], &mask[i, 0])
+
+    def reset_decks(self, const int64_t[::1] games, const uint8_t[:, ::1] decks,
+                    const uint64_t[::1] keys, const uint8_t[::1] numbered, int8_t[:, ::1] obs,
+                    uint8_t[:, ::1] mask):
+        """Deal games[j] the deck decks[j] (checked by the caller)."""
+        cdef Py_ssize_t j
+        cdef bgame* g
+        with nogil:
+            for j in range(games.shape[0]):
+                g = &self.g[games[j]]
+                deal_game(g, &decks[j, 0], &self.c.rules, keys[j], numbered[j] != 0,
+                          self.c.seed, self.c.offset + <uint64_t>games[j])
+                write_obs(g, self.c.visible, &obs[games[j], 0])
+                write_mask(g, &mask[games[j], 0])
+
+    # ---- steps -------------------------------------------------------------------------------
+
+    def first_illegal(self, const int64_t[::1] actions, int64_t lo, int64_t hi):
+        """The first game in lo..hi-1 still playing whose action is not legal, or -1."""
+        cdef int64_t i, a, bad = -1
+        with nogil:
+            for i in range(lo, hi):
+                if self.g[i].flags & F_DONE:
+                    continue
+                a = actions[i]
+                if a < 0 or a >= N_ACTIONS or not is_legal(&self.g[i], <int>a):
+                    bad = i
+                    break
+        return bad
+
+    def step(self, int64_t[::1] actions, int64_t lo, int64_t hi, int8_t[:, ::1] obs,
+             uint8_t[:, ::1] mask, float[::1] reward, uint8_t[::1] terminated,
+             uint8_t[::1] truncated, uint8_t[::1] illegal, uint8_t[::1] reset,
+             int8_t[:, ::1] final_obs, uint8_t[:, ::1] final_mask, bint random=False):
+        """Play actions[i] in games lo..hi-1 (random=True: a uniform legal action of each,
+        written to actions) and write every output row (see GameBatch.step)."""
+        cdef int64_t i
+        cdef bgame* g
+        cdef bint was_done
+        with nogil:
+            for i in range(lo, hi):
+                g = &self.g[i]
+                illegal[i] = 0
+                reset[i] = 0
+                if g.flags & F_DONE:
+                    reward[i] = 0
+                    if self.c.autoreset == AR_NEXT:
+                        next_deal(&self.c, g, i)
+                        reset[i] = 1
+                    else:         # an ended game waits for its reset: nothing changes
+                        terminated[i] = (g.flags & F_TERMINATED) != 0
+                        truncated[i] = (g.flags & F_TRUNCATED) != 0
+                        continue
+                else:
+                    if random:
+                        actions[i] = random_action(g)
+                    reward[i] = step_game(&self.c, g, <int>actions[i], &illegal[i])
+                    if g.flags & F_DONE and self.c.autoreset == AR_SAME:
+                        write_obs(g, self.c.visible, &final_obs[i, 0])
+                        write_mask(g, &final_mask[i, 0])
+                        terminated[i] = (g.flags & F_TERMINATED) != 0
+                        truncated[i] = (g.flags & F_TRUNCATED) != 0
+                        next_deal(&self.c, g, i)
+                        reset[i] = 1
+                        write_obs(g, self.c.visible, &obs[i, 0])
+                        write_mask(g, &mask[i, 0])
+                        continue
+                terminated[i] = (g.flags & F_TERMINATED) != 0
+                truncated[i] = (g.flags & F_TRUNCATED) != 0
+                write_obs(g, self.c.visible, &obs[i, 0])
+                write_mask(g, &mask[i, 0])
+
+    def rollout(self, int64_t steps, int64_t lo, int64_t hi, int64_t[::1] scratch,
+                int64_t[::1] out, const uint8_t[::1] cancel, int8_t[:, ::1] obs,
+                uint8_t[:, ::1] mask, bint write):
+        """`steps` steps of uniform random legal actions in games lo..hi-1, every game dealt
+        anew as soon as its episode ends (the benchmark's "random actions chosen in the
+        core"); write: write the observations and masks at every step. Adds to out the
+        steps played, the episodes ended and the wins. Stops early once cancel[0] is set."""
+        cdef int64_t s, i, n_steps = 0, ended = 0, wins = 0
+        cdef bgame* g
+        cdef uint8_t ill
+        with nogil:
+            for s in range(steps):
+                if (s & 63) == 0 and pyr_cancelled(&cancel[0]):
+                    break
+                for i in range(lo, hi):
+                    g = &self.g[i]
+                    step_game(&self.c, g, random_action(g), &ill)
+                    n_steps += 1
+                    if g.flags & F_DONE:
+                        ended += 1
+                        wins += pos_won(&g.t, g.pos)
+                        next_deal(&self.c, g, i)
+                    if write:
+                        write_obs(g, self.c.visible, &obs[i, 0])
+                        write_mask(g, &mask[i, 0])
+        out[0] += n_steps
+        out[1] += ended
+        out[2] += wins
+
+    def observe(self, int64_t lo, int64_t hi, int8_t[:, ::1] obs, uint8_t[:, ::1] mask,
+                bint visible):
+        """Write the observations (in the given mode) and masks of games lo..hi-1."""
+        cdef int64_t i
+        with nogil:
+            for i in range(lo, hi):
+                write_obs(&self.g[i], visible, &obs[i, 0])
+                write_mask(&self.g[i], &mask[i, 0])
+
+    # ---- what the Python layer reads ------------------------------------------------------
+
+    def state(self, int64_t[:, ::1] out):
+        """Per game: position word, deal key, numbered, steps, episode, flags (as int64;
+        the position as its bits)."""
+        cdef int64_t i
+        for i in range(self.c.n):
+            out[i, 0] = <int64_t>self.g[i].pos
+            out[i, 1] = <int64_t>self.g[i].key
+            out[i, 2] = (self.g[i].flags & F_NUMBERED) != 0
+            out[i, 3] = self.g[i].steps
+            out[i, 4] = self.g[i].episode
+            out[i, 5] = self.g[i].flags
+
+    def keys(self, uint64_t[::1] key, uint8_t[::1] numbered):
+        cdef int64_t i
+        for i in range(self.c.n):
+            key[i] = self.g[i].key
+            numbered[i] = (self.g[i].flags & F_NUMBERED) != 0
+
+    def deck(self, int64_t i):
+        """Game i's 52 card indices (pyramid row-major, then the talon in draw order)."""
+        return bytes((<char*>self.g[i].t.card)[:52])
+
+    def moves_of(self, int64_t i):
+        """The engine's legal move codes of game i."""
+        cdef pyr_move buf[MAX_MOVES]
+        cdef int n = gen_moves(&self.g[i].t, self.g[i].pos, buf)
+        return [buf[j] for j in range(n)]
+
+    # ---- solver labels ---------------------------------------------------------------------
+
+    def labels(self, const int64_t[::1] games, int64_t lo, int64_t hi, bint shortest,
+               bint max_removed, int64_t max_nodes, double max_seconds, int64_t max_memory,
+               int8_t[::1] winnable, int16_t[::1] n_moves, int16_t[::1] action,
+               int8_t[::1] removable, int8_t[::1] stop, const uint8_t[::1] cancel):
+        """Solve the positions of games[lo..hi-1] (rows lo..hi-1 of the outputs):
+        winnable (1/0/-1 unknown), n_moves (a shortest win's length with `shortest`, else
+        -1), action (the first move of a shortest win, of a win, or of a line removing the
+        most pyramid cards; -1 none or unknown), removable (with max_removed: the most
+        pyramid cards still removable from here; -1 unknown), stop (which budget ran out)."""
+        cdef solve_ws ws
+        cdef solve_limits lim
+        cdef solve_out* out = <solve_out*>malloc(sizeof(solve_out))
+        cdef int64_t j
+        cdef bgame* g
+        cdef int gone
+        memset(&ws, 0, sizeof(ws))
+        if out == NULL or ws_init(&ws) < 0:
+            free(out)
+            ws_free(&ws)
+            raise MemoryError()
+        lim.max_nodes = max_nodes
+        lim.max_seconds = max_seconds
+        lim.max_memory = max_memory
+        lim.no_prune = 0
+        lim.cancel = &cancel[0]
+        try:
+            with nogil:
+                for j in range(lo, hi):
+                    g = &self.g[games[j]]
+                    gone = 28 - pyr_popcount32(pos_pyr(g.pos))     # removed already
+                    solve_with(&ws, &g.t, g.pos, OBJ_MIN_MOVES if shortest else OBJ_ANY,
+                               &lim, out)
+                    winnable[j] = out.winnable
+                    stop[j] = out.stop
+                    n_moves[j] = out.n_moves if shortest and out.winnable == 1 and out.optimal else -1
+                    action[j] = move_action(&g.t, out.line[0]) \
+                        if out.winnable == 1 and out.n_moves > 0 else -1
+                    removable[j] = 28 - gone if out.winnable == 1 else -1
+                    if max_removed and out.winnable == 0:
+                        solve_with(&ws, &g.t, g.pos, OBJ_MAX_REMOVED, &lim, out)
+                        stop[j] = out.stop
+                        if out.max_removed >= 0 and out.stop == 0:
+                            removable[j] = out.max_removed - gone
+                            if out.n_moves > 0:
+                                action[j] = move_action(&g.t, out.line[0])
+                    if pyr_cancelled(&cancel[0]):
+                        break
+        finally:
+            free(out)
+            ws_free(&ws)
+
+
+# ---- the action table, for the Python layer ------------------------------------------------
+
+def action_cards_of(int a):
+    """The card indices of action a (0..99): (King,) or (low card, high card)."""
+    cdef int c, d
+    action_cards(a, &c, &d)
+    if d < 0:
+        return (c,)
+    return (c, d)
+
+
+def action_of_cards(int c, int d=-1):
+    """The action of a King (d = -1) or of a pair of card indices summing to 13."""
+    if d < 0:
+        return card_suit(c)
+    return pair_action(c, d)
+
+
+N_ACTIONS_ = N_ACTIONS
+OBS_SIZE_ = OBS_SIZE
+UNKNOWN_ = UNKNOWN
+BYTES_PER_GAME = sizeof(bgame)
+REWARDS = {"removed": R_REMOVED, "win": R_WIN, "score": R_SCORE}
+ILLEGAL = {"raise": I_RAISE, "ignore": I_IGNORE, "penalty": I_PENALTY}
+AUTORESET = {None: AR_NONE, "next_step": AR_NEXT, "same_step": AR_SAME}
