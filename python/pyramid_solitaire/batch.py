@@ -354,7 +354,7 @@ class GameBatch:
             if bad.any():
                 i = int(np.flatnonzero(bad)[0])
                 raise ValueError(f"actions must be whole numbers 0..{N_ACTIONS - 1}; game {i} "
-                                 f"got {arr[i]!r}")
+                                 f"got {arr[i].item()!r}")
         out = self._actions
         if kind == "u":
             too = arr > N_ACTIONS - 1
@@ -362,7 +362,7 @@ class GameBatch:
             too = (arr < 0) | (arr > N_ACTIONS - 1)
         if too.any():
             i = int(np.flatnonzero(too)[0])
-            raise ValueError(f"actions are 0..{N_ACTIONS - 1}; game {i} got {arr[i]!r}")
+            raise ValueError(f"actions are 0..{N_ACTIONS - 1}; game {i} got {arr[i].item()!r}")
         np.copyto(out, arr, casting="unsafe")
         return out
 
