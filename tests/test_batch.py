@@ -88,6 +88,9 @@ def reference_obs(game: Game, seen: set, visible: bool) -> np.ndarray:
     unlimited = game.rules.redeals == "unlimited"
     o[106] = 0 if unlimited else game.recycles_used
     o[107] = -1 if game.recycles_left is None else game.recycles_left
+    since = game.moves[::-1]
+    cut = next((k for k, m in enumerate(since) if m == Move.RECYCLE), len(since))
+    o[108] = any(m.kind in ("king", "pair") for m in since[:cut])
     return o
 
 

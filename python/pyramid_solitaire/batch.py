@@ -5,7 +5,7 @@
 >>> batch = GameBatch(4, "msc", seed=7)
 >>> obs, mask = batch.reset()
 >>> obs.shape, mask.shape, obs.dtype, mask.dtype
-((4, 108), (4, 102), dtype('int8'), dtype('bool'))
+((4, 109), (4, 102), dtype('int8'), dtype('bool'))
 >>> first = mask.argmax(axis=1)                  # each game's lowest legal action
 >>> obs, mask, reward, terminated, truncated = batch.step(first)
 >>> action_move(100), action_id("Kd"), action_id("Ac+Qh")
@@ -51,7 +51,7 @@ BYTES_PER_GAME: int = _core.BYTES_PER_GAME
 OBS_LAYOUT: dict[str, tuple[int, int]] = {
     "pyramid_cards": (0, 28), "talon_cards": (28, 52), "pyramid_state": (52, 80),
     "talon_state": (80, 104), "stock_count": (104, 105), "waste_count": (105, 106),
-    "recycles_used": (106, 107), "recycles_left": (107, 108)}
+    "recycles_used": (106, 107), "recycles_left": (107, 108), "pass_removed": (108, 109)}
 #: Games per thread below which a step stays on the calling thread.
 MIN_GAMES_PER_THREAD = 4096
 #: The default step limit: above any game under limited redeals (at most
@@ -465,6 +465,13 @@ class GameBatch:
         out = np.empty((self.n, 6), np.int64)
         self._core.state(out)
         return out
+
+    @property
+    def won(self) -> np.ndarray:
+        """True where a game's position is won."""
+        out = np.empty(self.n, np.uint8)
+        self._core.won(out)
+        return out.astype(np.bool_)
 
     @property
     def moves(self) -> np.ndarray:

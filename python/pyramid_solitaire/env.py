@@ -7,7 +7,7 @@ Importing this module registers ``pyramid_solitaire/Pyramid-v0``:
 >>> env = gymnasium.make("pyramid_solitaire/Pyramid-v0", rules="msc")
 >>> obs, info = env.reset(seed=1)
 >>> obs.shape, info["action_mask"].shape, info["code"]
-((108,), (102,), 'PY1-M-EMKYFWV')
+((109,), (102,), 'PY1-M-EMKYFWV')
 >>> envs = gymnasium.make_vec("pyramid_solitaire/Pyramid-v0", num_envs=64, rules="msc")
 >>> type(envs).__name__, envs.num_envs
 ('PyramidVectorEnv', 64)
@@ -41,7 +41,7 @@ ENV_ID = "pyramid_solitaire/Pyramid-v0"
 
 _HIGH = {"pyramid_cards": 52, "talon_cards": UNKNOWN_CARD, "pyramid_state": 2,
          "talon_state": 4, "stock_count": 24, "waste_count": 24, "recycles_used": 63,
-         "recycles_left": 63}
+         "recycles_left": 63, "pass_removed": 1}
 
 
 def observation_space(dict_observation: bool = False) -> spaces.Space:

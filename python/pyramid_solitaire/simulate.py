@@ -185,6 +185,7 @@ class SimulationResult:
         self.seconds = seconds
         self.deals = deals if deals is not None else _span(deal)
         self._decks = decks
+        self._own: tuple[Any, dict[str, Any]] | None = None   # a callable policy, its options
         self.simd = simd            # the vector path the playouts ran on (None: the solver)
         self.workers = workers      # the Dask workers it ran on (None: this process)
 
@@ -242,12 +243,32 @@ class SimulationResult:
         """The moves game i played."""
         self._arrays("replay(i)")
         i = _args.whole("i", i, -self.games, self.games - 1)
+        if self._own is not None:
+            return self._replay_own(i)
         if self.numbered[i]:
             return replay(int(self.deal[i]), rules=self.rules, policy=self.policy,
                           seed=self.seed)
         deal = Deal.from_cards(self._decks[i].tolist(), rules=self.rules)
         return replay(deal, rules=self.rules, policy=self.policy, seed=self.seed,
                       key=int(self.deal[i]))
+
+    def _replay_own(self, i: int) -> list[Move]:
+        """A callable policy's game i, played again alone; checked against the recorded one
+        (a policy that is not a function of its observation cannot be replayed)."""
+        from . import callable_policy
+        fn, opts = self._own  # type: ignore[misc]
+        deal: Any = int(self.deal[i]) if self.numbered[i] else self._decks[i].tolist()
+        if self.numbered[i]:
+            deal = Deal.from_number(deal, rules=self.rules)
+        moves = callable_policy.replay(fn, deal, self.rules, seed=self.seed,
+                                       observation=opts["observation"],
+                                       deterministic=opts["deterministic"],
+                                       max_steps=opts["max_steps"])
+        if len(moves) != int(self.moves[i]):
+            raise ValueError(f"game {i} plays differently alone ({len(moves)} moves, not "
+                             f"{int(self.moves[i])}): the policy's choices depend on more than "
+                             "each game's own observation, so its games cannot be replayed")
+        return moves
 
     def to_dict(self, arrays: bool = False) -> dict[str, Any]:
         """The summary as JSON-ready data (write it with :func:`pyramid_solitaire.jsonout.dumps`:
@@ -409,12 +430,14 @@ def _has_display() -> bool:
 
 def simulate(games: int | None = None, *, deals: Iterable | np.ndarray | None = None,
              start: int | str = 0, rules: Rules | str | dict | None = None,
-             policy: str = "greedy", seed: int | None = None, threads: int | None = None,
+             policy: Any = "greedy", seed: int | None = None, threads: int | None = None,
              progress: Any = False, cancel: Any = None, chunk_size: int | None = None,
              arrays: bool = True, max_nodes: int | None = None,
              max_seconds: float | None = None,
              max_memory: int | str | None = None, scheduler: Any = None,
-             shard_size: int | None = None) -> SimulationResult:
+             shard_size: int | None = None, observation: str = "visible",
+             batch_size: int | None = None, deterministic: bool = False,
+             max_steps: int | None = None) -> SimulationResult:
     """Play ``games`` deals numbered ``start``, ``start + 1``, ... (or the given ``deals``)
     with ``policy`` under ``rules`` and return a :class:`SimulationResult`.
 
@@ -448,18 +471,49 @@ def simulate(games: int | None = None, *, deals: Iterable | np.ndarray | None = 
       solver policy 20,000), one task each on a worker's cores, their rows combined as they
       come back; ``workers`` (and ``threads``) of the result then count the workers.
 
+    - ``policy`` may also be your own: a callable ``policy(obs, mask)`` returning one action
+      id per game for a batch of games (:mod:`pyramid_solitaire.callable_policy`,
+      docs/env.md). Its options: ``observation`` (``"visible"``, the default, or
+      ``"full"``), ``batch_size`` (games stepped together, default 1,024),
+      ``deterministic`` (True when its choice depends only on the observation: under
+      unlimited redeals a game then ends at a recycle after a pass that removed nothing,
+      as the built-in greedy's does) and ``max_steps`` (an episode's step limit, default
+      2,000). A callable taking a keyword ``rng`` gets a numpy Generator seeded from
+      ``seed``.
+
     Results are identical whatever ``threads``, ``chunk_size``, ``arrays``, ``scheduler``
-    and ``shard_size``.
+    and ``shard_size`` (for a callable policy, whatever ``threads``; a stochastic one's
+    also depend on ``batch_size``).
     """
     if (games is None) == (deals is None):
         raise ValueError("give exactly one of games (a count, played from deal number start) "
                          "or deals (the deals to play)")
-    policy = _policy(policy)
-    seed = _seed(seed, policy)
+    own = callable(policy) and not isinstance(policy, str)
+    own_opts: dict[str, Any] = {}
+    if own:
+        from . import callable_policy
+        own_opts = callable_policy.check_options(
+            observation, callable_policy.DEFAULT_BATCH_SIZE if batch_size is None
+            else batch_size, deterministic, max_steps)
+        seed = None if seed is None else _args.whole("seed", seed, 0, _SEED_LIMIT - 1)
+        if scheduler is not None or shard_size is not None:
+            raise ValueError("a callable policy runs in this process: scheduler and "
+                             "shard_size are for the built-in policies")
+        if (max_nodes, max_seconds, max_memory) != (None, None, None):
+            raise ValueError("max_nodes, max_seconds and max_memory are budgets of the solver "
+                             "policy")
+    else:
+        if (observation, batch_size, deterministic, max_steps) != ("visible", None, False,
+                                                                   None):
+            raise ValueError("observation, batch_size, deterministic and max_steps go with a "
+                             "callable policy (policy=your_function)")
+        policy = _policy(policy)
+        seed = _seed(seed, policy)
     n_threads = _args.threads(threads)
     arrays = _args.flag("arrays", arrays)
     explicit = None if rules is None else Rules.coerce(rules)
-    if policy != "solver" and (max_nodes, max_seconds, max_memory) != (None, None, None):
+    if not own and policy != "solver" and (max_nodes, max_seconds,
+                                           max_memory) != (None, None, None):
         raise ValueError("max_nodes, max_seconds and max_memory are budgets of the solver "
                          "policy; the greedy and random policies take none")
     batch: DealBatch | None = None
@@ -479,11 +533,14 @@ def simulate(games: int | None = None, *, deals: Iterable | np.ndarray | None = 
         if isinstance(deals, (range, np.ndarray)) and np.ndim(deals) and len(deals):
             # the copy read_deals makes: numbers (8 bytes a deal) or decks (52)
             copy = 52 if isinstance(deals, np.ndarray) and deals.ndim == 2 else 8
-            _check_fits(len(deals), policy, arrays, extra=copy)
+            _check_fits(len(deals), "greedy" if own else policy, arrays, extra=copy)
         batch = read_deals(deals, explicit)
         first, rules, n = 0, batch.rules, len(batch)
         described = batch.describe()
-    _check_fits(n, policy, arrays)
+    _check_fits(n, "greedy" if own else policy, arrays)
+    if own:
+        return _simulate_own(policy, n, first, batch, rules, seed, own_opts, threads,
+                             progress, cancel, arrays, described)
     if scheduler is not None:
         if batch is not None:
             raise ValueError("a scheduler plays numbered deals: give games (and start), not "
@@ -528,6 +585,32 @@ def simulate(games: int | None = None, *, deals: Iterable | np.ndarray | None = 
                             decks=batch.layouts if batch is not None and arrays else None,
                             numbered=(batch.numbered if batch is not None and arrays
                                       else None), **kept)
+
+
+def _simulate_own(fn: Any, n: int, first: int, batch: DealBatch | None, rules: Rules,
+                  seed: int | None, opts: dict[str, Any], threads: Any, progress: Any,
+                  cancel: Any, arrays: bool, described: dict[str, Any]) -> SimulationResult:
+    """simulate() of a callable policy (callable_policy.play)."""
+    from . import callable_policy
+    t0 = time.perf_counter()
+    rows = callable_policy.play(fn, n, first, batch, rules, seed=seed, threads=threads,
+                                progress=progress, cancel=cancel, **opts)
+    seconds = time.perf_counter() - t0
+    if batch is None:
+        deal = np.arange(first, first + n, dtype=np.uint64)
+    else:
+        deal = np.ascontiguousarray(batch.numbers if batch.numbers is not None
+                                    else batch.keys, np.uint64)
+    totals = Totals.of(rows["won"], rows["removed"], rows["moves"], rows["score"])
+    name = getattr(fn, "__name__", type(fn).__name__)
+    kept = dict(deal=deal, **rows) if arrays else {}
+    result = SimulationResult(policy=name, rules=rules, seed=seed, threads=1, seconds=seconds,
+                              totals=totals, deals=described,
+                              decks=batch.layouts if batch is not None and arrays else None,
+                              numbered=(batch.numbered if batch is not None and arrays
+                                        else None), **kept)
+    result._own = (fn, opts)
+    return result
 
 
 def _simulate_shard(kwargs: dict[str, Any], lo: int, hi: int) -> dict[str, Any]:

@@ -24,8 +24,9 @@ is written here. The observation (OBS_SIZE small integers, int8) is laid out as
     [52, 80)   pyramid place i: 0 removed, 1 covered, 2 free
     [80, 104)  talon card t: 0 removed, 1 stock, 2 stock and playable (the stock's top under
                stock_top_playable), 3 waste, 4 waste and playable (a waste pile's top)
-    104..107   cards in the stock, cards in the waste, recycles used, recycles left (-1:
-               unlimited)
+    104..108   cards in the stock, cards in the waste, recycles used (0 under unlimited
+               redeals, where the engine does not count them), recycles left (-1: unlimited),
+               1 if a card was removed since the last recycle (or the deal), else 0
 """
 from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
@@ -53,7 +54,9 @@ cdef enum:
     N_ACTIONS = 102
     A_DRAW = 100
     A_RECYCLE = 101
-    OBS_SIZE = 108
+    SKIP = -1           # Batch.step: the game makes no move (only the Python layer's own
+                        # callers pass it: user actions are checked to be 0..101)
+    OBS_SIZE = 109
     O_PCARD = 0
     O_TCARD = 28
     O_PSTATE = 52
@@ -67,6 +70,7 @@ cdef enum:
     F_SAW_REMOVAL = 8   # a removal was legal at some position of this pass
     F_NUMBERED = 16     # the deal is a numbered one (`key` is its number)
     F_ILLEGAL = 32      # this episode ended on an illegal action (penalty mode)
+    F_PASS_REMOVED = 64 # a card was removed since the last recycle (or the deal)
     # reward kinds
     R_REMOVED = 0       # pyramid cards removed by the step
     R_WIN = 1           # 1 on the winning step
@@ -329,6 +333,7 @@ cdef inline void write_obs(const bgame* g, bint visible, int8_t* o) noexcept nog
     else:
         left = g.t.rules.redeals - pos_recycles(g.pos)
     o[O_SCALAR + 3] = <int8_t>left
+    o[O_SCALAR + 4] = (g.flags & F_PASS_REMOVED) != 0
 
 
 ctypedef struct bconf:
@@ -388,7 +393,9 @@ cdef inline float step_game(const bconf* c, bgame* g, int a, uint8_t* illegal) n
     g.pos = pos_apply(&g.t, g.pos, m)
     g.steps += 1
     if m == MOVE_RECYCLE:
-        g.flags &= ~F_SAW_REMOVAL
+        g.flags &= ~(F_SAW_REMOVAL | F_PASS_REMOVED)
+    elif a < A_DRAW:
+        g.flags |= F_PASS_REMOVED
     seen_update(g)
     n = list_legal(g)
     dp = pyr_popcount32(pyr0) - pyr_popcount32(pos_pyr(g.pos))
@@ -524,6 +531,11 @@ cdef class Batch:
                         terminated[i] = (g.flags & F_TERMINATED) != 0
                         truncated[i] = (g.flags & F_TRUNCATED) != 0
                         continue
+                elif actions[i] == SKIP and not random:    # (simulate: this game waits)
+                    reward[i] = 0
+                    terminated[i] = 0
+                    truncated[i] = 0
+                    continue
                 else:
                     if random:
                         actions[i] = random_action(g)
@@ -594,6 +606,12 @@ cdef class Batch:
             out[i, 3] = self.g[i].steps
             out[i, 4] = self.g[i].episode
             out[i, 5] = self.g[i].flags
+
+    def won(self, uint8_t[::1] out):
+        """1 where a game's position is won."""
+        cdef int64_t i
+        for i in range(self.c.n):
+            out[i] = pos_won(&self.g[i].t, self.g[i].pos)
 
     def keys(self, uint64_t[::1] key, uint8_t[::1] numbered):
         cdef int64_t i
