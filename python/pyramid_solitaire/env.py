@@ -104,9 +104,8 @@ class PyramidEnv(gym.Env):
 
     def _info(self) -> dict[str, Any]:
         b = self._batch
-        return {"action_mask": b.mask[0].copy(), "code": b.code(0),
-                "deal": int(b.deal_numbers[0]), "moves": int(b.moves[0]),
-                "illegal": bool(b.illegal[0])}
+        return {"action_mask": b.mask[0].copy(), "code": self._code, "deal": self._deal,
+                "moves": int(b.moves[0]), "illegal": bool(b.illegal[0])}
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
@@ -122,6 +121,7 @@ class PyramidEnv(gym.Env):
             self._batch.reset(deals=[deal])
         else:
             self._batch.reset()
+        self._code, self._deal = self._batch.code(0), int(self._batch.deal_numbers[0])
         return self._obs(), self._info()
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:

@@ -566,11 +566,13 @@ cdef class Batch:
         cdef bgame* g
         cdef uint8_t ill
         with nogil:
-            for s in range(steps):
-                if (s & 63) == 0 and pyr_cancelled(&cancel[0]):
+            # Game by game (the games are independent, so the order changes nothing): one
+            # game's state stays in the cache for all its moves.
+            for i in range(lo, hi):
+                if (i & 255) == 0 and pyr_cancelled(&cancel[0]):
                     break
-                for i in range(lo, hi):
-                    g = &self.g[i]
+                g = &self.g[i]
+                for s in range(steps):
                     step_game(&self.c, g, random_action(g), &ill)
                     n_steps += 1
                     if g.flags & F_DONE:
