@@ -30,7 +30,7 @@ def test_the_walk_finds_the_documented_modules():
             "pyramid_solitaire.simulate", "pyramid_solitaire.deal"} <= with_examples
 
 
-@pytest.mark.parametrize("path", ["README.md", "docs/session.md"])
+@pytest.mark.parametrize("path", ["README.md", "docs/session.md", "docs/env.md"])
 def test_markdown_examples(path):
     result = doctest.testfile(str(repo_file(*path.split("/"))), module_relative=False,
                               optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)

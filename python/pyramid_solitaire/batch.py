@@ -13,7 +13,7 @@
 >>> batch.game(0).status
 <Status.PLAYING: 'playing'>
 
-The games live in the core as plain C structs (232 bytes a game); every call releases the
+The games live in the core as plain C structs (240 bytes a game); every call releases the
 GIL, and a large batch is spread over threads. Each game's episodes depend only on the seed
 (or the given deals), its index and the actions, never on the thread count or the split.
 """

@@ -2,7 +2,7 @@
 """N games stepped at once: the native half of pyramid_solitaire.batch (docs/env.md).
 
 Each game is one engine table (position.pxd's pyr_table, its deal under the batch's rules) and
-one position word, with a few counters: a `bgame`, 232 bytes. Every call here takes a range of
+one position word, with a few counters and a random generator: a `bgame`, 240 bytes. Every call here takes a range of
 games [lo, hi) and runs without the GIL, so the Python layer can spread a batch over threads;
 each game's step depends only on its own state, its action and the batch's seed, so results
 do not depend on how the games are split.
