@@ -103,27 +103,32 @@ class Net:
         return lambda obs, mask: self.forward(features(obs), mask)[0].argmax(axis=1)
 
 
-def rollout(net: Net, batch: GameBatch, rng: np.random.Generator,
-            win_bonus: float) -> dict[str, np.ndarray]:
+def rollout(net: Net, batch: GameBatch, rng: np.random.Generator, win_bonus: float,
+            lam: float) -> dict[str, np.ndarray]:
     """Play one episode in every game of the batch with the sampled policy; return the decisions
-    that had a choice (two or more legal actions) with their Monte-Carlo returns."""
+    that had a choice (two or more legal actions) with their return targets: lambda-returns
+    (GAE, undiscounted) on the values seen in the rollout; lam=1 is the Monte-Carlo return."""
     n = batch.n
     obs, mask = batch.reset(deals=rng.integers(TRAIN_LO, N_DEALS, n))
     done = np.zeros(n, bool)
-    O, M, A, R, alive = [], [], [], [], []
+    O, M, A, R, V, alive = [], [], [], [], [], []
     while not done.all():
-        logp, _, _, _ = net.forward(features(obs), mask)
+        logp, _, v, _ = net.forward(features(obs), mask)
         act = np.argmax(logp + rng.gumbel(size=logp.shape), axis=1)   # a sample of pi
-        O.append(obs.copy()), M.append(mask.copy()), A.append(act), alive.append(~done)
+        O.append(obs.copy()), M.append(mask.copy()), A.append(act), V.append(v)
+        alive.append(~done)
         obs, mask, reward, term, trunc = batch.step(act)
         R.append(np.where(done, 0.0, reward))
         done = done | term | trunc
-    won = batch.won
-    rew = np.array(R, np.float32)
-    last = np.array(alive).sum(axis=0) - 1
-    rew[last, np.arange(n)] += win_bonus * won
-    ret = np.cumsum(rew[::-1], axis=0)[::-1] / 28      # undiscounted return-to-go, scaled
-    Ms, al = np.array(M), np.array(alive)
+    won, al = batch.won, np.array(alive)
+    rew, val = np.array(R, np.float32), np.array(V) * al
+    rew[al.sum(axis=0) - 1, np.arange(n)] += win_bonus * won   # the bonus on the last move
+    adv, ret = np.zeros(n, np.float32), np.zeros_like(rew)
+    for t in range(len(rew) - 1, -1, -1):               # rewards scaled by 1/28
+        nxt = val[t + 1] if t + 1 < len(rew) else 0.0
+        adv = rew[t] / 28 + nxt - val[t] + lam * adv * (al[t + 1] if t + 1 < len(rew) else 0)
+        ret[t] = adv + val[t]
+    Ms = np.array(M)
     keep = al & (Ms.sum(axis=2) >= 2)                  # forced moves carry no gradient
     return {"obs": np.array(O)[keep], "mask": Ms[keep], "act": np.array(A)[keep],
             "ret": ret[keep], "won": won, "removed": rew.sum(axis=0) - win_bonus * won}
@@ -178,6 +183,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--epochs", type=int, default=1, help="1: REINFORCE; >1: PPO-clip epochs")
     ap.add_argument("--minibatch", type=int, default=4096)
+    ap.add_argument("--lam", type=float, default=0.95, help="GAE lambda; 1: Monte-Carlo")
     ap.add_argument("--win-bonus", type=float, default=10.0)
     ap.add_argument("--ent-coef", type=float, default=0.01)
     ap.add_argument("--eval-every", type=int, default=20)
@@ -194,7 +200,7 @@ def main(argv: list[str] | None = None) -> None:
                                      "eval_iteration": [], "eval_win": []}
     t0 = time.perf_counter()
     for it in range(1, args.iterations + 1):
-        data = rollout(net, batch, rng, args.win_bonus)
+        data = rollout(net, batch, rng, args.win_bonus, args.lam)
         stats = update(net, data, rng, args.epochs, args.minibatch, 0.2, args.ent_coef, 0.5)
         curve["iteration"].append(it)
         curve["train_win"].append(float(data["won"].mean()))

@@ -433,7 +433,6 @@ class GameBatch:
         totals = np.zeros(3, np.int64)
         spans = self._spans()
         obs, mask = self.obs, self.mask.view(np.uint8)
-        scratch = np.zeros(1, np.int64)
         lock = threading.Lock()
         block = max(1, min(steps, 64))
         bar = make_progress(progress, steps * self.n, "moves")
@@ -445,8 +444,8 @@ class GameBatch:
             for s in range(0, steps, block):
                 if flag[0]:
                     break
-                self._core.rollout(min(block, steps - s), lo, hi, scratch, out, flag, obs,
-                                   mask, observe)
+                self._core.rollout(min(block, steps - s), lo, hi, out, flag, obs, mask,
+                                   observe)
             with lock:
                 totals[:] += out
 

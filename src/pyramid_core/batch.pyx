@@ -555,9 +555,9 @@ cdef class Batch:
                 write_obs(g, self.c.visible, &obs[i, 0])
                 write_mask(g, &mask[i, 0])
 
-    def rollout(self, int64_t steps, int64_t lo, int64_t hi, int64_t[::1] scratch,
-                int64_t[::1] out, const uint8_t[::1] cancel, int8_t[:, ::1] obs,
-                uint8_t[:, ::1] mask, bint write):
+    def rollout(self, int64_t steps, int64_t lo, int64_t hi, int64_t[::1] out,
+                const uint8_t[::1] cancel, int8_t[:, ::1] obs, uint8_t[:, ::1] mask,
+                bint write):
         """`steps` steps of uniform random legal actions in games lo..hi-1, every game dealt
         anew as soon as its episode ends (the benchmark's "random actions chosen in the
         core"); write: write the observations and masks at every step. Adds to out the
@@ -624,12 +624,6 @@ cdef class Batch:
     def deck(self, int64_t i):
         """Game i's 52 card indices (pyramid row-major, then the talon in draw order)."""
         return bytes((<char*>self.g[i].t.card)[:52])
-
-    def moves_of(self, int64_t i):
-        """The engine's legal move codes of game i."""
-        cdef pyr_move buf[MAX_MOVES]
-        cdef int n = gen_moves(&self.g[i].t, self.g[i].pos, buf)
-        return [buf[j] for j in range(n)]
 
     # ---- solver labels ---------------------------------------------------------------------
 
