@@ -559,3 +559,24 @@ def test_game_view_matches_positions():
         g = b.game(i)
         assert g.position == int(b.positions[i])
         assert {action_id(m) for m in g.legal_moves} == set(np.flatnonzero(b.mask[i]))
+
+
+def test_a_finished_games_mask_and_reward():
+    """Documented: an episode that ends by a win or with no moves has an empty mask; a
+    truncated one keeps its position's moves, ignored from then on (reward 0)."""
+    b = GameBatch(64, "classic", seed=6, autoreset=None)
+    b.reset()
+    for _ in range(80):
+        b.step_random()
+    assert b.terminated.all()
+    assert not b.mask.any()
+    u = GameBatch(64, "unlimited", seed=6, autoreset=None, max_steps=10)
+    u.reset()
+    for _ in range(10):
+        u.step_random()
+    cut = u.truncated & ~u.terminated
+    assert cut.any() and u.mask[cut].any(axis=1).all()
+    before = u.obs.copy()
+    _, _, rew, term, trunc = u.step_random()
+    assert (rew[cut] == 0).all() and trunc[cut].all()
+    np.testing.assert_array_equal(u.obs[cut], before[cut])

@@ -172,3 +172,21 @@ def test_options_only_with_a_callable():
         simulate(8, policy=lambda o, m: m.argmax(axis=1), observation="partial")
     with pytest.raises(ValueError, match="in this process"):
         simulate(8, policy=lambda o, m: m.argmax(axis=1), scheduler="tcp://127.0.0.1:1")
+
+
+def test_cancel_stops_a_callable_policy_run():
+    import threading
+
+    from pyramid_solitaire import Cancelled
+    ev = threading.Event()
+    calls = []
+
+    def policy(obs, mask):
+        calls.append(1)
+        if len(calls) == 3:
+            ev.set()
+        return mask.argmax(axis=1)
+
+    with pytest.raises(Cancelled):
+        simulate(100_000, rules="msc", policy=policy, cancel=ev, batch_size=64)
+    assert len(calls) == 3

@@ -57,6 +57,9 @@ MIN_GAMES_PER_THREAD = 4096
 #: The default step limit: above any game under limited redeals (at most
 #: 28 + 25 x (redeals + 1) moves), so it only ends unlimited-redeal episodes.
 DEFAULT_MAX_STEPS = 2000
+#: Moves (steps x games) per native call of rollout(): about 50 ms, so Ctrl-C, cancel and
+#: the progress bar are seen that often.
+ROLLOUT_MOVES = 500_000
 
 
 def _move_of_action(a: int) -> Move:
@@ -429,35 +432,30 @@ class GameBatch:
         episodes ended, the wins among them and the seconds taken. Ctrl-C and ``cancel``
         stop it within a few milliseconds."""
         steps = _args.whole("steps", steps, 1, 1 << 40)
+        observe = _args.flag("observe", observe)
         self._check_started()
-        totals = np.zeros(3, np.int64)
         spans = self._spans()
+        outs = np.zeros((len(spans), 3), np.int64)
         obs, mask = self.obs, self.mask.view(np.uint8)
-        lock = threading.Lock()
-        block = max(1, min(steps, 64))
+        block = max(1, min(steps, ROLLOUT_MOVES // self.n))   # steps per call: ~50 ms
         bar = make_progress(progress, steps * self.n, "moves")
         t0 = time.perf_counter()
-
-        def work(k: int, k2: int, flag: np.ndarray) -> None:
-            lo, hi = spans[k]
-            out = np.zeros(3, np.int64)
-            for s in range(0, steps, block):
-                if flag[0]:
-                    break
-                self._core.rollout(min(block, steps - s), lo, hi, out, flag, obs, mask,
-                                   observe)
-            with lock:
-                totals[:] += out
-
         try:
-            run_chunks(work, len(spans), len(spans), 1, None, cancel, "the rollout")
+            for s in range(0, steps, block):
+                k = min(block, steps - s)
+
+                def work(a: int, b: int, flag: np.ndarray, k: int = k) -> None:
+                    lo, hi = spans[a]
+                    self._core.rollout(k, lo, hi, outs[a], flag, obs, mask, observe)
+
+                run_chunks(work, len(spans), len(spans), 1, None, cancel, "the rollout")
+                bar.update(k * self.n)
         finally:
-            bar.update(steps * self.n)
             bar.close()
         seconds = time.perf_counter() - t0
-        moves = int(totals[0])
-        return {"moves": moves, "episodes": int(totals[1]), "wins": int(totals[2]),
-                "seconds": seconds, "moves_per_second": moves / seconds if seconds else None}
+        moves, episodes, wins = (int(x) for x in outs.sum(axis=0))
+        return {"moves": moves, "episodes": episodes, "wins": wins, "seconds": seconds,
+                "moves_per_second": moves / seconds if seconds else None}
 
     # ---- reading the games -----------------------------------------------------------------
     def _state(self) -> np.ndarray:
