@@ -257,3 +257,15 @@ def status(s: State) -> int:
     if not legal_moves(s):
         return NO_MOVES
     return PLAYING
+
+
+def from_move(move) -> tuple:
+    """A move of the package (anything with ``kind`` and ``cards``, such as a
+    pyramid_solitaire.Move) as this module's tuple."""
+    if move.kind == "draw":
+        return DRAW
+    if move.kind == "recycle":
+        return RECYCLE
+    if move.kind == "king":
+        return ("king", int(move.cards[0]))
+    return ("pair", frozenset(int(c) for c in move.cards))

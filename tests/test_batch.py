@@ -154,7 +154,7 @@ def test_trajectories_match_game_and_reference(name, visible):
             g = games[i]
             move = action_move(int(actions[i]))
             g.play(move)
-            states[i] = ref.apply(states[i], ref_move(move))
+            states[i] = ref.apply(states[i], ref.from_move(move))
             seen[i] |= _visible_now(g)
             if move == Move.RECYCLE:
                 saw_removal[i] = False
@@ -176,16 +176,6 @@ def test_trajectories_match_game_and_reference(name, visible):
     assert (reward == 0).all() and np.array_equal(obs, before_obs)
     assert list(term | trunc) == done
 
-
-
-def ref_move(move: Move):
-    if move.kind == "draw":
-        return ref.DRAW
-    if move.kind == "recycle":
-        return ref.RECYCLE
-    if move.kind == "king":
-        return ("king", int(move.cards[0]))
-    return ("pair", frozenset(int(c) for c in move.cards))
 
 
 def test_visible_hides_exactly_the_unseen_stock():

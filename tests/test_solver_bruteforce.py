@@ -38,16 +38,6 @@ def ref_rules(rules: Rules) -> ref.Rules:
     return ref.Rules(**{k: (bool(v) if isinstance(v, bool) else v) for k, v in o.items()})
 
 
-def ref_move(m):
-    if m.kind == "draw":
-        return ref.DRAW
-    if m.kind == "recycle":
-        return ref.RECYCLE
-    if m.kind == "king":
-        return ("king", int(m.cards[0]))
-    return ("pair", frozenset(int(c) for c in m.cards))
-
-
 def late_position(rules: Rules, rng: random.Random):
     """Play until at most 8 pyramid cards are left: half the time along a winning line the
     solver found (so that winnable positions come up too), else at random with removals
@@ -65,7 +55,7 @@ def late_position(rules: Rules, rng: random.Random):
         else:
             m = rng.choice(removals if removals and rng.random() < 0.85 else moves)
         game.play(m)
-        state = ref.apply(state, ref_move(m))
+        state = ref.apply(state, ref.from_move(m))
     return game, state
 
 
