@@ -36,14 +36,28 @@ from pyramid_solitaire.batch import N_ACTIONS, GameBatch
 TEST_START, VALID_START, TRAIN_LO, N_DEALS = 10_000_000, 20_000_000, 100_000_000, 26 ** 7
 PERFECT = (0.6653, (0.6644, 0.6662))   # the solver on msc deals (README.md), quoted
 N_PLACES = 7    # pyramid free, pyramid covered, stock top, waste top, waste, stock, not seen/removed
-N_FEATURES = 52 * N_PLACES + 52 + 7
+N_FEATURES = 52 * N_PLACES + 52 + 13 * 3 + 7
 
 
-def features(obs: np.ndarray) -> np.ndarray:
-    """(m, 109) int8 observations -> (m, N_FEATURES) float32: each card's place (one-hot), its
-    depth in the stock or waste (0 on top), and counters (stock, waste, recycles, ...)."""
+def _action_cards() -> np.ndarray:
+    """(102, 2): the cards each action removes (52: none), from the action numbering."""
+    cards = np.full((N_ACTIONS, 2), 52)
+    cards[:4, 0] = np.arange(4) * 13 + 12                               # Kings
+    r, s, u = np.meshgrid(np.arange(1, 7), np.arange(4), np.arange(4), indexing="ij")
+    cards[4 + 16 * (r - 1) + 4 * s + u] = np.stack([s * 13 + r - 1, u * 13 + 12 - r], axis=-1)
+    return cards
+
+
+ACTION_CARDS = _action_cards()
+
+
+def features(obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(m, 109) int8 observations -> state features x (m, N_FEATURES): each card's place
+    (one-hot), its depth in the stock or waste (0 on top), per-rank counts (pyramid free, covered,
+    talon) and counters; and action features (m, 102, N_PLACES): the places of each action's
+    cards, summed (zeros for draw and recycle)."""
     m = obs.shape[0]
-    place = np.zeros((m, 52, N_PLACES), np.float32)
+    place = np.zeros((m, 53, N_PLACES), np.float32)     # row 52: "no card", for the actions
     depth = np.zeros((m, 52), np.float32)
     pc, ps = obs[:, 0:28].astype(np.int64) - 1, obs[:, 52:80]
     r, j = np.nonzero(ps > 0)                          # pyramid cards still in place
@@ -53,41 +67,53 @@ def features(obs: np.ndarray) -> np.ndarray:
     stock_depth = np.cumsum(in_stock, axis=1) - 1      # slots are in draw order
     waste_depth = np.cumsum(in_waste[:, ::-1], axis=1)[:, ::-1] - 1   # the last slot is on top
     r, j = np.nonzero((ts > 0) & (tc >= 0) & (tc < 52))   # talon cards seen
-    kind = np.array([0, 5, 2, 4, 3])[ts[r, j]]           # talon state -> place
-    place[r, tc[r, j], kind] = 1
+    place[r, tc[r, j], np.array([0, 5, 2, 4, 3])[ts[r, j]]] = 1   # talon state -> place
     depth[r, tc[r, j]] = np.where(in_stock[r, j], stock_depth[r, j], waste_depth[r, j]) / 24
-    place[:, :, 6] = place.sum(axis=2) == 0
+    place[:, :52, 6] = place[:, :52].sum(axis=2) == 0
+    by_rank = place[:, :52].reshape(m, 4, 13, N_PLACES).sum(axis=1)    # (m, 13 ranks, places)
+    ranks = np.stack([by_rank[..., 0], by_rank[..., 1], by_rank[..., 2:6].sum(-1)], -1) / 4
     extra = np.stack([obs[:, 104] / 24, obs[:, 105] / 24, obs[:, 107] == 0, obs[:, 107] == 1,
                       obs[:, 107] == 2, obs[:, 108], (ps > 0).sum(axis=1) / 28], axis=1)
-    return np.concatenate([place.reshape(m, -1), depth, extra.astype(np.float32)], axis=1)
+    x = np.concatenate([place[:, :52].reshape(m, -1), depth, ranks.reshape(m, -1),
+                        extra.astype(np.float32)], axis=1)
+    return x, place[:, ACTION_CARDS].sum(axis=2)
 
 
 class Net:
-    """x -> ReLU(x W1 + b1) = h; logits = h Wp + bp (102), value = h Wv + bv; Adam on all."""
+    """h = ReLU(x W1 + b1); logits_a = (h Wp + bp)_a + f_a . (h Wu + bu), with f_a the places
+    of action a's cards (a state-dependent weighting of card places, shared by all actions);
+    value = h Wv + bv. Manual backprop, global-norm clipping, Adam."""
 
     def __init__(self, n_in: int, hidden: int, rng: np.random.Generator, lr: float) -> None:
         def init(a: int, b: int, gain: float) -> np.ndarray:
             return (rng.standard_normal((a, b)) * gain / np.sqrt(a)).astype(np.float32)
         self.p = {"W1": init(n_in, hidden, np.sqrt(2)), "b1": np.zeros(hidden, np.float32),
                   "Wp": init(hidden, N_ACTIONS, 0.01), "bp": np.zeros(N_ACTIONS, np.float32),
+                  "Wu": init(hidden, N_PLACES, 0.01), "bu": np.zeros(N_PLACES, np.float32),
                   "Wv": init(hidden, 1, 1.0), "bv": np.zeros(1, np.float32)}
         self.m = {k: np.zeros_like(v) for k, v in self.p.items()}
         self.v = {k: np.zeros_like(v) for k, v in self.p.items()}
         self.lr, self.t = lr, 0
 
-    def forward(self, x: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, ...]:
+    def forward(self, x: np.ndarray, af: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, ...]:
         """Masked log-probabilities, probabilities, values and the hidden layer."""
-        h = np.maximum(x @ self.p["W1"] + self.p["b1"], 0)
-        z = np.where(mask, h @ self.p["Wp"] + self.p["bp"], -1e9)
+        p = self.p
+        h = np.maximum(x @ p["W1"] + p["b1"], 0)
+        u = h @ p["Wu"] + p["bu"]
+        z = h @ p["Wp"] + p["bp"] + np.einsum("mak,mk->ma", af, u)
+        z = np.where(mask, z, -1e9)
         z = z - z.max(axis=1, keepdims=True)
         logp = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
-        return logp, np.exp(logp), (h @ self.p["Wv"] + self.p["bv"])[:, 0], h
+        return logp, np.exp(logp), (h @ p["Wv"] + p["bv"])[:, 0], h
 
-    def step(self, x: np.ndarray, h: np.ndarray, dz: np.ndarray, dv: np.ndarray,
+    def step(self, x: np.ndarray, af: np.ndarray, h: np.ndarray, dz: np.ndarray, dv: np.ndarray,
              max_norm: float = 1.0) -> None:
         """Backprop dLoss/dlogits and dLoss/dvalue, clip the global norm, one Adam step."""
-        g = {"Wp": h.T @ dz, "bp": dz.sum(0), "Wv": h.T @ dv[:, None], "bv": dv.sum(keepdims=True)}
-        dh = (dz @ self.p["Wp"].T + dv[:, None] @ self.p["Wv"].T) * (h > 0)
+        p = self.p
+        du = np.einsum("mak,ma->mk", af, dz)
+        g = {"Wp": h.T @ dz, "bp": dz.sum(0), "Wu": h.T @ du, "bu": du.sum(0),
+             "Wv": h.T @ dv[:, None], "bv": dv.sum(keepdims=True)}
+        dh = (dz @ p["Wp"].T + du @ p["Wu"].T + dv[:, None] @ p["Wv"].T) * (h > 0)
         g["W1"], g["b1"] = x.T @ dh, dh.sum(0)
         norm = np.sqrt(sum(float((v * v).sum()) for v in g.values()))
         scale = min(1.0, max_norm / (norm + 1e-8))
@@ -96,11 +122,11 @@ class Net:
             self.m[k] = 0.9 * self.m[k] + 0.1 * grad * scale
             self.v[k] = 0.999 * self.v[k] + 0.001 * (grad * scale) ** 2
             mh, vh = self.m[k] / (1 - 0.9 ** self.t), self.v[k] / (1 - 0.999 ** self.t)
-            self.p[k] -= (self.lr * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
+            p[k] -= (self.lr * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
 
     def greedy_policy(self) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
         """The argmax policy, as simulate() takes it: fn(obs, mask) -> actions."""
-        return lambda obs, mask: self.forward(features(obs), mask)[0].argmax(axis=1)
+        return lambda obs, mask: self.forward(*features(obs), mask)[0].argmax(axis=1)
 
 
 def rollout(net: Net, batch: GameBatch, rng: np.random.Generator, win_bonus: float,
@@ -113,7 +139,7 @@ def rollout(net: Net, batch: GameBatch, rng: np.random.Generator, win_bonus: flo
     done = np.zeros(n, bool)
     O, M, A, R, V, alive = [], [], [], [], [], []
     while not done.all():
-        logp, _, v, _ = net.forward(features(obs), mask)
+        logp, _, v, _ = net.forward(*features(obs), mask)
         act = np.argmax(logp + rng.gumbel(size=logp.shape), axis=1)   # a sample of pi
         O.append(obs.copy()), M.append(mask.copy()), A.append(act), V.append(v)
         alive.append(~done)
@@ -138,8 +164,8 @@ def update(net: Net, data: dict[str, np.ndarray], rng: np.random.Generator, epoc
            minibatch: int, clip: float, ent_coef: float, vf_coef: float) -> dict[str, float]:
     """REINFORCE with baseline: grad of -(G - V(s)) log pi(a|s) - ent_coef H + vf_coef (V - G)^2.
     With epochs > 1 the ratio pi/pi_old is clipped to [1 - clip, 1 + clip] (PPO)."""
-    x_all = features(data["obs"])
-    logp_old, _, v_old, _ = net.forward(x_all, data["mask"])
+    x_all, af_all = features(data["obs"])
+    logp_old, _, v_old, _ = net.forward(x_all, af_all, data["mask"])
     idx_all = np.arange(len(x_all))
     logp_old = logp_old[idx_all, data["act"]]
     adv_all = data["ret"] - v_old
@@ -149,8 +175,9 @@ def update(net: Net, data: dict[str, np.ndarray], rng: np.random.Generator, epoc
         order = rng.permutation(len(x_all))
         for s in range(0, len(order), minibatch):
             i = order[s:s + minibatch]
-            x, mask, act, ret, adv = x_all[i], data["mask"][i], data["act"][i], data["ret"][i], adv_all[i]
-            logp, p, v, h = net.forward(x, mask)
+            x, af, mask, act = x_all[i], af_all[i], data["mask"][i], data["act"][i]
+            logp, p, v, h = net.forward(x, af, mask)
+            ret, adv = data["ret"][i], adv_all[i]
             rows = np.arange(len(i))
             ratio = np.exp(logp[rows, act] - logp_old[i])
             unclipped = np.where(adv > 0, ratio < 1 + clip, ratio > 1 - clip)
@@ -161,7 +188,7 @@ def update(net: Net, data: dict[str, np.ndarray], rng: np.random.Generator, epoc
             ent = -plogp.sum(axis=1)
             dz += ent_coef * (plogp + p * ent[:, None]) / len(i)   # d(-ent_coef H)/dz
             dv = vf_coef * 2 * (v - ret) / len(i)
-            net.step(x, h, dz.astype(np.float32), dv.astype(np.float32))
+            net.step(x, af, h, dz.astype(np.float32), dv.astype(np.float32))
             stats["entropy"] = float(ent.mean())
             stats["value_loss"] = float(((v - ret) ** 2).mean())
     return stats

@@ -94,6 +94,7 @@ ctypedef struct bgame:
     uint32_t episode    # episodes dealt to this game so far (its k-th deal of the stream)
     uint16_t steps      # moves in this episode
     uint8_t flags       # F_*
+    uint8_t n_legal     # how many actions are legal
 
 cdef uint64_t C_DEAL = 0x243F6A8885A308D3ULL      # the deal stream's and the random actions'
 cdef uint64_t C_ACT = 0x13198A2E03707344ULL       # keys (digits of pi)
@@ -193,10 +194,6 @@ cdef inline uint64_t stream_number(uint64_t seed, uint64_t game, uint64_t k) noe
     return x % N_DEALS
 
 
-cdef inline int pyr_popcount64(uint64_t x) noexcept nogil:
-    return pyr_popcount32(<uint32_t>x) + pyr_popcount32(<uint32_t>(x >> 32))
-
-
 cdef inline int ctz64(uint64_t x) noexcept nogil:
     if <uint32_t>x:
         return pyr_ctz32(<uint32_t>x)
@@ -212,22 +209,24 @@ cdef inline uint64_t action_seed(uint64_t seed, uint64_t game, uint64_t k) noexc
 
 
 cdef inline uint32_t random_action(bgame* g) noexcept nogil:
-    """A uniform legal action of game g (Lemire's draw on its generator), the j-th set bit of
-    its legal actions."""
+    """A uniform legal action of game g (Lemire's draw on its generator): the j-th of its
+    n_legal actions, in increasing order."""
     cdef uint64_t w
-    cdef int n0 = pyr_popcount64(g.legal[0]), n = n0 + pyr_popcount64(g.legal[1]), j, word
-    if n == 0:
+    cdef int j, word = 0
+    if g.n_legal == 0:
         return A_DRAW
-    j = <int>rand_below(&g.rng, <uint32_t>n)
-    word = 0
-    if j >= n0:
-        j -= n0
+    j = <int>rand_below(&g.rng, g.n_legal)
+    w = g.legal[0]
+    while True:
+        while w and j > 0:
+            w &= w - 1
+            j -= 1
+        if w:
+            return <uint32_t>(64 * word + ctz64(w))
+        if word == 1:         # (never: n_legal counts the bits)
+            return A_DRAW
         word = 1
-    w = g.legal[word]
-    while j > 0:
-        w &= w - 1
-        j -= 1
-    return <uint32_t>(64 * word + ctz64(w))
+        w = g.legal[1]
 
 
 # ---- one game -------------------------------------------------------------------------------
@@ -246,12 +245,16 @@ cdef inline int list_legal(bgame* g) noexcept nogil:
     """The legal actions of g's position into g.legal (and F_SAW_REMOVAL); returns how many
     moves (0: the game is over)."""
     cdef pyr_move buf[MAX_MOVES]
-    cdef int n = gen_moves(&g.t, g.pos, buf), i, a
+    cdef int n = gen_moves(&g.t, g.pos, buf), i, a, count = 0
+    cdef uint64_t bit
     g.legal[0] = 0
     g.legal[1] = 0
     for i in range(n):
         a = move_action(&g.t, buf[i])
-        g.legal[a >> 6] |= (<uint64_t>1) << (a & 63)
+        bit = (<uint64_t>1) << (a & 63)
+        count += (g.legal[a >> 6] & bit) == 0
+        g.legal[a >> 6] |= bit
+    g.n_legal = <uint8_t>count
     if (g.legal[0] | (g.legal[1] & ((<uint64_t>1 << 36) - 1))) != 0:
         g.flags |= F_SAW_REMOVAL
     return n
@@ -274,13 +277,15 @@ cdef inline void deal_game(bgame* g, const uint8_t* deck, const pyr_rules* rules
 
 
 cdef inline void write_mask(const bgame* g, uint8_t* m) noexcept nogil:
-    cdef int j
+    """The legal actions as N_ACTIONS bytes of 0 or 1 (a handful are ever set)."""
     cdef uint64_t w
-    for j in range(12):                       # actions 0..95
-        w = SPREAD[(g.legal[j >> 3] >> (8 * (j & 7))) & 0xFF]
-        memcpy(m + 8 * j, &w, 8)
-    w = SPREAD[(g.legal[1] >> 32) & 0x3F]     # actions 96..101
-    memcpy(m + 96, &w, 6)
+    cdef int k
+    memset(m, 0, N_ACTIONS)
+    for k in range(2):
+        w = g.legal[k]
+        while w:
+            m[64 * k + ctz64(w)] = 1
+            w &= w - 1
 
 
 cdef inline uint64_t load8(const uint8_t* p) noexcept nogil:
@@ -377,8 +382,7 @@ cdef inline void next_deal(const bconf* c, bgame* g, int64_t i) noexcept nogil:
 cdef inline float step_game(const bconf* c, bgame* g, int a, uint8_t* illegal) noexcept nogil:
     """Play action a in game g (not ended); returns the reward."""
     cdef pyr_move m
-    cdef uint32_t pyr0 = pos_pyr(g.pos), talon0 = pos_talon(g.pos)
-    cdef int n, dp, dt
+    cdef int n, dp, dt, ma, mb
     cdef float r = 0
     if a < 0 or a >= N_ACTIONS or not is_legal(g, a):
         illegal[0] = 1
@@ -390,6 +394,8 @@ cdef inline float step_game(const bconf* c, bgame* g, int a, uint8_t* illegal) n
             g.flags |= F_DONE | F_TRUNCATED
         return 0
     m = action_move(&g.t, a)
+    ma = move_a(m)
+    mb = move_b(m)
     g.pos = pos_apply(&g.t, g.pos, m)
     g.steps += 1
     if m == MOVE_RECYCLE:
@@ -398,11 +404,14 @@ cdef inline float step_game(const bconf* c, bgame* g, int a, uint8_t* illegal) n
         g.flags |= F_PASS_REMOVED
     seen_update(g)
     n = list_legal(g)
-    dp = pyr_popcount32(pyr0) - pyr_popcount32(pos_pyr(g.pos))
+    if ma == LOC_NONE:                  # draw or recycle: no card removed
+        dp = dt = 0
+    else:                               # the move's pyramid and talon cards (a King: b none)
+        dp = (ma < N_PYRAMID) + (mb < N_PYRAMID)
+        dt = (ma >= LOC_TALON) + (mb >= LOC_TALON and mb != LOC_NONE)
     if c.reward == R_REMOVED:
         r = dp
     elif c.reward == R_SCORE:
-        dt = pyr_popcount32(talon0) - pyr_popcount32(pos_talon(g.pos))
         r = c.pts_pyramid * dp + c.pts_talon * dt
     if n == 0:
         g.flags |= F_DONE | F_TERMINATED
