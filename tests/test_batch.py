@@ -570,3 +570,8 @@ def test_a_finished_games_mask_and_reward():
     _, _, rew, term, trunc = u.step_random()
     assert (rew[cut] == 0).all() and trunc[cut].all()
     np.testing.assert_array_equal(u.obs[cut], before[cut])
+
+
+def test_a_batch_too_big_for_the_memory_is_refused():
+    with pytest.raises(ValueError, match="memory available"):
+        GameBatch(1 << 28, seed=1)

@@ -19,17 +19,16 @@ GIL, and a large batch is spread over threads. Each game's episodes depend only 
 """
 from __future__ import annotations
 
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Iterable, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from pyramid_core import batch as _core
 
 from . import _args
-from ._parallel import Cancelled, make_progress, new_flag, run_call, run_chunks
+from ._parallel import make_progress, run_chunks
 from .deal import Deal
 from .deals_input import read_deals
 from .game import Game
@@ -86,7 +85,7 @@ def action_move(a: Any) -> Move:
 def action_id(move: Move | str) -> int:
     """The action id of a move (a :class:`Move` or its text, such as ``"Kd"``, ``"As+Qh"``,
     ``"draw"``)."""
-    return _IDS[Move.parse(move)]
+    return _IDS[move if isinstance(move, Move) else Move.parse(move)]
 
 
 class IllegalActionError(ValueError):
@@ -113,7 +112,8 @@ def _reward(reward: Any) -> tuple[int, tuple[float, float, float, float], str]:
     if isinstance(reward, str) and reward.strip().lower() in _REWARDS:
         name = reward.strip().lower()
         return _core.REWARDS[name], (0.0, 0.0, 0.0, 0.0), name
-    scoring, name = None, None
+    scoring: Scoring | None = None
+    name = "score"
     if isinstance(reward, Scoring):
         scoring, name = reward, "score"
     elif isinstance(reward, (str, Profile)):
@@ -130,8 +130,7 @@ def _reward(reward: Any) -> tuple[int, tuple[float, float, float, float], str]:
     if scoring is None:
         raise ValueError(f"reward must be 'removed', 'win', a session profile's name, a Profile "
                          f"or a Scoring; got {_args.excerpt(reward)}")
-    if scoring.bonus_per_second:
-        pass   # the batch has no clock: seconds count 0 (docs/env.md)
+    # (the batch has no clock: a bonus per second counts no seconds; docs/env.md)
     return _core.REWARDS["score"], (float(scoring.pyramid), float(scoring.talon),
                                     float(scoring.win_bonus),
                                     float(scoring.bonus_per_move)), name
@@ -210,6 +209,13 @@ class GameBatch:
         cores = _args.threads(None)
         self.threads = (max(1, min(cores, self.n // MIN_GAMES_PER_THREAD)) if threads is None
                         else _args.threads(threads))
+        need = self.n * (BYTES_PER_GAME + 2 * (OBS_SIZE + N_ACTIONS) + 16)
+        free = _args.available_memory()
+        if free is not None and need > free:
+            raise ValueError(f"a batch of {self.n:,} games needs about "
+                             f"{_args.format_bytes(need)}, more than the "
+                             f"{_args.format_bytes(free)} of memory available: ask for fewer "
+                             "games")
         self._core = _core.Batch(self.n, self.rules.core_options(), self.seed, self.offset,
                                  self.observation == "visible", kind,
                                  _core.ILLEGAL[self.illegal_mode],
@@ -233,7 +239,6 @@ class GameBatch:
             else np.zeros((1, N_ACTIONS), np.bool_)
         self._actions = np.zeros(n, np.int64)
         self._pool: ThreadPoolExecutor | None = None
-        self._lock = threading.Lock()
         self._started = False
 
     # ---- threads ---------------------------------------------------------------------------
@@ -550,9 +555,10 @@ class GameBatch:
         idx = np.arange(self.n, dtype=np.int64) if games is None else self._games(games)
         b = _budgets(max_nodes, max_seconds, max_memory)
         m = idx.size
-        out = {"winnable": np.full(m, -1, np.int8), "n_moves": np.full(m, -1, np.int16),
-               "action": np.full(m, -1, np.int16), "removable": np.full(m, -1, np.int8),
-               "stop": np.zeros(m, np.int8)}
+        out: dict[str, np.ndarray] = {
+            "winnable": np.full(m, -1, np.int8), "n_moves": np.full(m, -1, np.int16),
+            "action": np.full(m, -1, np.int16), "removable": np.full(m, -1, np.int8),
+            "stop": np.zeros(m, np.int8)}
         shortest = _args.flag("shortest", shortest)
         max_removed = _args.flag("max_removed", max_removed)
         n_threads = _args.threads(threads)

@@ -92,7 +92,8 @@ class PyramidEnv(gym.Env):
         self.observation_space = observation_space(self.dict_observation)
         self.action_space = spaces.Discrete(N_ACTIONS)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', got {_args.excerpt(render_mode)}")
+            raise ValueError("render_mode must be None or 'ansi', got "
+                             f"{_args.excerpt(render_mode)}")
         self.render_mode = render_mode
         self._seeded = False
 
@@ -179,7 +180,8 @@ class PyramidVectorEnv(VectorEnv):
             mode = AutoresetMode(autoreset_mode)
         except ValueError:
             raise ValueError("autoreset_mode must be an AutoresetMode or one of 'NextStep', "
-                             f"'SameStep', 'Disabled'; got {_args.excerpt(autoreset_mode)}") from None
+                             "'SameStep', 'Disabled'; got "
+                             f"{_args.excerpt(autoreset_mode)}") from None
         self.autoreset_mode = mode
         self.metadata = dict(self.metadata, autoreset_mode=mode)
         self._mode = {AutoresetMode.NEXT_STEP: "next_step", AutoresetMode.SAME_STEP: "same_step",
