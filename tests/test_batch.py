@@ -76,12 +76,12 @@ def reference_obs(game: Game, seen: set, visible: bool) -> np.ndarray:
     waste = set(game.waste)
     stock = set(game.stock)
     for i, c in enumerate(game.pyramid):
+        o[i] = int(game.deal.pyramid[i]) + 1            # the deal's card, removed or not
         if c is not None:
-            o[i] = int(c) + 1
             o[52 + i] = 2 if c in free else 1
     for t, c in enumerate(game.deal.talon):
+        o[28 + t] = UNKNOWN_CARD if visible and c not in seen else int(c) + 1
         if c in waste or c in stock:
-            o[28 + t] = UNKNOWN_CARD if visible and c not in seen else int(c) + 1
             o[80 + t] = (3 if c in waste else 1) + (1 if c in avail else 0)
     o[104] = len(game.stock)
     o[105] = len(game.waste)

@@ -62,13 +62,12 @@ def greedy_policy_for(rules: Rules):
                 continue
             loc = {}
             rank = [0] * 52
-            pyr = {i for i in range(28) if o[i]}
-            talon = {t for t in range(24) if o[28 + t]}
+            pyr = {i for i in range(28) if o[52 + i]}
+            talon = {t for t in range(24) if o[80 + t]}
             avail = {t for t in talon if o[80 + t] in (2, 4)}
-            for i in range(52):
-                if o[i]:
-                    loc[int(o[i]) - 1] = i
-                    rank[i] = (int(o[i]) - 1) % 13 + 1
+            for i in range(52):                     # (full: every card is shown)
+                loc[int(o[i]) - 1] = i
+                rank[i] = (int(o[i]) - 1) % 13 + 1
             moves = []
             fallback = None
             for a in legal:

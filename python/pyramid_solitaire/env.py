@@ -52,6 +52,7 @@ def observation_space(dict_observation: bool = False) -> spaces.Space:
     for name, (a, b) in OBS_LAYOUT.items():
         high[a:b] = _HIGH[name]
     low[OBS_LAYOUT["recycles_left"][0]] = -1
+    low[OBS_LAYOUT["pyramid_cards"][0]:OBS_LAYOUT["talon_cards"][1]] = 1   # cards: 1..52 (53)
     box = spaces.Box(low, high, (OBS_SIZE,), np.int8)
     if dict_observation:
         return spaces.Dict({"observation": box, "action_mask": spaces.MultiBinary(N_ACTIONS)})

@@ -18,9 +18,9 @@ Actions are by card identity, the same under every rule set (N_ACTIONS = 102):
 The legal moves come from the engine's gen_moves, the moves' effects from pos_apply: no rule
 is written here. The observation (OBS_SIZE small integers, int8) is laid out as
 
-    [0, 28)    pyramid place i: its card + 1 (1..52), 0 once removed
-    [28, 52)   talon card t (draw order): its card + 1, 0 once removed, UNKNOWN (53) for a
-               card not yet seen in the "visible" mode
+    [0, 28)    pyramid place i: its card + 1 (1..52), for the whole episode
+    [28, 52)   talon card t (draw order): its card + 1, or UNKNOWN (53) for a card not yet
+               seen in the "visible" mode (a card removed has always been seen)
     [52, 80)   pyramid place i: 0 removed, 1 covered, 2 free
     [80, 104)  talon card t: 0 removed, 1 stock, 2 stock and playable (the stock's top under
                stock_top_playable), 3 waste, 4 waste and playable (a waste pile's top)
@@ -39,7 +39,7 @@ from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, MAX_MOVES, LOC
                                     LOC_NONE, MOVE_DRAW, MOVE_RECYCLE, table_init, table_loc,
                                     pos_start, pos_apply, pos_won, pos_pyr, pos_talon, pos_cur,
                                     pos_recycles, gen_moves, talon_available, move_a, move_b,
-                                    move_king, move_pair, below, stock_top)
+                                    move_king, move_pair, below, stock_top, TALON_ALL)
 from pyramid_core.shuffle cimport deal_shuffle, splitmix64_next, rand_below
 from pyramid_core.solver cimport (solve_ws, solve_out, solve_limits, solve_with, ws_init,
                                   ws_free, OBJ_ANY, OBJ_MIN_MOVES, OBJ_MAX_REMOVED,
@@ -308,23 +308,21 @@ cdef inline void write_obs(const bgame* g, bint visible, int8_t* o) noexcept nog
     each bit mask spread to bytes (SPREAD) and combined bytewise (no byte ever carries)."""
     cdef uint32_t pyr = pos_pyr(g.pos), talon = pos_talon(g.pos), f = free_mask(pyr)
     cdef uint32_t waste = talon & below(pos_cur(g.pos)), play = 0, hidden = 0
-    cdef uint64_t ones = 0x0101010101010101ULL, x, h
+    cdef uint64_t ones = 0x0101010101010101ULL, h
     cdef int av[3]
     cdef int n_av = talon_available(&g.t, g.pos, av), i, left
     for i in range(n_av):
         play |= (<uint32_t>1) << av[i]
     if visible:
-        hidden = talon & ~g.seen
+        hidden = TALON_ALL & ~g.seen
     # Each part is written in the order of the row, so a last 8-byte store that runs into
     # the next part is overwritten by it.
     for i in range(4):                        # pyramid cards (28: the 4th store spills 4)
-        x = spread8(pyr, i)
-        store8(o + O_PCARD + 8 * i, (load8(g.t.card + 8 * i) + ones) & (x * 0xFF))
+        store8(o + O_PCARD + 8 * i, load8(g.t.card + 8 * i) + ones)
     for i in range(3):                        # talon cards
-        x = spread8(talon, i)
         h = spread8(hidden, i)
         store8(o + O_TCARD + 8 * i, ((load8(g.t.card + LOC_TALON + 8 * i) + ones)
-                                     & ((x & ~h) * 0xFF)) | (h * UNKNOWN))
+                                     & ~(h * 0xFF)) | (h * UNKNOWN))
     for i in range(4):                        # pyramid states
         store8(o + O_PSTATE + 8 * i, spread8(pyr, i) + spread8(f, i))
     for i in range(3):                        # talon states
