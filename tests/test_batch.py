@@ -63,8 +63,8 @@ def test_memory_per_game():
     assert BYTES_PER_GAME <= 256
     b = GameBatch(1000, seed=1)
     buffers = b.memory() - BYTES_PER_GAME * 1000
-    # the buffers: obs, mask, final rows, reward, flags and actions
-    assert buffers <= 1000 * (OBS_SIZE + N_ACTIONS + 4 + 4 + 8) + OBS_SIZE + N_ACTIONS
+    # the buffers: obs, mask, final rows, reward, flags, actions, moves, deals
+    assert buffers <= 1000 * (OBS_SIZE + N_ACTIONS + 4 + 4 + 8 + 11) + OBS_SIZE + N_ACTIONS
 
 
 # ---- what Game shows, written from its public views -----------------------------------------

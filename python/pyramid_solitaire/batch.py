@@ -238,6 +238,10 @@ class GameBatch:
         self.final_mask = np.zeros((n, N_ACTIONS), np.bool_) if self.autoreset == "same_step" \
             else np.zeros((1, N_ACTIONS), np.bool_)
         self._actions = np.zeros(n, np.int64)
+        self._moves = np.zeros(n, np.uint16)
+        self._keys = np.zeros(n, np.uint64)
+        self._numbered = np.zeros(n, np.uint8)
+        self._core.set_info(self._moves, self._keys, self._numbered)
         self._pool: ThreadPoolExecutor | None = None
         self._started = False
 
@@ -477,8 +481,9 @@ class GameBatch:
 
     @property
     def moves(self) -> np.ndarray:
-        """Moves played in each game's current episode."""
-        return self._state()[:, 3].copy()
+        """Moves played in each game's current episode (uint16; the batch's buffer, kept up
+        to date by every reset and step)."""
+        return self._moves
 
     @property
     def episodes(self) -> np.ndarray:
@@ -493,17 +498,13 @@ class GameBatch:
     @property
     def deal_numbers(self) -> np.ndarray:
         """Each game's deal number (uint64); for a deal given as a card list, its row in the
-        given deals (see :attr:`numbered`)."""
-        key = np.empty(self.n, np.uint64)
-        self._core.keys(key, np.empty(self.n, np.uint8))
-        return key
+        given deals (see :attr:`numbered`). The batch's buffer, like :attr:`moves`."""
+        return self._keys
 
     @property
     def numbered(self) -> np.ndarray:
-        """True where a game's deal has a number (and so a deal code)."""
-        num = np.empty(self.n, np.uint8)
-        self._core.keys(np.empty(self.n, np.uint64), num)
-        return num.astype(np.bool_)
+        """True where a game's deal has a number (and so a deal code); the batch's buffer."""
+        return self._numbered.view(np.bool_)
 
     def deal(self, i: int) -> Deal:
         """Game i's current deal (with its code when it has a number)."""
@@ -581,7 +582,8 @@ class GameBatch:
     def memory(self) -> int:
         """Bytes this batch holds: its games' native state and its buffers."""
         bufs = (self.obs, self.mask, self.reward, self.terminated, self.truncated,
-                self.illegal, self.reset_games, self.final_obs, self.final_mask, self._actions)
+                self.illegal, self.reset_games, self.final_obs, self.final_mask, self._actions,
+                self._moves, self._keys, self._numbered)
         return BYTES_PER_GAME * self.n + sum(a.nbytes for a in bufs)
 
     def __len__(self) -> int:

@@ -433,6 +433,10 @@ cdef class Batch:
     cdef bgame* g
     cdef bconf c
     cdef object _keep         # the caller's deals, kept alive while c points into them
+    cdef object _keep_info    # the info buffers, kept alive while the pointers below are used
+    cdef uint16_t* info_moves     # per game, written with every observation row: its moves,
+    cdef uint64_t* info_keys      # its deal's key
+    cdef uint8_t* info_numbered   # and whether that is a deal number
 
     def __cinit__(self, int64_t n, dict rules, uint64_t seed, uint64_t offset, bint visible,
                   int reward, int illegal, int autoreset, int max_steps, float penalty,
@@ -468,6 +472,20 @@ cdef class Batch:
     def __dealloc__(self):
         free(self.g)
 
+    def set_info(self, uint16_t[::1] moves, uint64_t[::1] keys, uint8_t[::1] numbered):
+        """The per-game info buffers (n each) that every reset and step keeps up to date."""
+        self._keep_info = (moves, keys, numbered)
+        self.info_moves = &moves[0]
+        self.info_keys = &keys[0]
+        self.info_numbered = &numbered[0]
+
+    cdef inline void publish(self, int64_t i) noexcept nogil:
+        cdef bgame* g = &self.g[i]
+        if self.info_moves != NULL:
+            self.info_moves[i] = g.steps
+            self.info_keys[i] = g.key
+            self.info_numbered[i] = (g.flags & F_NUMBERED) != 0
+
     @property
     def n(self):
         return self.c.n
@@ -485,6 +503,7 @@ cdef class Batch:
                     next_deal(&self.c, &self.g[i], i)
                     write_obs(&self.g[i], self.c.visible, &obs[i, 0])
                     write_mask(&self.g[i], &mask[i, 0])
+                    self.publish(i)
 
     def reset_decks(self, const int64_t[::1] games, const uint8_t[:, ::1] decks,
                     const uint64_t[::1] keys, const uint8_t[::1] numbered, int8_t[:, ::1] obs,
@@ -499,6 +518,7 @@ cdef class Batch:
                           self.c.seed, self.c.offset + <uint64_t>games[j])
                 write_obs(g, self.c.visible, &obs[games[j], 0])
                 write_mask(g, &mask[games[j], 0])
+                self.publish(games[j])
 
     # ---- steps -------------------------------------------------------------------------------
 
@@ -556,11 +576,13 @@ cdef class Batch:
                         reset[i] = 1
                         write_obs(g, self.c.visible, &obs[i, 0])
                         write_mask(g, &mask[i, 0])
+                        self.publish(i)
                         continue
                 terminated[i] = (g.flags & F_TERMINATED) != 0
                 truncated[i] = (g.flags & F_TRUNCATED) != 0
                 write_obs(g, self.c.visible, &obs[i, 0])
                 write_mask(g, &mask[i, 0])
+                self.publish(i)
 
     def rollout(self, int64_t steps, int64_t lo, int64_t hi, int64_t[::1] out,
                 const uint8_t[::1] cancel, int8_t[:, ::1] obs, uint8_t[:, ::1] mask,
@@ -589,6 +611,7 @@ cdef class Batch:
                     if write:
                         write_obs(g, self.c.visible, &obs[i, 0])
                         write_mask(g, &mask[i, 0])
+                self.publish(i)
         out[0] += n_steps
         out[1] += ended
         out[2] += wins
@@ -621,12 +644,6 @@ cdef class Batch:
         cdef int64_t i
         for i in range(self.c.n):
             out[i] = pos_won(&self.g[i].t, self.g[i].pos)
-
-    def keys(self, uint64_t[::1] key, uint8_t[::1] numbered):
-        cdef int64_t i
-        for i in range(self.c.n):
-            key[i] = self.g[i].key
-            numbered[i] = (self.g[i].flags & F_NUMBERED) != 0
 
     def deck(self, int64_t i):
         """Game i's 52 card indices (pyramid row-major, then the talon in draw order)."""
