@@ -575,3 +575,18 @@ def test_a_finished_games_mask_and_reward():
 def test_a_batch_too_big_for_the_memory_is_refused():
     with pytest.raises(ValueError, match="memory available"):
         GameBatch(1 << 28, seed=1)
+
+
+@pytest.mark.parametrize("rules", ["msc", Rules.preset("msc").replace(redeals=1)])
+def test_deal_codes_follow_every_deal(rules):
+    b = GameBatch(32, rules, seed=13, autoreset="same_step")
+    b.reset()
+    for _ in range(120):
+        b.step_random()
+        if b.reset_games.any():
+            break
+    assert b.reset_games.any()
+    expect = [Deal.from_number(int(x), rules=b.rules).code for x in b.deal_numbers]
+    assert b.deal_codes.tolist() == expect == b.codes()
+    b.reset([3], deals=[[int(c) for c in Deal.from_number(5).cards]])
+    assert b.deal_codes[3] == "" and b.code(3) is None

@@ -175,3 +175,11 @@ def test_reset_with_a_given_deal_and_render():
     assert info["code"] == "PY1-M-AAAAAAS" and info["deal"] == 18
     assert "PY1-M-AAAAAAS" in env.render()
     assert env.rules == Rules.preset("msc")
+
+
+def test_vector_info_has_the_deal_codes():
+    vec = PyramidVectorEnv(8, "msc", autoreset_mode="SameStep")
+    _, info = vec.reset(seed=5)
+    assert list(info["code"]) == [vec.batch.deal(i).code for i in range(8)]
+    _, _, _, _, info = _play_until_an_end(vec, info)
+    assert list(info["code"]) == [vec.batch.deal(i).code for i in range(8)]

@@ -88,6 +88,20 @@ def action_id(move: Move | str) -> int:
     return _IDS[move if isinstance(move, Move) else Move.parse(move)]
 
 
+def codes_of(numbers: np.ndarray, rules: Rules) -> np.ndarray:
+    """The deal codes (``PY1-<letter>-<7 letters>``, numpy ``<U13``) of deal numbers under
+    ``rules``, without a Python loop (docs/deal-codes.md: the number in base 26, A = 0)."""
+    x = np.array(numbers, dtype=np.uint64).ravel()
+    raw = np.empty((x.size, 13), np.uint8)
+    raw[:, :4] = np.frombuffer(b"PY1-", np.uint8)
+    raw[:, 4] = ord(rules.letter)
+    raw[:, 5] = ord("-")
+    for k in range(12, 5, -1):
+        raw[:, k] = (x % 26).astype(np.uint8) + ord("A")
+        x //= 26
+    return raw.view("S13").ravel().astype("U13")
+
+
 class IllegalActionError(ValueError):
     """An action that is not legal in its game (``illegal="raise"``); nothing was played."""
 
@@ -242,6 +256,7 @@ class GameBatch:
         self._keys = np.zeros(n, np.uint64)
         self._numbered = np.zeros(n, np.uint8)
         self._core.set_info(self._moves, self._keys, self._numbered)
+        self._codes = np.full(n, "", "<U13")
         self._pool: ThreadPoolExecutor | None = None
         self._started = False
 
@@ -337,6 +352,7 @@ class GameBatch:
             self._run(lambda lo, hi: core.reset(lo, hi, which, self.obs,
                                                 self.mask.view(np.uint8)))
         sel = slice(None) if games is None else self._games(games)
+        self._update_codes(sel)
         self.reward[sel] = 0
         self.terminated[sel] = False
         self.truncated[sel] = False
@@ -413,6 +429,15 @@ class GameBatch:
         rs, fo, fm = self.reset_games.view(np.uint8), self.final_obs, self.final_mask.view(np.uint8)
         self._run(lambda lo, hi: core.step(acts, lo, hi, obs, mask, rew, term, trunc, ill, rs,
                                            fo, fm, random))
+        if self.autoreset is not None and self.reset_games.any():
+            self._update_codes(self.reset_games)
+
+    def _update_codes(self, which: Any) -> None:
+        """The deal codes of the games `which` (a slice, indices or a mask), dealt anew."""
+        keys, numbered = self._keys[which], self._numbered[which].view(np.bool_)
+        codes = codes_of(keys, self.rules)
+        codes[~numbered] = ""
+        self._codes[which] = codes
 
     def _raise_illegal(self, i: int, a: int) -> None:
         game = self.game(i)
@@ -516,7 +541,14 @@ class GameBatch:
 
     def code(self, i: int) -> str | None:
         """Game i's deal code (None for a deal given as a card list)."""
-        return self.deal(i).code
+        i = _args.whole("game", i, 0, self.n - 1)
+        return str(self._codes[i]) or None
+
+    @property
+    def deal_codes(self) -> np.ndarray:
+        """Every game's deal code (numpy ``<U13``; "" for a deal given as a card list): the
+        batch's buffer, updated for the games dealt anew by each reset and step."""
+        return self._codes
 
     def codes(self, games: Any = None) -> list[str | None]:
         """The deal codes of the games (all, or the given ones)."""

@@ -159,7 +159,8 @@ class PyramidVectorEnv(VectorEnv):
     value: ``"NextStep"``, the default, ``"SameStep"`` or ``"Disabled"``), ``threads`` and
     ``copy`` (False: the arrays returned are the batch's buffers, overwritten by the next
     call). The info holds ``action_mask`` (num_envs, 102), ``deal`` (the deal numbers),
-    ``moves`` and ``illegal``, each with its ``_key`` mask; under ``SameStep``, the games
+    ``code`` (the deal codes, "" for a card list), ``moves`` and ``illegal``, each with its
+    ``_key`` mask; under ``SameStep``, the games
     that ended also have ``final_obs`` (their last observation, with ``_final_obs``) and
     ``final_mask``. ``reset(seed=s)`` starts the stream of seed s (game i plays the deals of
     (s, i, k)); ``reset(options={"reset_mask": m})`` deals anew the games where m is True
@@ -215,6 +216,7 @@ class PyramidVectorEnv(VectorEnv):
         b = self._batch
         info: dict[str, Any] = {"action_mask": mask, "_action_mask": self._all,
                                 "deal": b.deal_numbers, "_deal": self._all,
+                                "code": b.deal_codes, "_code": self._all,
                                 "moves": b.moves, "_moves": self._all,
                                 "illegal": b.illegal, "_illegal": self._all}
         if self._mode == "same_step" and b.reset_games.any():
