@@ -11,6 +11,7 @@ from .move import Move
 from .rules import UNLIMITED, Rules
 from ._parallel import Cancelled
 from .simulate import SimulationResult, memory_needed, replay, simd_path, simulate
+from .batch import GameBatch
 from .solver import (SearchBudgetExceeded, Solution, SolveManyResult, can_still_win, hint,
                      max_removable, max_removed_line, solve, solve_many)
 
@@ -21,5 +22,5 @@ __all__ = ["CARDS", "Card", "Deal", "Game", "IllegalMoveError", "Move", "Rules",
            "SearchBudgetExceeded", "Solution", "SolveManyResult", "can_still_win", "hint",
            "max_removable", "solve", "solve_many",
            "SimulationResult", "replay", "simulate", "simd_path", "memory_needed",
-           "max_removed_line",
+           "max_removed_line", "GameBatch",
            "Cancelled"]
