@@ -7,7 +7,8 @@ N = 1, 64, 1,024, 4,096 and 65,536 games, on one and two threads, for
 - (b) a numpy policy in Python: the masked argmax of a linear score of the observation,
   ``GameBatch.step(actions)`` per step;
 - (c) the baseline, Gymnasium's ``SyncVectorEnv`` over the single ``PyramidEnv``, against
-  ``PyramidVectorEnv`` with the same policy (the mask's lowest legal action).
+  ``PyramidVectorEnv`` (``copy=False``) with the same policy (the mask's lowest legal
+  action).
 
     python -m pytest bench/test_bench_env.py --benchmark-enable
 
@@ -126,7 +127,7 @@ def test_baseline_sync_vector_env(benchmark, record_rate, n):
 def test_native_vector_env(benchmark, record_rate, n, threads):
     pytest.importorskip("gymnasium")
     from pyramid_solitaire.env import PyramidVectorEnv
-    envs = PyramidVectorEnv(n, "msc", threads=threads)
+    envs = PyramidVectorEnv(n, "msc", threads=threads, copy=False)
     steps = _steps(n, STEPS_PER_ROUND // 2)
     _time_lowest_action(benchmark, envs, steps)
     record_rate(n * steps, "steps", n=n, threads=threads, mode="c: PyramidVectorEnv")

@@ -63,8 +63,8 @@ def test_memory_per_game():
     assert BYTES_PER_GAME <= 256
     b = GameBatch(1000, seed=1)
     buffers = b.memory() - BYTES_PER_GAME * 1000
-    # the buffers: obs, mask, final rows, reward, flags, actions, moves, deals
-    assert buffers <= 1000 * (OBS_SIZE + N_ACTIONS + 4 + 4 + 8 + 11) + OBS_SIZE + N_ACTIONS
+    # the buffers: obs, mask, final rows, reward, flags, actions, moves, deals, codes
+    assert buffers <= 1000 * (OBS_SIZE + N_ACTIONS + 4 + 4 + 8 + 11 + 52) + OBS_SIZE + N_ACTIONS
 
 
 # ---- what Game shows, written from its public views -----------------------------------------
@@ -244,7 +244,7 @@ def test_win_reward():
 @pytest.mark.parametrize("name", ["three-pass", "classic", "classic-draw3", "msc"])
 def test_limited_redeals_end_within_the_bound(name):
     rules = Rules.preset(name)
-    bound = 28 + 25 * (int(rules.redeals) + 1)
+    bound = 28 + 24 * (int(rules.redeals) + 1) + int(rules.redeals)
     b = GameBatch(256, rules, seed=9, autoreset=None, max_steps=65535)
     b.reset()
     for _ in range(bound):
@@ -412,6 +412,7 @@ def test_whole_float_actions_are_accepted():
     (dict(reward="points"), "reward must be"), (dict(reward="unlimited"), "scores no points"),
     (dict(illegal="skip"), "illegal must be"), (dict(autoreset="always"), "autoreset must be"),
     (dict(max_steps=0), "max_steps"), (dict(seed=-1), "seed"), (dict(threads=0), "threads"),
+    (dict(penalty=-1), "penalty"), (dict(penalty=float("nan")), "penalty"),
     (dict(rules="nope"), "unknown"), (dict(deals=["PY1-Q-AAAAAAA"]), "rules letter"),
 ])
 def test_bad_arguments(kwargs, match):
@@ -590,3 +591,39 @@ def test_deal_codes_follow_every_deal(rules):
     assert b.deal_codes.tolist() == expect == b.codes()
     b.reset([3], deals=[[int(c) for c in Deal.from_number(5).cards]])
     assert b.deal_codes[3] == "" and b.code(3) is None
+
+
+def test_score_fields_are_checked():
+    from pyramid_solitaire.session.profiles import Scoring
+    with pytest.raises(ValueError, match="win_bonus"):
+        GameBatch(2, seed=1, reward=Scoring(pyramid=10, win_bonus=10 ** 40))
+
+
+def test_rollout_counts_only_its_own_episodes_and_keeps_codes():
+    b = GameBatch(64, "msc", seed=3, autoreset=None)
+    b.reset()
+    for _ in range(200):
+        b.step_random()
+    assert (b.terminated | b.truncated).all()
+    r = b.rollout(1)
+    assert r["moves"] == 64 and r["wins"] <= r["episodes"] <= 64
+    assert r["episodes"] < 64 or r["wins"] < 20    # not the 64 ended games counted again
+    assert b.deal_codes.tolist() == [b.deal(i).code for i in range(64)]
+
+
+def test_the_first_reset_deals_every_game():
+    b = GameBatch(3, "msc", seed=1)
+    obs, mask = b.reset([0])
+    assert mask.any(axis=1).all() and (obs[:, :28] > 0).all()
+    assert all(b.code(i) for i in range(3))
+    c = GameBatch(3, "msc", seed=1)
+    c.reset()
+    np.testing.assert_array_equal(b.obs, c.obs)
+
+
+def test_step_random_marks_games_that_made_no_move():
+    b = GameBatch(8, "classic", seed=2, autoreset=None)
+    b.reset()
+    for _ in range(60):
+        b.step_random()
+    assert b.terminated.all() and (b.last_actions == -1).all()

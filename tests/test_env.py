@@ -121,7 +121,13 @@ def test_autoreset_same_step():
     assert info["moves"][i] == 0                      # already dealt anew
     final = info["final_obs"][i]
     assert (final[52:80] > 0).sum() < 28 or not (obs[i] == final).all()
-    assert vec.single_observation_space.contains(info["final_obs"][i])
+    assert vec.single_observation_space.contains(final)
+    assert info["final_obs"].dtype == object
+    assert all(info["final_obs"][j] is None for j in np.flatnonzero(~ended))
+    np.testing.assert_array_equal(info["_final_info"], ended)
+    assert info["final_info"]["action_mask"].shape == (8, 102)
+    obs, info = vec.reset()
+    assert "final_obs" not in info                   # nothing ended in a reset
 
 
 def test_autoreset_disabled_with_reset_mask():
@@ -183,3 +189,21 @@ def test_vector_info_has_the_deal_codes():
     assert list(info["code"]) == [vec.batch.deal(i).code for i in range(8)]
     _, _, _, _, info = _play_until_an_end(vec, info)
     assert list(info["code"]) == [vec.batch.deal(i).code for i in range(8)]
+
+
+def test_a_seeded_partial_reset_deals_every_game_and_copies_by_default():
+    vec = PyramidVectorEnv(3, "msc")
+    obs, info = vec.reset(seed=5, options={"reset_mask": np.array([True, False, False])})
+    assert info["action_mask"].any(axis=1).all() and all(info["code"])
+    obs2, *_ = vec.step(info["action_mask"].argmax(axis=1))
+    assert not np.shares_memory(obs, obs2)
+    fast = PyramidVectorEnv(3, "msc", copy=False)
+    o1, info = fast.reset(seed=5)
+    o2, *_ = fast.step(info["action_mask"].argmax(axis=1))
+    assert o1 is o2
+
+
+def test_rules_default_to_the_deals():
+    env = PyramidEnv(deals=["PY1-M-AAAAAAS"])
+    assert env.rules == Rules.preset("msc")
+    assert PyramidEnv().rules == Rules.preset("pyramide")

@@ -139,6 +139,8 @@ def test_same_result_on_any_thread_count_and_with_rng():
     np.testing.assert_array_equal(a.moves, b.moves)
     assert not np.array_equal(a.moves, c.moves)
     assert a.to_dict()["policy"] == "noisy" and a.seed == 3
+    with pytest.raises(ValueError, match="cannot replay"):
+        a.replay(0)
 
 
 def test_given_deals_and_the_result_api():

@@ -54,7 +54,7 @@ OBS_LAYOUT: dict[str, tuple[int, int]] = {
 #: Games per thread below which a step stays on the calling thread.
 MIN_GAMES_PER_THREAD = 4096
 #: The default step limit: above any game under limited redeals (at most
-#: 28 + 25 x (redeals + 1) moves), so it only ends unlimited-redeal episodes.
+#: 28 + 24 x (redeals + 1) + redeals moves), so it only ends unlimited-redeal episodes.
 DEFAULT_MAX_STEPS = 2000
 #: Moves (steps x games) per native call of rollout(): about 50 ms, so Ctrl-C, cancel and
 #: the progress bar are seen that often.
@@ -145,9 +145,12 @@ def _reward(reward: Any) -> tuple[int, tuple[float, float, float, float], str]:
         raise ValueError(f"reward must be 'removed', 'win', a session profile's name, a Profile "
                          f"or a Scoring; got {_args.excerpt(reward)}")
     # (the batch has no clock: a bonus per second counts no seconds; docs/env.md)
-    return _core.REWARDS["score"], (float(scoring.pyramid), float(scoring.talon),
-                                    float(scoring.win_bonus),
-                                    float(scoring.bonus_per_move)), name
+    points = (scoring.pyramid, scoring.talon, scoring.win_bonus, scoring.bonus_per_move)
+    for field_name, v in zip(("pyramid", "talon", "win_bonus", "bonus_per_move"), points):
+        if not -1e6 <= _args.real(f"the scoring's {field_name}", v, positive=False) <= 1e6:
+            raise ValueError(f"the scoring's {field_name} must be -1,000,000 .. 1,000,000, "
+                             f"got {v!r}")
+    return _core.REWARDS["score"], tuple(float(v) for v in points), name  # type: ignore
 
 
 def _autoreset(value: Any) -> str | None:
@@ -216,6 +219,9 @@ class GameBatch:
         kind, scoring, self.reward_name = _reward(reward)
         self.illegal_mode = _args.choice("illegal", illegal, tuple(_core.ILLEGAL))
         self.penalty = _args.real("penalty", penalty, positive=False)
+        if not 0 <= self.penalty <= 1e6:
+            raise ValueError(f"penalty must be 0 .. 1,000,000 (it is taken off the reward), "
+                             f"got {self.penalty!r}")
         self.autoreset = _autoreset(autoreset)
         self.max_steps = _args.whole("max_steps", DEFAULT_MAX_STEPS if max_steps is None
                                      else max_steps, 1, 65535)
@@ -223,7 +229,7 @@ class GameBatch:
         cores = _args.threads(None)
         self.threads = (max(1, min(cores, self.n // MIN_GAMES_PER_THREAD)) if threads is None
                         else _args.threads(threads))
-        need = self.n * (BYTES_PER_GAME + 2 * (OBS_SIZE + N_ACTIONS) + 16)
+        need = self.n * (BYTES_PER_GAME + 2 * (OBS_SIZE + N_ACTIONS) + 80)
         free = _args.available_memory()
         if free is not None and need > free:
             raise ValueError(f"a batch of {self.n:,} games needs about "
@@ -327,36 +333,41 @@ class GameBatch:
     def reset(self, games: Any = None, *, deals: Any = None) -> tuple[np.ndarray, np.ndarray]:
         """Deal the games (all, or the given indices or boolean mask) their next deal, or the
         given ``deals`` (one per game listed, in order); returns ``(obs, mask)`` of the whole
-        batch."""
+        batch. The first reset of a batch deals every game, whatever ``games`` says (then
+        the listed ones get the given ``deals``)."""
         core = self._core
+        idx = None if games is None else self._games(games)   # (checked before any deal)
+        batch = None
         if deals is not None:
-            idx = np.arange(self.n, dtype=np.int64) if games is None else self._games(games)
             batch = read_deals(deals, self.rules)
-            if batch.rules != self.rules:
-                raise ValueError(f"the deals' rules ({batch.rules.name}) differ from the "
-                                 f"batch's ({self.rules.name})")
-            if len(batch) != idx.size:
-                raise ValueError(f"reset of {idx.size} game(s) got {len(batch)} deal(s): give "
+            want = self.n if idx is None else idx.size
+            if len(batch) != want:
+                raise ValueError(f"reset of {want} game(s) got {len(batch)} deal(s): give "
                                  "one deal per game")
-            core.reset_decks(idx, np.ascontiguousarray(batch.decks, np.uint8),
+        if not self._started and idx is not None:
+            self.reset()              # the first reset deals every game
+            if batch is None:
+                return self._out((self.obs, self.mask))  # type: ignore[return-value]
+        if batch is not None:
+            core.reset_decks(np.arange(self.n, dtype=np.int64) if idx is None else idx,
+                             np.ascontiguousarray(batch.decks, np.uint8),
                              np.ascontiguousarray(batch.keys, np.uint64),
                              np.ascontiguousarray(batch.numbered, np.uint8), self.obs,
                              self.mask.view(np.uint8))
-            which = None
-        elif games is None:
-            which = None
         else:
-            which = np.zeros(self.n, np.uint8)
-            which[self._games(games)] = 1
-        if deals is None:
+            which = None
+            if idx is not None:
+                which = np.zeros(self.n, np.uint8)
+                which[idx] = 1
             self._run(lambda lo, hi: core.reset(lo, hi, which, self.obs,
                                                 self.mask.view(np.uint8)))
-        sel = slice(None) if games is None else self._games(games)
+        sel: Any = slice(None) if idx is None else idx
         self._update_codes(sel)
         self.reward[sel] = 0
         self.terminated[sel] = False
         self.truncated[sel] = False
         self.illegal[sel] = False
+        self.reset_games[sel] = False
         self._started = True
         return self._out((self.obs, self.mask))  # type: ignore[return-value]
 
@@ -419,7 +430,8 @@ class GameBatch:
 
     @property
     def last_actions(self) -> np.ndarray:
-        """The actions of the last :meth:`step` or :meth:`step_random` (a copy)."""
+        """The actions of the last :meth:`step` or :meth:`step_random` (a copy; after
+        :meth:`step_random`, -1 for the games that made no move)."""
         return self._actions.copy()
 
     def _step(self, acts: np.ndarray, random: bool) -> None:
@@ -486,6 +498,7 @@ class GameBatch:
                 bar.update(k * self.n)
         finally:
             bar.close()
+            self._update_codes(slice(None))
         seconds = time.perf_counter() - t0
         moves, episodes, wins = (int(x) for x in outs.sum(axis=0))
         return {"moves": moves, "episodes": episodes, "wins": wins, "seconds": seconds,
@@ -615,7 +628,7 @@ class GameBatch:
         """Bytes this batch holds: its games' native state and its buffers."""
         bufs = (self.obs, self.mask, self.reward, self.terminated, self.truncated,
                 self.illegal, self.reset_games, self.final_obs, self.final_mask, self._actions,
-                self._moves, self._keys, self._numbered)
+                self._moves, self._keys, self._numbered, self._codes)
         return BYTES_PER_GAME * self.n + sum(a.nbytes for a in bufs)
 
     def __len__(self) -> int:

@@ -108,8 +108,10 @@ def play(fn: Callable, n: int, first: int, deals: DealBatch | None, rules: Rules
             acts[:] = _actions(out, size, gb.mask, active)
             stop = np.zeros(size, np.bool_)
             if deterministic and unlimited:
-                # A deterministic policy recycling after a pass that removed nothing would
-                # repeat that pass for ever: the game ends here (the recycle is not played).
+                # A policy whose choice depends only on the position (the caller's promise:
+                # not on which talon cards have been seen, nor on the pass) recycling after a
+                # pass that removed nothing would repeat that pass for ever: the game ends
+                # here (the recycle is not played).
                 stop = active & (acts == N_ACTIONS - 1) & ~pass_removed
             acts[~active | stop] = -1                 # (these games make no move)
             gb._step(acts, False)

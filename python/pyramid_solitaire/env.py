@@ -80,7 +80,7 @@ class PyramidEnv(gym.Env):
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
-    def __init__(self, rules: Rules | str | dict | None = "pyramide", *,
+    def __init__(self, rules: Rules | str | dict | None = None, *,
                  observation: str = "visible", reward: Any = "removed",
                  illegal: str = "ignore", penalty: float = 1.0,
                  max_episode_steps: int | None = None, dict_observation: bool = False,
@@ -157,23 +157,24 @@ class PyramidVectorEnv(VectorEnv):
 
     Arguments as :class:`PyramidEnv`'s, and ``autoreset_mode`` (an ``AutoresetMode`` or its
     value: ``"NextStep"``, the default, ``"SameStep"`` or ``"Disabled"``), ``threads`` and
-    ``copy`` (False: the arrays returned are the batch's buffers, overwritten by the next
-    call). The info holds ``action_mask`` (num_envs, 102), ``deal`` (the deal numbers),
-    ``code`` (the deal codes, "" for a card list), ``moves`` and ``illegal``, each with its
-    ``_key`` mask; under ``SameStep``, the games
-    that ended also have ``final_obs`` (their last observation, with ``_final_obs``) and
-    ``final_mask``. ``reset(seed=s)`` starts the stream of seed s (game i plays the deals of
-    (s, i, k)); ``reset(options={"reset_mask": m})`` deals anew the games where m is True
-    (the way to go on under ``Disabled``)."""
+    ``copy`` (True, the default, as Gymnasium's vector envs: fresh arrays from every call;
+    False: the batch's buffers, overwritten by the next call, for speed). The info holds
+    ``action_mask`` (num_envs, 102), ``deal`` (the deal numbers), ``code`` (the deal codes,
+    "" for a card list), ``moves`` and ``illegal``, each with its ``_key`` mask; under
+    ``SameStep``, ``final_obs`` (an object array: the last observation of each game that
+    ended, None for the others) and ``final_info`` (their last ``action_mask``), with
+    ``_final_obs`` and ``_final_info``. ``reset(seed=s)`` starts the stream of seed s (game i
+    plays the deals of (s, i, k)); ``reset(options={"reset_mask": m})`` deals anew the games
+    where m is True (the way to go on under ``Disabled``)."""
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
-    def __init__(self, num_envs: int = 1, rules: Rules | str | dict | None = "pyramide", *,
+    def __init__(self, num_envs: int = 1, rules: Rules | str | dict | None = None, *,
                  observation: str = "visible", reward: Any = "removed",
                  illegal: str = "ignore", penalty: float = 1.0,
                  max_episode_steps: int | None = None, dict_observation: bool = False,
                  deals: Any = None, autoreset_mode: Any = AutoresetMode.NEXT_STEP,
-                 threads: int | None = None, copy: bool = False,
+                 threads: int | None = None, copy: bool = True,
                  render_mode: str | None = None) -> None:
         self.num_envs = _args.whole("num_envs", num_envs, 1, 1 << 28)
         if render_mode is not None:
@@ -188,9 +189,10 @@ class PyramidVectorEnv(VectorEnv):
         self.metadata = dict(self.metadata, autoreset_mode=mode)
         self._mode = {AutoresetMode.NEXT_STEP: "next_step", AutoresetMode.SAME_STEP: "same_step",
                       AutoresetMode.DISABLED: None}[mode]
+        self.copy = _args.flag("copy", copy)
         self._args = dict(_batch_args(rules, observation, reward, illegal, penalty,
-                                      max_episode_steps, deals), threads=threads, copy=copy,
-                          autoreset=self._mode)
+                                      max_episode_steps, deals), threads=threads,
+                          copy=self.copy, autoreset=self._mode)
         self._batch = GameBatch(self.num_envs, seed=0, **self._args)
         self.rules = self._batch.rules
         self.dict_observation = _args.flag("dict_observation", dict_observation)
@@ -214,15 +216,25 @@ class PyramidVectorEnv(VectorEnv):
 
     def _info(self, mask: np.ndarray) -> dict[str, Any]:
         b = self._batch
+        keep = (lambda a: a.copy()) if self.copy else (lambda a: a)
         info: dict[str, Any] = {"action_mask": mask, "_action_mask": self._all,
-                                "deal": b.deal_numbers, "_deal": self._all,
-                                "code": b.deal_codes, "_code": self._all,
-                                "moves": b.moves, "_moves": self._all,
-                                "illegal": b.illegal, "_illegal": self._all}
+                                "deal": keep(b.deal_numbers), "_deal": self._all,
+                                "code": keep(b.deal_codes), "_code": self._all,
+                                "moves": keep(b.moves), "_moves": self._all,
+                                "illegal": keep(b.illegal), "_illegal": self._all}
         if self._mode == "same_step" and b.reset_games.any():
+            # As Gymnasium's vector envs give them: an object array of the last observations
+            # (None for the games that did not end) and the last infos (the action mask).
             ended = b.reset_games.copy()
-            info.update(final_obs=b.final_obs.copy(), _final_obs=ended,
-                        final_mask=b.final_mask.copy(), _final_mask=ended)
+            final = np.full(self.num_envs, None, dtype=object)
+            for i in np.flatnonzero(ended):
+                obs = b.final_obs[i].copy()
+                final[i] = ({"observation": obs,
+                             "action_mask": b.final_mask[i].astype(np.int8)}
+                            if self.dict_observation else obs)
+            info.update(final_obs=final, _final_obs=ended,
+                        final_info={"action_mask": b.final_mask.copy(), "_action_mask": ended},
+                        _final_info=ended)
         return info
 
     def reset(self, *, seed: int | list | None = None,

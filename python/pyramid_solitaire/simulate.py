@@ -257,6 +257,9 @@ class SimulationResult:
         (a policy that is not a function of its observation cannot be replayed)."""
         from . import callable_policy
         fn, opts = self._own  # type: ignore[misc]
+        if callable_policy._wants_rng(fn):
+            raise ValueError("a policy that draws random numbers (it takes rng) cannot replay "
+                             "one game alone: its draws depend on the whole batch")
         deal: Any = int(self.deal[i]) if self.numbered[i] else self._decks[i].tolist()
         if self.numbered[i]:
             deal = Deal.from_number(deal, rules=self.rules)
@@ -264,10 +267,17 @@ class SimulationResult:
                                        observation=opts["observation"],
                                        deterministic=opts["deterministic"],
                                        max_steps=opts["max_steps"])
-        if len(moves) != int(self.moves[i]):
-            raise ValueError(f"game {i} plays differently alone ({len(moves)} moves, not "
-                             f"{int(self.moves[i])}): the policy's choices depend on more than "
-                             "each game's own observation, so its games cannot be replayed")
+        from .game import Game
+        game = Game(deal, self.rules)
+        for m in moves:
+            game.play(m)
+        if (len(moves), game.is_won, game.pyramid_removed) != (
+                int(self.moves[i]), bool(self.won[i]), int(self.removed[i])):
+            raise ValueError(f"game {i} plays differently alone ({len(moves)} moves, "
+                             f"{game.pyramid_removed} cards removed, not {int(self.moves[i])} "
+                             f"and {int(self.removed[i])}): the policy's choices depend on more "
+                             "than each game's own observation, so its games cannot be "
+                             "replayed")
         return moves
 
     def to_dict(self, arrays: bool = False) -> dict[str, Any]:
@@ -475,9 +485,10 @@ def simulate(games: int | None = None, *, deals: Iterable | np.ndarray | None = 
       id per game for a batch of games (:mod:`pyramid_solitaire.callable_policy`,
       docs/env.md). Its options: ``observation`` (``"visible"``, the default, or
       ``"full"``), ``batch_size`` (games stepped together, default 1,024),
-      ``deterministic`` (True when its choice depends only on the observation: under
-      unlimited redeals a game then ends at a recycle after a pass that removed nothing,
-      as the built-in greedy's does) and ``max_steps`` (an episode's step limit, default
+      ``deterministic`` (True when its choice depends only on the position, the cards and
+      where they lie, not on which talon cards have been seen: under unlimited redeals a
+      game then ends at a recycle after a pass that removed nothing, as the built-in
+      greedy's does) and ``max_steps`` (an episode's step limit, default
       2,000). A callable taking a keyword ``rng`` gets a numpy Generator seeded from
       ``seed``.
 

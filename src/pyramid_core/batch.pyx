@@ -551,6 +551,8 @@ cdef class Batch:
                 reset[i] = 0
                 if g.flags & F_DONE:
                     reward[i] = 0
+                    if random:
+                        actions[i] = SKIP     # (no move made)
                     if self.c.autoreset == AR_NEXT:
                         next_deal(&self.c, g, i)
                         reset[i] = 1
@@ -601,6 +603,8 @@ cdef class Batch:
                 if (i & 255) == 0 and pyr_cancelled(&cancel[0]):
                     break
                 g = &self.g[i]
+                if g.flags & F_DONE:          # ended before this call: dealt anew, not counted
+                    next_deal(&self.c, g, i)
                 for s in range(steps):
                     step_game(&self.c, g, random_action(g), &ill)
                     n_steps += 1
