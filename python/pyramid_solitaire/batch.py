@@ -263,14 +263,24 @@ class GameBatch:
         self._numbered = np.zeros(n, np.uint8)
         self._core.set_info(self._moves, self._keys, self._numbered)
         self._codes = np.full(n, "", "<U13")
+        self._core.set_outputs(self.obs, self.mask.view(np.uint8), self.reward,
+                               self.terminated.view(np.uint8), self.truncated.view(np.uint8),
+                               self.illegal.view(np.uint8), self.reset_games.view(np.uint8),
+                               self.final_obs, self.final_mask.view(np.uint8))
+        self._span_cache: tuple[int, list[tuple[int, int]]] = (0, [])
         self._pool: ThreadPoolExecutor | None = None
         self._started = False
 
     # ---- threads ---------------------------------------------------------------------------
     def _spans(self) -> list[tuple[int, int]]:
+        """The games cut into one part per thread (kept while .threads stays the same)."""
+        if self._span_cache[0] == self.threads:
+            return self._span_cache[1]
         t = min(self.threads, self.n)
         cuts = [self.n * k // t for k in range(t + 1)]
-        return [(cuts[k], cuts[k + 1]) for k in range(t)]
+        spans = [(cuts[k], cuts[k + 1]) for k in range(t)]
+        self._span_cache = (self.threads, spans)
+        return spans
 
     def _run(self, fn: Any) -> None:
         """fn(lo, hi) over the batch: on the calling thread, or spread over the pool."""
@@ -435,12 +445,11 @@ class GameBatch:
         return self._actions.copy()
 
     def _step(self, acts: np.ndarray, random: bool) -> None:
-        core, obs, mask = self._core, self.obs, self.mask.view(np.uint8)
-        rew, term = self.reward, self.terminated.view(np.uint8)
-        trunc, ill = self.truncated.view(np.uint8), self.illegal.view(np.uint8)
-        rs, fo, fm = self.reset_games.view(np.uint8), self.final_obs, self.final_mask.view(np.uint8)
-        self._run(lambda lo, hi: core.step(acts, lo, hi, obs, mask, rew, term, trunc, ill, rs,
-                                           fo, fm, random))
+        step = self._core.step
+        if len(self._spans()) == 1:
+            step(acts, 0, self.n, random)
+        else:
+            self._run(lambda lo, hi: step(acts, lo, hi, random))
         if self.autoreset is not None and self.reset_games.any():
             self._update_codes(self.reset_games)
 

@@ -437,6 +437,16 @@ cdef class Batch:
     cdef uint16_t* info_moves     # per game, written with every observation row: its moves,
     cdef uint64_t* info_keys      # its deal's key
     cdef uint8_t* info_numbered   # and whether that is a deal number
+    cdef object _keep_out     # step()'s output buffers (set_outputs), and pointers to them
+    cdef int8_t* o_obs
+    cdef uint8_t* o_mask
+    cdef float* o_reward
+    cdef uint8_t* o_term
+    cdef uint8_t* o_trunc
+    cdef uint8_t* o_ill
+    cdef uint8_t* o_reset
+    cdef int8_t* o_fobs
+    cdef uint8_t* o_fmask
 
     def __cinit__(self, int64_t n, dict rules, uint64_t seed, uint64_t offset, bint visible,
                   int reward, int illegal, int autoreset, int max_steps, float penalty,
@@ -535,15 +545,38 @@ cdef class Batch:
                     break
         return bad
 
-    def step(self, int64_t[::1] actions, int64_t lo, int64_t hi, int8_t[:, ::1] obs,
-             uint8_t[:, ::1] mask, float[::1] reward, uint8_t[::1] terminated,
-             uint8_t[::1] truncated, uint8_t[::1] illegal, uint8_t[::1] reset,
-             int8_t[:, ::1] final_obs, uint8_t[:, ::1] final_mask, bint random=False):
+    def set_outputs(self, int8_t[:, ::1] obs, uint8_t[:, ::1] mask, float[::1] reward,
+                    uint8_t[::1] terminated, uint8_t[::1] truncated, uint8_t[::1] illegal,
+                    uint8_t[::1] reset, int8_t[:, ::1] final_obs, uint8_t[:, ::1] final_mask):
+        """The buffers step() writes (n rows each; final_obs and final_mask only under
+        same-step autoreset), given once: a step then takes no buffer but its actions."""
+        self._keep_out = (obs, mask, reward, terminated, truncated, illegal, reset, final_obs,
+                          final_mask)
+        self.o_obs = &obs[0, 0]
+        self.o_mask = &mask[0, 0]
+        self.o_reward = &reward[0]
+        self.o_term = &terminated[0]
+        self.o_trunc = &truncated[0]
+        self.o_ill = &illegal[0]
+        self.o_reset = &reset[0]
+        self.o_fobs = &final_obs[0, 0]
+        self.o_fmask = &final_mask[0, 0]
+
+    def step(self, int64_t[::1] actions, int64_t lo, int64_t hi, bint random=False):
         """Play actions[i] in games lo..hi-1 (random=True: a uniform legal action of each,
-        written to actions) and write every output row (see GameBatch.step)."""
+        written to actions; -1 for a game that makes no move) and write their rows of the
+        set_outputs buffers (see GameBatch.step)."""
         cdef int64_t i
         cdef bgame* g
-        cdef bint was_done
+        cdef int8_t* obs = self.o_obs
+        cdef uint8_t* mask = self.o_mask
+        cdef float* reward = self.o_reward
+        cdef uint8_t* terminated = self.o_term
+        cdef uint8_t* truncated = self.o_trunc
+        cdef uint8_t* illegal = self.o_ill
+        cdef uint8_t* reset = self.o_reset
+        if obs == NULL:
+            raise ValueError("set_outputs() first")
         with nogil:
             for i in range(lo, hi):
                 g = &self.g[i]
@@ -570,20 +603,20 @@ cdef class Batch:
                         actions[i] = random_action(g)
                     reward[i] = step_game(&self.c, g, <int>actions[i], &illegal[i])
                     if g.flags & F_DONE and self.c.autoreset == AR_SAME:
-                        write_obs(g, self.c.visible, &final_obs[i, 0])
-                        write_mask(g, &final_mask[i, 0])
+                        write_obs(g, self.c.visible, self.o_fobs + OBS_SIZE * i)
+                        write_mask(g, self.o_fmask + N_ACTIONS * i)
                         terminated[i] = (g.flags & F_TERMINATED) != 0
                         truncated[i] = (g.flags & F_TRUNCATED) != 0
                         next_deal(&self.c, g, i)
                         reset[i] = 1
-                        write_obs(g, self.c.visible, &obs[i, 0])
-                        write_mask(g, &mask[i, 0])
+                        write_obs(g, self.c.visible, obs + OBS_SIZE * i)
+                        write_mask(g, mask + N_ACTIONS * i)
                         self.publish(i)
                         continue
                 terminated[i] = (g.flags & F_TERMINATED) != 0
                 truncated[i] = (g.flags & F_TRUNCATED) != 0
-                write_obs(g, self.c.visible, &obs[i, 0])
-                write_mask(g, &mask[i, 0])
+                write_obs(g, self.c.visible, obs + OBS_SIZE * i)
+                write_mask(g, mask + N_ACTIONS * i)
                 self.publish(i)
 
     def rollout(self, int64_t steps, int64_t lo, int64_t hi, int64_t[::1] out,
