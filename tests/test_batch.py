@@ -64,7 +64,7 @@ def test_memory_per_game():
     b = GameBatch(1000, seed=1)
     buffers = b.memory() - BYTES_PER_GAME * 1000
     # the buffers: obs, mask, final rows, reward, flags, actions, moves, deals, codes
-    assert buffers <= 1000 * (OBS_SIZE + N_ACTIONS + 4 + 4 + 8 + 11 + 52) + OBS_SIZE + N_ACTIONS
+    assert buffers <= 1000 * (OBS_SIZE + N_ACTIONS + 4 + 4 + 8 + 11 + 53) + OBS_SIZE + N_ACTIONS
 
 
 # ---- what Game shows, written from its public views -----------------------------------------

@@ -263,6 +263,7 @@ class GameBatch:
         self._numbered = np.zeros(n, np.uint8)
         self._core.set_info(self._moves, self._keys, self._numbered)
         self._codes = np.full(n, "", "<U13")
+        self._stale = np.zeros(n, np.bool_)      # games whose code is not worked out yet
         self._core.set_outputs(self.obs, self.mask.view(np.uint8), self.reward,
                                self.terminated.view(np.uint8), self.truncated.view(np.uint8),
                                self.illegal.view(np.uint8), self.reset_games.view(np.uint8),
@@ -372,7 +373,7 @@ class GameBatch:
             self._run(lambda lo, hi: core.reset(lo, hi, which, self.obs,
                                                 self.mask.view(np.uint8)))
         sel: Any = slice(None) if idx is None else idx
-        self._update_codes(sel)
+        self._stale[sel] = True
         self.reward[sel] = 0
         self.terminated[sel] = False
         self.truncated[sel] = False
@@ -450,15 +451,19 @@ class GameBatch:
             step(acts, 0, self.n, random)
         else:
             self._run(lambda lo, hi: step(acts, lo, hi, random))
-        if self.autoreset is not None and self.reset_games.any():
-            self._update_codes(self.reset_games)
+        if self.autoreset is not None:
+            np.logical_or(self._stale, self.reset_games, out=self._stale)
 
-    def _update_codes(self, which: Any) -> None:
-        """The deal codes of the games `which` (a slice, indices or a mask), dealt anew."""
-        keys, numbered = self._keys[which], self._numbered[which].view(np.bool_)
-        codes = codes_of(keys, self.rules)
-        codes[~numbered] = ""
+    def _update_codes(self) -> None:
+        """Work out the deal codes of the games dealt anew since the last time (only when a
+        code is asked for: a step only marks them)."""
+        if not self._stale.any():
+            return
+        which = np.flatnonzero(self._stale)
+        codes = codes_of(self._keys[which], self.rules)
+        codes[~self._numbered[which].view(np.bool_)] = ""
         self._codes[which] = codes
+        self._stale[:] = False
 
     def _raise_illegal(self, i: int, a: int) -> None:
         game = self.game(i)
@@ -507,7 +512,7 @@ class GameBatch:
                 bar.update(k * self.n)
         finally:
             bar.close()
-            self._update_codes(slice(None))
+            self._stale[:] = True
         seconds = time.perf_counter() - t0
         moves, episodes, wins = (int(x) for x in outs.sum(axis=0))
         return {"moves": moves, "episodes": episodes, "wins": wins, "seconds": seconds,
@@ -564,12 +569,14 @@ class GameBatch:
     def code(self, i: int) -> str | None:
         """Game i's deal code (None for a deal given as a card list)."""
         i = _args.whole("game", i, 0, self.n - 1)
+        self._update_codes()
         return str(self._codes[i]) or None
 
     @property
     def deal_codes(self) -> np.ndarray:
         """Every game's deal code (numpy ``<U13``; "" for a deal given as a card list): the
         batch's buffer, updated for the games dealt anew by each reset and step."""
+        self._update_codes()
         return self._codes
 
     def codes(self, games: Any = None) -> list[str | None]:
@@ -637,7 +644,7 @@ class GameBatch:
         """Bytes this batch holds: its games' native state and its buffers."""
         bufs = (self.obs, self.mask, self.reward, self.terminated, self.truncated,
                 self.illegal, self.reset_games, self.final_obs, self.final_mask, self._actions,
-                self._moves, self._keys, self._numbered, self._codes)
+                self._moves, self._keys, self._numbered, self._codes, self._stale)
         return BYTES_PER_GAME * self.n + sum(a.nbytes for a in bufs)
 
     def __len__(self) -> int:
