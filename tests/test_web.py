@@ -84,7 +84,9 @@ def test_the_websocket_answers_as_server_handle(tmp_path):
         {"id": 21, "op": "tap", "target": 0}, {"id": 22, "op": "restart"},
         {"id": 23, "op": "new", "code": "PY1-Q-AAAAAAA"},
     ]
-    reference = Server(clock=lambda: 0.0, stats_path=str(tmp_path / "other.sqlite3"))
+    # the same answers as a server of attached connections (its ops list attach)
+    reference = Server(clock=lambda: 0.0, stats_path=str(tmp_path / "other.sqlite3"),
+                       attached=True)
 
     async def main():
         with serving(tmp_path, clock=lambda: 0.0) as server:
@@ -223,7 +225,7 @@ def test_another_clients_game_cannot_be_reached(tmp_path):
                 after = (await ask(a, {"op": "state"}))["state"]
                 assert {**after, "seconds": 0} == {**before, "seconds": 0}
                 r = await ask(b, {"op": "attach", "game": ra["game"]})    # once per connection
-                assert r["error"]["code"] == "unknown_op"
+                assert r["error"]["code"] == "already_attached"
                 hello = await ask(b, {"op": "hello"})
                 assert not {"list", "games"} & set(hello["ops"])
     play(main())

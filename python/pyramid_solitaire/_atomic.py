@@ -1,20 +1,49 @@
 """Atomic file writes: a temporary file beside the target, flushed to disk (fsync), renamed
 over it, and the folder's entry flushed too, so that a crash leaves the old file or the new
-one, never a torn one. Saves (session/saves.py) and survey shards (survey.py) use it."""
+one, never a torn one. Saves (session/saves.py) and survey shards (survey.py) use it; it is
+the one writer of files a user keeps.
+
+A symbolic link is followed: the file it points to is replaced (in that file's folder) and
+the link stays a link. Anything that is not a regular file (a device such as ``/dev/full``,
+a folder, a pipe, a socket) is refused with an ``OSError`` and left as it is.
+"""
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import IO, Callable
 
 
+def target_of(path: str | os.PathLike) -> tuple[Path, int | None]:
+    """The file a write to ``path`` replaces (``path`` with its symbolic links followed) and
+    its permission bits (None for a new file); ``OSError`` when it exists and is not a
+    regular file."""
+    real = Path(os.path.realpath(path))
+    try:
+        mode = os.stat(real).st_mode
+    except FileNotFoundError:
+        return real, None                 # a new file (or a link to one still to come)
+    if not stat.S_ISREG(mode):
+        kind = ("a folder" if stat.S_ISDIR(mode) else "a device" if stat.S_ISCHR(mode)
+                or stat.S_ISBLK(mode) else "a pipe" if stat.S_ISFIFO(mode) else "a socket"
+                if stat.S_ISSOCK(mode) else "not a regular file")
+        raise OSError(errno.EINVAL, f"{os.fspath(path)} is {kind}, not a file: it is left "
+                                    f"as it is")
+    return real, stat.S_IMODE(mode)
+
+
 def write_atomic_with(path: str | os.PathLike, write: Callable[[IO[bytes]], None],
                       mode: int | None = None) -> None:
-    """Write ``path`` by calling ``write`` on a binary file, atomically. The file is private
-    to its owner (0600) unless ``mode`` says otherwise."""
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
+    """Write ``path`` by calling ``write`` on a binary file, atomically. A new file is
+    private to its owner (0600) and a replaced one keeps its permissions, unless ``mode``
+    says otherwise."""
+    path, kept = target_of(path)
+    folder = path.parent
+    if mode is None:
+        mode = kept
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as f:

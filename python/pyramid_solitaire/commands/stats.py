@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ..jsonout import dumps
 from ..session.stats import StatsStore
@@ -12,7 +13,9 @@ def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) ->
                        description="Games, wins, win rate, best score, fewest moves, fastest "
                                    "win, streaks and high scores of the games recorded.")
     p.add_argument("--profile", metavar="P", help="one profile only (default: all)")
-    p.add_argument("--deal", metavar="CODE", help="one deal only (a code or 52 card tokens)")
+    p.add_argument("--deal", metavar="DEAL", help="one deal only: a code (its letter names "
+                                                  "the game played), 52 card tokens or a deal "
+                                                  "number")
     p.add_argument("--db", metavar="PATH", help="the statistics file (default: in the user's "
                                                 "data directory)")
     p.add_argument("--json", action="store_true", help="one JSON object")
@@ -22,10 +25,14 @@ def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) ->
 def run(args: argparse.Namespace) -> int:
     from ..session.profiles import Profile
     profile = None if args.profile is None else Profile.preset(args.profile).name
-    with StatsStore(args.db) as store:
+    with StatsStore(args.db, read_only=True) as store:    # reading never writes
         data = store.summary(profile, args.deal)
         data["high_scores"] = store.high_scores(profile, 10, deal=args.deal)
         data["file"] = str(store.path)
+        data["read_only"] = store.exists and not store.writable
+    if data["read_only"]:
+        print(f"pyramid-solitaire: note: {data['file']} is read-only: read as it is (games "
+              f"played cannot be recorded in it)", file=sys.stderr)
     if args.json:
         print(dumps(data))
         return 0

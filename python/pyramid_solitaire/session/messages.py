@@ -44,6 +44,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "game_paused": {"en": "The game is paused: resume it to play",
                     "vi": "Ván bài đang tạm dừng: hãy tiếp tục để chơi"},
     "saved": {"en": "Game saved", "vi": "Đã lưu ván bài"},
+    "not_saved": {"en": "This game cannot be saved ({why}): play on, saving is tried again",
+                  "vi": "Không lưu được ván bài này ({why}): cứ chơi tiếp, sẽ thử lưu lại"},
+    "save_unreadable": {"en": "Your saved game could not be read ({why}); it was kept as "
+                              "{kept}. Here is a new deal",
+                        "vi": "Không đọc được ván bài đã lưu ({why}); tệp được giữ lại là "
+                              "{kept}. Đây là ván mới"},
     "loaded": {"en": "Saved game resumed", "vi": "Đã mở lại ván bài đã lưu"},
     "difficulty": {"en": "Difficulty: {label}", "vi": "Độ khó: {label}"},
     "difficulty_easy": {"en": "easy", "vi": "dễ"},

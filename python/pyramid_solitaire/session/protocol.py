@@ -11,20 +11,20 @@ docs/protocol.md documents it; ``protocol.schema.json`` beside this file is its 
 """
 from __future__ import annotations
 
-import json
 import sys
-from typing import Any, Callable, TextIO
+from typing import IO, Any, Callable, Iterator
 
 from .. import __version__
 from .._args import excerpt
-from ..jsonout import dumps
+from ..jsonin import BadJSON, loads
+from ..jsonout import SAFE_INTEGER, dumps
 from .messages import LANGUAGES, check_lang
 from .profiles import Profile
 from .session import Session, profile_of_code
 
 PROTOCOL_VERSION = 1
 MAX_LINE = 1 << 16          # bytes; a request is far smaller
-MAX_ID = 1 << 53            # integer ids beyond this are not exact in JavaScript
+MAX_ID = SAFE_INTEGER       # 2^53 - 1: integer ids beyond this are not exact in JavaScript
 SESSION_OPS = ("undo", "redo", "hint", "pause", "resume", "restart")  # no fields
 OPS = ("hello", "new", "tap", "drag", "play", "undo", "redo", "hint", "state", "pause",
        "resume", "restart", "save", "load", "stats", "lang", "quit")
@@ -36,6 +36,71 @@ class ProtocolError(ValueError):
     def __init__(self, code: str, text: str) -> None:
         super().__init__(text)
         self.code = code
+
+
+#: The browser game's first request (pyramid_solitaire.web), which its games list among theirs.
+ATTACH = "attach"
+
+
+def unknown_op(op: Any, ops: tuple[str, ...] = OPS) -> str:
+    """The ``unknown_op`` error's text: every op there is, and what was sent."""
+    return f"op must be one of {', '.join(ops)}, got {excerpt(op)}"
+
+
+def too_long(size: int) -> ProtocolError:
+    """The ``too_long`` error of a request of ``size`` bytes."""
+    return ProtocolError("too_long", f"a request is at most {MAX_LINE:,} bytes, got {size:,}")
+
+
+def parse_request(line: str | bytes) -> tuple[dict[str, Any], Any]:
+    """A request line (bytes or text) as a JSON object, and its id: the one reader of
+    ``serve --stdio`` and the browser game's WebSocket. :class:`ProtocolError`
+    ``too_long``, ``bad_json`` (not UTF-8, not JSON, nested too deep) or ``bad_request``
+    (not an object; an id that is not a string or an integer within +-(2^53 - 1));
+    the id is returned even with a bad op, so that every error can echo it."""
+    size = len(line) if isinstance(line, bytes) or len(line) * 4 <= MAX_LINE \
+        else len(line.encode("utf-8", "surrogatepass"))
+    if size > MAX_LINE:
+        raise too_long(size)
+    try:
+        request = loads(line)
+    except BadJSON as e:
+        raise ProtocolError("bad_json", f"not JSON: {excerpt(str(e), 80)}") from None
+    if not isinstance(request, dict):
+        raise ProtocolError("bad_request", "a request is a JSON object")
+    rid = request.get("id")
+    if isinstance(rid, bool) or (rid is not None and not isinstance(rid, (str, int))) \
+            or (isinstance(rid, int) and abs(rid) > MAX_ID) \
+            or (isinstance(rid, str) and len(rid) > 256):
+        raise ProtocolError("bad_request", f"id is a string of at most 256 characters or an "
+                                           f"integer of at most {MAX_ID:,} (2^53 - 1, exact in "
+                                           f"every JSON reader) either way from 0")
+    return request, rid
+
+
+def read_lines(stream: IO[bytes], limit: int = MAX_LINE) -> Iterator[bytes | int]:
+    """The lines of a binary stream, each without its line break; a line longer than
+    ``limit`` bytes is read past, never held (memory stays within ``limit``), and given as
+    its length (an int) instead. Lines may end in ``\n`` or ``\r\n``; the last one needs
+    no line break."""
+    while True:
+        line = stream.readline(limit + 2)     # room for "\r\n"
+        if not line:
+            return
+        if line.endswith(b"\n") or len(line) <= limit:
+            line = line.rstrip(b"\r\n") if line.endswith(b"\n") else line
+            if len(line) > limit:
+                yield len(line)
+            else:
+                yield line
+            continue
+        size = len(line)                      # too long: skip to the end of the line
+        while not line.endswith(b"\n"):
+            line = stream.readline(1 << 16)
+            if not line:
+                break
+            size += len(line)
+        yield size - (1 if line.endswith(b"\n") else 0)
 
 
 class Server:
@@ -51,40 +116,32 @@ class Server:
 
     def __init__(self, clock: Callable[[], float] | None = None,
                  stats_path: str | None = None, *, files: bool = True,
-                 session_stats: Any = None) -> None:
+                 session_stats: Any = None, attached: bool = False) -> None:
         self.clock = clock
         self.stats_path = stats_path
         self.files = files
         self.session_stats = session_stats
         self.session: Session | None = None
         self.done = False
+        #: The ops answered: OPS, and ``attach`` on the browser game's connections (where a
+        #: second one is refused).
+        self.ops: tuple[str, ...] = OPS + ((ATTACH,) if attached else ())
+        #: Why the game cannot be saved now (the browser game's autosave failed), or None:
+        #: every state carries it as ``not_saved`` (a message, or null).
+        self.save_error: str | None = None
 
     def handle(self, line: str | bytes) -> str:
         """One request line in, one response line out (never raises for bad input)."""
         rid = None
         try:
-            size = len(line) if isinstance(line, bytes) or len(line) * 4 <= MAX_LINE \
-                else len(line.encode("utf-8", "surrogatepass"))
-            if size > MAX_LINE:
-                raise ProtocolError("too_long", f"a request is at most {MAX_LINE:,} bytes, got "
-                                                f"{size:,}")
-            try:
-                request = json.loads(line)
-            except (ValueError, UnicodeDecodeError) as e:
-                raise ProtocolError("bad_json", f"not JSON: {excerpt(str(e), 80)}") from None
-            if not isinstance(request, dict):
-                raise ProtocolError("bad_request", "a request is a JSON object")
-            rid = request.get("id")
-            if isinstance(rid, bool) or (rid is not None and not isinstance(rid, (str, int))) \
-                    or (isinstance(rid, int) and abs(rid) > MAX_ID):
-                rid = None
-                raise ProtocolError("bad_request", f"id is a string or an integer of at most "
-                                                   f"{MAX_ID:,} (2^53, exact in every JSON "
-                                                   f"reader)")
+            request, rid = parse_request(line)
             op = request.get("op")
-            if op not in OPS:
-                raise ProtocolError("unknown_op", f"op must be one of {', '.join(OPS)}, got "
-                                                  f"{excerpt(op)}")
+            if op not in self.ops:
+                raise ProtocolError("unknown_op", unknown_op(op, self.ops))
+            if op == ATTACH:
+                raise ProtocolError("already_attached", "this connection is attached to its "
+                                                        "game already: open another connection "
+                                                        "for another game")
             if op in SESSION_OPS:      # the session's own method, with no fields
                 extra = self._reply(getattr(self._need(), op)())
             else:
@@ -93,6 +150,9 @@ class Server:
             response.update(extra)
         except ProtocolError as e:
             response = {"id": rid, "ok": False, "error": {"code": e.code, "message": str(e)}}
+        except RecursionError:           # pragma: no cover - the reader refuses deep nesting
+            response = {"id": rid, "ok": False,
+                        "error": {"code": "bad_request", "message": "nested too deep"}}
         except ValueError as e:          # bad arguments: the library's own messages
             response = {"id": rid, "ok": False,
                         "error": {"code": "bad_request", "message": " ".join(str(e).split())}}
@@ -100,10 +160,28 @@ class Server:
             response = {"id": rid, "ok": False,
                         "error": {"code": "io_error",
                                   "message": f"cannot save the game: {e.strerror or e}"}}
+        return self._finish(response)
+
+    def refuse(self, error: ProtocolError, rid: Any = None) -> str:
+        """The response to a request refused before it could be read (a line too long to
+        hold: :func:`read_lines` gives its length)."""
+        return self._finish({"id": rid, "ok": False,
+                             "error": {"code": error.code, "message": str(error)}})
+
+    def _finish(self, response: dict[str, Any]) -> str:
         if self.session is not None and "state" not in response:
-            response["state"] = self.session.state()
+            response["state"] = self.state()
         response.setdefault("messages", [])
         return dumps(response)
+
+    def state(self) -> dict[str, Any]:
+        """The session's state, with ``not_saved``: the ``not_saved`` message while the game
+        cannot be saved, else null."""
+        session = self._need()
+        state = session.state()
+        state["not_saved"] = None if self.save_error is None else \
+            session._msg("not_saved", why=self.save_error).to_dict()
+        return state
 
     # ---- the ops -----------------------------------------------------------------------------
     def _need(self) -> Session:
@@ -124,7 +202,7 @@ class Server:
         capabilities = ["tap", "drag", "undo", "redo", "hint", "save", "stats", "winnable_only"]
         if not self.files:
             capabilities.remove("save")
-        return {"protocol": PROTOCOL_VERSION, "version": __version__, "ops": list(OPS),
+        return {"protocol": PROTOCOL_VERSION, "version": __version__, "ops": list(self.ops),
                 "profiles": Profile.names(), "languages": list(LANGUAGES),
                 "capabilities": capabilities}
 
@@ -216,7 +294,7 @@ class Server:
         profile = request.get("profile")
         if profile is not None:
             profile = Profile.preset(profile).name      # an unknown one: bad_request
-        with StatsStore(self.stats_path) as store:
+        with StatsStore(self.stats_path, read_only=True) as store:
             return {"stats": {**store.summary(profile),
                               "high_scores": store.high_scores(profile)}}
 
@@ -228,17 +306,37 @@ class Server:
         return {}
 
 
-def serve(stdin: TextIO | None = None, stdout: TextIO | None = None, **kwargs: Any) -> int:
-    """Answer request lines from ``stdin`` on ``stdout`` until ``quit`` or the end of input.
-    Nothing but protocol lines goes to ``stdout``."""
+def serve(stdin: IO[Any] | None = None, stdout: IO[Any] | None = None,
+          **kwargs: Any) -> int:
+    """Answer request lines from ``stdin`` on ``stdout`` until ``quit`` or the end of input
+    (a closed standard input ends it at once). Nothing but protocol lines goes to
+    ``stdout``, in UTF-8 whatever the locale. Lines are read as bytes, each at most
+    :data:`MAX_LINE` bytes held (:func:`read_lines`): a longer one is answered ``too_long``
+    and the next one is served."""
     stdin = stdin if stdin is not None else sys.stdin
     stdout = stdout if stdout is not None else sys.stdout
+    if stdin is None or stdin.closed:
+        return 0
+    source: IO[bytes] = getattr(stdin, "buffer", stdin)
+    if isinstance(source.read(0), str):         # a text stream without bytes (tests)
+        import io
+        source = io.BytesIO(stdin.read().encode("utf-8", "surrogatepass"))
+    out: IO[bytes] | None = getattr(stdout, "buffer", None)
     server = Server(**kwargs)
-    for line in stdin:
-        if not line.strip():
+    for line in read_lines(source):
+        if isinstance(line, int):
+            response = server.refuse(too_long(line))
+        elif not line.strip():
             continue
-        stdout.write(server.handle(line) + "\n")
-        stdout.flush()
+        else:
+            response = server.handle(line)
+        if out is not None:
+            stdout.flush()
+            out.write(response.encode("utf-8") + b"\n")
+            out.flush()
+        else:
+            stdout.write(response + "\n")
+            stdout.flush()
         if server.done:
             break
     return 0

@@ -13,13 +13,13 @@ naming the file and the problem, and is never changed or deleted.
 """
 from __future__ import annotations
 
-import json
 import os
 from typing import TYPE_CHECKING, Any
 
 from .. import _args
 from .._atomic import write_atomic
 from ..deal import Deal
+from ..jsonin import BadJSON, loads
 from ..jsonout import dumps
 from ..rules import Rules
 from .profiles import Profile, Scoring
@@ -121,9 +121,11 @@ def from_document(doc: Any, clock: Any = None) -> "Session":
             s._card_at(selection)          # a target that exists
         s.selection = selection
     except KeyError as e:
-        raise ValueError(f"the save has no {e.args[0]!r}") from None
-    except (TypeError, AttributeError) as e:
-        raise ValueError(f"the save is malformed ({e})") from None
+        raise ValueError(f"the save has no {_args.excerpt(e.args[0])}") from None
+    except (TypeError, AttributeError, IndexError, OverflowError, RecursionError) as e:
+        # a document no check foresaw is still only a bad save
+        raise ValueError(f"the save is malformed ({type(e).__name__}: "
+                         f"{_args.excerpt(str(e), 80)})") from None
     return s
 
 
@@ -147,8 +149,8 @@ def load(path: str | os.PathLike, clock: Any = None) -> "Session":
     if len(data) > MAX_BYTES:
         raise ValueError(f"{name} is not a pyramid-solitaire save (over {MAX_BYTES:,} bytes)")
     try:
-        doc = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        doc = loads(data, bom=True)
+    except BadJSON as e:
         raise ValueError(f"{name} is not a pyramid-solitaire save: not JSON text "
                          f"({_args.excerpt(str(e), 80)}); it may be truncated") from None
     try:

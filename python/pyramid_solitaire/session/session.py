@@ -275,6 +275,11 @@ class Session:
         raise ValueError(f"a tap target is a pyramid index 0..27, 'stock', 'stock:top', "
                          f"'waste' or 'waste:0'..'waste:2', got {_args.excerpt(target)}")
 
+    def _check_target(self, target: Target) -> None:
+        """ValueError unless ``target`` is a place a tap can reach under these rules."""
+        if target != "stock":
+            self._card_at(target)
+
     # ---- input ------------------------------------------------------------------------------
     @_playing
     def tap(self, target: Target) -> list[Message]:
@@ -315,7 +320,10 @@ class Session:
 
     @_playing
     def drag(self, source: Target, target: Target) -> list[Message]:
-        """Drag-and-drop: the same as tapping ``source``, then ``target``."""
+        """Drag-and-drop: the same as tapping ``source``, then ``target``. Both ends are
+        checked before anything changes (a bad one: ValueError, as for a tap)."""
+        for end in (source, target):
+            self._check_target(end)
         self.selection = None
         out = self._tap(source)
         return out + self._tap(target) if self.selection is not None else out
@@ -515,11 +523,11 @@ class Session:
     @classmethod
     def from_json(cls, text: str, clock: Callable[[], float] | None = None) -> "Session":
         """The session of a :meth:`to_json` document; ValueError when it is not one."""
-        import json
+        from ..jsonin import loads
         from .saves import from_document
         try:
-            doc = json.loads(text)
-        except (TypeError, ValueError) as e:
+            doc = loads(text)
+        except ValueError as e:
             raise ValueError(f"not a pyramid-solitaire save: {_args.excerpt(str(e), 80)}") from None
         return from_document(doc, clock)
 

@@ -69,38 +69,133 @@ def default_path() -> Path:
     return Path(platformdirs.user_data_dir("pyramid-solitaire", appauthor=False)) / "stats.sqlite3"
 
 
-class StatsStore:
-    """The statistics file. ``path``: default :func:`default_path`."""
+#: ``PRAGMA application_id`` of the files this package creates ("PyrS"); files made before it
+#: was set have 0, and are told apart by their schema.
+APPLICATION_ID = 0x50797253
+_COLUMNS = {"id", "code", "cards", "profile", "result", "score", "moves", "seconds",
+            "pyramid_removed", "difficulty", "assisted", "finished_at", "streak"}
 
-    def __init__(self, path: str | os.PathLike | None = None) -> None:
+
+def _uri(path: Path, **query: str) -> str:
+    """An SQLite URI for ``path`` (any characters in the name) with ``query``."""
+    from urllib.parse import quote, urlencode
+    return "file:" + quote(str(path.absolute()).replace(os.sep, "/")) + "?" + urlencode(query)
+
+
+class StatsStore:
+    """The statistics file. ``path``: default :func:`default_path`.
+
+    Opening checks the file before anything is written to it: a file that is not SQLite,
+    or another program's SQLite file (whatever its ``user_version``), or statistics of a
+    newer schema, is a ``ValueError`` and is left byte for byte as it was. The folder must
+    exist (the default one is created when recording), and be a folder.
+
+    ``read_only=True`` (the ``stats`` command, the protocol's ``stats`` op): nothing is ever
+    written or created; a missing file reads as no games, and a file or folder that cannot
+    be written is read all the same (``writable`` is then False). Without it, a file that
+    cannot be written is a ``ValueError`` saying so.
+    """
+
+    def __init__(self, path: str | os.PathLike | None = None, *,
+                 read_only: bool = False) -> None:
+        given = path is not None
         self.path = Path(default_path() if path is None else path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.read_only = read_only
+        folder = self.path.parent
+        exists = self._check_path(folder, create=not read_only and not given)
+        self.exists = exists
+        self.writable = exists and os.access(self.path, os.W_OK) and os.access(folder, os.W_OK)
         try:
-            self._db = sqlite3.connect(self.path, timeout=LOCK_SECONDS, isolation_level=None)
-            _retry(self._check)                 # before anything is written to the file
-            _retry(lambda: self._db.execute("PRAGMA journal_mode=WAL"))
-            _retry(self._migrate)
+            if exists:                       # looked at read-only before anything else
+                probe = self._connect(read_only=True)
+                try:
+                    self._check(probe)
+                finally:
+                    probe.close()
+            if read_only and not exists:
+                self._db = sqlite3.connect(":memory:", isolation_level=None)
+                self._migrate()
+            elif read_only:
+                self._db = self._connect(read_only=True)
+            else:
+                if exists and not self.writable:
+                    raise ValueError(f"{self.path} is read-only: games cannot be recorded "
+                                     f"in it")
+                self._db = sqlite3.connect(self.path, timeout=LOCK_SECONDS,
+                                           isolation_level=None)
+                _retry(lambda: self._check(self._db))   # another process may have begun it
+                _retry(lambda: self._db.execute("PRAGMA journal_mode=WAL"))
+                _retry(self._migrate)
+                self.exists = self.writable = True
         except sqlite3.OperationalError as e:
             if "locked" in str(e):
                 raise ValueError(f"{self.path} stayed locked by another process for "
                                  f"{LOCK_SECONDS} s") from None
-            raise ValueError(f"{self.path} is not a pyramid-solitaire statistics file ({e})") \
+            raise ValueError(f"{self.path} cannot be used as a statistics file ({e})") \
                 from None
         except sqlite3.DatabaseError as e:
-            raise ValueError(f"{self.path} is not a pyramid-solitaire statistics file ({e})") \
-                from None
+            raise ValueError(f"{self.path} is not a pyramid-solitaire statistics file ({e}); "
+                             f"it is left as it is") from None
 
-    def _check(self) -> None:
+    def _check_path(self, folder: Path, create: bool) -> bool:
+        """Whether the file exists; ValueError for a path that cannot hold one (a folder
+        that is a file, or missing where it must not be created)."""
+        if self.path.is_dir():
+            raise ValueError(f"{self.path} is a folder, not a statistics file")
+        if self.path.exists():
+            if not self.path.is_file():
+                raise ValueError(f"{self.path} is not a regular file")
+            return True
+        if folder.is_dir():
+            return False
+        if folder.exists() or any(p.exists() and not p.is_dir() for p in folder.parents):
+            raise ValueError(f"{self.path}: a part of the folder {folder} is a file, not a "
+                             f"folder")
+        if not create:
+            if self.read_only:
+                return False                 # nothing recorded there yet
+            raise ValueError(f"{self.path}: the folder {folder} does not exist")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise ValueError(f"{self.path}: cannot create the folder {folder} "
+                             f"({e.strerror or e})") from None
+        return False
+
+    def _connect(self, read_only: bool) -> sqlite3.Connection:
+        """A read-only connection (``mode=ro``; where even that needs to write beside the
+        file, as WAL does in a read-only folder, ``immutable=1``)."""
+        try:
+            db = sqlite3.connect(_uri(self.path, mode="ro"), uri=True, timeout=LOCK_SECONDS,
+                                 isolation_level=None)
+            db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return db
+        except sqlite3.OperationalError as e:
+            if "locked" in str(e) or "not a database" in str(e):
+                raise
+            return sqlite3.connect(_uri(self.path, immutable="1"), uri=True,
+                                   isolation_level=None)
+
+    def _check(self, db: sqlite3.Connection) -> None:
+        """ValueError unless ``db`` is empty or holds statistics this program reads."""
         # One statement, so one snapshot: another process may be creating the schema (its
         # tables and its version are committed together).
-        version, tables = self._db.execute(
+        version, app, tables = db.execute(
             "SELECT (SELECT user_version FROM pragma_user_version), "
-            "(SELECT count(*) FROM sqlite_master WHERE type = 'table')").fetchone()
+            "(SELECT application_id FROM pragma_application_id), "
+            "(SELECT group_concat(name, ', ') FROM sqlite_master WHERE type = 'table')"
+        ).fetchone()
+        if version == 0 and not tables and app in (0, APPLICATION_ID):
+            return                           # empty: a new file
+        columns = {row[1] for row in db.execute("SELECT * FROM pragma_table_info('games')")}
+        ours = app in (0, APPLICATION_ID) and version >= 1 and _COLUMNS <= columns
+        if not ours:
+            raise ValueError(f"{self.path} is another program's SQLite file (user_version "
+                             f"{version}, tables: {_args.excerpt(tables or 'none', 80)}), not "
+                             f"pyramid-solitaire statistics; it is left as it is")
         if version > SCHEMA_VERSION:
             raise ValueError(f"{self.path}: statistics schema {version} is newer than this "
                              f"program reads ({SCHEMA_VERSION}): update pyramid-solitaire")
-        if version == 0 and tables:
-            raise ValueError(f"{self.path} is another program's SQLite file, not statistics")
 
     def _migrate(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
@@ -109,6 +204,8 @@ class StatsStore:
             try:
                 current = self._db.execute("PRAGMA user_version").fetchone()[0]
                 if current < target:           # another process may have migrated meanwhile
+                    if current == 0:
+                        self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                     for statement in _MIGRATIONS[target - 1].split(";"):
                         if statement.strip():
                             self._db.execute(statement)
@@ -132,6 +229,8 @@ class StatsStore:
                difficulty: float | None = None) -> int:
         """Record a game: ``result`` ``won``, ``lost`` or ``abandoned`` (default: from the
         session's status, ``abandoned`` while it is still playing). Returns its row id."""
+        if self.read_only:
+            raise ValueError(f"{self.path} was opened read-only: games cannot be recorded")
         from ..game import Status
         status = session.status
         if result is None:
@@ -213,14 +312,42 @@ class StatsStore:
         return [dict(zip(keys, row)) for row in rows]
 
     @staticmethod
-    def _where(profile: str | None, deal: str | None) -> tuple[str, tuple]:
+    def _where(profile: str | None, deal: Any) -> tuple[str, tuple]:
         parts, args = [], []
+        if deal is not None:
+            parsed, profiles = deal_filter(deal, profile)
+            parts.append("cards = ?")
+            args.append(parsed.to_cards())
+            if profile is None and profiles is not None:
+                parts.append("profile IN (" + ", ".join("?" * len(profiles)) + ")")
+                args.extend(profiles)
         if profile is not None:
             parts.append("profile = ?")
             args.append(str(profile))
-        if deal is not None:
-            from ..deal import Deal
-            parsed = Deal.parse(deal)
-            parts.append("cards = ?")
-            args.append(parsed.to_cards())
         return (" WHERE " + " AND ".join(parts) if parts else ""), tuple(args)
+
+
+def deal_filter(deal: Any, profile: str | None = None) -> tuple[Any, list[str] | None]:
+    """The deal a statistics query names (a code, 52 card tokens or a deal number, as
+    ``solve`` takes them) and the profiles it is played under: a code's letter names its
+    rules, so only the built-in profiles of those rules (None: any profile, for card lists,
+    numbers and X codes). A ``profile`` whose rules differ from the code's is a ValueError."""
+    from ..deal import Deal, code_rules
+    from pyramid_core.shuffle import MAX_DEAL_NUMBER
+    from .profiles import Profile
+    if isinstance(deal, (int, str)) and not isinstance(deal, bool) and \
+            str(deal).strip().isascii() and str(deal).strip().isdigit():
+        return Deal.from_number(_args.whole("deal number", deal, 0, MAX_DEAL_NUMBER),
+                                rules=None), None
+    parsed = Deal.parse(deal)
+    if parsed.rules is None or parsed.code is None:
+        return parsed, None
+    if profile is not None:
+        try:
+            rules = Profile.preset(profile).rules
+        except ValueError:
+            rules = None                   # a profile of the user's own: no letter to check
+        if rules is not None:
+            code_rules(parsed.code, parsed.rules, rules)
+        return parsed, None
+    return parsed, [name for name in Profile.names() if Profile.preset(name).rules == parsed.rules]

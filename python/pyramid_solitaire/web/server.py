@@ -39,10 +39,12 @@ from typing import Any, Callable
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from .._args import excerpt as _excerpt
 from ..jsonout import dumps
 from ..session.messages import check_lang
 from ..session.profiles import Profile
-from ..session.protocol import MAX_LINE, OPS, Server
+from ..session.protocol import (ATTACH, MAX_LINE, OPS, ProtocolError, Server, parse_request,
+                                 unknown_op)
 from ..session.session import Session
 from ..session.stats import StatsStore, default_path
 
@@ -75,6 +77,7 @@ class Limits:
     workers: int = 4                    # threads running the sessions' work
     heartbeat: float | None = 30.0      # ping period; a peer that stops answering is dropped
     save_delay: float = 1.0             # seconds from a request to its game's autosave
+    save_retry: float = 5.0             # seconds between attempts while saving fails
 
 
 def default_data_dir() -> Path:
@@ -139,10 +142,29 @@ def _error(rid: Any, code: str, message: str) -> str:
 def _request_id(line: str | bytes) -> Any:
     """The id of a request line, when it has a valid one (for error responses)."""
     try:
-        rid = json.loads(line).get("id")
-    except (ValueError, UnicodeDecodeError, AttributeError):
+        return parse_request(line)[1]
+    except ProtocolError:
         return None
-    return rid if isinstance(rid, (str, int)) and not isinstance(rid, bool) else None
+
+
+_HOST = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}))(?::([0-9]{1,5}))?")
+
+
+def host_name(header: str) -> str | None:
+    """The name or address of a Host header (an IPv6 address without its brackets), None
+    when the header is not one (not ASCII, a port outside 1..65535, stray characters):
+    checked here before anything parses it."""
+    m = _HOST.fullmatch(header)
+    if m is None or (m.group(2) is not None and not 0 < int(m.group(2)) <= 65535):
+        return None
+    name = m.group(1)
+    if name.startswith("["):
+        try:
+            ipaddress.IPv6Address(name[1:-1])
+        except ValueError:
+            return None
+        return name[1:-1]
+    return name.lower()
 
 
 def _is_loopback(host: str) -> bool:
@@ -173,6 +195,7 @@ class WebGames:
         self.executor: ThreadPoolExecutor | None = None
         self.saver: ThreadPoolExecutor | None = None
         self.saving: set[asyncio.Task] = set()
+        self.stopping = False
 
     # ---- the application's life ---------------------------------------------------------------
     async def startup(self, app: web.Application) -> None:
@@ -182,6 +205,7 @@ class WebGames:
         self.saver = ThreadPoolExecutor(2, thread_name_prefix="pyramid-web-save")
 
     async def shutdown(self, app: web.Application) -> None:
+        self.stopping = True
         for ws in list(self.sockets):
             await ws.close(code=WSCloseCode.GOING_AWAY, message=b"server stopping")
 
@@ -198,7 +222,11 @@ class WebGames:
     async def check_host(self, request: web.Request, handler: Callable) -> web.StreamResponse:
         """Bound to this machine, only this machine's names are served (a page of another
         site reaching 127.0.0.1 through DNS rebinding is refused)."""
-        if self.loopback and (request.url.host or "").strip("[]") not in LOOPBACK_NAMES:
+        host = host_name(request.headers.get("Host", ""))
+        if host is None:
+            return web.Response(status=400, text="a malformed Host header: a name or an "
+                                                 "address, and a port 1..65535")
+        if self.loopback and host not in LOOPBACK_NAMES:
             return web.Response(status=421, text="this server answers only to localhost")
         return await handler(request)
 
@@ -275,12 +303,13 @@ class WebGames:
 
     @staticmethod
     async def _push(game: _Game, origin: Any, out: str) -> None:
-        """The game's other connections (tabs) get its new state, so that none of them acts
-        on a table that has changed."""
+        """The game's other connections (tabs; all of them when ``origin`` is None) get its
+        new state, so that none of them acts on a table that has changed."""
         response = json.loads(out)
         if "state" not in response:
             return
-        push = dumps({"id": None, "ok": True, "op": "state", "pushed": True, "messages": [],
+        push = dumps({"id": None, "ok": True, "op": "state", "pushed": True,
+                      "messages": response.get("messages", []) if origin is None else [],
                       "state": response["state"]})
         for other in list(game.sockets):
             if other is not origin and not other.closed:
@@ -301,6 +330,10 @@ class WebGames:
             await self._save(game)
 
     async def _save(self, game: _Game) -> None:
+        """Save the game. When it fails (a full disk, a folder gone read-only), every tab
+        of the game is told at once (``not_saved`` in the state) and the save is tried
+        again every ``save_retry`` seconds while the game has connections; when one then
+        succeeds, the tabs are told that too."""
         session = game.server.session
         if session is None:
             return
@@ -308,7 +341,23 @@ class WebGames:
             await asyncio.get_running_loop().run_in_executor(self.saver, session.save,
                                                              game.path)
         except (OSError, RuntimeError) as e:     # disk full; workers already stopped
-            print(f"pyramid-solitaire web: cannot save game: {e}", file=sys.stderr)
+            why = getattr(e, "strerror", None) or str(e) or type(e).__name__
+            print(f"pyramid-solitaire web: cannot save game {game.id[:6]}...: {why}",
+                  file=sys.stderr)
+            told = game.server.save_error == why
+            game.server.save_error = why
+            if not told:
+                await self._push(game, None, dumps({"id": None, "ok": True, "op": "state",
+                                                    "state": game.server.state()}))
+            if game.connections and game.flush is None and not self.stopping:
+                game.flush = asyncio.get_running_loop().call_later(
+                    self.limits.save_retry, self._start_autosave, game)
+            return
+        if game.server.save_error is not None:
+            game.server.save_error = None
+            await self._push(game, None, dumps({"id": None, "ok": True, "op": "state",
+                                                "messages": [session._msg("saved").to_dict()],
+                                                "state": game.server.state()}))
 
     async def _attach(self, line: str | bytes) -> tuple[_Game | None, str]:
         """The first request of a connection: ``attach`` (``hello`` is answered too)."""
@@ -316,23 +365,17 @@ class WebGames:
             return None, _error(None, "too_long", f"a request is at most "
                                                   f"{self.limits.message_bytes:,} bytes")
         try:
-            request = json.loads(line)
-        except (ValueError, UnicodeDecodeError):
-            return None, _error(None, "bad_json", "not JSON")
-        if not isinstance(request, dict):
-            return None, _error(None, "bad_request", "a request is a JSON object")
-        rid = request.get("id")
-        if isinstance(rid, bool) or (rid is not None and not isinstance(rid, (str, int))):
-            return None, _error(None, "bad_request", "id is a string or an integer")
+            request, rid = parse_request(line)
+        except ProtocolError as e:
+            return None, _error(None, e.code, str(e))
         op = request.get("op")
         if op == "hello":
-            return None, Server(files=False).handle(line)
-        if op != "attach":
+            return None, Server(files=False, attached=True).handle(line)
+        if op != ATTACH:
             if op in OPS:
                 return None, _error(rid, "no_session", 'send {"op": "attach"} first (with '
                                                        '"game": the id of your game, if any)')
-            return None, _error(rid, "unknown_op", "op must be attach (then one of "
-                                                   f"{', '.join(OPS)})")
+            return None, _error(rid, "unknown_op", unknown_op(op, (ATTACH,) + OPS))
         gid = request.get("game")
         if gid is None:
             gid = secrets.token_urlsafe(24)
@@ -345,20 +388,22 @@ class WebGames:
         game = self.games.get(gid)
         if game is None:
             game = self.games[gid] = _Game(gid, self._path(gid), Server(
-                self.clock, self.stats_path, files=False, session_stats=self.recorder))
+                self.clock, self.stats_path, files=False, session_stats=self.recorder,
+                attached=True))
         game.connections += 1
+        messages: list[dict[str, Any]] = []
         try:
             async with game.lock:
                 if not game.loaded:
-                    await self._work(self._resume, game)
+                    messages = await self._work(self._resume, game)
                 session = game.server.session
-                state = None if session is None else await self._work(session.state)
+                state = None if session is None else await self._work(game.server.state)
         except BaseException:
             await self._leave(game)
             raise
         response: dict[str, Any] = {"id": rid, "ok": True, "op": "attach", "game": gid,
-                                    "resumed": session is not None,
-                                    "defaults": self.defaults, "messages": []}
+                                    "resumed": session is not None and not messages,
+                                    "defaults": self.defaults, "messages": messages}
         if state is not None:
             response["state"] = state
         return game, dumps(response)
@@ -366,22 +411,32 @@ class WebGames:
     def _path(self, gid: str) -> Path:
         return self.games_dir / f"{gid}.json"
 
-    def _resume(self, game: _Game) -> None:
-        """Load the game's file (in a worker thread); a file that is not a save is put aside
-        as ``<id>.json.bad`` and the game starts empty."""
+    def _resume(self, game: _Game) -> list[dict[str, Any]]:
+        """Load the game's file (in a worker thread). A file that does not load, for any
+        reason, is put aside as ``<id>.json.bad`` (never deleted) and the game goes on with
+        a new deal, whose messages say so."""
         game.loaded = True
         if not game.path.is_file():
-            return
+            return []
         try:
             session = Session.load(game.path, clock=self.clock, stats=self.recorder)
-        except ValueError as e:
-            print(f"pyramid-solitaire web: {e}; kept as {game.path.name}.bad", file=sys.stderr)
+        except Exception as e:          # ValueError for a bad save; anything else too
+            why = " ".join(str(e).split()) or type(e).__name__
+            kept = game.path.with_name(game.path.name + ".bad")
+            print(f"pyramid-solitaire web: {why}; kept as {kept.name}", file=sys.stderr)
             try:
-                os.replace(game.path, game.path.with_name(game.path.name + ".bad"))
+                os.replace(game.path, kept)
             except OSError:
                 pass
-            return
+            session = Session.new_random(self.defaults["profile"], clock=self.clock,
+                                         lang=self.defaults["lang"])
+            session.stats = self.recorder
+            game.server.session = session
+            reason = why.split(": ", 1)[-1] if why.startswith(str(game.path)) else why
+            return [session._msg("save_unreadable", why=_excerpt(reason, 120),
+                                 kept=kept.name).to_dict()]
         game.server.session = session
+        return []
 
     async def _leave(self, game: _Game) -> None:
         """A connection of ``game`` closed: with none left, save it (its clock) and drop it."""

@@ -118,6 +118,7 @@ function send(request) {
 function onResponse(r) {
   if (r.pushed) {                       // another tab of this game changed it: redraw
     if (r.state) render(r.state);
+    if (r.messages && r.messages.length) showMessages(r.messages);   // the server's own news
     return;
   }
   const request = pending.get(r.id) || {};
@@ -142,7 +143,7 @@ function onResponse(r) {
       if (!lang) setLang(r.state ? r.state.lang : defaults.lang, false);  // a resumed game's
       // the game chosen for the next deal (kept across reloads), else the game's own
       $("profile").value = store.get("profile") || (r.state ? r.state.profile : defaults.profile);
-      if (r.state) { render(r.state); showText(""); }
+      if (r.state) { render(r.state); showMessages(r.messages || []); }
       else newDeal();
       return;
     case "stats":
@@ -264,6 +265,8 @@ function render(s) {
   $("deal-code").textContent = s.code || L().card_list;
   $("status").textContent = L()[s.status] || s.status;
   $("assisted").hidden = !s.assisted;
+  $("not-saved").hidden = !s.not_saved;               // the server cannot save this game
+  $("not-saved").textContent = s.not_saved ? s.not_saved.text : "";
   $("assisted").textContent = L().assisted;
   $("undo").disabled = !s.can_undo || s.paused;       // while paused the table is hidden:
   $("redo").disabled = !s.can_redo || s.paused;       // no play until it is resumed
