@@ -18,6 +18,25 @@ REPO = pathlib.Path(os.environ.get("PYRAMID_REPO")
                     or pathlib.Path(__file__).resolve().parent.parent)
 
 
+#: The optional parts: the module each extra brings, and the extra's name. A test of an
+#: optional part skips only when its extra is missing (tools/without_extras.py checks).
+EXTRAS = {"textual": "tui", "aiohttp": "web", "gymnasium": "rl", "distributed": "distributed",
+          "dask": "distributed", "matplotlib": "plot"}
+
+
+def import_or_skip_extra(name: str):
+    """``importlib.import_module(name)``; a skip naming the extra when the module needs an
+    optional extra that is not installed (any other ImportError is a failure)."""
+    import importlib
+    try:
+        return importlib.import_module(name)
+    except ImportError as e:
+        top = (e.name or "").split(".")[0]
+        if top in EXTRAS:
+            pytest.skip(f"the {EXTRAS[top]} extra ({top}) is not installed")
+        raise
+
+
 def repo_file(*parts: str) -> pathlib.Path:
     """A file or directory of the checkout; FileNotFoundError (never a skip) when missing."""
     path = REPO.joinpath(*parts)

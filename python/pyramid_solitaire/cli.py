@@ -2,9 +2,22 @@
 
 Every subcommand shares the rule flags: ``--rules PRESET`` picks a preset (default: the deal
 code's own, else ``pyramide``) and the option flags change single options on top of it.
-Bad input prints one line, ``pyramid-solitaire: error: ...``, and exits with status 2;
-Ctrl-C prints ``pyramid-solitaire: interrupted`` and exits with status 130; output into a
-closed pipe (``... | head -1``) ends quietly.
+Every failure prints one line on standard error (when it is open) and has its own exit
+status (README, "Exit status"):
+
+- 0: done.
+- 1 (:data:`EXIT_BUDGET`): a budget (``--max-nodes``, ``--max-seconds``, ...) ran out before
+  an answer that needs one.
+- 2 (:data:`EXIT_USAGE`): bad input: ``pyramid-solitaire: error: ...`` names the part and
+  what was expected (reading deals from a closed standard input is bad input too).
+- 74 (:data:`EXIT_IO`): something could not be written: standard output is closed
+  (``>&-``), the disk is full (``> /dev/full``), a file cannot be written.
+- 130 (:data:`EXIT_INTERRUPTED`): Ctrl-C, with ``pyramid-solitaire: interrupted``.
+- 141 (:data:`EXIT_PIPE`): the reader of standard output went away (``... | head -1``):
+  quietly, as a shell reports a writer whose reader left.
+
+A closed standard error (``2>&-``) changes nothing but that the lines are not shown: the
+exit status still tells what happened.
 """
 from __future__ import annotations
 
@@ -24,6 +37,7 @@ PROG = "pyramid-solitaire"
 COMMANDS = ["deal", "solve", "simulate", "survey", "stats", "serve", "play"]
 EXIT_BUDGET = 1          # a budget ran out before an answer that needs one
 EXIT_USAGE = 2
+EXIT_IO = 74             # sysexits' EX_IOERR: output that cannot be written
 EXIT_INTERRUPTED = 130
 EXIT_PIPE = 141          # 128 + SIGPIPE, what a shell reports for a writer whose reader left
 
@@ -130,23 +144,50 @@ def _silence_stdout() -> None:
         pass
 
 
+def _say(text: str) -> None:
+    """One line on standard error, when it can be written (``2>&-`` closes it)."""
+    stream = sys.stderr
+    if stream is None:
+        return
+    try:
+        print(text, file=stream, flush=True)
+    except (OSError, ValueError):
+        pass
+
+
+def _cannot_write(e: OSError) -> str:
+    what = e.filename if getattr(e, "filename", None) else "the output"
+    return f"{PROG}: error: cannot write {what}: {e.strerror or e}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from .solver import SearchBudgetExceeded
+    if sys.stderr is None:         # 2>&-: notes and progress go nowhere, statuses still tell
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")
+    if sys.stdout is None:         # >&-: print() would drop everything without a word
+        _say(f"{PROG}: error: standard output is closed: nothing can be written")
+        return EXIT_IO
     try:
         args = build_parser().parse_args(argv)
-        return args.func(args)
+        status = args.func(args)
+        sys.stdout.flush()         # a full disk shows here, not at the interpreter's exit
+        return status
     except ValueError as e:
-        print(f"{PROG}: error: {_one_line(e)}", file=sys.stderr)
+        _say(f"{PROG}: error: {_one_line(e)}")
         return EXIT_USAGE
     except SearchBudgetExceeded as e:
-        print(f"{PROG}: {_one_line(e)}", file=sys.stderr)
+        _say(f"{PROG}: {_one_line(e)}")
         return EXIT_BUDGET
     except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
+        _say(f"{PROG}: interrupted")
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_PIPE
+    except OSError as e:           # a full disk, a closed descriptor, a file not writable
+        _silence_stdout()
+        _say(_cannot_write(e))
+        return EXIT_IO
 
 
 def run() -> None:

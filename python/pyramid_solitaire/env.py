@@ -28,7 +28,7 @@ try:
     from gymnasium.vector.utils import batch_space
 except ImportError:   # pragma: no cover - the message names the extra
     raise ImportError("pyramid_solitaire.env needs gymnasium (the rl extra): "
-                      "python -m pip install 'pyramid-solitaire[rl]'") from None
+                      "python -m pip install 'pyramid-solitaire[rl]'", name="gymnasium") from None
 
 from . import _args
 from .batch import (DEFAULT_MAX_STEPS, N_ACTIONS, OBS_LAYOUT, OBS_SIZE, UNKNOWN_CARD,
