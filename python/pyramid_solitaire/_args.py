@@ -5,12 +5,18 @@ name to quote in the error (``max_nodes`` from Python, ``--max-nodes`` from the 
 
 - :func:`whole`: a whole number. Accepted: ``int``, numpy integers, floats and numpy floats
   that are whole (``1e6``), and text of ASCII digits with an optional sign, ``_`` or ``,``
-  separators (``"1_000_000"``), or a whole number in decimal or scientific form (``"1e6"``). Refused: bools, fractions, NaN, infinities, other Unicode
-  digits (``"²"``, ``"٣"``), anything else. Text in scientific form is read exactly
-  (``"1e6"`` is 1,000,000; ``"1.5e0"`` is refused).
+  separators (``"1_000_000"``), or a whole number in decimal or scientific form
+  (``"1e6"``). Refused: bools, fractions, NaN, infinities, other Unicode digits (``"²"``,
+  ``"٣"``), anything else. Text in scientific form is read exactly (``"1e6"`` is 1,000,000;
+  ``"1.5e0"`` is refused) without ever computing a huge power: text worth 10**100 or more
+  (``"1e999999999"``) is out of every range.
 - :func:`real`: a number (int, float, numpy numbers, or decimal text such as ``"2.5"``);
-  NaN and bools are refused; ``inf`` is allowed where the caller says so (no limit).
-- :func:`memory`: a number of bytes, or text with a unit (``"512MB"``, ``"1 GiB"``).
+  NaN and bools are refused; ``inf`` is allowed where the caller says so (no limit); text or
+  a number that a float cannot hold (``"1e400"``, ``"1e-400"``) is refused, never read as
+  infinity or 0.
+- :func:`memory`: a number of bytes, or text with a unit (``"512MB"``, ``"1 GiB"``), at most
+  the machine's memory (``MEMORY_UNKNOWN_MAX`` when the machine does not say).
+- :func:`threads` and :func:`workers`: counts bounded by the machine's cores.
 
 Values that make sense but exceed what the core stores (``max_nodes=2**70``) are clamped
 where the caller allows it (a budget that large means no budget); others raise. Every error
@@ -19,7 +25,7 @@ excerpt of the value.
 """
 from __future__ import annotations
 
-import decimal
+import ctypes
 import math
 import os
 import re
@@ -34,7 +40,12 @@ _REAL_TEXT = re.compile(r"[+-]?(?:[0-9][0-9_]*(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]
 _UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1 << 10, "kib": 1 << 10, "m": 1 << 20,
           "mb": 1 << 20, "mib": 1 << 20, "g": 1 << 30, "gb": 1 << 30, "gib": 1 << 30,
           "t": 1 << 40, "tb": 1 << 40, "tib": 1 << 40}
+_SCIENTIFIC = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?")
+#: Text is read as a whole number of at most this many digits (more is out of every range).
+TEXT_DIGITS_MAX = 100
 INT64_MAX = (1 << 63) - 1
+#: The largest memory size accepted when the machine's memory cannot be read (256 TiB).
+MEMORY_UNKNOWN_MAX = 1 << 48
 #: The most threads a batch call accepts, as a multiple of the machine's cores.
 THREADS_PER_CORE_MAX = 4
 
@@ -56,11 +67,25 @@ def _is_bool(value: Any) -> bool:
     return isinstance(value, (bool, np.bool_, np.timedelta64, np.datetime64))
 
 
+class _HugeText(Exception):
+    """Text of a whole number of more than TEXT_DIGITS_MAX digits (never computed)."""
+
+    def __init__(self, sign: int) -> None:
+        self.sign = sign
+
+
 def whole(name: str, value: Any, low: int | None = None, high: int | None = None, *,
           clamp: bool = False) -> int:
     """A whole number in ``low .. high``; with ``clamp``, values above ``high`` become
     ``high`` (a budget so large it is no budget) instead of raising."""
-    n = _to_int(name, value)
+    try:
+        n = _to_int(name, value)
+    except _HugeText as e:
+        if clamp and high is not None and e.sign > 0:
+            return high
+        bound = (_range(low, high) if high is not None
+                 else f"a whole number below 10**{TEXT_DIGITS_MAX}")
+        raise ValueError(f"{name} must be {bound}, got {excerpt(value)}") from None
     if low is not None and n < low:
         raise ValueError(f"{name} must be {_range(low, high)}, got {_short_int(n)}")
     if high is not None and n > high:
@@ -85,12 +110,33 @@ def _to_int(name: str, value: Any) -> int:
             if _INT_TEXT.fullmatch(text):
                 return int(text.replace("_", "").replace(",", ""))
             if _REAL_TEXT.fullmatch(text) and "n" not in text.lower():   # "1e6", "2.0"
-                exact = decimal.Decimal(text.replace("_", ""))
-                if exact == exact.to_integral_value() and abs(exact) < 10 ** 100:
-                    return int(exact)
+                n = _scientific_int(text.replace("_", ""))
+                if n is not None:
+                    return n
         raise ValueError(f"{name} must be a whole number (ASCII digits, or such as 1e6), got "
                          f"{excerpt(value)}")
     raise ValueError(f"{name} must be a whole number, got {excerpt(value)}")
+
+
+def _scientific_int(text: str) -> int | None:
+    """The whole number a decimal or scientific text (``"2.0"``, ``"1e6"``) is exactly; None
+    for a fraction. The power of ten is looked at before it is computed: _HugeText for a
+    number of more than TEXT_DIGITS_MAX digits (``"1e999999999"``)."""
+    m = _SCIENTIFIC.fullmatch(text)
+    if m is None:  # pragma: no cover - _REAL_TEXT matched
+        return None
+    sign, whole_part, fraction, exponent = m.groups(default="")
+    digits = (whole_part + fraction).lstrip("0")
+    if not digits:
+        return 0
+    significant = digits.rstrip("0")
+    power = int(exponent or 0) - len(fraction) + len(digits) - len(significant)
+    if power < 0:
+        return None                                  # a fraction: 1.5e0, 1e-3
+    if len(significant) + power > TEXT_DIGITS_MAX:
+        raise _HugeText(-1 if sign == "-" else 1)
+    n = int(significant) * 10 ** power
+    return -n if sign == "-" else n
 
 
 def _range(low: int | None, high: int | None) -> str:
@@ -107,20 +153,30 @@ def _short_int(n: int) -> str:
 
 
 def real(name: str, value: Any, *, positive: bool = True, allow_inf: bool = False) -> float:
-    """A real number (> 0 when ``positive``); NaN never, infinity only with ``allow_inf``."""
+    """A real number (> 0 when ``positive``); NaN never, infinity only with ``allow_inf``
+    (given as such: ``"1e400"``, which a float cannot hold, is refused, not read as inf)."""
     if _is_bool(value):
         raise ValueError(f"{name} must be a number, got {value!r}")
+    sensible = f"{name} must be a number a float holds (about 1e-308 .. 1e308), got "
     if isinstance(value, str):
         text = value.strip()
         if not _REAL_TEXT.fullmatch(text) or len(text) > 100:
             raise ValueError(f"{name} must be a number, got {excerpt(value)}")
-        value = float(text.replace("_", ""))
+        number = float(text.replace("_", ""))
+        mantissa = re.split("[eE]", text.lower())[0]
+        if (math.isinf(number) and "inf" not in mantissa) or (
+                number == 0 and any(ch in "123456789" for ch in mantissa)):
+            raise ValueError(sensible + excerpt(value))      # "1e400", "1e-400"
+        value = number
     elif isinstance(value, (int, np.integer)):
         if abs(int(value)) > 1 << 1000:
-            raise ValueError(f"{name} must be a number of a sensible size, got {_short_int(int(value))}")
+            raise ValueError(sensible + _short_int(int(value)))
         value = float(value)
     elif isinstance(value, (float, np.floating)):
-        value = float(value)
+        number = float(value)
+        if (math.isinf(number) and np.isfinite(value)) or (number == 0 and value != 0):
+            raise ValueError(sensible + excerpt(value))      # a long double out of range
+        value = number
     else:
         raise ValueError(f"{name} must be a number, got {excerpt(value)}")
     if math.isnan(value):
@@ -132,17 +188,56 @@ def real(name: str, value: Any, *, positive: bool = True, allow_inf: bool = Fals
     return value
 
 
-def machine_memory() -> int | None:
-    """The machine's physical memory in bytes, when the platform says."""
+class MEMORYSTATUSEX(ctypes.Structure):
+    """What Windows' GlobalMemoryStatusEx fills in (sizes in bytes)."""
+
+    _fields_ = [("dwLength", ctypes.c_uint32), ("dwMemoryLoad", ctypes.c_uint32),
+                ("ullTotalPhys", ctypes.c_uint64), ("ullAvailPhys", ctypes.c_uint64),
+                ("ullTotalPageFile", ctypes.c_uint64), ("ullAvailPageFile", ctypes.c_uint64),
+                ("ullTotalVirtual", ctypes.c_uint64), ("ullAvailVirtual", ctypes.c_uint64),
+                ("ullAvailExtendedVirtual", ctypes.c_uint64)]
+
+
+def _windll() -> Any:
+    """ctypes' ``windll`` on Windows, else None."""
+    return getattr(ctypes, "windll", None)
+
+
+def windows_memory(windll: Any) -> tuple[int, int] | None:
+    """(physical memory, memory available) in bytes from Windows' ``GlobalMemoryStatusEx``,
+    through ``windll`` (ctypes.windll); None when the call fails."""
+    status = MEMORYSTATUSEX()
+    status.dwLength = ctypes.sizeof(MEMORYSTATUSEX)
     try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        ok = windll.kernel32.GlobalMemoryStatusEx(ctypes.byref(status))
+    except (AttributeError, OSError):
+        return None
+    if not ok or status.ullTotalPhys <= 0:
+        return None
+    return int(status.ullTotalPhys), int(status.ullAvailPhys)
+
+
+def machine_memory() -> int | None:
+    """The machine's physical memory in bytes, when the platform says (POSIX sysconf, or
+    Windows' GlobalMemoryStatusEx)."""
+    windll = _windll()
+    if windll is not None:
+        win = windows_memory(windll)
+        return None if win is None else win[0]
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (AttributeError, ValueError, OSError):  # pragma: no cover - not POSIX
         return None
+    return total if total > 0 else None
 
 
 def available_memory() -> int | None:
-    """Bytes of memory available for new allocations (Linux MemAvailable, else the
-    physical memory), None when unknown."""
+    """Bytes of memory available for new allocations (Windows' available physical memory,
+    Linux MemAvailable, else the physical memory), None when unknown."""
+    windll = _windll()
+    if windll is not None:
+        win = windows_memory(windll)
+        return None if win is None else win[1]
     try:
         with open("/proc/meminfo", encoding="ascii") as f:
             for line in f:
@@ -155,7 +250,8 @@ def available_memory() -> int | None:
 
 def memory(name: str, value: Any, low: int = 1 << 16) -> int:
     """Bytes, from a whole number or text with a unit (``"512MB"``, ``"1.5 GiB"``); at
-    least ``low`` and at most the machine's physical memory."""
+    least ``low`` and at most the machine's physical memory (MEMORY_UNKNOWN_MAX when the
+    machine does not say)."""
     if isinstance(value, str):
         m = re.fullmatch(r"\s*([0-9][0-9_,]*(?:\.[0-9]+)?)\s*([a-zA-Z]*)\s*", value)
         if not m or m.group(2).lower() not in _UNITS or len(value) > 100:
@@ -173,6 +269,10 @@ def memory(name: str, value: Any, low: int = 1 << 16) -> int:
     if total is not None and size > total:
         raise ValueError(f"{name} {excerpt(value)} is more than this machine's "
                          f"{format_bytes(total)} of memory")
+    if total is None and size > MEMORY_UNKNOWN_MAX:
+        raise ValueError(f"{name} {excerpt(value)} is more than "
+                         f"{format_bytes(MEMORY_UNKNOWN_MAX)}, the most accepted when the "
+                         "machine's memory cannot be read")
     return size
 
 
@@ -220,4 +320,16 @@ def threads(value: Any) -> int:
     if n > cap:
         raise ValueError(f"threads must be at most {cap} ({THREADS_PER_CORE_MAX} x the "
                          f"{cores} cores of this machine), got {_short_int(n)}")
+    return n
+
+
+def workers(value: Any, name: str = "workers") -> int:
+    """A count of worker processes: 1 .. ``THREADS_PER_CORE_MAX`` x the cores, as threads
+    are bounded (each process runs its share of the cores)."""
+    cores = os.cpu_count() or 1
+    cap = THREADS_PER_CORE_MAX * cores
+    n = whole(name, value, 1)
+    if n > cap:
+        raise ValueError(f"{name} must be at most {cap} ({THREADS_PER_CORE_MAX} x the {cores} "
+                         f"cores of this machine), got {_short_int(n)}")
     return n

@@ -132,8 +132,7 @@ def run_tasks(fn: Callable, tasks: Sequence[tuple], scheduler: Any = None, worke
     pool passes each task its share of the cores as a last argument. ``keys``: the tasks'
     names on a cluster; ``info`` gets "workers", how many there are. Closing the iterator
     early (an error, Ctrl-C) cancels the rest."""
-    runner = _Dask(scheduler) if scheduler is not None else _Local(
-        _args.whole("workers", workers, 1, 4096))
+    runner = _Dask(scheduler) if scheduler is not None else _Local(_args.workers(workers))
     if info is not None:
         info["workers"] = runner.width
     cancel = True

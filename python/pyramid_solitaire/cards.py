@@ -117,7 +117,8 @@ def parse_cards(text: str | Iterable, count: int | None = 52) -> list[Card]:
             raise ValueError(f"a card list is 52 tokens, got a text of {len(text):,} characters")
         tokens = _tokens(text)
     elif not isinstance(text, Iterable):
-        raise ValueError(f"a card list is a string of tokens or a sequence of cards, got {excerpt(text)}")
+        raise ValueError("cards must be a card list: a string of tokens or a sequence of cards "
+                         f"(Card, index 0..51 or token), got {excerpt(text)}")
     else:
         tokens = [(i + 1, x.strip() if isinstance(x, str) else Card(x), None)
                   for i, x in enumerate(text)]
@@ -164,5 +165,10 @@ def _tokens(text: str) -> list[tuple[int, str, str | None]]:
 
 
 def format_cards(cards: Iterable[int], symbols: bool = False) -> str:
-    """Space-separated tokens (ASCII by default, ``10♦`` forms with ``symbols=True``)."""
-    return " ".join(CARDS[c].symbol if symbols else CARDS[c].token for c in cards)
+    """Space-separated tokens (ASCII by default, ``10♦`` forms with ``symbols=True``) of a
+    sequence of cards (Cards, indices 0..51 or tokens); ValueError naming a bad one."""
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+        raise ValueError("format_cards: cards must be a sequence of cards (Card, index 0..51 "
+                         f"or token), got {excerpt(cards)}")
+    out = [Card(c) for c in cards]
+    return " ".join(c.symbol if symbols else c.token for c in out)

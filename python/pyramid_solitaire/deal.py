@@ -53,7 +53,8 @@ def number_to_letters(number: int) -> str:
 def parse_code(code: str) -> tuple[int, str]:
     """``PY1-N-AAAAAAS`` -> (deal number, rules letter); ValueError naming the bad part."""
     if not isinstance(code, str):
-        raise ValueError(f"a deal code is a string like {_FORMAT}, got {excerpt(code)}")
+        raise ValueError(f"code must be a deal code, a string like {_FORMAT}, got "
+                         f"{excerpt(code)}")
     if not code.isascii():
         bad = next(ch for ch in code if not ch.isascii())
         raise ValueError(f"deal code {excerpt(code)}: {bad!r} is not allowed; a code is ASCII: {_FORMAT}")
@@ -76,6 +77,13 @@ def parse_code(code: str) -> tuple[int, str]:
                              "is not a letter A-Z")
         number = number * 26 + _ALPHABET.index(ch)
     return number, letter
+
+
+def looks_like_code(text: str) -> bool:
+    """Whether ``text`` is meant as a deal code (one word starting with PY), not a card list:
+    the one test every reader of deals uses."""
+    stripped = text.strip()
+    return stripped.upper().startswith("PY") and len(stripped.split()) == 1
 
 
 def code_rules(code: str, named: Rules | None, given: Rules | None, *, cli: bool = False,
@@ -107,7 +115,8 @@ class Deal:
 
     Numbered deals come from the version-1 shuffle and have a code; any layout can be given as
     a card list. ``rules`` is the rule set the deal was named with (from its code's letter), or
-    None when unknown.
+    None when unknown. ``number`` names the deal's shuffle, so it must be the number those
+    cards were dealt by (ValueError otherwise): a number never names another deal's layout.
     """
 
     __slots__ = ("_cards", "_number", "_rules")
@@ -115,7 +124,7 @@ class Deal:
     def __init__(self, cards: Iterable[int] | str, *, number: int | None = None,
                  rules: Rules | str | None = None) -> None:
         self._cards: tuple[Card, ...] = tuple(parse_cards(cards))
-        self._number = number
+        self._number = None if number is None else _number_of(self._cards, number)
         self._rules = None if rules is None else Rules.coerce(rules)
 
     # ---- constructors -----------------------------------------------------------------------
@@ -140,9 +149,10 @@ class Deal:
     def parse(cls, text: str, rules: Rules | str | None = None) -> "Deal":
         """A deal code or a card list, whichever ``text`` is."""
         if not isinstance(text, str):
-            raise ValueError(f"a deal is a code such as PY1-N-AAAAAAS or 52 card tokens, got {excerpt(text)}")
+            raise ValueError("Deal.parse: text must be a deal code such as PY1-N-AAAAAAS or 52 "
+                             f"card tokens, got {excerpt(text)}")
         stripped = text.strip()
-        if stripped.upper().startswith("PY") and len(stripped.split()) == 1:
+        if looks_like_code(stripped):
             deal = cls.from_code(stripped)
             if rules is None:
                 return deal
@@ -239,9 +249,22 @@ class Deal:
         return self.code or self.to_cards()
 
 
+def _number_of(cards: tuple[Card, ...], number: object) -> int:
+    """``number``, checked: a deal number whose shuffle deals exactly ``cards``."""
+    n = _deal_number(number)
+    dealt = tuple(deal_cards(n))
+    if dealt != cards:
+        raise ValueError(f"number {n:,} does not deal these cards (deal {n:,} starts "
+                         f"{format_cards(dealt[:4])}, these start {format_cards(cards[:4])}): "
+                         "a deal's number names its shuffle; give the cards alone for a "
+                         f"layout without a number, or Deal.from_number({n})")
+    return n
+
+
 def _deal(cards: tuple[int, ...], number: int | None, rules: Rules | None) -> Deal:
+    """An unpickled Deal (its number checked against its cards like the constructor's)."""
     d = Deal.__new__(Deal)
     d._cards = tuple(CARDS[c] for c in cards)
-    d._number = number
+    d._number = None if number is None else _number_of(d._cards, number)
     d._rules = rules
     return d

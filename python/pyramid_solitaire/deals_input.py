@@ -24,7 +24,7 @@ from pyramid_core.shuffle import MAX_DEAL_NUMBER, decks as _shuffle_decks
 
 from ._args import excerpt
 from .cards import parse_cards
-from .deal import Deal, code_rules, parse_code
+from .deal import Deal, code_rules, looks_like_code, parse_code
 from .rules import Rules
 
 __all__ = ["DealBatch", "read_deal", "read_deals"]
@@ -48,11 +48,6 @@ def _number(value: Any) -> int | None:
     return n
 
 
-def _looks_like_code(text: str) -> bool:
-    stripped = text.strip()
-    return stripped.upper().startswith("PY") and len(stripped.split()) == 1
-
-
 def _read_code(text: str, explicit: Rules | None) -> tuple[int, Rules | None]:
     """A code's deal number and the rules its letter names, checked against ``rules=``."""
     number, letter = parse_code(text)
@@ -71,7 +66,11 @@ def _deck_list(arr: np.ndarray) -> list:
 
 def read_deal(deal: Any, rules: Any = None) -> Deal:
     """One deal, with the rules it is played under resolved (``deal.rules`` is never None):
-    the single-deal entry points (``Game``, ``solve``, ``replay``) read deals through this."""
+    the single-deal entry points (``Game``, ``solve``, ``replay``) read deals through this.
+    None is refused (only ``Game()`` deals a random deal when given none)."""
+    if deal is None:
+        raise ValueError("deal must be a Deal, a deal code such as PY1-N-AAAAAAS, a card list "
+                         "or a deal number, got None (for a random deal: Deal.random())")
     explicit = _explicit(rules)
     if isinstance(deal, Deal):
         if explicit is not None:
@@ -82,7 +81,7 @@ def read_deal(deal: Any, rules: Any = None) -> Deal:
             code_rules(deal.code, None, None)       # an X code: raises
         return deal.with_rules(Rules())
     if isinstance(deal, str):
-        if _looks_like_code(deal):
+        if looks_like_code(deal):
             number, named = _read_code(deal, explicit)
             return Deal.from_number(number, rules=explicit or named)
         return Deal.from_cards(deal, rules=explicit or Rules())
@@ -93,8 +92,8 @@ def read_deal(deal: Any, rules: Any = None) -> Deal:
         return Deal.from_cards(_deck_list(deal), rules=explicit or Rules())
     if isinstance(deal, (list, tuple)):
         return Deal.from_cards(deal, rules=explicit or Rules())
-    raise ValueError("a deal is a Deal, a deal code such as PY1-N-AAAAAAS, a card list or a "
-                     f"deal number, got {excerpt(deal)}")
+    raise ValueError("deal must be a Deal, a deal code such as PY1-N-AAAAAAS, a card list or "
+                     f"a deal number, got {excerpt(deal)}")
 
 
 @dataclass(frozen=True)
@@ -245,7 +244,7 @@ def _read_items(deals: Iterable, explicit: Rules | None) -> DealBatch:
         try:
             if isinstance(item, Game):
                 item = item.deal
-            if isinstance(item, str) and _looks_like_code(item):
+            if isinstance(item, str) and looks_like_code(item):
                 number, own = _read_code(item, explicit)
                 numbers.append(number)
             elif isinstance(item, Deal):

@@ -497,8 +497,9 @@ def simulate(games: int | None = None, *, deals: Iterable | np.ndarray | None = 
     also depend on ``batch_size``).
     """
     if (games is None) == (deals is None):
-        raise ValueError("give exactly one of games (a count, played from deal number start) "
-                         "or deals (the deals to play)")
+        raise ValueError("simulate takes exactly one of games (a count of deals, played from "
+                         "deal number start) or deals (the deals to play); got "
+                         + ("neither: games and deals are None" if games is None else "both"))
     own = callable(policy) and not isinstance(policy, str)
     own_opts: dict[str, Any] = {}
     if own:

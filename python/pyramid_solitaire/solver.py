@@ -22,7 +22,7 @@ from pyramid_core import solver as _core
 from . import _args
 from ._parallel import Cancelled, Progress, make_progress, run_call, run_chunks
 from .deal import Deal
-from .deals_input import DealBatch, read_deals
+from .deals_input import DealBatch, read_deal, read_deals
 from .game import Game, Status
 from .move import Move
 from .rules import Rules
@@ -124,11 +124,13 @@ def _objective(objective: str) -> int:
 
 
 def _game_of(deal: Deal | Game | str | Sequence, rules: Rules | str | None) -> Game:
+    """The Game to search: a Game as it stands, else a deal read like everywhere (None is
+    refused, not dealt at random as ``Game()`` would)."""
     if isinstance(deal, Game):
         if rules is not None and Rules.coerce(rules) != deal.rules:
             raise ValueError("a Game carries its own rules; do not pass other rules with it")
         return deal
-    return Game(deal, rules)
+    return Game(read_deal(deal, rules))
 
 
 def _run(game: Game, objective: int, budgets: dict[str, Any], cancel: Any = None,

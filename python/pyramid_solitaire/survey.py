@@ -20,8 +20,10 @@ rows become one Parquet file in the survey's folder, written atomically, beside
 - ``seconds`` (float32): the deal's solving time; for playouts the shard's time shared out.
 
 Run again with the same parameters into the same folder, a survey does only the shards that
-are missing (after Ctrl-C, a killed worker or a killed client); with other parameters it
-refuses. Shards run on a local process pool (the standard library's; no extra needed) or,
+are missing (after Ctrl-C, a killed worker or a killed client), cut short or of other
+columns; with other parameters it refuses. :func:`report` and :func:`load` check every
+shard they read (its Parquet, columns, rows and the range of every value) and name a
+damaged one. Shards run on a local process pool (the standard library's; no extra needed) or,
 with ``scheduler`` (an address or a ``distributed.Client``), on a Dask cluster, where a
 worker that dies mid-shard has its shard redone (on the local pool too). A shard's rows
 depend only on its deals and the parameters, so the results are the same whatever the shard
@@ -187,16 +189,97 @@ def _write_shard(folder: Path, index: int, rows: dict[str, np.ndarray]) -> None:
 
 
 def _shard_done(folder: Path, plan: Plan, index: int) -> bool:
-    """Whether shard ``index`` is on disk, whole (its row count as planned)."""
+    """Whether shard ``index`` is on disk, whole (its row count as planned, its columns of
+    their types): a shard cut short or of other columns is redone."""
     path = folder / shard_name(index)
     if not path.exists():
         return False
     pa = _pyarrow()
     lo, hi = plan.deals(index)
     try:
-        return pa.parquet.ParquetFile(path).metadata.num_rows == hi - lo
+        f = pa.parquet.ParquetFile(path)
+        return f.metadata.num_rows == hi - lo and _column_problem(f.schema_arrow) is None
     except (OSError, pa.ArrowException):
         return False
+
+
+#: The values each column may hold (besides its type's range): (lowest, highest).
+_RANGES = {"won": (-1, 1), "length": (-1, (1 << 15) - 1), "removed": (-1, 28)}
+
+
+def _column_problem(schema: Any) -> str | None:
+    """What is wrong with a shard's columns (a missing one, another type), or None."""
+    pa = _pyarrow()
+    for name, dtype in COLUMNS.items():
+        if name not in schema.names:
+            have = ", ".join(map(repr, schema.names)) or "no columns"
+            return (f"it has no column {name!r} (it has {have}; a shard has "
+                    f"{', '.join(map(repr, COLUMNS))})")
+        have, want = schema.field(name).type, pa.from_numpy_dtype(np.dtype(dtype))
+        if have != want:
+            return f"its column {name!r} is of type {have}, not {want}"
+    return None
+
+
+def _read_shard(folder: Path, plan: Plan, index: int) -> dict[str, np.ndarray] | None:
+    """Shard ``index``'s rows, checked: None when its file is missing; a damaged file (cut
+    short, not Parquet, other columns, a value out of range) raises a ValueError naming the
+    file and what is wrong."""
+    path = folder / shard_name(index)
+    if not path.exists():
+        return None
+    pa = _pyarrow()
+    lo, hi = plan.deals(index)
+
+    def damaged(what: str, resumed: bool = True) -> ValueError:
+        # a resumed survey redoes a shard that _shard_done finds unfinished; other damage
+        # (a value out of range) it cannot see
+        fix = "run the survey again to redo it" if resumed else \
+            "delete it and run the survey again to redo it"
+        return ValueError(f"survey shard {path} is damaged: {what}; {fix}")
+
+    if not path.is_file():
+        raise damaged("it is not a file", resumed=False)
+    try:
+        table = pa.parquet.read_table(path)
+    except (OSError, pa.ArrowException) as e:
+        text = " ".join(str(e).split())                   # pyarrow's reason, without the path
+        text = text.split(f"{path}': ", 1)[-1].split(f"{path}: ", 1)[-1]
+        raise damaged("not a readable Parquet file ("
+                      + (text if len(text) <= 120 else text[:117] + "...") + ")") from None
+    problem = _column_problem(table.schema)
+    if problem is not None:
+        raise damaged(problem)
+    if table.num_rows != hi - lo:
+        raise damaged(f"it has {table.num_rows:,} rows, not the {hi - lo:,} deals "
+                      f"{lo:,}..{hi - 1:,} of shard {index}")
+    rows = {}
+    for name in COLUMNS:
+        column = table.column(name)
+        if column.null_count:
+            raise damaged(f"its column {name!r} has {column.null_count:,} empty values",
+                          resumed=False)
+        rows[name] = column.to_numpy()
+    expected = np.arange(lo, hi, dtype=np.uint64)
+    if not np.array_equal(rows["deal"], expected):
+        at = int(np.flatnonzero(rows["deal"] != expected)[0])
+        raise damaged(f"row {at + 1:,} is deal {int(rows['deal'][at]):,}, not "
+                      f"{int(expected[at]):,} (shard {index} holds deals {lo:,}..{hi - 1:,})",
+                      resumed=False)
+    for name, (low, high) in _RANGES.items():
+        values = rows[name]
+        bad = np.flatnonzero((values < low) | (values > high))
+        if bad.size:
+            at = int(bad[0])
+            raise damaged(f"column {name!r} holds {int(values[at])} for deal {lo + at:,}, "
+                          f"not a value {low}..{high}", resumed=False)
+    seconds = rows["seconds"]
+    bad = np.flatnonzero(~np.isfinite(seconds) | (seconds < 0))
+    if bad.size:
+        at = int(bad[0])
+        raise damaged(f"column 'seconds' holds {float(seconds[at])!r} for deal {lo + at:,}, "
+                      "not a time of 0 or more", resumed=False)
+    return rows
 
 
 def _manifest_at(path: Path) -> dict[str, Any]:
@@ -282,6 +365,8 @@ def read_manifest(folder: str | os.PathLike) -> Plan:
         return Plan.from_manifest(have)
     except (KeyError, TypeError, AttributeError) as e:
         raise ValueError(f"{path} is not a survey manifest ({type(e).__name__}: {e})") from None
+    except ValueError as e:         # a parameter out of range, unknown rules...
+        raise ValueError(f"survey manifest {path}: {e}") from None
 
 
 # ---- running -----------------------------------------------------------------------------
@@ -307,7 +392,7 @@ def survey(out: str | os.PathLike, *, rules: Any = "pyramide", policy: str = "so
     plan = Plan.make(rules=rules, policy=policy, start=start, count=count,
                      shard_size=shard_size, seed=seed, objective=objective,
                      max_seconds=max_seconds, max_removed=max_removed)
-    workers = _args.whole("workers", workers, 1, 4096)
+    workers = _args.workers(workers)
     with _Lock(folder):
         _open_folder(folder, plan)
         todo = [i for i in range(plan.shards) if not _shard_done(folder, plan, i)]
@@ -343,28 +428,30 @@ def survey(out: str | os.PathLike, *, rules: Any = "pyramide", policy: str = "so
 
 def load(folder: str | os.PathLike) -> tuple[Plan, dict[str, np.ndarray], int]:
     """A survey folder's plan, its finished shards' rows (in deal order, all in memory: about
-    24 bytes a deal) and how many shards are still missing."""
-    pa = _pyarrow()
+    24 bytes a deal) and how many shards are still missing. A damaged shard raises a
+    ValueError naming it."""
     folder = Path(folder)
     plan = read_manifest(folder)
     parts, missing = [], 0
     for i in range(plan.shards):
-        if _shard_done(folder, plan, i):
-            parts.append(pa.parquet.read_table(folder / shard_name(i)))
-        else:
+        rows = _read_shard(folder, plan, i)
+        if rows is None:
             missing += 1
-    rows = {k: (np.concatenate([t.column(k).to_numpy() for t in parts]).astype(c, copy=False)
-                if parts else np.zeros(0, c)) for k, c in COLUMNS.items()}
-    return plan, rows, missing
+        else:
+            parts.append(rows)
+    out = {k: (np.concatenate([p[k] for p in parts]).astype(c, copy=False)
+               if parts else np.zeros(0, c)) for k, c in COLUMNS.items()}
+    return plan, out, missing
 
 
 def report(folder: str | os.PathLike) -> dict[str, Any]:
     """The results of a survey folder as JSON-ready data: the win rate with its 95% (Wilson)
     interval over the decided deals, the distribution of the winning lines' lengths (the
     solver's lines, or the won games' moves) and of the pyramid cards removed, the totals of
-    nodes and seconds, and how many shards are missing (a survey still under way)."""
+    nodes and seconds, and how many shards are missing (a survey still under way). Every
+    shard is checked as it is read: a damaged one (cut short, not Parquet, other columns, a
+    value out of range) raises a ValueError naming its file and what is wrong."""
     from .simulate import wilson_interval
-    pa = _pyarrow()
     folder = Path(folder)
     plan = read_manifest(folder)
     missing = deals = decided = wins = nodes = 0
@@ -372,20 +459,21 @@ def report(folder: str | os.PathLike) -> dict[str, Any]:
     lengths = np.zeros(1 << 15, np.int64)
     removed = np.zeros(29, np.int64)
     for i in range(plan.shards):          # shard by shard: a survey of any size fits
-        if not _shard_done(folder, plan, i):
+        rows = _read_shard(folder, plan, i)
+        if rows is None:
             missing += 1
             continue
-        t = pa.parquet.read_table(folder / shard_name(i))
-        won = t.column("won").to_numpy()
-        length = t.column("length").to_numpy().astype(np.int64)
-        rem = t.column("removed").to_numpy().astype(np.int64)
+        won = rows["won"]
+        length = rows["length"].astype(np.int64)
+        rem = rows["removed"].astype(np.int64)
         deals += won.size
         decided += int(np.sum(won >= 0))
         wins += int(np.sum(won == 1))
         lengths += np.bincount(length[(won == 1) & (length >= 0)], minlength=lengths.size)
-        removed += np.bincount(rem[rem >= 0], minlength=29)[:29]
-        nodes += int(t.column("nodes").to_numpy().sum())
-        seconds += float(t.column("seconds").to_numpy().astype(np.float64).sum())
+        removed += np.bincount(rem[rem >= 0], minlength=29)
+        top, bottom = rows["nodes"] >> np.uint64(32), rows["nodes"] & np.uint64(0xFFFFFFFF)
+        nodes += (int(top.sum()) << 32) + int(bottom.sum())   # never wraps round 2**64
+        seconds += float(rows["seconds"].astype(np.float64).sum())
     low, high = wilson_interval(wins, decided) if decided else (None, None)
 
     def mean(hist: np.ndarray) -> float | None:

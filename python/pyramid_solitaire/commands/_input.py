@@ -1,25 +1,33 @@
 """What the subcommands read: deals from an argument, a file or standard input, and the
 numeric flags (checked by pyramid_solitaire._args under the flag's own name).
 
-A deal is a deal code, 52 card tokens or a deal number. A deals file holds one a line; ``#`` starts a comment
-and blank lines are skipped. It is read as UTF-8 (a byte-order mark is dropped; a UTF-16 file
-with its byte-order mark is read too); Windows line ends are fine. Errors name the file and
-the line; with ``--skip-bad`` a bad line is reported and skipped instead.
+A deal is a deal code, 52 card tokens or a deal number. A deals file holds one a line; ``#``
+starts a comment and blank lines are skipped. It is read as UTF-8 (a byte-order mark is
+dropped; a UTF-16 file with its byte-order mark is read too). Lines end at ``\n``, ``\r\n``
+or ``\r`` and nothing else (a form feed or U+2028 is whitespace inside a line, not a line
+break: :func:`split_lines`), so line numbers are what an editor shows. Errors name the file
+and the line; with ``--skip-bad`` a bad line is skipped instead and reported on stderr.
 """
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from dataclasses import dataclass
 from typing import Any
 
 from .. import _args
-from ..cli import UsageError, rules_from_args
-from ..deal import Deal
+from .._args import excerpt
+from ..cards import _tokens, _TOKEN
+from ..cli import UsageError, explicit_rules, rules_from_args
+from ..deal import Deal, looks_like_code
 from pyramid_core.shuffle import MAX_DEAL_NUMBER
 
 _BOMS = ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
 MAX_BAD_SHOWN = 10
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_LINE_BREAK_BYTES = re.compile(rb"\r\n|\r|\n")
+_COUNTS = {2: "two", 3: "three", 4: "four", 5: "five"}
 
 
 @dataclass
@@ -31,15 +39,59 @@ class Line:
     deal: Deal          # named under the rules it is played under
 
 
-def parse_deal(text: str, args: argparse.Namespace, where: str) -> Line:
-    """A deal code or a card list, with the rules flags applied (errors name ``where``)."""
+def split_lines(text: str) -> list[str]:
+    """The lines of a text: broken at ``\n``, ``\r\n`` and ``\r`` only (str.splitlines
+    also breaks at form feeds, U+2028 and others, which would shift the line numbers)."""
+    return _LINE_BREAK.split(text)
+
+
+def _line_of(data: bytes, at: int) -> int:
+    """The line (from 1) of byte ``at`` of ``data``, counted as split_lines counts them."""
+    return len(_LINE_BREAK_BYTES.findall(data, 0, at)) + 1
+
+
+def _what_is_seen(text: str, where: str) -> str | None:
+    """What is wrong with a line that is not one deal, said as what was seen: one card (a
+    file of one card a line), two deals on one line, a code and more...; None when the card
+    list's own check says it better (a few cards missing, a card twice, a token that is no
+    card)."""
+    words = text.split()
+    if len(words) > 1 and looks_like_code(words[0]):
+        return (f"a deal code and {len(words) - 1:,} more word{'s' if len(words) > 2 else ''} "
+                f"({excerpt(words[0], 20)} ...): one deal a line (a comment starts with #)")
+    tokens = _tokens(text)
+    n = len(tokens)
+    if n == 52 or not tokens or not all(_TOKEN.fullmatch(t) for _, t, _ in tokens):
+        return None
+    if n % 52 == 0:
+        return (f"{n} card tokens: {_COUNTS.get(n // 52, f'{n // 52:,}')} deals on one line? "
+                "(one deal a line)")
+    if n < 44 or n > 52:
+        line = " on one line" if where != "the argument" else ""
+        return (f"got {n} card token{'s' if n != 1 else ''} (a deal is a code, a deal number "
+                f"or 52 card tokens{line})")
+    return None
+
+
+def parse_deal(text: str, args: argparse.Namespace, where: str, *,
+               rules: bool = True) -> Line:
+    """A deal code or a card list, with the rules flags applied (errors name ``where``).
+    ``rules=False``: the rules are not needed (only the cards are shown), so a code of
+    custom rules (an X code) given without rule flags is read as it is."""
     try:
         if len(text) > 10_000:
             raise ValueError(f"a deal is a code or 52 card tokens, got {len(text):,} characters")
         if text.strip().isascii() and text.strip().isdigit():    # a deal number
             number = _args.whole("a deal number", text, 0, MAX_DEAL_NUMBER)
             return Line(where, text, Deal.from_number(number, rules=rules_from_args(args)))
+        if not looks_like_code(text):
+            problem = _what_is_seen(text, where)
+            if problem is not None:
+                raise ValueError(problem)
         deal = Deal.parse(text)
+        if not rules and deal.number is not None and deal.rules is None \
+                and explicit_rules(args) is None:
+            return Line(where, text, deal)                      # an X code, its cards only
         return Line(where, text, deal.with_rules(rules_from_args(args, deal)))
     except ValueError as e:
         raise UsageError(f"{where}: {e}" if where != "the argument" else str(e)) from None
@@ -69,22 +121,23 @@ def read_text(path: str) -> tuple[str, str]:
                     raise UsageError(f"{name} is not valid {encoding.upper()} text") from None
             break
     if b"\x00" in data:
-        line = data[:data.index(b"\x00")].count(b"\n") + 1
+        line = _line_of(data, data.index(b"\x00"))
         raise UsageError(f"{name}, line {line}: a NUL byte: this is not a text file of deals")
     try:
         return data.decode("utf-8"), name
     except UnicodeDecodeError as e:
-        line = data[:e.start].count(b"\n") + 1
+        line = _line_of(data, e.start)
         raise UsageError(f"{name}, line {line}: byte 0x{data[e.start]:02x} is not UTF-8 text; "
                          "save the file as UTF-8") from None
 
 
 def read_deal_file(path: str, args: argparse.Namespace, skip_bad: bool = False
                    ) -> tuple[list[Line], list[str]]:
-    """The deals of a file, and (with ``skip_bad``) the errors of the lines skipped."""
+    """The deals of a file, and (with ``skip_bad``) the errors of the lines skipped, each
+    naming its line and why."""
     text, name = read_text(path)
     lines, bad = [], []
-    for no, raw in enumerate(text.splitlines(), 1):
+    for no, raw in enumerate(split_lines(text), 1):
         content = raw.split("#", 1)[0].strip()
         if not content:
             continue
@@ -95,13 +148,16 @@ def read_deal_file(path: str, args: argparse.Namespace, skip_bad: bool = False
                 raise
             bad.append(str(e))
     if not lines:
-        raise UsageError(f"{name} holds no deals" + (f" ({len(bad)} bad lines skipped)"
-                                                     if bad else ""))
+        if bad:
+            raise UsageError(f"{name} holds no deals ({len(bad):,} bad line"
+                             f"{'s' if len(bad) != 1 else ''} skipped; the first: {bad[0]})")
+        raise UsageError(f"{name} holds no deals")
     return lines, bad
 
 
 def report_bad(bad: list[str]) -> None:
-    """Tell on stderr which lines --skip-bad skipped."""
+    """Tell on stderr which lines --skip-bad skipped and why: the first MAX_BAD_SHOWN, then
+    how many more."""
     if not bad:
         return
     print(f"skipped {len(bad):,} bad line{'s' if len(bad) != 1 else ''}:", file=sys.stderr)

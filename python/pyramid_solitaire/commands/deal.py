@@ -6,7 +6,7 @@ import argparse
 from ..cli import UsageError
 from ..game import Game
 from ..jsonout import dumps
-from ._input import parse_deal, read_text
+from ._input import parse_deal, read_text, split_lines
 
 
 def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) -> None:
@@ -21,22 +21,25 @@ def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    # the cards of a deal do not depend on the rules: --format cards needs none for an X code
+    need_rules = args.format != "cards"
     if args.deal == "-":
         text, name = read_text("-")
-        rows = [raw.split("#", 1)[0].strip() for raw in text.splitlines()]
+        rows = [raw.split("#", 1)[0].strip() for raw in split_lines(text)]
         rows = [r for r in rows if r]
         if not rows:
             raise UsageError(f"{name} holds no deal")
         if len(rows) > 1 and all(len(r.split()) == 1 for r in rows):
             raise UsageError(f"{name} holds {len(rows)} deals; deal shows one (solve - reads "
                              "many)")
-        line = parse_deal(" ".join(" ".join(rows).split()), args, name)
+        line = parse_deal(" ".join(" ".join(rows).split()), args, name, rules=need_rules)
     else:
-        line = parse_deal(args.deal, args, "the argument")
-    game = Game(line.deal)
+        line = parse_deal(args.deal, args, "the argument", rules=need_rules)
     if args.format == "cards":
         print(line.deal.to_cards())
-    elif args.format == "json":
+        return 0
+    game = Game(line.deal)
+    if args.format == "json":
         data = line.deal.to_dict()
         data["rules"] = game.rules.describe_dict()
         print(dumps(data))
