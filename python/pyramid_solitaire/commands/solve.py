@@ -7,7 +7,7 @@ import time
 
 from .. import _parallel
 from .._args import excerpt
-from ..cli import UsageError
+from ..cli import EXIT_BUDGET, UsageError
 from ..game import Game, IllegalMoveError
 from ..jsonout import dumps
 from ..move import Move
@@ -19,7 +19,10 @@ from ._input import (Line, add_budget_flags, budgets, parse_deal, read_deal_file
 def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) -> None:
     p = sub.add_parser("solve", parents=[rules], help="decide deals exactly, with a winning line",
                        description="Decide whether deals can be won, exactly, and print a "
-                                   "winning line (the shortest with --min-moves).")
+                                   "winning line (the shortest with --min-moves). Exit "
+                                   "status 1 when a budget ran out before the answer asked "
+                                   "for (whether a deal can be won; a line proved shortest; "
+                                   "the most cards removable).")
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("deal", metavar="CODE", nargs="?",
                      help="a deal code such as PY1-M-AAAAAAS or 52 card tokens (quoted); "
@@ -74,13 +77,25 @@ def run(args: argparse.Namespace) -> int:
         lambda flag: solve_flagged(game, objective, budget, flag, args.max_removed),
         progress=bar)
     print(_render(args, line, s, best), flush=True)
+    if _short(args, s, best):              # "unknown" is not an answer: say so, status 1
+        print(f"pyramid-solitaire: a budget ran out before the answer asked for "
+              f"({s.stopped_by or 'memory'})", file=sys.stderr)
+        return EXIT_BUDGET
     return 0
+
+
+def _short(args: argparse.Namespace, s, best) -> bool:
+    """Whether a budget ran out before the answer asked for: whether the deal can be won,
+    and with --min-moves a line proved shortest, with --max-removed the most removable."""
+    return (s.winnable is None or (args.min_moves and bool(s.winnable) and not s.optimal)
+            or (args.max_removed and s.winnable is False and best is None))
 
 
 def _run_file(args: argparse.Namespace, path: str, objective: str, budget: dict, show: bool) -> int:
     lines, bad = read_deal_file(path, args, args.skip_bad)
     t0 = time.perf_counter()
     counts = {"winnable": 0, "cannot be won": 0, "unknown": 0}
+    short = 0
     bar = _parallel.Progress(len(lines), "deals", show)
 
     def one(line: Line, flag) -> tuple:
@@ -94,6 +109,7 @@ def _run_file(args: argparse.Namespace, path: str, objective: str, budget: dict,
             bar.update(1)
             counts["unknown" if s.winnable is None else
                    "winnable" if s.winnable else "cannot be won"] += 1
+            short += _short(args, s, best)
     finally:
         bar.close()
     seconds = time.perf_counter() - t0
@@ -102,6 +118,10 @@ def _run_file(args: argparse.Namespace, path: str, objective: str, budget: dict,
                f"(a budget ran out); {seconds:.2f} s")
     print(summary, file=sys.stderr if args.json else sys.stdout)
     report_bad(bad)
+    if short:
+        print(f"pyramid-solitaire: a budget ran out before the answer asked for, for "
+              f"{short:,} of the {len(lines):,} deals", file=sys.stderr)
+        return EXIT_BUDGET
     return 0
 
 

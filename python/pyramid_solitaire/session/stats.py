@@ -163,8 +163,13 @@ class StatsStore:
         return False
 
     def _connect(self, read_only: bool) -> sqlite3.Connection:
-        """A read-only connection (``mode=ro``; where even that needs to write beside the
-        file, as WAL does in a read-only folder, ``immutable=1``)."""
+        """A read-only connection: ``mode=ro``, or ``immutable=1`` where even that would
+        need to create files beside it (the WAL's index in a folder that cannot be written,
+        or as root, who could): nothing at all is written then."""
+        side = [self.path.with_name(self.path.name + end) for end in ("-wal", "-shm")]
+        if not self.writable and not all(p.exists() for p in side):
+            return sqlite3.connect(_uri(self.path, immutable="1"), uri=True,
+                                   isolation_level=None)
         try:
             db = sqlite3.connect(_uri(self.path, mode="ro"), uri=True, timeout=LOCK_SECONDS,
                                  isolation_level=None)
