@@ -63,6 +63,20 @@ def _retry(step: Any) -> Any:
             time.sleep(0.01)
 
 
+def _explained(method: Any) -> Any:
+    """SQLite's errors while reading or writing an opened file become one ValueError that
+    names the file (StatsStore._damaged)."""
+    import functools
+
+    @functools.wraps(method)
+    def wrapper(self: "StatsStore", *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.DatabaseError as e:
+            raise self._damaged(e) from None
+    return wrapper
+
+
 def default_path() -> Path:
     """``stats.sqlite3`` in the user's data directory (platformdirs)."""
     import platformdirs
@@ -163,11 +177,11 @@ class StatsStore:
         return False
 
     def _connect(self, read_only: bool) -> sqlite3.Connection:
-        """A read-only connection: ``mode=ro``, or ``immutable=1`` where even that would
-        need to create files beside it (the WAL's index in a folder that cannot be written,
-        or as root, who could): nothing at all is written then."""
-        side = [self.path.with_name(self.path.name + end) for end in ("-wal", "-shm")]
-        if not self.writable and not all(p.exists() for p in side):
+        """A read-only connection that creates nothing beside the file: with no write-ahead
+        log beside it (no other process has it open, nothing is waiting in a log), the file
+        is read as it is (``immutable=1``); else with ``mode=ro``, which reads the log (its
+        index is there too when the log is)."""
+        if not self.path.with_name(self.path.name + "-wal").exists():
             return sqlite3.connect(_uri(self.path, immutable="1"), uri=True,
                                    isolation_level=None)
         try:
@@ -229,7 +243,17 @@ class StatsStore:
     def __exit__(self, *exc: Any) -> None:
         self.close()
 
+    def _damaged(self, e: sqlite3.DatabaseError) -> ValueError:
+        """A file whose schema looked right but whose pages do not read (damaged on disk,
+        or cut short): one clear error instead of SQLite's."""
+        if isinstance(e, sqlite3.OperationalError) and "locked" in str(e):
+            return ValueError(f"{self.path} stayed locked by another process for "
+                              f"{LOCK_SECONDS} s")
+        return ValueError(f"{self.path} is damaged: {_args.excerpt(str(e), 80)} (it is "
+                          f"left as it is; move it aside to start new statistics)")
+
     # ---- writing -----------------------------------------------------------------------------
+    @_explained
     def record(self, session: "Session", result: str | None = None,
                difficulty: float | None = None) -> int:
         """Record a game: ``result`` ``won``, ``lost`` or ``abandoned`` (default: from the
@@ -267,6 +291,7 @@ class StatsStore:
         return int(cur.lastrowid)
 
     # ---- queries -----------------------------------------------------------------------------
+    @_explained
     def summary(self, profile: str | None = None, deal: str | None = None) -> dict[str, Any]:
         """Games, wins, win rate, best score, fewest moves and fastest time of a win, and the
         current and best winning streaks; for one profile and/or one deal (a code or card
@@ -294,6 +319,7 @@ class StatsStore:
                 "fewest_moves": fewest, "fastest_win": fastest, "current_streak": current,
                 "best_streak": best_streak}
 
+    @_explained
     def high_scores(self, profile: str | None = None, limit: int = 10,
                     deal: str | None = None) -> list[dict[str, Any]]:
         """The best wins (of one profile and/or one deal when given), ranked by the
