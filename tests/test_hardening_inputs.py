@@ -263,6 +263,25 @@ def test_huge_numbers_through_the_api_and_the_cli(capsys):
         assert status == 2 and flag in one_error_line(err), (argv, err)
 
 
+def test_ints_too_long_to_print_are_named_by_their_digits():
+    """Python refuses to turn an int of more than 4,300 digits into text: the messages give
+    its number of digits instead of that error."""
+    huge = 10 ** 5000
+    calls = [(lambda: _args.whole("games", huge, 1, 10), "^games must be 1..10, got"),
+             (lambda: _args.real("max_seconds", huge), "^max_seconds must be a number"),
+             (lambda: Deal.from_number(huge), "^a deal number is a whole number"),
+             (lambda: ps.simulate(10, seed=huge), "^seed must be"),
+             (lambda: ps.solve_many([huge]), "^deal 1: a deal number"),
+             (lambda: ps.solve_many(range(huge, huge + 2)), r"^deal numbers must be .* got "
+                                                             r"range\(a number of about"),
+             (lambda: _args.memory("max_memory", huge), "^max_memory a number of about")]
+    for call, match in calls:
+        with pytest.raises(ValueError, match=match) as info:
+            call()
+        assert "a number of about 5,001 digits" in str(info.value)
+        assert "4300" not in str(info.value)
+
+
 @pytest.mark.parametrize("text", ["1e400", "-1e400", "1e-400", "2.5e-9999"])
 def test_float_text_a_float_cannot_hold_is_refused(text):
     """Never read as infinity (no limit) or as 0."""
@@ -436,3 +455,16 @@ def test_a_manifest_number_out_of_range_names_the_manifest(finished_survey, tmp_
     status, out, err = run_main(capsys, "survey", "report", str(folder))
     assert status == 2 and one_error_line(err).startswith(
         f"pyramid-solitaire: error: survey manifest {folder / S.MANIFEST}: count must be")
+
+
+def test_the_port_is_a_number_like_every_other(tmp_path, capsys):
+    """--port is read by _args like every number: other Unicode digits are refused, text in
+    scientific form is read exactly, and the range is checked there."""
+    folder_as_file = tmp_path / "a file"
+    folder_as_file.write_text("x")
+    for port, says in (("\u0663", "--port must be a whole number"),
+                       ("1e999999999", "--port must be 0..65,535, got '1e999999999'"),
+                       ("70000", "--port must be 0..65,535, got 70,000")):
+        status, out, err = run_main(capsys, "play", "--web", "--no-browser", "--port", port,
+                                    "--save", str(folder_as_file))
+        assert status == 2 and says in one_error_line(err), (port, err)

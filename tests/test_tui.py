@@ -382,7 +382,7 @@ def test_cli_play(tmp_path, capsys, monkeypatch):
     assert len(err.splitlines()) == 1 and 'pip install "pyramid-solitaire[tui]"' in err
     for argv, says in ((["play", "--web", "PY1-N-AAAAAAS"], "paste the code"),
                        (["play", "--port", "8000"], "--port goes with --web"),
-                       (["play", "--web", "--port", "70000"], "0..65535")):
+                       (["play", "--web", "--port", "70000"], "--port must be 0..65,535")):
         assert cli.main(argv) == 2, argv
         err = capsys.readouterr().err.strip()
         assert len(err.splitlines()) == 1 and says in err, err

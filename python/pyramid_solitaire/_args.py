@@ -51,7 +51,13 @@ THREADS_PER_CORE_MAX = 4
 
 
 def excerpt(value: Any, limit: int = _EXCERPT) -> str:
-    """``repr(value)``, cut to about ``limit`` characters for an error message."""
+    """``repr(value)``, cut to about ``limit`` characters for an error message (a huge int
+    as its number of digits: its repr may not even be allowed)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value).bit_length() > 128:
+        return _short_int(value)
+    if isinstance(value, range):
+        ends = (value.start, value.stop) + ((value.step,) if value.step != 1 else ())
+        return f"range({', '.join(excerpt(x, limit // 2) for x in ends)})"
     try:
         text = repr(value)
     except Exception:  # pragma: no cover - a broken __repr__
@@ -148,8 +154,13 @@ def _range(low: int | None, high: int | None) -> str:
 
 
 def _short_int(n: int) -> str:
+    """``n`` with separators, or for a long one its number of digits (worked out from its
+    bits for a huge one, which Python refuses to turn into text)."""
+    bits = abs(n).bit_length()
+    if bits > 10_000:                      # more than about 3,000 digits
+        return f"a number of about {int(bits * math.log10(2)) + 1:,} digits"
     text = f"{n:,}"
-    return text if len(text) <= 40 else f"a number of {len(str(abs(n)))} digits"
+    return text if len(text) <= 40 else f"a number of {len(str(abs(n))):,} digits"
 
 
 def real(name: str, value: Any, *, positive: bool = True, allow_inf: bool = False) -> float:

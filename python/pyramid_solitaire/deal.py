@@ -36,7 +36,8 @@ def _deal_number(number: object) -> int:
     except TypeError:
         raise ValueError(f"a deal number is a whole number 0..{MAX_DEAL_NUMBER:,}, got {excerpt(number)}") from None
     if not 0 <= n <= MAX_DEAL_NUMBER:
-        raise ValueError(f"a deal number is a whole number 0..{MAX_DEAL_NUMBER:,}, got {n:,}")
+        shown = f"{n:,}" if abs(n) < 1 << 64 else excerpt(n)
+        raise ValueError(f"a deal number is a whole number 0..{MAX_DEAL_NUMBER:,}, got {shown}")
     return n
 
 

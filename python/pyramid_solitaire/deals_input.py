@@ -194,7 +194,8 @@ def read_deals(deals: Any, rules: Any = None) -> DealBatch:
         if len(deals) == 0:
             raise ValueError("deals is empty: give at least one deal")
         if deals.start < 0 or deals[-1] < 0 or max(deals.start, deals[-1]) > MAX_DEAL_NUMBER:
-            raise ValueError(f"deal numbers must be 0..{MAX_DEAL_NUMBER:,}, got {deals!r}")
+            raise ValueError(f"deal numbers must be 0..{MAX_DEAL_NUMBER:,}, got "
+                             f"{excerpt(deals)}")
         deals = np.arange(deals.start, deals.stop, deals.step, dtype=np.int64)
     if isinstance(deals, np.ndarray) and deals.ndim == 0:
         raise ValueError(f"deals must be a sequence or an array of deals, got a 0-d array "

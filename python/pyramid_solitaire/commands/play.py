@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 
+from .. import _args
 from ..cli import UsageError
 from ..session.messages import LANGUAGES
 from ..session.profiles import Profile
@@ -35,7 +36,7 @@ def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) ->
     p.add_argument("--web", action="store_true", help="serve the browser game instead")
     p.add_argument("--host", default="127.0.0.1",
                    help="with --web: the address to listen on (default 127.0.0.1, this machine)")
-    p.add_argument("--port", type=int, default=0,
+    p.add_argument("--port", metavar="PORT", default=None,
                    help="with --web: the port (default: a free one, printed at start)")
     p.add_argument("--no-browser", action="store_true",
                    help="with --web: do not open a browser window")
@@ -80,17 +81,16 @@ def _run(args: argparse.Namespace) -> int:
     if args.web:
         if args.code is not None:
             raise UsageError("with --web, paste the code into the page (its Code field)")
-        if not 0 <= args.port <= 65535:
-            raise UsageError(f"--port must be 0..65535, got {args.port}")
+        port = 0 if args.port is None else _args.whole("--port", args.port, 0, 65535)
         _need("web")
         if args.save is not None and os.path.exists(args.save) and not os.path.isdir(args.save):
             raise UsageError(f"--save {args.save}: with --web, --save names a folder (the "
                              "browser games are kept in it), and this is a file")
         from ..web import run_web
-        return run_web(host=args.host, port=args.port, profile=profile.name, lang=args.lang,
+        return run_web(host=args.host, port=port, profile=profile.name, lang=args.lang,
                        data_dir=args.save, stats_path=args.db, open_browser=not args.no_browser)
     for flag in ("host", "port", "no_browser"):
-        default = {"host": "127.0.0.1", "port": 0, "no_browser": False}[flag]
+        default = {"host": "127.0.0.1", "port": None, "no_browser": False}[flag]
         if getattr(args, flag) != default:
             raise UsageError(f"--{flag.replace('_', '-')} goes with --web")
     _need("tui")
