@@ -127,6 +127,12 @@ def test_skip_bad_names_each_line_and_why_capped(tmp_path, capsys):
     assert lines[start + 1 + MAX_BAD_SHOWN] == "  ... and 4 more"
 
 
+def test_skip_bad_goes_with_a_file(capsys):
+    for argv in (["simulate", "--games", "10"], ["solve", "PY1-M-AAAAAAS"]):
+        status, out, err = run_main(capsys, *argv, "--skip-bad")
+        assert status == 2 and "--skip-bad go" in one_error_line(err) and out == ""
+
+
 def test_skip_bad_with_no_good_line_still_says_why(tmp_path, capsys):
     path = tmp_path / "deals.txt"
     path.write_text("\n".join(Deal.from_number(1).to_cards().split()))

@@ -73,6 +73,8 @@ def run(args: argparse.Namespace) -> int:
                           **common)
         report_bad(bad)
     else:
+        if args.skip_bad:
+            raise UsageError("--skip-bad goes with --file")
         games = _args.whole("--games", args.games, 1, MAX_DEAL_NUMBER + 1)
         start = args.start.strip()
         if start.upper().startswith("PY"):
