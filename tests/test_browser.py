@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import pytest
 
@@ -17,7 +18,7 @@ expect = sync_api.expect
 from conftest import seed000_deal                                   # noqa: E402
 from pyramid_solitaire.session.messages import message              # noqa: E402
 from pyramid_solitaire.session.protocol import Server               # noqa: E402
-from pyramid_solitaire.web.server import ServerThread, make_app     # noqa: E402
+from pyramid_solitaire.web.server import GAMES, ServerThread, make_app   # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 CARDS = seed000_deal().to_cards()
@@ -312,3 +313,62 @@ def test_the_buttons_work_from_the_keyboard(page, server):
     expect(page.locator("#deal-code")).to_contain_text("PY1-M-")   # no move yet: at once
     page.keyboard.press("ArrowDown")          # the game's key now, not the select's
     expect(page.locator("#profile")).to_have_value("msc")
+
+
+def test_a_save_that_fails_shows_a_notice_until_one_succeeds(browser, tmp_path):
+    """The page tells the player at once when the game can no longer be saved, and takes the
+    notice away when saving works again (the server tries every few seconds)."""
+    from pyramid_solitaire.web.server import Limits
+    app = make_app(data_dir=tmp_path / "data", stats_path=str(tmp_path / "stats.sqlite3"),
+                   limits=Limits(save_delay=0.05, save_retry=0.2))
+    with ServerThread(app) as server:
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        page = context.new_page()
+        open_game(page, server.url)
+        expect(page.locator("#not-saved")).to_be_hidden()
+        gid = page.evaluate("localStorage.getItem('pyramid.game')")
+        path = tmp_path / "data" / "games" / f"{gid}.json"
+        expect(page.locator("#moves")).to_have_text("0")
+        for _ in range(200):                      # the new deal's autosave has happened
+            if path.is_file():
+                break
+            time.sleep(0.05)
+        path.unlink()
+        path.mkdir()                              # its place is taken: every save fails
+        page.click("#draw")
+        notice = page.locator("#not-saved")
+        expect(notice).to_be_visible()
+        expect(notice).to_contain_text("cannot be saved")
+        assert notice.get_attribute("role") == "alert"
+        path.rmdir()                              # room again: the next try saves
+        expect(notice).to_be_hidden()
+        expect(page.locator("#messages")).to_have_text(message("saved").text)
+        assert json.loads(path.read_text())["moves"] == 1
+        context.close()
+
+
+def test_an_unreadable_saved_game_becomes_a_new_deal_with_a_message(browser, tmp_path):
+    with serve(tmp_path) as server:
+        context = browser.new_context()
+        page = context.new_page()
+        open_game(page, server.url)
+        gid = page.evaluate("localStorage.getItem('pyramid.game')")
+        games = tmp_path / "data" / "games"
+        path = games / f"{gid}.json"
+        context.close()                           # the game is saved, then leaves memory
+        for _ in range(200):
+            if not server.app[GAMES].games:
+                break
+            time.sleep(0.05)
+        assert path.is_file() and not server.app[GAMES].games
+        path.write_bytes(b"[" * 200_000)          # and its file is damaged
+        context = browser.new_context(storage_state=None)
+        page = context.new_page()
+        page.goto(server.url)
+        expect(page.locator("#pyramid .card[data-card]").first).to_be_visible()
+        page.evaluate(f"localStorage.setItem('pyramid.game', {json.dumps(gid)})")
+        page.reload()
+        expect(page.locator("#messages")).to_contain_text(f"{path.name}.bad")
+        expect(page.locator("#pyramid .card[data-card]").first).to_be_visible()
+        assert (games / f"{path.name}.bad").read_bytes() == b"[" * 200_000
+        context.close()
