@@ -107,6 +107,11 @@ def test_save_files_that_fail_in_any_way_are_value_errors(tmp_path):
         assert path.read_bytes() == data                            # never changed
         with pytest.raises(ValueError):
             Session.from_json(data.decode("utf-8", "replace"))
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)                          # would block forever if opened
+    for path in (fifo, "/dev/zero", tmp_path):
+        with pytest.raises(ValueError, match="not a regular file|cannot read"):
+            Session.load(path)
     (tmp_path / "bom.json").write_bytes(b"\xef\xbb\xbf" + good.read_bytes())
     assert Session.load(tmp_path / "bom.json").game.code == "PY1-N-AAAAAAS"
 

@@ -14,6 +14,7 @@ naming the file and the problem, and is never changed or deleted.
 from __future__ import annotations
 
 import os
+import stat
 from typing import TYPE_CHECKING, Any
 
 from .. import _args
@@ -142,6 +143,8 @@ def load(path: str | os.PathLike, clock: Any = None) -> "Session":
     is left as it is)."""
     name = os.fspath(path)
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):     # a FIFO would block, a device...
+            raise CannotRead(f"cannot read {name}: not a regular file")
         with open(path, "rb") as f:
             data = f.read(MAX_BYTES + 1)
     except OSError as e:
