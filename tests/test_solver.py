@@ -308,20 +308,24 @@ def test_cli_solve_file(tmp_path, capsys):
 
 
 def test_cli_solve_budget_unknown(capsys):
-    assert main(["solve", "--cards", MSC_DEALS[0], "--rules", "msc", "--max-nodes", "3"]) == 0
-    assert "unknown: the nodes budget ran out" in capsys.readouterr().out
+    assert main(["solve", "--cards", MSC_DEALS[0], "--rules", "msc", "--max-nodes", "3"]) == 1
+    out, err = capsys.readouterr()
+    assert "unknown: the nodes budget ran out" in out
+    assert err == "pyramid-solitaire: a budget ran out before the answer asked for (nodes)\n"
 
 
 def test_cli_min_moves_budget_says_not_shortest(capsys):
     i = QUICK_WON[0]
     budget = solve(MSC_DEALS[i], MSC).nodes + 1
     assert main(["solve", "--cards", MSC_DEALS[i], "--rules", "msc", "--min-moves",
-                 "--max-nodes", str(budget)]) == 0
+                 "--max-nodes", str(budget)]) == 1            # not the answer asked for
     assert "winning line (not proved shortest: the nodes budget ran out)" in capsys.readouterr().out
     assert main(["solve", "--cards", MSC_DEALS[i], "--rules", "msc", "--min-moves",
-                 "--max-nodes", str(budget), "--json"]) == 0
+                 "--max-nodes", str(budget), "--json"]) == 1
     d = json.loads(capsys.readouterr().out)
     assert d["winnable"] is True and d["optimal"] is False and d["stopped_by"] == "nodes"
+    assert main(["solve", "--cards", MSC_DEALS[i], "--rules", "msc",
+                 "--max-nodes", str(budget)]) == 0              # winnable is the answer
 
 
 # ---- pruning is sound ------------------------------------------------------------------------

@@ -229,6 +229,15 @@ def test_report_plot(tmp_path):
     S.survey(tmp_path / "p", rules="msc", policy="greedy", count=2000)
     S.plot(S.report(tmp_path / "p"), tmp_path / "p.png")
     assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
+    S.plot(S.report(tmp_path / "p"), tmp_path / "p.svg")          # the format of the name
+    assert b"<svg" in (tmp_path / "p.svg").read_bytes()[:500]
+    (tmp_path / "real.png").write_bytes(b"")
+    (tmp_path / "link.png").symlink_to(tmp_path / "real.png")
+    S.plot(S.report(tmp_path / "p"), tmp_path / "link.png")       # through the one writer
+    assert (tmp_path / "link.png").is_symlink()
+    assert (tmp_path / "real.png").read_bytes()[:4] == b"\x89PNG"
+    with pytest.raises(OSError, match="not a file"):
+        S.plot(S.report(tmp_path / "p"), "/dev/full")
 
 
 # ---- on a Dask cluster ---------------------------------------------------------------------

@@ -85,7 +85,8 @@ class _Dask:
             import distributed
         except ImportError:
             raise ImportError('running on a cluster needs dask.distributed: python -m pip '
-                              'install "pyramid-solitaire[distributed]"') from None
+                              'install "pyramid-solitaire[distributed]"',
+                              name="distributed") from None
         self.distributed = distributed
         self.own = not isinstance(scheduler, distributed.Client)
         if self.own:

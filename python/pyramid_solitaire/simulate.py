@@ -333,7 +333,8 @@ class SimulationResult:
             import matplotlib.pyplot as plt
         except ImportError:
             raise ImportError("SimulationResult.plot() needs matplotlib: "
-                              "python -m pip install 'pyramid-solitaire[plot]'") from None
+                              "python -m pip install 'pyramid-solitaire[plot]'",
+                              name="matplotlib") from None
         if fig is None:
             fig = plt.figure(figsize=(9, 4))
         ax1, ax2 = fig.subplots(1, 2, gridspec_kw={"width_ratios": [4, 1]})

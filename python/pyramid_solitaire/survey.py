@@ -49,6 +49,7 @@ from pyramid_core.shuffle import MAX_DEAL_NUMBER
 
 from . import _args
 from ._atomic import write_atomic, write_atomic_with
+from .jsonin import loads
 from ._cluster import run_tasks
 from ._parallel import make_progress
 from .rules import Rules
@@ -285,7 +286,7 @@ def _read_shard(folder: Path, plan: Plan, index: int) -> dict[str, np.ndarray] |
 def _manifest_at(path: Path) -> dict[str, Any]:
     """The manifest in ``path`` as a dict (ValueError when it is not one)."""
     try:
-        have = json.loads(path.read_text(encoding="utf-8"))
+        have = loads(path.read_bytes(), bom=True)
     except (OSError, ValueError) as e:
         raise ValueError(f"{path} is not a survey manifest ({e})") from None
     if not isinstance(have, dict):
@@ -544,7 +545,8 @@ def plot(rep: dict[str, Any], path: str | os.PathLike) -> None:
         import matplotlib.pyplot as plt
     except ImportError:
         raise ImportError('a plot needs matplotlib: python -m pip install '
-                          '"pyramid-solitaire[plot]"') from None
+                          '"pyramid-solitaire[plot]"',
+                          name="matplotlib") from None
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     for ax, key, label in ((axes[0], "length_histogram", "winning line length"),
                            (axes[1], "removed_histogram", "pyramid cards removed")):
@@ -556,5 +558,6 @@ def plot(rep: dict[str, Any], path: str | os.PathLike) -> None:
     fig.suptitle(f"{rep['rules']['name']}, {rep['policy']}: {rep['deals']:,} deals"
                  + (f", {rate * 100:.2f}% won" if rate is not None else ""))
     fig.tight_layout()
-    fig.savefig(path)
+    kind = Path(path).suffix.lstrip(".").lower() or "png"
+    write_atomic_with(path, lambda f: fig.savefig(f, format=kind))   # the one writer
     plt.close(fig)
