@@ -17,7 +17,6 @@ import pytest
 from test_protocol import ask
 from pyramid_solitaire._atomic import write_atomic
 from pyramid_solitaire.cli import EXIT_BUDGET, EXIT_IO, EXIT_USAGE, main
-from pyramid_solitaire.session import saves
 from pyramid_solitaire.session.protocol import Server
 from pyramid_solitaire.session.session import Session
 from pyramid_solitaire.session.stats import StatsStore

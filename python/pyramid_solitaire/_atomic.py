@@ -35,7 +35,7 @@ def target_of(path: str | os.PathLike) -> tuple[Path, int | None]:
     return real, stat.S_IMODE(mode)
 
 
-def write_atomic_with(path: str | os.PathLike, write: Callable[[IO[bytes]], None],
+def write_atomic_with(path: str | os.PathLike, write: Callable[[IO[bytes]], object],
                       mode: int | None = None) -> None:
     """Write ``path`` by calling ``write`` on a binary file, atomically. A new file is
     private to its owner (0600) and a replaced one keeps its permissions, unless ``mode``

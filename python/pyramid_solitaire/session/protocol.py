@@ -317,7 +317,7 @@ def serve(stdin: IO[Any] | None = None, stdout: IO[Any] | None = None,
     stdout = stdout if stdout is not None else sys.stdout
     if stdin is None or stdin.closed:
         return 0
-    source: IO[bytes] = getattr(stdin, "buffer", stdin)
+    source: IO[Any] = getattr(stdin, "buffer", None) or stdin
     if isinstance(source.read(0), str):         # a text stream without bytes (tests)
         import io
         source = io.BytesIO(stdin.read().encode("utf-8", "surrogatepass"))

@@ -72,7 +72,7 @@ def _explained(method: Any) -> Any:
     def wrapper(self: "StatsStore", *args: Any, **kwargs: Any) -> Any:
         try:
             return method(self, *args, **kwargs)
-        except sqlite3.DatabaseError as e:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as e:   # text that is not UTF-8
             raise self._damaged(e) from None
     return wrapper
 
@@ -124,6 +124,10 @@ class StatsStore:
                 probe = self._connect(read_only=True)
                 try:
                     self._check(probe)
+                    if not read_only:          # sound throughout before a byte is written
+                        problems = [row[0] for row in probe.execute("PRAGMA quick_check(3)")]
+                        if problems != ["ok"]:
+                            raise sqlite3.DatabaseError("; ".join(problems))
                 finally:
                     probe.close()
             if read_only and not exists:
@@ -147,9 +151,9 @@ class StatsStore:
                                  f"{LOCK_SECONDS} s") from None
             raise ValueError(f"{self.path} cannot be used as a statistics file ({e})") \
                 from None
-        except sqlite3.DatabaseError as e:
-            raise ValueError(f"{self.path} is not a pyramid-solitaire statistics file ({e}); "
-                             f"it is left as it is") from None
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as e:  # SQLite's text, damaged
+            raise ValueError(f"{self.path} is not a pyramid-solitaire statistics file "
+                             f"({_args.excerpt(str(e), 120)}); it is left as it is") from None
 
     def _check_path(self, folder: Path, create: bool) -> bool:
         """Whether the file exists; ValueError for a path that cannot hold one (a folder
@@ -243,7 +247,7 @@ class StatsStore:
     def __exit__(self, *exc: Any) -> None:
         self.close()
 
-    def _damaged(self, e: sqlite3.DatabaseError) -> ValueError:
+    def _damaged(self, e: Exception) -> ValueError:
         """A file whose schema looked right but whose pages do not read (damaged on disk,
         or cut short): one clear error instead of SQLite's."""
         if isinstance(e, sqlite3.OperationalError) and "locked" in str(e):
