@@ -285,3 +285,111 @@ def test_the_statuses_are_documented():
     readme = repo_file("README.md").read_text(encoding="utf-8")
     for status in ("0", "1", "2", "74", "130", "141"):
         assert f"`{status}`" in readme.split("Exit status")[1][:1500], status
+
+
+# ---- members of the classes found by a review ------------------------------------------------
+def _typed_damage(path, sql: str) -> None:
+    _recorded(path, won=True)
+    db = sqlite3.connect(path)
+    db.execute(sql)
+    db.commit()
+    db.close()
+
+
+@pytest.mark.parametrize("sql", ["UPDATE games SET score = x'00ff'",
+                                 "UPDATE games SET seconds = 'slow'",
+                                 "UPDATE games SET streak = 'many'",
+                                 "UPDATE games SET cards = x'ff'"])
+def test_values_of_the_wrong_kind_are_a_damaged_file(tmp_path, capsys, sql):
+    path = tmp_path / "stats.db"
+    _typed_damage(path, sql)
+    status = main(["stats", "--db", str(path), "--json", "--profile", "pyramide"])
+    err = capsys.readouterr().err
+    assert "damaged" in err and err.count("\n") == 1 and "Traceback" not in err
+    assert status == EXIT_USAGE
+    server = Server(stats_path=str(path))
+    r = ask(server, {"id": 1, "op": "stats", "profile": "pyramide"})
+    assert r["error"]["code"] == "bad_request" and "damaged" in r["error"]["message"]
+    assert ask(server, {"id": 2, "op": "hello"})["ok"]             # and it goes on
+
+
+def test_a_win_recorded_in_a_damaged_file_costs_nothing(tmp_path):
+    from pyramid_solitaire import solve
+    path = tmp_path / "stats.db"
+    _typed_damage(path, "UPDATE games SET streak = 'many'")
+    session = Session("PY1-N-AAAAAAS", stats=StatsStore(path))
+    out = []
+    for move in solve("PY1-N-AAAAAAS").moves:
+        out += session.play(move)
+    assert str(session.status) == "won"
+    assert "stats_failed" in [m.code for m in out]
+
+
+def test_the_server_answers_even_its_own_defects(monkeypatch):
+    server = Server()
+    ask(server, {"op": "new", "code": "PY1-N-AAAAAAS"})
+    monkeypatch.setattr(Session, "state", lambda self: 1 / 0)
+    r = json.loads(server.handle('{"id": 1, "op": "state"}'))
+    assert r["error"]["code"] == "internal_error" and "ZeroDivisionError" in \
+        r["error"]["message"]
+
+
+def test_empty_and_view_only_files(tmp_path, capsys):
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    assert main(["stats", "--db", str(empty), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 0          # no games, not damaged
+    assert empty.read_bytes() == b""
+    view = tmp_path / "view.db"
+    db = sqlite3.connect(view)
+    db.execute("CREATE VIEW v AS SELECT 1")
+    db.commit()
+    db.close()
+    before = digest(view)
+    with pytest.raises(ValueError, match="another program's"):
+        StatsStore(view)                                              # not taken over
+    assert digest(view) == before
+
+
+def test_a_log_without_its_index_is_read_without_creating_one(tmp_path):
+    path = tmp_path / "stats.db"
+    _recorded(path)
+    with StatsStore(path):
+        pass
+    (tmp_path / "stats.db-wal").write_bytes(b"")          # a log left alone (a crash)
+    with StatsStore(path, read_only=True) as store:
+        assert store.summary()["games"] == 1
+    assert sorted(os.listdir(tmp_path)) == ["stats.db", "stats.db-wal"]
+
+
+def test_save_counters_are_what_json_keeps(tmp_path):
+    good = json.loads(Session("PY1-N-AAAAAAS").to_json())
+    for field, value in (("score", 1e308), ("moves", 2 ** 60), ("seconds", 1e300)):
+        with pytest.raises(ValueError, match=field):
+            Session.from_json(json.dumps({**good, field: value}))
+    doc = dict(good, difficulty={**good["difficulty"], "random_win_rate": "nan"})
+    with pytest.raises(ValueError, match="random_win_rate"):
+        Session.from_json(json.dumps(doc))
+
+
+def test_help_and_version_into_a_full_disk():
+    for command in ("--version", "solve --help", "--help"):
+        proc = sh(command + " > /dev/full")
+        assert proc.returncode == EXIT_IO, command
+        assert proc.stderr.decode().count("\n") == 1
+
+
+def test_deal_files_that_never_end_are_refused_at_once():
+    for command in ("solve --file /dev/zero", "simulate --file /dev/urandom",
+                    "deal - < /dev/zero"):
+        proc = sh(command)
+        assert proc.returncode == EXIT_USAGE, command
+        assert b"NUL byte" in proc.stderr and proc.stderr.count(b"\n") == 1
+
+
+def test_a_code_and_another_profile_is_a_clear_error():
+    r = ask(Server(), {"id": 1, "op": "new", "code": "PY1-M-AAAAAAS", "profile": "pyramide"})
+    assert r["error"]["code"] == "bad_request"
+    assert "profile pyramide plays the pyramide rules" in r["error"]["message"]
+    r = ask(Server(), {"id": 2, "op": "save", "path": "a\u0000b"})
+    assert r["error"]["code"] == "bad_request" and "NUL" in r["error"]["message"]

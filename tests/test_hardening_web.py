@@ -4,6 +4,7 @@ aside and the player gets a new deal with a message (never a dead id); a malform
 header is a 400; the reader is the protocol's (nesting, bad UTF-8, ids)."""
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 
@@ -13,7 +14,7 @@ aiohttp = pytest.importorskip("aiohttp")
 
 from test_web import ask, attached, play, serving          # noqa: E402
 from pyramid_solitaire.session.session import Session     # noqa: E402
-from pyramid_solitaire.web.server import Limits, host_name  # noqa: E402
+from pyramid_solitaire.web.server import GAMES, Limits, host_name  # noqa: E402
 
 FAST = Limits(save_delay=0.05, save_retry=0.1)
 
@@ -179,3 +180,66 @@ def test_host_names():
     assert host_name("[::1]:80") == "::1"
     assert host_name("127.0.0.1") == "127.0.0.1"
     assert host_name("example.com:65536") is None
+
+
+def test_a_game_that_cannot_be_saved_stays_until_it_is(tmp_path):
+    """Its last tab closes while saves fail: the game stays in memory, still tried, and a
+    reload finds it; once saved, it leaves memory."""
+    async def main():
+        with serving(tmp_path, limits=FAST) as server:
+            games = server.app[GAMES].games
+            async with aiohttp.ClientSession() as http:
+                ws, r = await attached(http, server)
+                gid = r["game"]
+                path = tmp_path / "data" / "games" / f"{gid}.json"
+                path.mkdir()
+                await ask(ws, {"op": "new", "code": "PY1-N-AAAAAAS"})
+                await ask(ws, {"op": "tap", "target": 22})
+                await ws.close()
+                await asyncio.sleep(0.3)
+                assert gid in games                       # not saved: kept
+                ws, r = await attached(http, server, gid)   # a reload finds it
+                assert r["resumed"] and r["state"]["score"] == 10
+                await ws.close()
+                path.rmdir()
+                for _ in range(100):
+                    if gid not in games:
+                        break
+                    await asyncio.sleep(0.05)
+                assert gid not in games and Session.load(path).score == 10
+    play(main())
+
+
+def test_nothing_put_aside_is_replaced(tmp_path):
+    gid = "k" * 32
+
+    async def main():
+        with serving(tmp_path) as server:
+            games = tmp_path / "data" / "games"
+            for n, junk in enumerate((b"first", b"second", b"third")):
+                (games / f"{gid}.json").write_bytes(junk)
+                async with aiohttp.ClientSession() as http:
+                    ws, r = await attached(http, server, gid)
+                    assert r["messages"][0]["code"] == "save_unreadable"
+                    await ws.close()
+                for _ in range(100):              # its new deal saved, it leaves memory
+                    if gid not in server.app[GAMES].games:
+                        break
+                    await asyncio.sleep(0.05)
+            assert (games / f"{gid}.json.bad").read_bytes() == b"first"
+            assert (games / f"{gid}.json.bad.2").read_bytes() == b"second"
+            assert (games / f"{gid}.json.bad.3").read_bytes() == b"third"
+    play(main())
+
+
+def test_the_loopback_address_given_is_answered(tmp_path):
+    from pyramid_solitaire.web.server import make_app, ServerThread
+    app = make_app(data_dir=tmp_path / "d", stats_path=str(tmp_path / "s.db"), host="127.0.0.2")
+    with ServerThread(app, host="127.0.0.2") as server:
+        with socket.create_connection(("127.0.0.2", server.port), timeout=10) as s:
+            s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.2:%d\r\nConnection: close\r\n\r\n"
+                      % server.port)
+            assert s.recv(100).startswith(b"HTTP/1.1 200")
+        with socket.create_connection(("127.0.0.2", server.port), timeout=10) as s:
+            s.sendall(b"GET / HTTP/1.1\r\nHost: evil.example:80\r\nConnection: close\r\n\r\n")
+            assert s.recv(100).startswith(b"HTTP/1.1 421")

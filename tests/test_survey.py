@@ -179,7 +179,8 @@ def test_unusable_folders(tmp_path, capsys):
     S.survey(tmp_path / "p", rules="msc", policy="greedy", count=1000)
     code, _, stderr = run_main(capsys, "survey", "report", str(tmp_path / "p"), "--plot",
                                str(tmp_path / "no" / "such" / "x.png"))
-    assert code == 2 and len(stderr.strip().splitlines()) == 1, stderr
+    assert code == 74 and len(stderr.strip().splitlines()) == 1, stderr   # output: 74
+    assert "cannot write" in stderr and "x.png" in stderr and ".tmp" not in stderr
 
 
 def test_one_run_at_a_time_and_stale_temporaries(tmp_path):

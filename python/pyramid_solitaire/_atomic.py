@@ -30,8 +30,8 @@ def target_of(path: str | os.PathLike) -> tuple[Path, int | None]:
         kind = ("a folder" if stat.S_ISDIR(mode) else "a device" if stat.S_ISCHR(mode)
                 or stat.S_ISBLK(mode) else "a pipe" if stat.S_ISFIFO(mode) else "a socket"
                 if stat.S_ISSOCK(mode) else "not a regular file")
-        raise OSError(errno.EINVAL, f"{os.fspath(path)} is {kind}, not a file: it is left "
-                                    f"as it is")
+        raise OSError(errno.EINVAL, f"{kind}, not a file: it is left as it is",
+                      os.fspath(path))
     return real, stat.S_IMODE(mode)
 
 
@@ -44,7 +44,10 @@ def write_atomic_with(path: str | os.PathLike, write: Callable[[IO[bytes]], obje
     folder = path.parent
     if mode is None:
         mode = kept
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as e:               # named by the file asked for, not the temporary one
+        raise OSError(e.errno, e.strerror, os.fspath(path)) from None
     try:
         with os.fdopen(fd, "wb") as f:
             write(f)

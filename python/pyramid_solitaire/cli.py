@@ -26,7 +26,7 @@ import importlib
 import os
 import re
 import sys
-from typing import NoReturn, Sequence
+from typing import Any, NoReturn, Sequence
 
 from . import __version__
 from .deal import Deal, code_rules
@@ -49,6 +49,11 @@ class UsageError(ValueError):
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line like every other error (exit status 2)."""
 
+    def _print_message(self, message: str, file: Any = None) -> None:
+        """As argparse's, but a write that fails (``--help > /dev/full``) is not hidden."""
+        if message:
+            (file or sys.stderr).write(message)
+
     def error(self, message: str) -> "NoReturn":  # type: ignore[override]
         self.exit(EXIT_USAGE, f"{PROG}: error: {_one_line(message)} (see '{self.prog} --help')\n")
 
@@ -63,7 +68,8 @@ def rule_flags() -> argparse.ArgumentParser:
     g = p.add_argument_group("rules")
     g.add_argument("--rules", metavar="PRESET",
                    help="preset: " + ", ".join(Rules.preset_names()) + " (or its letter)")
-    g.add_argument("--redeals", metavar="N|unlimited", help="how many times the waste may be recycled")
+    g.add_argument("--redeals", metavar="N|unlimited",
+                   help="how many times the waste may be recycled")
     g.add_argument("--waste-at-deal", metavar="0|1", help="cards turned onto the waste at the deal")
     g.add_argument("--draw", metavar="1|3", help="draw one card, or three onto three waste piles")
     g.add_argument("--win", metavar="pyramid|all", help="clear the pyramid, or remove all 52 cards")
@@ -123,7 +129,8 @@ def rules_from_args(args: argparse.Namespace, deal: Deal | None = None) -> Rules
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog=PROG, description="Pyramid Solitaire engine: deals, rules, solver, simulator.")
+    parser = _Parser(prog=PROG,
+                     description="Pyramid Solitaire engine: deals, rules, solver, simulator.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
                                 parser_class=_Parser)
@@ -168,7 +175,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say(f"{PROG}: error: standard output is closed: nothing can be written")
         return EXIT_IO
     try:
-        args = build_parser().parse_args(argv)
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as e:    # --help, --version (0) and usage errors (2): printed
+            sys.stdout.flush()     # --help > /dev/full is a failure too
+            return e.code if isinstance(e.code, int) else EXIT_USAGE
         status = args.func(args)
         sys.stdout.flush()         # a full disk shows here, not at the interpreter's exit
         return status

@@ -39,6 +39,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -283,10 +284,19 @@ def _read_shard(folder: Path, plan: Plan, index: int) -> dict[str, np.ndarray] |
     return rows
 
 
+MAX_MANIFEST = 1 << 20       # a manifest is a few hundred bytes
+
+
 def _manifest_at(path: Path) -> dict[str, Any]:
     """The manifest in ``path`` as a dict (ValueError when it is not one)."""
     try:
-        have = loads(path.read_bytes(), bom=True)
+        if not stat.S_ISREG(os.stat(path).st_mode):       # a FIFO would block, a device...
+            raise ValueError("not a regular file")
+        with open(path, "rb") as f:
+            data = f.read(MAX_MANIFEST + 1)
+        if len(data) > MAX_MANIFEST:
+            raise ValueError(f"over {MAX_MANIFEST:,} bytes")
+        have = loads(data, bom=True)
     except (OSError, ValueError) as e:
         raise ValueError(f"{path} is not a survey manifest ({e})") from None
     if not isinstance(have, dict):

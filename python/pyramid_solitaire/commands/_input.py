@@ -97,6 +97,42 @@ def parse_deal(text: str, args: argparse.Namespace, where: str, *,
         raise UsageError(f"{where}: {e}" if where != "the argument" else str(e)) from None
 
 
+CHUNK = 1 << 20
+
+
+def max_input_bytes() -> int:
+    """The largest deals file read: a quarter of the memory available (at least 256 MB),
+    1 GB when the machine does not say."""
+    available = _args.available_memory()
+    return 1 << 30 if available is None else max(256 << 20, available // 4)
+
+
+def _read_bounded(f: Any, name: str) -> bytes:
+    """The bytes of ``f``, read a megabyte at a time: a NUL byte (not text: /dev/zero, a
+    binary file) or more than :func:`max_input_bytes` stops it at once, with a UsageError,
+    before memory fills (UTF-16 text, whose byte-order mark comes first, has NULs)."""
+    limit = max_input_bytes()
+    parts: list[bytes] = []
+    size = 0
+    utf16 = False
+    while True:
+        chunk = f.read(CHUNK)
+        if not chunk:
+            return b"".join(parts)
+        if not parts:
+            utf16 = chunk.startswith((b"\xff\xfe", b"\xfe\xff"))
+        if not utf16 and b"\x00" in chunk:
+            data = b"".join(parts) + chunk
+            line = _line_of(data, data.index(b"\x00"))
+            raise UsageError(f"{name}, line {line}: a NUL byte: this is not a text file of "
+                             f"deals")
+        size += len(chunk)
+        if size > limit:
+            raise UsageError(f"{name} is over {_args.format_bytes(limit)} (a quarter of the "
+                             f"memory available): split it, or free memory")
+        parts.append(chunk)
+
+
 def read_text(path: str) -> tuple[str, str]:
     """The text of ``path`` ('-' for standard input) and the name to quote in errors."""
     name = "standard input" if path == "-" else path
@@ -104,11 +140,13 @@ def read_text(path: str) -> tuple[str, str]:
         if path == "-":
             if sys.stdin is None or sys.stdin.closed:
                 raise UsageError("standard input is closed: give the deals another way")
-            data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else \
-                sys.stdin.read().encode("utf-8")
+            if hasattr(sys.stdin, "buffer"):
+                data = _read_bounded(sys.stdin.buffer, name)
+            else:
+                data = sys.stdin.read().encode("utf-8")
         else:
             with open(path, "rb") as f:
-                data = f.read()
+                data = _read_bounded(f, name)
     except OSError as e:
         raise UsageError(f"cannot read {name}: {e.strerror or e}") from None
     for bom, encoding in _BOMS:

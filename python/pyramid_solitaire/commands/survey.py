@@ -13,7 +13,8 @@ from ..jsonout import dumps
 
 def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
-        "survey", parents=[rules], help="solve or play a deal range into Parquet shards (resumable)",
+        "survey", parents=[rules],
+        help="solve or play a deal range into Parquet shards (resumable)",
         description="Solve (--policy solver: perfect play) or play (greedy, random) the deal "
                     "numbers START .. START+COUNT-1 under one rule set, shard by shard, on a "
                     "local process pool or a Dask cluster (--scheduler), writing each shard's "
@@ -75,8 +76,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(e)) from None
     except ValueError as e:
         raise UsageError(_flag_names(str(e))) from None
-    except OSError as e:             # the disk: full, no permission... (shards kept)
-        raise UsageError(f"survey {args.out}: {e}") from None
+    except OSError as e:             # the disk: full, no permission... (shards kept): 74
+        raise OSError(e.errno, f"{e.strerror or e} (the shards written are kept: run it "
+                               f"again to go on)", e.filename or args.out) from None
     except RuntimeError as e:        # local worker processes kept dying (shards kept)
         raise UsageError(f"survey {args.out}: {e}; run it again to go on") from None
     if args.json:
@@ -109,11 +111,13 @@ def _flag_names(message: str) -> str:
 def run_report(args: argparse.Namespace) -> int:
     try:
         rep = _survey.report(args.folder)
-        if args.plot:
+    except OSError as e:             # reading the folder: bad input (2)
+        raise UsageError(f"survey report: {e.strerror or e}: {e.filename or args.folder}") \
+            from None
+    if args.plot:                    # writing the figure: a failure is exit status 74
+        try:
             _survey.plot(rep, args.plot)
-    except ImportError as e:
-        raise UsageError(str(e)) from None
-    except OSError as e:
-        raise UsageError(f"survey report: {e}") from None
+        except ImportError as e:
+            raise UsageError(str(e)) from None
     print(dumps(rep) if args.report_json else _survey.report_text(rep))
     return 0

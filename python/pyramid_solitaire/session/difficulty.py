@@ -22,6 +22,8 @@ True
 """
 from __future__ import annotations
 
+from .. import _args
+
 import functools
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -61,11 +63,17 @@ class Difficulty:
     def from_dict(cls, data: Any) -> "Difficulty":
         """The rating of :meth:`to_dict` (as saved); ValueError when it is not one."""
         try:
-            d = cls(int(data["level"]), data["winnable"], float(data["random_win_rate"]),
-                    bool(data["greedy_won"]), int(data["solver_nodes"]))
-        except (KeyError, TypeError, ValueError):
+            d = cls(_args.whole("difficulty.level", data["level"], 1, 6), data["winnable"],
+                    _args.real("difficulty.random_win_rate", data["random_win_rate"],
+                               positive=False),
+                    _args.flag("difficulty.greedy_won", data["greedy_won"]),
+                    _args.whole("difficulty.solver_nodes", data["solver_nodes"], 0,
+                                _args.INT64_MAX))
+        except (KeyError, TypeError):
             raise ValueError("difficulty: expected level, winnable, random_win_rate, "
                              "greedy_won and solver_nodes") from None
+        if not 0 <= d.random_win_rate <= 1:
+            raise ValueError(f"difficulty.random_win_rate is 0..1, got {d.random_win_rate!r}")
         if d.level not in LABELS or d.winnable not in (True, False, None):
             raise ValueError(f"difficulty: level 1..6 and winnable true/false/null, got "
                              f"{d.level}, {d.winnable!r}")

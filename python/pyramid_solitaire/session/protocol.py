@@ -20,7 +20,7 @@ from ..jsonin import BadJSON, loads
 from ..jsonout import SAFE_INTEGER, dumps
 from .messages import LANGUAGES, check_lang
 from .profiles import Profile
-from .session import Session, profile_of_code
+from .session import Session, check_code_profile, profile_of_code
 
 PROTOCOL_VERSION = 1
 MAX_LINE = 1 << 16          # bytes; a request is far smaller
@@ -132,6 +132,17 @@ class Server:
 
     def handle(self, line: str | bytes) -> str:
         """One request line in, one response line out (never raises for bad input)."""
+        try:
+            return self._handle(line)
+        except Exception as e:           # a defect: say so, and go on serving
+            print(f"pyramid-solitaire serve: internal error: {type(e).__name__}: "
+                  f"{excerpt(str(e), 200)}", file=sys.stderr)
+            return dumps({"id": None, "ok": False, "messages": [],
+                          "error": {"code": "internal_error",
+                                    "message": f"the server could not answer this request "
+                                               f"({type(e).__name__}); the session goes on"}})
+
+    def _handle(self, line: str | bytes) -> str:
         rid = None
         try:
             request, rid = parse_request(line)
@@ -222,8 +233,8 @@ class Server:
             seed, only = random.get("seed"), random.get("winnable_only", False)
             if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)
                                      or not 0 <= seed < 1 << 53):
-                raise ProtocolError("bad_request", f"random.seed is a whole number 0 .. 2^53, "
-                                                   f"got {excerpt(seed)}")
+                raise ProtocolError("bad_request", f"random.seed is a whole number 0 .. "
+                                                   f"2^53 - 1, got {excerpt(seed)}")
             if not isinstance(only, bool):
                 raise ProtocolError("bad_request", f"random.winnable_only is true or false, "
                                                    f"got {excerpt(only)}")
@@ -235,6 +246,8 @@ class Server:
                 raise ProtocolError("bad_request", f"{given[0]} is a string")
             if profile is None:                 # a code is played under its letter's game
                 profile = profile_of_code(deal, Profile.preset("pyramide"))
+            else:
+                check_code_profile(deal, Profile.preset(profile), "profile")
             session = Session(deal, profile, clock=self.clock, lang=lang)
         old, self.session = self.session, session
         if old is not None:
@@ -269,8 +282,9 @@ class Server:
             raise ProtocolError("not_allowed", f"{request['op']} is not allowed here: this "
                                                "server keeps the games itself")
         path = self._field(request, "path")
-        if not isinstance(path, str) or not path.strip():
-            raise ProtocolError("bad_request", "path is a file name (a non-empty string)")
+        if not isinstance(path, str) or not path.strip() or "\x00" in path:
+            raise ProtocolError("bad_request", f"path is a file name (a non-empty string "
+                                               f"without NUL characters), got {excerpt(path)}")
         return path
 
     def _op_save(self, request: dict) -> dict[str, Any]:

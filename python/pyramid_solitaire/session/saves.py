@@ -33,6 +33,16 @@ VERSION = 1
 MAX_BYTES = 1 << 20       # a save is a few KB; anything larger is not one
 
 
+#: What a save's counters may hold: what every JSON reader keeps exactly (a save read back is
+#: written again as it was), and a clock of at most about 30 years.
+MAX_COUNT = (1 << 53) - 1
+MAX_SECONDS = 1e9
+
+
+def _count(name: str, value: Any, low: int | None = 0) -> int:
+    return _args.whole(name, value, -MAX_COUNT if low is None else low, MAX_COUNT)
+
+
 def to_document(session: "Session") -> dict[str, Any]:
     game = session.game
     deal = game.deal
@@ -94,17 +104,19 @@ def from_document(doc: Any, clock: Any = None) -> "Session":
         s = Session(deal.with_rules(rules), profile, clock=clock, lang=doc["lang"],
                     explain_errors=doc["explain_errors"])
         s.game.play_all(doc["history"])
-        undo = [_Action(Move.parse(a["move"]), _args.whole("points", a["points"]),
-                        _args.whole("bonus", a["bonus"])) for a in doc["undo"]]
-        redo = [_Action(Move.parse(a["move"]), _args.whole("points", a["points"]),
-                        _args.whole("bonus", a["bonus"])) for a in doc["redo"]]
+        undo = [_Action(Move.parse(a["move"]), _count("points", a["points"], None),
+                        _count("bonus", a["bonus"], None)) for a in doc["undo"]]
+        redo = [_Action(Move.parse(a["move"]), _count("points", a["points"], None),
+                        _count("bonus", a["bonus"], None)) for a in doc["redo"]]
         if [a.move for a in undo] != s.game.moves[len(s.game.moves) - len(undo):]:
             raise ValueError("the undo stack does not end the moves played")
         s._undo.extend(undo)
         s._redo.extend(redo)
-        s.score = _args.whole("score", doc["score"], 0)
-        s.moves = _args.whole("moves", doc["moves"], 0)
+        s.score = _count("score", doc["score"])
+        s.moves = _count("moves", doc["moves"])
         seconds = _args.real("seconds", doc["seconds"], positive=False)
+        if not 0 <= seconds <= MAX_SECONDS:
+            raise ValueError(f"seconds is 0 .. {MAX_SECONDS:,}, got {seconds!r}")
         now = s._clock()
         s._t0 = now - seconds
         if _args.flag("ended", doc["ended"]):

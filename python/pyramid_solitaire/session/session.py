@@ -55,6 +55,26 @@ def profile_of_code(deal: Any, profile: Profile) -> Profile:
     return profile
 
 
+def check_code_profile(deal: Any, profile: Profile, flag: str) -> None:
+    """ValueError when ``deal`` is a code whose letter names other rules than
+    ``profile``'s (``flag``: how the caller names the profile, ``profile`` or
+    ``--profile``)."""
+    if not isinstance(deal, str):
+        return
+    from ..deal import parse_code
+    from ..rules import Rules
+    try:
+        _, letter = parse_code(deal)
+    except ValueError:
+        return                              # a card list, or a bad code (Game says why)
+    if letter in ("X", profile.rules.letter):
+        return
+    named = Rules.preset(letter)
+    raise ValueError(f"deal code {_args.excerpt(deal.strip())} names the {named.name} rules "
+                     f"(letter {letter}), but {flag} {profile.name} plays the "
+                     f"{profile.rules.name} rules: drop {flag} to play the code's game")
+
+
 def random_deal(profile: Profile, rng: Any = None, winnable_only: bool = False) -> Deal:
     """A random numbered deal for ``profile``; ``winnable_only``: one the solver proves
     winnable under its rules (each candidate searched for at most 0.2 s)."""

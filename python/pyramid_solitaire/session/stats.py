@@ -72,9 +72,23 @@ def _explained(method: Any) -> Any:
     def wrapper(self: "StatsStore", *args: Any, **kwargs: Any) -> Any:
         try:
             return method(self, *args, **kwargs)
-        except (sqlite3.DatabaseError, UnicodeDecodeError) as e:   # text that is not UTF-8
+        except (sqlite3.DatabaseError, UnicodeDecodeError,    # text that is not UTF-8
+                OverflowError) as e:                         # an integer past 64 bits
             raise self._damaged(e) from None
     return wrapper
+
+
+_NUMBER = (int, float)
+
+
+def _typed(what: str, value: Any, kinds: tuple[type, ...], null: bool = False) -> Any:
+    """``value`` when it is of ``kinds`` (SQLite lets another tool store text or bytes in
+    any column): else the file is damaged (a DatabaseError, which ``_explained`` turns into
+    a ValueError naming the file)."""
+    if (value is None and null) or (isinstance(value, kinds) and not isinstance(value, bool)):
+        return value
+    raise sqlite3.DatabaseError(f"the column {what} holds {type(value).__name__} "
+                                f"{_args.excerpt(value, 30)}")
 
 
 def default_path() -> Path:
@@ -118,19 +132,20 @@ class StatsStore:
         folder = self.path.parent
         exists = self._check_path(folder, create=not read_only and not given)
         self.exists = exists
+        empty = True
         self.writable = exists and os.access(self.path, os.W_OK) and os.access(folder, os.W_OK)
         try:
             if exists:                       # looked at read-only before anything else
                 probe = self._connect(read_only=True)
                 try:
-                    self._check(probe)
+                    empty = self._check(probe)
                     if not read_only:          # sound throughout before a byte is written
                         problems = [row[0] for row in probe.execute("PRAGMA quick_check(3)")]
                         if problems != ["ok"]:
                             raise sqlite3.DatabaseError("; ".join(problems))
                 finally:
                     probe.close()
-            if read_only and not exists:
+            if read_only and (not exists or empty):      # nothing recorded there yet
                 self._db = sqlite3.connect(":memory:", isolation_level=None)
                 self._migrate()
             elif read_only:
@@ -181,11 +196,13 @@ class StatsStore:
         return False
 
     def _connect(self, read_only: bool) -> sqlite3.Connection:
-        """A read-only connection that creates nothing beside the file: with no write-ahead
-        log beside it (no other process has it open, nothing is waiting in a log), the file
-        is read as it is (``immutable=1``); else with ``mode=ro``, which reads the log (its
-        index is there too when the log is)."""
-        if not self.path.with_name(self.path.name + "-wal").exists():
+        """A read-only connection that creates nothing beside the file: with a write-ahead
+        log and its index beside it (another process has it open), ``mode=ro``, which reads
+        the log; else the file is read as it is (``immutable=1``). A log left without its
+        index (a crash) is then not read: the file reads as last checkpointed, and the next
+        process that writes recovers the log."""
+        if not all(self.path.with_name(self.path.name + end).exists()
+                   for end in ("-wal", "-shm")):
             return sqlite3.connect(_uri(self.path, immutable="1"), uri=True,
                                    isolation_level=None)
         try:
@@ -199,26 +216,28 @@ class StatsStore:
             return sqlite3.connect(_uri(self.path, immutable="1"), uri=True,
                                    isolation_level=None)
 
-    def _check(self, db: sqlite3.Connection) -> None:
-        """ValueError unless ``db`` is empty or holds statistics this program reads."""
+    def _check(self, db: sqlite3.Connection) -> bool:
+        """ValueError unless ``db`` is empty (then True) or holds statistics this program
+        reads (False)."""
         # One statement, so one snapshot: another process may be creating the schema (its
         # tables and its version are committed together).
         version, app, tables = db.execute(
             "SELECT (SELECT user_version FROM pragma_user_version), "
             "(SELECT application_id FROM pragma_application_id), "
-            "(SELECT group_concat(name, ', ') FROM sqlite_master WHERE type = 'table')"
+            "(SELECT group_concat(type || ' ' || name, ', ') FROM sqlite_master)"
         ).fetchone()
         if version == 0 and not tables and app in (0, APPLICATION_ID):
-            return                           # empty: a new file
+            return True                      # empty (no table, view, index or trigger): new
         columns = {row[1] for row in db.execute("SELECT * FROM pragma_table_info('games')")}
         ours = app in (0, APPLICATION_ID) and version >= 1 and _COLUMNS <= columns
         if not ours:
             raise ValueError(f"{self.path} is another program's SQLite file (user_version "
-                             f"{version}, tables: {_args.excerpt(tables or 'none', 80)}), not "
+                             f"{version}: {_args.excerpt(tables or 'no tables', 80)}), not "
                              f"pyramid-solitaire statistics; it is left as it is")
         if version > SCHEMA_VERSION:
             raise ValueError(f"{self.path}: statistics schema {version} is newer than this "
                              f"program reads ({SCHEMA_VERSION}): update pyramid-solitaire")
+        return False
 
     def _migrate(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
@@ -253,8 +272,10 @@ class StatsStore:
         if isinstance(e, sqlite3.OperationalError) and "locked" in str(e):
             return ValueError(f"{self.path} stayed locked by another process for "
                               f"{LOCK_SECONDS} s")
-        return ValueError(f"{self.path} is damaged: {_args.excerpt(str(e), 80)} (it is "
-                          f"left as it is; move it aside to start new statistics)")
+        text = " ".join(str(e).split())
+        text = text if len(text) <= 120 else text[:110] + "..."
+        return ValueError(f"{self.path} is damaged: {text} (it is left as it is; move it "
+                          f"aside to start new statistics)")
 
     # ---- writing -----------------------------------------------------------------------------
     @_explained
@@ -283,7 +304,8 @@ class StatsStore:
         try:
             last = self._db.execute("SELECT streak FROM games WHERE profile = ? ORDER BY id "
                                     "DESC LIMIT 1", (session.profile.name,)).fetchone()
-            streak = (last[0] if last else 0) + 1 if result == "won" else 0
+            before = _typed("streak", last[0], (int,)) if last else 0
+            streak = before + 1 if result == "won" else 0
             cur = self._db.execute(
                 "INSERT INTO games (code, cards, profile, result, score, moves, seconds, "
                 "pyramid_removed, difficulty, assisted, finished_at, streak) "
@@ -306,12 +328,17 @@ class StatsStore:
             "min(CASE WHEN result = 'won' THEN moves END), "
             "min(CASE WHEN result = 'won' THEN seconds END) FROM games" + where,
             args).fetchone()
+        wins = _typed("result", wins, (int,))
+        best = _typed("score", best, (int,), null=True)
+        fewest = _typed("moves", fewest, (int,), null=True)
+        fastest = _typed("seconds", fastest, _NUMBER, null=True)
         if deal is None and profile is not None:     # kept per profile as games are recorded
             best_streak, = self._db.execute("SELECT coalesce(max(streak), 0) FROM games"
                                             + where, args).fetchone()
             last = self._db.execute("SELECT streak FROM games" + where
                                     + " ORDER BY id DESC LIMIT 1", args).fetchone()
-            current = last[0] if last else 0
+            best_streak = _typed("streak", best_streak, (int,))
+            current = _typed("streak", last[0], (int,)) if last else 0
         else:                                        # across profiles or for one deal
             best_streak = current = 0
             for (won,) in self._db.execute("SELECT result = 'won' FROM games" + where
@@ -342,9 +369,13 @@ class StatsStore:
             "SELECT code, cards, profile, result, score, moves, seconds, assisted, finished_at "
             "FROM games" + (where + " AND" if where else " WHERE") + " result = 'won' "
             f"ORDER BY {order}, id LIMIT ?", (*args, limit)).fetchall()
-        keys = ("code", "cards", "profile", "result", "score", "moves", "seconds", "assisted",
-                "finished_at")
-        return [dict(zip(keys, row)) for row in rows]
+        kinds: dict[str, tuple[tuple[type, ...], bool]] = {
+            "code": ((str,), True), "cards": ((str,), False), "profile": ((str,), False),
+            "result": ((str,), False), "score": ((int,), False), "moves": ((int,), False),
+            "seconds": (_NUMBER, False), "assisted": ((int,), False),
+            "finished_at": ((str,), False)}
+        return [{key: _typed(key, value, *kinds[key]) for key, value in zip(kinds, row)}
+                for row in rows]
 
     @staticmethod
     def _where(profile: str | None, deal: Any) -> tuple[str, tuple]:
@@ -367,7 +398,7 @@ def deal_filter(deal: Any, profile: str | None = None) -> tuple[Any, list[str] |
     ``solve`` takes them) and the profiles it is played under: a code's letter names its
     rules, so only the built-in profiles of those rules (None: any profile, for card lists,
     numbers and X codes). A ``profile`` whose rules differ from the code's is a ValueError."""
-    from ..deal import Deal, code_rules
+    from ..deal import Deal
     from pyramid_core.shuffle import MAX_DEAL_NUMBER
     from .profiles import Profile
     if isinstance(deal, (int, str)) and not isinstance(deal, bool) and \
@@ -379,10 +410,10 @@ def deal_filter(deal: Any, profile: str | None = None) -> tuple[Any, list[str] |
         return parsed, None
     if profile is not None:
         try:
-            rules = Profile.preset(profile).rules
+            chosen = Profile.preset(profile)
         except ValueError:
-            rules = None                   # a profile of the user's own: no letter to check
-        if rules is not None:
-            code_rules(parsed.code, parsed.rules, rules)
+            return parsed, None            # a profile of the user's own: no letter to check
+        from .session import check_code_profile
+        check_code_profile(parsed.code, chosen, "profile")
         return parsed, None
     return parsed, [name for name in Profile.names() if Profile.preset(name).rules == parsed.rules]

@@ -9,10 +9,13 @@ its id comes back): the game is the browser's, named by an unguessable id that t
 in its ``localStorage``. Each game autosaves to ``<data_dir>/games/<id>.json`` (atomically)
 within a second of each request, once for all the requests of that second (many
 clients playing fast do not cost a disk write each), when its last connection closes and
-when the server stops; it is resumed from there after a page reload or a server restart. Bounds: a request
-over 64 KiB gets ``too_long`` (a message over 256 KiB closes its connection), a token bucket
-per connection (30 requests a second, bursts of 60: over it, ``rate_limited``), at most 1,000
-connections, games dropped from memory when their last connection closes (the file stays).
+when the server stops; it is resumed from there after a page reload or a server restart. A
+save that fails is told to the game's tabs (``not_saved`` in the state) and tried again; a
+file that does not load is put aside (``.bad``) and the game goes on with a new deal.
+Bounds: a request over 64 KiB gets ``too_long`` (a message over 256 KiB closes its
+connection), a token bucket per connection (30 requests a second, bursts of 60: over it,
+``rate_limited``), at most 1,000 connections, games dropped from memory when their last
+connection closes and their last save succeeded (the file stays).
 
 >>> app = make_app(data_dir=__import__("tempfile").mkdtemp())
 >>> sorted(r.resource.canonical for r in app.router.routes() if r.method == "GET")
@@ -39,12 +42,12 @@ from typing import Any, Callable
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from .._args import excerpt as _excerpt
 from ..jsonout import dumps
 from ..session.messages import check_lang
 from ..session.profiles import Profile
 from ..session.protocol import (ATTACH, MAX_LINE, OPS, ProtocolError, Server, parse_request,
                                  unknown_op)
+from ..session.saves import CannotRead
 from ..session.session import Session
 from ..session.stats import StatsStore, default_path
 
@@ -167,6 +170,34 @@ def host_name(header: str) -> str | None:
     return name.lower()
 
 
+def _aside(path: Path) -> Path:
+    """Move ``path`` to ``<name>.bad`` (``.bad.2``, ``.bad.3``, ... when that is taken:
+    nothing put aside is ever replaced); the new path."""
+    for n in range(1, 10_000):
+        kept = path.with_name(path.name + (".bad" if n == 1 else f".bad.{n}"))
+        try:
+            os.link(path, kept)          # fails when kept exists: never over another
+        except FileExistsError:
+            continue
+        except OSError:                  # no hard links here: rename when free
+            if kept.exists():
+                continue
+            os.replace(path, kept)
+            return kept
+        os.unlink(path)
+        return kept
+    raise OSError(f"too many files put aside beside {path}")
+
+
+def _is_loopback_ip(host: str) -> bool:
+    """A loopback address written as such (127.0.0.2, ::1): never a name another site's
+    DNS could point here."""
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def _is_loopback(host: str) -> bool:
     if host in LOOPBACK_NAMES:
         return True
@@ -226,7 +257,7 @@ class WebGames:
         if host is None:
             return web.Response(status=400, text="a malformed Host header: a name or an "
                                                  "address, and a port 1..65535")
-        if self.loopback and host not in LOOPBACK_NAMES:
+        if self.loopback and not (host in LOOPBACK_NAMES or _is_loopback_ip(host)):
             return web.Response(status=421, text="this server answers only to localhost")
         return await handler(request)
 
@@ -324,10 +355,19 @@ class WebGames:
         task.add_done_callback(self.saving.discard)
 
     async def _autosave(self, game: _Game) -> None:
-        """Save the game (after the requests of the last save_delay seconds)."""
+        """Save the game (after the requests of the last save_delay seconds); a game whose
+        tabs have all closed leaves memory once it is saved."""
         game.flush = None
         async with game.lock:
             await self._save(game)
+            self._drop_if_done(game)
+
+    def _drop_if_done(self, game: _Game) -> None:
+        """Forget a game with no connection whose last save succeeded (a game that cannot
+        be saved stays in memory, still tried, so that a reload finds it)."""
+        if game.connections == 0 and game.server.save_error is None and game.flush is None \
+                and self.games.get(game.id) is game:
+            del self.games[game.id]
 
     async def _save(self, game: _Game) -> None:
         """Save the game. When it fails (a full disk, a folder gone read-only), every tab
@@ -349,7 +389,7 @@ class WebGames:
             if not told:
                 await self._push(game, None, dumps({"id": None, "ok": True, "op": "state",
                                                     "state": game.server.state()}))
-            if game.connections and game.flush is None and not self.stopping:
+            if game.flush is None and not self.stopping:     # with or without tabs
                 game.flush = asyncio.get_running_loop().call_later(
                     self.limits.save_retry, self._start_autosave, game)
             return
@@ -398,6 +438,10 @@ class WebGames:
                     messages = await self._work(self._resume, game)
                 session = game.server.session
                 state = None if session is None else await self._work(game.server.state)
+        except CannotRead as e:            # the file stays; the page may try again
+            await self._leave(game)
+            return None, _error(rid, "io_error", f"your game cannot be read now "
+                                                 f"({e}); try again")
         except BaseException:
             await self._leave(game)
             raise
@@ -420,21 +464,20 @@ class WebGames:
             return []
         try:
             session = Session.load(game.path, clock=self.clock, stats=self.recorder)
+        except CannotRead:              # not readable now (no permission, too many files):
+            game.loaded = False         # the file stays where it is; the attach fails
+            raise
         except Exception as e:          # ValueError for a bad save; anything else too
             why = " ".join(str(e).split()) or type(e).__name__
-            kept = game.path.with_name(game.path.name + ".bad")
+            kept = _aside(game.path)
             print(f"pyramid-solitaire web: {why}; kept as {kept.name}", file=sys.stderr)
-            try:
-                os.replace(game.path, kept)
-            except OSError:
-                pass
             session = Session.new_random(self.defaults["profile"], clock=self.clock,
                                          lang=self.defaults["lang"])
             session.stats = self.recorder
             game.server.session = session
             reason = why.split(": ", 1)[-1] if why.startswith(str(game.path)) else why
-            return [session._msg("save_unreadable", why=_excerpt(reason, 120),
-                                 kept=kept.name).to_dict()]
+            reason = reason if len(reason) <= 120 else reason[:110] + "..."
+            return [session._msg("save_unreadable", why=reason, kept=kept.name).to_dict()]
         game.server.session = session
         return []
 
@@ -449,8 +492,7 @@ class WebGames:
                     game.flush.cancel()
                     game.flush = None
                 await self._save(game)
-            if game.connections == 0 and self.games.get(game.id) is game:
-                del self.games[game.id]
+            self._drop_if_done(game)
 
 
 #: The application's :class:`WebGames` (``app[GAMES]``).
