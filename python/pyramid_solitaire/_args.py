@@ -120,7 +120,8 @@ def _to_int(name: str, value: Any) -> int:
                 if n is not None:
                     return n
         elif text.isascii() and text.lstrip("+-").isdigit():     # digits, just too many
-            raise _HugeText(-1 if text.startswith("-") else 1)
+            raise ValueError(f"{name} must be a whole number written in at most 100 "
+                             f"characters, got a number of {len(text.lstrip('+-')):,} digits")
         raise ValueError(f"{name} must be a whole number (ASCII digits, or such as 1e6), got "
                          f"{excerpt(value)}")
     raise ValueError(f"{name} must be a whole number, got {excerpt(value)}")
