@@ -175,6 +175,28 @@ def test_hint_marks_the_game_assisted():
     assert s.game.is_legal(Move.parse(out[0].args["move"]))
 
 
+def test_hints_are_in_the_players_words_and_lead_to_a_shortest_win():
+    from pyramid_solitaire import solve
+    s = Session("PY1-N-AAAAAAS")
+    shortest = solve("PY1-N-AAAAAAS", objective="min_moves").n_moves
+    said = set()
+    while str(s.status) == "playing":
+        hint = s.hint()[0]
+        assert hint.code == "hint" and hint.args["win_in"] == shortest - len(s.game.moves)
+        move = Move.parse(hint.args["move"])
+        said.add((move.kind, hint.text))
+        s.play(move)
+    assert str(s.status) == "won" and len(s.game.moves) == shortest      # hints alone win fastest
+    kinds = {kind for kind, _ in said}
+    assert {"king", "pair", "draw"} <= kinds
+    for kind, text in said:
+        assert text.startswith({"king": "Remove ", "pair": "Pair ", "draw": "Draw a card",
+                                "recycle": "Turn the waste over"}[kind])
+        assert "+" not in text                                         # words, not notation
+    s = Session("PY1-N-AAAAAAS", lang="vi")
+    assert s.hint()[0].text.startswith(("Bỏ ", "Ghép ", "Rút một lá", "Lật lại"))
+
+
 # ---- the clock -----------------------------------------------------------------------------
 
 def test_clock_pause_and_resume():

@@ -4,8 +4,8 @@
 
 >>> message("sum_not_13", "vi").text
 'Tổng phải bằng 13'
->>> message("hint", "en", move="Kd").text
-'Hint: Kd'
+>>> message("hint_pair", "en", a="10♣", b="3♠", move="Tc+3s").text
+'Pair 10♣ with 3♠'
 """
 from __future__ import annotations
 
@@ -33,6 +33,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
                     "vi": "Nọc và chồng bài bỏ đều đã hết"},
     "no_redeals_left": {"en": "No redeals left", "vi": "Đã hết lượt chia lại"},
     "hint": {"en": "Hint: {move}", "vi": "Gợi ý: {move}"},
+    # a hint in the player's words (code "hint" in the session's messages, text from these)
+    "hint_king": {"en": "Remove {card}", "vi": "Bỏ {card}"},
+    "hint_pair": {"en": "Pair {a} with {b}", "vi": "Ghép {a} với {b}"},
+    "hint_draw": {"en": "Draw a card", "vi": "Rút một lá"},
+    "hint_recycle": {"en": "Turn the waste over", "vi": "Lật lại chồng bài bỏ"},
     "no_hint": {"en": "No move can remove another pyramid card",
                 "vi": "Không còn nước nào bỏ thêm được lá trong kim tự tháp"},
     "hint_unknown": {"en": "No hint found in time", "vi": "Không tìm được gợi ý kịp thời"},
