@@ -372,3 +372,47 @@ def test_an_unreadable_saved_game_becomes_a_new_deal_with_a_message(browser, tmp
         expect(page.locator("#pyramid .card[data-card]").first).to_be_visible()
         assert (games / f"{path.name}.bad").read_bytes() == b"[" * 200_000
         context.close()
+
+
+def test_play_web_code_opens_that_deal(browser, tmp_path, monkeypatch):
+    """``play --web CODE`` prints (and opens) the page's address with ``#deal=CODE``; the
+    page plays that deal, under the game its letter names, and asks before it leaves a game
+    under way."""
+    from pyramid_solitaire.web import server as web_server
+    seen = {}
+    monkeypatch.setattr(web_server.web, "run_app", lambda app, **kw: seen.setdefault("app", app))
+    monkeypatch.setattr(web_server, "print", lambda *a, **k: seen.setdefault("url", a[0])
+                        if "file" not in k else None, raising=False)
+    from pyramid_solitaire.cli import main
+    assert main(["play", "--web", "py1-m-aaaaaab", "--no-browser", "--save",
+                 str(tmp_path / "data"), "--db", str(tmp_path / "s.db")]) == 0
+    assert seen["url"].endswith("/#deal=PY1-M-AAAAAAB")
+    fragment = seen["url"].split("/", 3)[3]
+    with serve(tmp_path) as server:
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(server.url + fragment)
+        expect(page.locator("#deal-code")).to_have_text("PY1-M-AAAAAAB")
+        expect(page.locator("#profile")).to_have_value("msc")
+        assert "deal=" not in page.url                         # played once, not on reload
+        page.click("#draw")
+        expect(page.locator("#moves")).to_have_text("1")
+        page.on("dialog", lambda d: d.dismiss())               # "leave this game?" no
+        page.goto(server.url + "#deal=PY1-N-AAAAAAS")
+        page.reload()
+        expect(page.locator("#deal-code")).to_have_text("PY1-M-AAAAAAB")
+        expect(page.locator("#moves")).to_have_text("1")       # the game was kept
+        context.close()
+
+
+def test_random_deals_are_winnable_by_default(page, server):
+    page.goto(server.url)
+    expect(page.locator("#pyramid .card[data-card]").first).to_be_visible()
+    expect(page.locator("#winnable")).to_be_checked()
+    for _ in range(3):
+        page.click("#new")
+        expect(page.locator("#moves")).to_have_text("0")
+        code = page.locator("#deal-code").text_content()
+        from pyramid_solitaire import solve
+        assert solve(code).winnable, code
+        assert page.locator("#difficulty").text_content() != "cannot be won"

@@ -382,7 +382,9 @@ def test_cli_play(tmp_path, capsys, monkeypatch):
     assert cli.main(["play"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and 'pip install "pyramid-solitaire[tui]"' in err
-    for argv, says in ((["play", "--web", "PY1-N-AAAAAAS"], "paste the code"),
+    cards = " ".join(c.token for c in __import__("pyramid_solitaire").CARDS)
+    for argv, says in ((["play", "--web", cards], "give a deal code"),
+                       (["play", "--web", "PY1-N-AAAAAA"], "deal code"),
                        (["play", "--port", "8000"], "--port goes with --web"),
                        (["play", "--web", "--port", "70000"], "--port must be 0..65,535")):
         assert cli.main(argv) == 2, argv

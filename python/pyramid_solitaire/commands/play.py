@@ -79,8 +79,12 @@ def _run(args: argparse.Namespace) -> int:
     if args.db is not None:
         _check_stats(args.db)
     if args.web:
-        if args.code is not None:
-            raise UsageError("with --web, paste the code into the page (its Code field)")
+        if args.code is not None:                   # checked here: one line, exit 2
+            from ..deal import Deal
+            args.code = Deal.parse(args.code).code
+            if not args.code:
+                raise UsageError("with --web, give a deal code (a card list: paste it into "
+                                 "the page)")
         port = 0 if args.port is None else _args.whole("--port", args.port, 0, 65535)
         _need("web")
         if args.save is not None and os.path.exists(args.save) and not os.path.isdir(args.save):
@@ -88,7 +92,8 @@ def _run(args: argparse.Namespace) -> int:
                              "browser games are kept in it), and this is a file")
         from ..web import run_web
         return run_web(host=args.host, port=port, profile=profile.name, lang=args.lang,
-                       data_dir=args.save, stats_path=args.db, open_browser=not args.no_browser)
+                       data_dir=args.save, stats_path=args.db, open_browser=not args.no_browser,
+                       code=args.code)
     for flag in ("host", "port", "no_browser"):
         default = {"host": "127.0.0.1", "port": None, "no_browser": False}[flag]
         if getattr(args, flag) != default:

@@ -27,7 +27,7 @@ MAX_LINE = 1 << 16          # bytes; a request is far smaller
 MAX_ID = SAFE_INTEGER       # 2^53 - 1: integer ids beyond this are not exact in JavaScript
 SESSION_OPS = ("undo", "redo", "hint", "pause", "resume", "restart")  # no fields
 OPS = ("hello", "new", "tap", "drag", "play", "undo", "redo", "hint", "state", "pause",
-       "resume", "restart", "save", "load", "stats", "lang", "quit")
+       "resume", "restart", "save", "load", "stats", "lang", "howto", "quit")
 
 
 class ProtocolError(ValueError):
@@ -311,6 +311,15 @@ class Server:
         with StatsStore(self.stats_path, read_only=True) as store:
             return {"stats": {**store.summary(profile),
                               "high_scores": store.high_scores(profile)}}
+
+    def _op_howto(self, request: dict) -> dict[str, Any]:
+        """The rules page of a game type (default: the session's, else pyramide) in a
+        language (default: the session's, else English)."""
+        from .howto import how_to_play
+        session = self.session
+        profile = request.get("profile", session.profile if session else "pyramide")
+        lang = request.get("lang", session.lang if session else "en")
+        return {"howto": how_to_play(profile, lang)}
 
     def _op_lang(self, request: dict) -> dict[str, Any]:
         return self._reply(self._need().set_lang(self._field(request, "lang")))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 
 def run_web(host="127.0.0.1", port=0, profile="pyramide", lang="en", data_dir=None,
-            stats_path=None, open_browser=True) -> int:
+            stats_path=None, open_browser=True, code=None) -> int:
     from .server import run
     return run(host=host, port=port, profile=profile, lang=lang, data_dir=data_dir,
-               stats_path=stats_path, open_browser=open_browser)
+               stats_path=stats_path, open_browser=open_browser, code=code)

@@ -38,6 +38,7 @@ import webbrowser
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 from typing import Any, Callable
 
 from aiohttp import WSCloseCode, WSMsgType, web
@@ -607,12 +608,14 @@ class ServerThread:
 
 def run(host: str = "127.0.0.1", port: int = 0, profile: str = "pyramide", lang: str = "en",
         data_dir: str | os.PathLike | None = None, stats_path: str | None = None,
-        open_browser: bool = True) -> int:
+        open_browser: bool = True, code: str | None = None) -> int:
     """Serve the browser game until Ctrl-C: the page's address goes to standard output, and
-    to the user's browser unless ``open_browser`` is false."""
+    to the user's browser unless ``open_browser`` is false. ``code``: a deal the page opens
+    (its address ends in ``#deal=CODE``; a game under way is left only if the player says
+    so)."""
     app = make_app(data_dir, stats_path, profile, lang, host=host)
     sock = bind(host, port)
-    url = url_of(sock)
+    url = url_of(sock) + (f"#deal={quote(code.strip(), safe='-')}" if code else "")
     print(url, flush=True)
     print("pyramid-solitaire: the browser game is served there; Ctrl-C stops it",
           file=sys.stderr, flush=True)

@@ -19,6 +19,7 @@ const LABELS = {
     stock: "Stock", waste: "Waste", pyramid: "Pyramid",
     connecting: "Connecting…", disconnected: "Connection lost: reconnecting…",
     next_profile: "The game changes from the next deal.",
+    replace_game: "A game is under way: leave it for this deal? (It counts as abandoned in the statistics.)",
     rate_limited: "Too many requests: slow down a little.",
     games: "Games", wins: "Wins", win_rate: "Win rate", best_score: "Best score",
     fewest_moves: "Fewest moves", fastest_win: "Fastest win", current_streak: "Current streak",
@@ -39,6 +40,7 @@ const LABELS = {
     stock: "Nọc", waste: "Bài lật", pyramid: "Kim tự tháp",
     connecting: "Đang kết nối…", disconnected: "Mất kết nối: đang kết nối lại…",
     next_profile: "Kiểu chơi sẽ đổi từ ván sau.",
+    replace_game: "Ván đang chơi dở: bỏ ván này để chơi ván kia? (Thống kê tính là bỏ dở.)",
     rate_limited: "Quá nhiều yêu cầu: chậm lại một chút.",
     games: "Số ván", wins: "Thắng", win_rate: "Tỉ lệ thắng", best_score: "Điểm cao nhất",
     fewest_moves: "Ít nước đi nhất", fastest_win: "Thắng nhanh nhất",
@@ -81,6 +83,7 @@ let cursor = null, cursorIndex = 0;      // the keyboard cursor, over state.targ
 let hinted = [];                         // cards (or "stock") of the last hint
 let clock = {base: 0, at: 0, running: false};
 let drag = null, suppressClick = false;
+let nextProfile = null;                  // a game type chosen during a game, for the next deal
 
 const L = () => LABELS[lang || defaults.lang] || LABELS.en;
 
@@ -144,12 +147,13 @@ function onResponse(r) {
       // the game chosen for the next deal (kept across reloads), else the game's own
       $("profile").value = store.get("profile") || (r.state ? r.state.profile : defaults.profile);
       if (r.state) { render(r.state); showMessages(r.messages || []); }
-      else newDeal();
+      if (!playLinkedDeal(r.state) && !r.state) newDeal();
       return;
     case "stats":
       showScores(r.stats);
       return;
     default:
+      if (r.op === "new") nextProfile = null;      // the chosen game type is played now
       hinted = hintOf(r.messages);
       if (r.state) render(r.state);
       showMessages(r.messages);
@@ -172,6 +176,18 @@ function playCode(text) {
     request.profile = $("profile").value || defaults.profile;
   } else request.code = text;
   send(request);
+}
+// a deal named by the page's address (#deal=CODE: `play --web CODE` opens it), played once
+function playLinkedDeal(current) {
+  const m = /(?:^#|&)deal=([^&]+)/.exec(location.hash);
+  if (!m) return false;
+  history.replaceState(null, "", location.pathname + location.search);   // once only
+  const code = decodeURIComponent(m[1]).trim();
+  if (current && current.code === code) return true;                     // already playing it
+  const underway = current && current.status === "playing" && current.moves > 0;
+  if (underway && !window.confirm(L().replace_game)) return true;
+  playCode(code);
+  return true;
 }
 function togglePause() {
   if (state) send({op: state.paused ? "resume" : "pause"});
@@ -263,6 +279,7 @@ function render(s) {
   $("redeals").textContent = s.redeals_left === null ? L().unlimited : s.redeals_left;
   $("difficulty").textContent = s.difficulty.text;
   $("deal-code").textContent = s.code || L().card_list;
+  if (!nextProfile) $("profile").value = s.profile;   // the selector follows the game played
   $("status").textContent = L()[s.status] || s.status;
   $("assisted").hidden = !s.assisted;
   $("not-saved").hidden = !s.not_saved;               // the server cannot save this game
@@ -480,7 +497,7 @@ function start() {
   setTheme(store.get("theme") || (dark ? "dark" : "light"), false);
   setLang(lang || "en", false);
   if (!store.get("lang")) lang = null;           // until the server says its default
-  $("winnable").checked = store.get("winnable") === "1";
+  $("winnable").checked = store.get("winnable") !== "0";   // winnable deals unless turned off
   showText(L().connecting);
 
   const board = $("board");
@@ -513,7 +530,8 @@ function start() {
   $("profile").addEventListener("change", (e) => {
     e.target.blur();
     store.set("profile", e.target.value);
-    if (state && state.moves === 0) newDeal(); else showText(L().next_profile);
+    if (state && state.moves === 0) newDeal();
+    else { nextProfile = e.target.value; showText(L().next_profile); }
   });
   $("winnable").addEventListener("change", (e) => store.set("winnable", e.target.checked ? "1" : "0"));
   setInterval(tick, 250);
