@@ -143,7 +143,8 @@ def test_the_keyboard(page, server):
     page.keyboard.press("r")                                   # redo
     expect(page.locator("#score")).to_have_text("10")
     page.keyboard.press("h")                                   # a hint rings its cards
-    expect(page.locator("#messages")).to_contain_text("Hint")
+    expect(page.locator("#messages")).to_have_text(     # in words: "Pair 10♣ with 3♠", ...
+        re.compile(r"^(Pair .+ with .+|Remove .+|Draw a card|Turn the waste over)$"))
     expect(page.locator(".card.hinted").first).to_be_visible()
     page.keyboard.press("p")                                   # pause hides the table
     expect(page.locator("#paused")).to_be_visible()
@@ -308,7 +309,8 @@ def test_the_buttons_work_from_the_keyboard(page, server):
     expect(page.locator("#deal-code")).not_to_have_text("PY1-N-AAAAAAS")
     page.focus("#hint")
     page.keyboard.press(" ")
-    expect(page.locator("#messages")).to_contain_text("Hint")
+    expect(page.locator("#messages")).to_have_text(     # in words: "Pair 10♣ with 3♠", ...
+        re.compile(r"^(Pair .+ with .+|Remove .+|Draw a card|Turn the waste over)$"))
     page.select_option("#profile", "msc")     # a select gives the arrow keys back
     expect(page.locator("#deal-code")).to_contain_text("PY1-M-")   # no move yet: at once
     page.keyboard.press("ArrowDown")          # the game's key now, not the select's
@@ -416,3 +418,28 @@ def test_random_deals_are_winnable_by_default(page, server):
         from pyramid_solitaire import solve
         assert solve(code).winnable, code
         assert page.locator("#difficulty").text_content() != "cannot be won"
+
+
+def test_the_rules_page_is_offered_once_and_opens_in_both_languages(page, server):
+    page.goto(server.url)
+    expect(page.locator("#pyramid .card[data-card]").first).to_be_visible()
+    welcome = page.locator("#welcome")
+    expect(welcome).to_be_visible()                               # a first visit
+    page.click("#welcome-howto")
+    panel = page.locator("#howto-panel")
+    expect(panel).to_be_visible()
+    expect(page.locator("#howto-title")).to_have_text("How to play: pyramide")
+    expect(panel).to_contain_text("A + Q, 2 + J, 3 + 10, 4 + 9, 5 + 8, 6 + 7")
+    expect(panel).to_contain_text("as often as you like")        # this game's redeals
+    page.click("#close-howto")
+    expect(panel).to_be_hidden()
+    expect(welcome).to_be_hidden()
+    page.select_option("#lang", "vi")
+    page.keyboard.press("?")
+    expect(page.locator("#howto-title")).to_have_text("Cách chơi: pyramide")
+    expect(panel).to_contain_text("Các cặp có tổng 13")
+    page.keyboard.press("Escape")
+    expect(panel).to_be_hidden()
+    page.reload()
+    expect(page.locator("#pyramid .card[data-card]").first).to_be_visible()
+    expect(welcome).to_be_hidden()                                # offered once

@@ -297,7 +297,9 @@ def test_theme_help_stats_and_a_bad_code(tmp_path):
         assert app.theme == "textual-dark"
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
-        assert "undo" in str(app.screen.query_one("#help-text").render())
+        shown = str(app.screen.query_one("#help-text").render())
+        assert "undo" in shown and "How to play: pyramide" in shown
+        assert "as often as you like" in shown and "A + Q, 2 + J" in shown   # the rules page
         await pilot.press("z")                                  # game keys wait under help
         assert app.session.state()["moves"] == 0
         await pilot.press("escape")
@@ -412,3 +414,15 @@ def test_cli_play_runs_the_app(tmp_path, monkeypatch):
     assert json.loads((tmp_path / "g.json").read_text())["format"] == "pyramid-solitaire-session"
     assert cli.main(["play", "not-a-code", "--save", str(tmp_path / "h.json"),
                      "--db", str(tmp_path / "s.sqlite3")]) == 2
+
+
+def test_help_is_the_games_rules_page_in_its_language(tmp_path):
+    app = make_app(tmp_path, "PY1-U-AAAAAAS", "unlimited", lang="vi")
+
+    async def script(pilot):
+        await pilot.press("question_mark")
+        shown = str(app.screen.query_one("#help-text").render())
+        assert "Cách chơi: unlimited" in shown and "không tính điểm" in shown   # no points
+        await pilot.press("escape")
+
+    run(app, script)

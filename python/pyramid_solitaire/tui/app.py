@@ -174,7 +174,7 @@ class PyramidApp(App):
         self.push_screen(EndScreen(title, st, self.session.lang, self.shows_score), chosen)
 
     def show_help(self) -> None:
-        self.push_screen(HelpScreen())
+        self.push_screen(HelpScreen(self.session.profile, self.session.lang))
 
     def show_stats(self) -> None:
         profile = self.session.profile.name

@@ -6,16 +6,13 @@ from typing import Any, Callable
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Static
 
 from .labels import clock_text, label
 
-HELP = """\
-[b]Pyramid Solitaire[/b]: remove the free cards in pairs whose ranks add up
-to 13 (A=1, J=11, Q=12; a King goes alone) until the pyramid is cleared.
-
+KEYS = """\
 [b]Mouse[/b]  click a card, the stock or the waste: a card, then its partner
        (click a selected card again to let it go)
 
@@ -30,12 +27,30 @@ Every action is saved: the next start goes on with this game.
 Esc closes this help."""
 
 
+def help_text(profile: Any = "pyramide", lang: str = "en") -> str:
+    """The help: the game's rules page (the session layer's, docs/session.md "How to
+    play", in the game's language), then the terminal game's mouse and keys."""
+    from rich.markup import escape
+
+    from ..session.howto import how_to_play
+    page = how_to_play(profile, lang)
+    parts = [f"[b]{escape(page['title'])}[/b]"]
+    for section in page["sections"]:
+        parts.append(f"[b]{escape(section['title'])}[/b]  "
+                     + " ".join(escape(p) for p in section["paragraphs"]))
+    return "\n\n".join(parts + [KEYS])
+
+
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,question_mark,q,enter", "app.pop_screen", "Close")]
 
+    def __init__(self, profile: Any = "pyramide", lang: str = "en") -> None:
+        super().__init__()
+        self.text = help_text(profile, lang)
+
     def compose(self) -> ComposeResult:
-        with Vertical(id="help-box", classes="dialog"):
-            yield Static(HELP, id="help-text")
+        with VerticalScroll(id="help-box", classes="dialog"):
+            yield Static(self.text, id="help-text")
 
 
 class StatsScreen(ModalScreen[None]):

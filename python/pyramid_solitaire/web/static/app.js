@@ -14,11 +14,12 @@ const LABELS = {
     play_code: "Play it", profile: "Game", language: "Language",
     winnable: "Winnable deals only", dark: "Dark", light: "Light", code: "Deal code",
     card_list: "a card list", date: "Date", close: "Close", unlimited: "∞",
-    keys: "Keys: arrows move, Enter taps, D draws, Z undoes, R redoes, H hint, P pause, N new deal",
+    keys: "Keys: arrows move, Enter taps, D draws, Z undoes, R redoes, H hint, P pause, N new deal, ? how to play",
     playing: "Playing", won: "Won", "no moves": "No moves", assisted: "assisted",
     stock: "Stock", waste: "Waste", pyramid: "Pyramid",
     connecting: "Connecting…", disconnected: "Connection lost: reconnecting…",
     next_profile: "The game changes from the next deal.",
+    howto: "How to play", keys_title: "Keys", welcome: "New to Pyramid?",
     replace_game: "A game is under way: leave it for this deal? (It counts as abandoned in the statistics.)",
     rate_limited: "Too many requests: slow down a little.",
     games: "Games", wins: "Wins", win_rate: "Win rate", best_score: "Best score",
@@ -35,11 +36,12 @@ const LABELS = {
     profile: "Kiểu chơi", language: "Ngôn ngữ", winnable: "Chỉ ván thắng được",
     dark: "Tối", light: "Sáng", code: "Mã ván", card_list: "danh sách lá bài", date: "Ngày",
     close: "Đóng", unlimited: "∞",
-    keys: "Phím: mũi tên di chuyển, Enter chạm, D rút bài, Z hoàn tác, R làm lại, H gợi ý, P tạm dừng, N ván mới",
+    keys: "Phím: mũi tên di chuyển, Enter chạm, D rút bài, Z hoàn tác, R làm lại, H gợi ý, P tạm dừng, N ván mới, ? cách chơi",
     playing: "Đang chơi", won: "Thắng", "no moves": "Hết nước đi", assisted: "có trợ giúp",
     stock: "Nọc", waste: "Bài lật", pyramid: "Kim tự tháp",
     connecting: "Đang kết nối…", disconnected: "Mất kết nối: đang kết nối lại…",
     next_profile: "Kiểu chơi sẽ đổi từ ván sau.",
+    howto: "Cách chơi", keys_title: "Phím", welcome: "Lần đầu chơi Kim tự tháp?",
     replace_game: "Ván đang chơi dở: bỏ ván này để chơi ván kia? (Thống kê tính là bỏ dở.)",
     rate_limited: "Quá nhiều yêu cầu: chậm lại một chút.",
     games: "Số ván", wins: "Thắng", win_rate: "Tỉ lệ thắng", best_score: "Điểm cao nhất",
@@ -148,9 +150,13 @@ function onResponse(r) {
       $("profile").value = store.get("profile") || (r.state ? r.state.profile : defaults.profile);
       if (r.state) { render(r.state); showMessages(r.messages || []); }
       if (!playLinkedDeal(r.state) && !r.state) newDeal();
+      $("welcome").hidden = Boolean(store.get("seen_howto"));   // a first visit: offered
       return;
     case "stats":
       showScores(r.stats);
+      return;
+    case "howto":
+      showHowto(r.howto);
       return;
     default:
       if (r.op === "new") nextProfile = null;      // the chosen game type is played now
@@ -321,6 +327,23 @@ function fillProfiles(names) {
   select.value = names.includes(chosen) ? chosen : names[0];
 }
 
+// the rules page of the game type, as the server writes it (docs/session.md "How to play")
+function askHowto() {
+  send({op: "howto", profile: $("profile").value || (state ? state.profile : defaults.profile),
+        lang: lang || defaults.lang});
+}
+function showHowto(page) {
+  $("howto-title").textContent = page.title;
+  const box = $("howto-text");
+  box.replaceChildren();
+  for (const section of page.sections) {
+    box.append(el("h3", "", section.title));
+    for (const text of section.paragraphs) box.append(el("p", "", text));
+  }
+  store.set("seen_howto", "1");
+  $("welcome").hidden = true;
+  if (!$("howto-panel").open) $("howto-panel").showModal();
+}
 function showScores(stats) {
   const l = L(), summary = $("summary");
   summary.replaceChildren();
@@ -411,7 +434,8 @@ function moveCursorVertically(direction) {
 function onKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const tag = event.target.tagName;
-  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || $("scores-panel").open) return;
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || $("scores-panel").open
+      || $("howto-panel").open) return;
   // a focused button does its own thing with Enter and Space (keyboard users)
   if (tag === "BUTTON" && (event.key === "Enter" || event.key === " ")) return;
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
@@ -432,6 +456,7 @@ function onKey(event) {
     case "h": send({op: "hint"}); break;
     case "p": togglePause(); break;
     case "n": newDeal(); break;
+    case "?": askHowto(); break;
     default: return;
   }
   event.preventDefault();
@@ -520,6 +545,10 @@ function start() {
   button("new", newDeal);
   button("scores", () => send({op: "stats", profile: $("profile").value || defaults.profile}));
   button("close-scores", () => $("scores-panel").close());
+  button("howto", askHowto);
+  button("welcome-howto", askHowto);
+  button("welcome-close", () => { store.set("seen_howto", "1"); $("welcome").hidden = true; });
+  button("close-howto", () => $("howto-panel").close());
   button("theme", () => setTheme(document.documentElement.dataset.theme === "dark" ? "light" : "dark", true));
   $("paste").addEventListener("submit", (e) => { e.preventDefault(); playCode($("code-input").value); });
   $("lang").addEventListener("change", (e) => {
