@@ -267,6 +267,7 @@ def test_dark_mode_languages_codes_and_high_scores(browser, server):
     card(page, 21).click()
     expect(page.locator("#messages")).to_have_text(message("sum_not_13", "vi").text)
 
+    page.on("dialog", lambda d: d.accept())                    # yes, leave the game
     page.fill("#code-input", "PY1-Q-AAAAAAA")                 # a bad code: the error shown
     page.click("#code-play")
     error = json.loads(Server().handle('{"op": "new", "code": "PY1-Q-AAAAAAA"}'))["error"]
@@ -443,3 +444,28 @@ def test_the_rules_page_is_offered_once_and_opens_in_both_languages(page, server
     page.reload()
     expect(page.locator("#pyramid .card[data-card]").first).to_be_visible()
     expect(welcome).to_be_hidden()                                # offered once
+
+
+def test_keys_after_form_controls_go_to_the_game(page, server):
+    """Enter after "Play it" never plays the deal again (it would throw the game away), and
+    Space on the checkbox is the game's Space; leaving a game under way is asked first."""
+    open_game(page, server.url, "PY1-N-AAAAAAS")
+    page.keyboard.press("d")                                     # a move: a game under way
+    expect(page.locator("#moves")).to_have_text("1")
+    page.keyboard.press("Enter")                                 # after "Play it": the game's
+    page.keyboard.press("Enter")
+    expect(page.locator("#moves")).to_have_text("1")             # the game is kept
+    page.click("#winnable")
+    page.keyboard.press("Space")
+    page.keyboard.press("d")                                     # the game's keys still work
+    expect(page.locator("#moves")).to_have_text("2")
+    asked = []
+    page.on("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.click("#new")                                           # asked, and kept
+    page.keyboard.press("n")
+    page.click("#restart")
+    page.fill("#code-input", "PY1-N-AAAAAAB")
+    page.click("#code-play")
+    expect(page.locator("#moves")).to_have_text("2")
+    expect(page.locator("#deal-code")).to_have_text("PY1-N-AAAAAAS")
+    assert len(asked) == 4 and all("abandoned" in m for m in asked), asked

@@ -21,6 +21,8 @@ const LABELS = {
     next_profile: "The game changes from the next deal.",
     howto: "How to play", keys_title: "Keys", welcome: "New to Pyramid?",
     replace_game: "A game is under way: leave it for this deal? (It counts as abandoned in the statistics.)",
+    leave_for_new: "A game is under way: leave it for a new deal? (It counts as abandoned in the statistics.)",
+    leave_for_restart: "Start this deal again? (The game so far counts as abandoned in the statistics.)",
     rate_limited: "Too many requests: slow down a little.",
     games: "Games", wins: "Wins", win_rate: "Win rate", best_score: "Best score",
     fewest_moves: "Fewest moves", fastest_win: "Fastest win", current_streak: "Current streak",
@@ -43,6 +45,8 @@ const LABELS = {
     next_profile: "Kiểu chơi sẽ đổi từ ván sau.",
     howto: "Cách chơi", keys_title: "Phím", welcome: "Lần đầu chơi Kim tự tháp?",
     replace_game: "Ván đang chơi dở: bỏ ván này để chơi ván kia? (Thống kê tính là bỏ dở.)",
+    leave_for_new: "Ván đang chơi dở: bỏ ván này để chơi ván mới? (Thống kê tính là bỏ dở.)",
+    leave_for_restart: "Chơi lại ván này từ đầu? (Ván đang chơi được tính là bỏ dở trong thống kê.)",
     rate_limited: "Quá nhiều yêu cầu: chậm lại một chút.",
     games: "Số ván", wins: "Thắng", win_rate: "Tỉ lệ thắng", best_score: "Điểm cao nhất",
     fewest_moves: "Ít nước đi nhất", fastest_win: "Thắng nhanh nhất",
@@ -168,6 +172,14 @@ function onResponse(r) {
 
 // ---- requests ------------------------------------------------------------------------
 const tap = (target) => send({op: "tap", target});
+// A game under way (moves played, not over) is left only when the player says so: New deal,
+// Restart, a pasted code, a linked deal. It then counts as abandoned in the statistics.
+function underway() {
+  return Boolean(state && state.status === "playing" && state.moves > 0);
+}
+function mayLeave(what) {
+  return !underway() || window.confirm(L()[what]);
+}
 function newDeal() {
   send({op: "new", random: {winnable_only: $("winnable").checked},
         profile: $("profile").value || defaults.profile, lang: lang || defaults.lang});
@@ -190,8 +202,7 @@ function playLinkedDeal(current) {
   history.replaceState(null, "", location.pathname + location.search);   // once only
   const code = decodeURIComponent(m[1]).trim();
   if (current && current.code === code) return true;                     // already playing it
-  const underway = current && current.status === "playing" && current.moves > 0;
-  if (underway && !window.confirm(L().replace_game)) return true;
+  if (!mayLeave("replace_game")) return true;
   playCode(code);
   return true;
 }
@@ -434,8 +445,9 @@ function moveCursorVertically(direction) {
 function onKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const tag = event.target.tagName;
-  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || $("scores-panel").open
-      || $("howto-panel").open) return;
+  const typing = (tag === "INPUT" && event.target.type !== "checkbox") || tag === "SELECT"
+      || tag === "TEXTAREA";
+  if (typing || $("scores-panel").open || $("howto-panel").open) return;
   // a focused button does its own thing with Enter and Space (keyboard users)
   if (tag === "BUTTON" && (event.key === "Enter" || event.key === " ")) return;
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
@@ -455,7 +467,7 @@ function onKey(event) {
     case "d": tap("stock"); break;
     case "h": send({op: "hint"}); break;
     case "p": togglePause(); break;
-    case "n": newDeal(); break;
+    case "n": if (mayLeave("leave_for_new")) newDeal(); break;
     case "?": askHowto(); break;
     default: return;
   }
@@ -541,8 +553,8 @@ function start() {
   button("draw", () => tap("stock"));
   button("pause", togglePause);
   button("resume", togglePause);
-  button("restart", () => send({op: "restart"}));
-  button("new", newDeal);
+  button("restart", () => { if (mayLeave("leave_for_restart")) send({op: "restart"}); });
+  button("new", () => { if (mayLeave("leave_for_new")) newDeal(); });
   button("scores", () => send({op: "stats", profile: $("profile").value || defaults.profile}));
   button("close-scores", () => $("scores-panel").close());
   button("howto", askHowto);
@@ -550,7 +562,12 @@ function start() {
   button("welcome-close", () => { store.set("seen_howto", "1"); $("welcome").hidden = true; });
   button("close-howto", () => $("howto-panel").close());
   button("theme", () => setTheme(document.documentElement.dataset.theme === "dark" ? "light" : "dark", true));
-  $("paste").addEventListener("submit", (e) => { e.preventDefault(); playCode($("code-input").value); });
+  $("paste").addEventListener("submit", (e) => {
+    e.preventDefault();
+    // the game's keys are the game's again: Enter pressed after this never plays it twice
+    document.activeElement.blur();
+    if (mayLeave("replace_game")) playCode($("code-input").value);
+  });
   $("lang").addEventListener("change", (e) => {
     e.target.blur();                              // the arrow keys are the game's again
     setLang(e.target.value, true);
@@ -562,7 +579,10 @@ function start() {
     if (state && state.moves === 0) newDeal();
     else { nextProfile = e.target.value; showText(L().next_profile); }
   });
-  $("winnable").addEventListener("change", (e) => store.set("winnable", e.target.checked ? "1" : "0"));
+  $("winnable").addEventListener("change", (e) => {
+    e.target.blur();                              // Space is the game's again
+    store.set("winnable", e.target.checked ? "1" : "0");
+  });
   setInterval(tick, 250);
   connect();
 }
