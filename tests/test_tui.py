@@ -18,6 +18,7 @@ from pyramid_solitaire.session import Session, StatsStore  # noqa: E402
 from pyramid_solitaire.tui import cursor  # noqa: E402
 from pyramid_solitaire.tui.app import PyramidApp  # noqa: E402
 from pyramid_solitaire.tui.screens import (  # noqa: E402
+    ConfirmScreen,
     CodeScreen, EndScreen, HelpScreen, StatsScreen)
 from pyramid_solitaire.tui.widgets import CardWidget, face  # noqa: E402
 
@@ -318,7 +319,10 @@ def test_theme_help_stats_and_a_bad_code(tmp_path):
         assert app.session.state()["code"] == code and app.session.state()["moves"] == 0
         await pilot.click(f"#p{index_of(app, 'Kd')}")           # the game goes on
         assert app.session.state()["score"] == 10
-        await pilot.press("c")
+        await pilot.press("c")                                  # a game under way: asked
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "abandoned" in str(app.screen.query_one("#confirm-text").render())
+        await pilot.press("y")
         await pilot.press(*"PY1-N-AAAAAAS", "enter")            # a good code: a new game
         assert not isinstance(app.screen, CodeScreen)
         assert app.session.state()["code"] == "PY1-N-AAAAAAS" and app.session.moves == 0
@@ -424,5 +428,50 @@ def test_help_is_the_games_rules_page_in_its_language(tmp_path):
         shown = str(app.screen.query_one("#help-text").render())
         assert "Cách chơi: unlimited" in shown and "không tính điểm" in shown   # no points
         await pilot.press("escape")
+
+    run(app, script)
+
+
+def test_leaving_a_game_under_way_is_asked_and_restart_and_language_keys(tmp_path):
+    app = make_app(tmp_path, "PY1-N-AAAAAAS")
+
+    async def script(pilot):
+        await pilot.press("n")                                  # no move yet: no question
+        assert not isinstance(app.screen, ConfirmScreen)
+        code = app.session.state()["code"]
+        await pilot.press("d")
+        assert app.session.state()["moves"] == 1
+        for key in ("n", "x", "c"):
+            await pilot.press(key)
+            assert isinstance(app.screen, ConfirmScreen), key
+            await pilot.press("n")                              # no: the game is kept
+            assert app.session.state()["moves"] == 1 and app.session.state()["code"] == code
+        await pilot.press("x", "y")                             # restart, yes
+        assert app.session.state()["moves"] == 0 and app.session.state()["code"] == code
+        await pilot.press("l")                                  # the language key
+        assert app.session.lang == "vi"
+        await pilot.press("t")                                  # the theme key
+
+    run(app, script)
+    again = make_app(tmp_path, "PY1-N-AAAAAAS")                 # both remembered
+    assert again.lang == "vi" and again._theme_name == "textual-light"
+    assert make_app(tmp_path, "PY1-N-AAAAAAS", lang="en").lang == "en"   # unless given
+
+
+def test_play_code_over_a_game_under_way_asks_first(tmp_path):
+    first = make_app(tmp_path, "PY1-N-AAAAAAS")
+
+    async def play_one(pilot):
+        await pilot.press("d")
+
+    run(first, play_one)
+    app = make_app(tmp_path, "PY1-N-AAAAAAB")
+
+    async def script(pilot):
+        assert isinstance(app.screen, ConfirmScreen)
+        assert app.session.state()["code"] == "PY1-N-AAAAAAS"      # not thrown away yet
+        await pilot.press("n")
+        assert app.session.state()["code"] == "PY1-N-AAAAAAS"
+        assert app.session.state()["moves"] == 1
 
     run(app, script)

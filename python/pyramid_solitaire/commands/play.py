@@ -27,7 +27,9 @@ def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) ->
     p.add_argument("--profile", default=None,
                    help="the game: " + ", ".join(Profile.names()) + " (default: the one a "
                         "CODE's letter names, else pyramide)")
-    p.add_argument("--lang", default="en", choices=LANGUAGES, help="language of the messages")
+    p.add_argument("--lang", default=None, choices=LANGUAGES,
+                   help="language of the messages (default: the terminal game's last one, "
+                        "else en)")
     p.add_argument("--save", metavar="PATH",
                    help="where games are saved: the terminal game's file, or with --web the "
                         "folder of the browser games (default: in the user's data directory)")
@@ -91,7 +93,7 @@ def _run(args: argparse.Namespace) -> int:
             raise UsageError(f"--save {args.save}: with --web, --save names a folder (the "
                              "browser games are kept in it), and this is a file")
         from ..web import run_web
-        return run_web(host=args.host, port=port, profile=profile.name, lang=args.lang,
+        return run_web(host=args.host, port=port, profile=profile.name, lang=args.lang or "en",
                        data_dir=args.save, stats_path=args.db, open_browser=not args.no_browser,
                        code=args.code)
     for flag in ("host", "port", "no_browser"):

@@ -22,7 +22,7 @@ from ..session.messages import Message, check_lang, message
 from ..session.profiles import Profile, Scoring
 from ..session.stats import StatsStore, default_path
 from . import start as starting
-from .screens import CodeScreen, EndScreen, HelpScreen, StatsScreen
+from .screens import CodeScreen, ConfirmScreen, EndScreen, HelpScreen, StatsScreen
 from .table import TableScreen
 
 THEMES = ("textual-dark", "textual-light")
@@ -40,13 +40,19 @@ class PyramidApp(App):
     TITLE = "Pyramid Solitaire"
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, code: str | None = None, profile: str = "pyramide", lang: str = "en",
-                 save_path: str | Path | None = None, stats_path: str | Path | None = None,
-                 *, clock: Callable[[], float] | None = None, winnable_only: bool = True,
-                 theme: str = "textual-dark") -> None:
+    def __init__(self, code: str | None = None, profile: str = "pyramide",
+                 lang: str | None = None, save_path: str | Path | None = None,
+                 stats_path: str | Path | None = None, *,
+                 clock: Callable[[], float] | None = None, winnable_only: bool = True,
+                 theme: str | None = None) -> None:
         super().__init__()
         self.profile_name = Profile.preset(profile).name
-        self.lang = check_lang(lang)
+        # the theme and language remembered beside the autosave, unless given
+        base = Path(save_path) if save_path is not None else starting.default_save_path()
+        self.settings_path = starting.settings_path(base)
+        remembered = starting.read_settings(self.settings_path)
+        self.lang = check_lang(lang if lang is not None else remembered.get("lang", "en"))
+        theme = theme if theme is not None else remembered.get("theme", "textual-dark")
         self.clock = clock
         self.winnable_only = winnable_only
         self.notes: deque[Message | str] = deque(maxlen=MESSAGE_LINES)
@@ -61,6 +67,7 @@ class PyramidApp(App):
             raise
         self.session: Session = begun.session
         self.save_path = begun.save_path
+        self.pending_code = begun.pending
         self.note(*begun.notes)
         self.cursor: Any = None                 # the keyboard cursor's target
         self.cursor_place: tuple[float, float] | None = None
@@ -82,6 +89,9 @@ class PyramidApp(App):
         self.theme = self._theme_name
         if self.session.state()["status"] != "playing":
             self.show_end()
+        elif self.pending_code is not None:          # play CODE over a game under way
+            code, self.pending_code = self.pending_code, None
+            self.when_left("code", lambda: self.new_game(code))
 
     def on_unmount(self) -> None:
         if self.store is not None:
@@ -160,6 +170,36 @@ class PyramidApp(App):
         self.redraw()
         return None
 
+    # ---- leaving a game ----------------------------------------------------------------------
+    LEAVE = {"new": "Leave this game for a new deal?",
+             "restart": "Start this deal again from the beginning?",
+             "code": "Leave this game for another deal?"}
+
+    def under_way(self) -> bool:
+        """Moves played and the game not over: leaving it is asked first."""
+        st = self.session.state()
+        return st["status"] == "playing" and st["moves"] > 0
+
+    def when_left(self, what: str, then: Callable[[], Any]) -> None:
+        """``then()`` at once when no game is under way; else after the player says yes
+        (the game left counts as abandoned in the statistics, which the question says)."""
+        if not self.under_way():
+            then()
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                then()
+        question = f"{self.LEAVE[what]}\nIt counts as abandoned in the statistics."
+        self.push_screen(ConfirmScreen(question), answered)
+
+    def switch_language(self) -> None:
+        """English and Vietnamese in turn: the session's messages, and remembered."""
+        lang = "vi" if self.session.lang == "en" else "en"
+        self.lang = lang
+        self.act("set_lang", lang)
+        self.remember(lang=lang)
+
     # ---- screens -----------------------------------------------------------------------------
     def show_end(self) -> None:
         st = self.session.state()
@@ -200,6 +240,15 @@ class PyramidApp(App):
 
     def toggle_theme(self) -> None:
         self.theme = THEMES[1] if self.theme == THEMES[0] else THEMES[0]
+        self.remember(theme=self.theme)
+
+    def remember(self, **changes: str) -> None:
+        """Keep the theme or language for the next start (a file that cannot be written
+        only costs the remembering)."""
+        try:
+            starting.write_settings(self.settings_path, **changes)
+        except OSError as e:
+            self.note(f"Cannot remember the setting: {e.strerror or e}")
 
     def quit_game(self) -> None:
         """Save (so the clock is kept to the second) and quit."""

@@ -20,8 +20,8 @@ KEYS = """\
        Enter    tap the card under the cursor (Space too)
        D  draw (or turn the waste over)   H  hint (shown in green)
        Z  undo          R  redo           P  pause / resume
-       N  new deal      C  enter or paste a deal code
-       S  statistics    T  light / dark   ?  this help    Q  quit
+       N  new deal      X  restart this deal   C  enter or paste a deal code
+       L  language      S  statistics    T  light / dark   ?  this help    Q  quit
 
 Every action is saved: the next start goes on with this game.
 Esc closes this help."""
@@ -164,3 +164,22 @@ class EndScreen(ModalScreen[str | None]):
 
     def action_choose(self, what: str) -> None:
         self.dismiss(what or None)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A question to answer Y (yes) or N / Esc (no): leaving a game under way."""
+
+    BINDINGS = [Binding("y", "answer(True)", "Yes"),
+                Binding("n,escape", "answer(False)", "No")]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-box", classes="dialog"):
+            yield Static(self.question, id="confirm-text")
+            yield Static("Y yes   N no", classes="dialog-keys")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)

@@ -42,6 +42,7 @@ class Start:
     save_path: Path | None                  # where the game autosaves (None: nowhere)
     notes: list[Message | str] = field(default_factory=list)   # what to show first
     resumed: bool = False
+    pending: str | None = None              # a code to play once the player agrees to leave
 
 
 def new_random(profile: str, *, winnable_only: bool = True, **kwargs: Any) -> Session:
@@ -79,6 +80,12 @@ def start(code: str | None, profile: str, lang: str, save_path: str | os.PathLik
         slot.parent.mkdir(parents=True, exist_ok=True)
     kwargs = dict(clock=clock, lang=lang, autosave=slot, stats=stats)
     if code is not None:
+        st = loaded.state() if loaded is not None else None
+        if loaded is not None and st is not None and st["status"] == "playing" \
+                and st["moves"] > 0:          # a game under way: asked first (the app asks)
+            Session(code, profile)            # a bad code: the command line says so now
+            return Start(loaded, slot, notes + [message("loaded", lang)], resumed=True,
+                         pending=code)
         if loaded is not None:
             greeting = loaded.new_deal(code, profile)  # the game left: recorded, abandoned
             session = loaded
@@ -106,3 +113,44 @@ def _save(session: Session, notes: list) -> None:
         session.save(session.autosave)
     except OSError as e:
         notes.append(f"Cannot save to {session.autosave}: {e.strerror or e}")
+
+
+SETTINGS_NAME = "terminal-settings.json"
+
+
+def settings_path(save_path: Path | None) -> Path | None:
+    """Where the theme and the language are remembered: beside the autosave."""
+    return None if save_path is None else Path(save_path).with_name(SETTINGS_NAME)
+
+
+def read_settings(path: Path | None) -> dict[str, str]:
+    """The remembered ``theme`` and ``lang`` (what is not there, or not valid, is left
+    out: a damaged file costs nothing)."""
+    if path is None:
+        return {}
+    from ..jsonin import loads
+    from ..session.messages import LANGUAGES
+    try:
+        if not path.is_file():
+            return {}
+        data = loads(path.read_bytes()[:4096], bom=True)
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    out = {}
+    if data.get("theme") in ("textual-dark", "textual-light"):
+        out["theme"] = data["theme"]
+    if data.get("lang") in LANGUAGES:
+        out["lang"] = data["lang"]
+    return out
+
+
+def write_settings(path: Path | None, **changes: str) -> None:
+    """Remember ``changes`` (atomically; OSError when the file cannot be written)."""
+    if path is None:
+        return
+    from .._atomic import write_atomic
+    from ..jsonout import dumps
+    data = {**read_settings(path), **changes}
+    write_atomic(path, dumps(data, indent=1) + "\n")

@@ -54,6 +54,8 @@ class TableScreen(Screen):
         Binding("h", "hint", "Hint"),
         Binding("p", "pause", "Pause"),
         Binding("n", "new_deal", "New"),
+        Binding("x", "restart", "Restart", show=False),      # in the help (?): the footer
+        Binding("l", "language", "Language", show=False),    # keeps to 80 columns
         Binding("c", "enter_code", "Code"),
         Binding("s", "stats", "Stats"),
         Binding("question_mark", "help", "Help", key_display="?"),
@@ -244,10 +246,16 @@ class TableScreen(Screen):
         self.app.act("resume" if self.app.session.paused else "pause")
 
     def action_new_deal(self) -> None:
-        self.app.new_game()
+        self.app.when_left("new", self.app.new_game)
+
+    def action_restart(self) -> None:
+        self.app.when_left("restart", lambda: self.app.act("restart"))
+
+    def action_language(self) -> None:
+        self.app.switch_language()
 
     def action_enter_code(self) -> None:
-        self.app.ask_code()
+        self.app.when_left("code", self.app.ask_code)
 
     def action_stats(self) -> None:
         self.app.show_stats()
