@@ -469,3 +469,56 @@ def test_keys_after_form_controls_go_to_the_game(page, server):
     expect(page.locator("#moves")).to_have_text("2")
     expect(page.locator("#deal-code")).to_have_text("PY1-N-AAAAAAS")
     assert len(asked) == 4 and all("abandoned" in m for m in asked), asked
+
+
+def follow_hints(page, limit=200):
+    """Play the page's hints to the end: H, then a click on each card it rings (or the
+    stock)."""
+    for _ in range(limit):
+        if page.locator("#status").text_content() != "Playing":
+            return
+        page.keyboard.press("h")
+        expect(page.locator(".hinted").first).to_be_visible()
+        tokens = page.eval_on_selector_all(".card.hinted[data-card]", "es => es.map(e => e.dataset.card)")
+        if not tokens:                                      # draw or turn over: the stock
+            moves = page.locator("#moves").text_content()
+            page.locator(".hinted").first.click()
+        else:
+            moves = page.locator("#moves").text_content()
+            for token in tokens:
+                page.locator(f'.card[data-card="{token}"]').first.click(position={"x": 6, "y": 6})
+        expect(page.locator("#moves")).not_to_have_text(moves)
+    raise AssertionError("the hints did not end the game")
+
+
+def test_a_game_won_with_hints_ends_in_a_dialog_that_survives_a_reload(page, server):
+    open_game(page, server.url, "PY1-N-AAAAAAS")
+    follow_hints(page)
+    panel = page.locator("#end-panel")
+    expect(panel).to_be_visible()
+    expect(page.locator("#end-title")).to_have_text("You won!")
+    from pyramid_solitaire import solve
+    shortest = solve("PY1-N-AAAAAAS", objective="min_moves").n_moves
+    expect(page.locator("#end-figures")).to_contain_text(str(shortest))   # the hints: fastest
+    expect(page.locator("#end-figures")).to_contain_text("Score")
+    expect(page.locator("#end-best")).to_contain_text("Wins 1")
+    page.reload()                                              # it still says how it ended
+    expect(panel).to_be_visible()
+    expect(page.locator("#end-title")).to_have_text("You won!")
+    expect(page.locator("#end-undo")).to_be_enabled()
+    page.click("#end-replay")                                  # the same deal again
+    expect(panel).to_be_hidden()
+    expect(page.locator("#moves")).to_have_text("0")
+    expect(page.locator("#deal-code")).to_have_text("PY1-N-AAAAAAS")
+
+
+def test_a_game_without_points_shows_no_score(page, server):
+    page.goto(server.url)
+    expect(page.locator("#pyramid .card[data-card]").first).to_be_visible()
+    page.fill("#code-input", "PY1-U-AAAAAAS")                  # seed 003's game
+    page.click("#code-play")
+    expect(page.locator("#profile")).to_have_value("unlimited")
+    expect(page.locator("#score-figure")).to_be_hidden()
+    page.click("#scores")
+    expect(page.locator("#scores-panel th.score-cell")).to_be_hidden()
+    expect(page.locator("#summary")).not_to_contain_text("Best score")

@@ -27,6 +27,12 @@ class Scoring:
     bonus_per_move: float = 0
     bonus_per_second: float = 0
 
+    @property
+    def gives_points(self) -> bool:
+        """Whether the game has points at all (seed 003's has none: frontends then show no
+        score)."""
+        return bool(self.pyramid or self.talon or self.win_bonus)
+
     def removal(self, pyramid_cards: int, talon_cards: int) -> int:
         return self.pyramid * pyramid_cards + self.talon * talon_cards
 

@@ -308,8 +308,9 @@ class Server:
         profile = request.get("profile")
         if profile is not None:
             profile = Profile.preset(profile).name      # an unknown one: bad_request
+        points = None if profile is None else Profile.preset(profile).scoring.gives_points
         with StatsStore(self.stats_path, read_only=True) as store:
-            return {"stats": {**store.summary(profile),
+            return {"stats": {**store.summary(profile), "points": points,
                               "high_scores": store.high_scores(profile)}}
 
     def _op_howto(self, request: dict) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from textual.app import App
 from ..move import Move
 from ..session import Session
 from ..session.messages import Message, check_lang, message
-from ..session.profiles import Profile, Scoring
+from ..session.profiles import Profile
 from ..session.stats import StatsStore, default_path
 from . import start as starting
 from .screens import CodeScreen, ConfirmScreen, EndScreen, HelpScreen, StatsScreen
@@ -106,7 +106,7 @@ class PyramidApp(App):
     @property
     def shows_score(self) -> bool:
         """The profile gives points (else only moves and time are shown)."""
-        return self.session.profile.scoring != Scoring()
+        return self.session.profile.scoring.gives_points
 
     def note(self, *notes: Message | str) -> None:
         """Add messages to the message lines (the last three are shown)."""

@@ -20,6 +20,9 @@ const LABELS = {
     connecting: "Connecting…", disconnected: "Connection lost: reconnecting…",
     next_profile: "The game changes from the next deal.",
     howto: "How to play", keys_title: "Keys", welcome: "New to Pyramid?",
+    end_won: "You won!", end_no_moves: "No more moves", end_no_chance: "No chance to win any more",
+    replay: "Replay this deal", look: "Look at the table", best_of: "Best of this game type",
+    recorded: "Recorded in your statistics.",
     replace_game: "A game is under way: leave it for this deal? (It counts as abandoned in the statistics.)",
     leave_for_new: "A game is under way: leave it for a new deal? (It counts as abandoned in the statistics.)",
     leave_for_restart: "Start this deal again? (The game so far counts as abandoned in the statistics.)",
@@ -44,6 +47,9 @@ const LABELS = {
     connecting: "Đang kết nối…", disconnected: "Mất kết nối: đang kết nối lại…",
     next_profile: "Kiểu chơi sẽ đổi từ ván sau.",
     howto: "Cách chơi", keys_title: "Phím", welcome: "Lần đầu chơi Kim tự tháp?",
+    end_won: "Bạn đã thắng!", end_no_moves: "Không còn nước đi nào", end_no_chance: "Không còn cơ hội thắng",
+    replay: "Chơi lại ván này", look: "Xem bàn bài", best_of: "Thành tích tốt nhất của kiểu chơi",
+    recorded: "Đã ghi vào thống kê của bạn.",
     replace_game: "Ván đang chơi dở: bỏ ván này để chơi ván kia? (Thống kê tính là bỏ dở.)",
     leave_for_new: "Ván đang chơi dở: bỏ ván này để chơi ván mới? (Thống kê tính là bỏ dở.)",
     leave_for_restart: "Chơi lại ván này từ đầu? (Ván đang chơi được tính là bỏ dở trong thống kê.)",
@@ -153,20 +159,27 @@ function onResponse(r) {
       // the game chosen for the next deal (kept across reloads), else the game's own
       $("profile").value = store.get("profile") || (r.state ? r.state.profile : defaults.profile);
       if (r.state) { render(r.state); showMessages(r.messages || []); }
+      if (r.state && r.state.status !== "playing")       // a finished game says how it ended
+        showEnd(r.state.status === "won" ? "end_won" : "end_no_moves");
       if (!playLinkedDeal(r.state) && !r.state) newDeal();
       $("welcome").hidden = Boolean(store.get("seen_howto"));   // a first visit: offered
       return;
     case "stats":
-      showScores(r.stats);
+      if (request.forEnd) showBest(r.stats); else showScores(r.stats);
       return;
     case "howto":
       showHowto(r.howto);
       return;
-    default:
+    default: {
       if (r.op === "new") nextProfile = null;      // the chosen game type is played now
       hinted = hintOf(r.messages);
+      const before = state;
       if (r.state) render(r.state);
       showMessages(r.messages);
+      const ended = before && before.status === "playing" && r.state && r.state.status !== "playing";
+      if (ended) showEnd(r.state.status === "won" ? "end_won" : "end_no_moves");
+      else if (r.messages.some((m) => m.code === "no_chance")) showEnd("end_no_chance");
+    }
   }
 }
 
@@ -292,6 +305,7 @@ function render(s) {
   talon.append(piles);
 
   $("score").textContent = s.score;
+  $("score-figure").hidden = !s.points;              // seed 003's game has no points
   $("moves").textContent = s.moves;
   $("redeals").textContent = s.redeals_left === null ? L().unlimited : s.redeals_left;
   $("difficulty").textContent = s.difficulty.text;
@@ -338,6 +352,38 @@ function fillProfiles(names) {
   select.value = names.includes(chosen) ? chosen : names[0];
 }
 
+// ---- the end of a game: how it ended, the figures, the best of this game type ------------
+function showEnd(titleKey) {
+  const l = L(), s = state, panel = $("end-panel");
+  $("end-title").textContent = l[titleKey];
+  panel.dataset.ending = titleKey;
+  const figures = $("end-figures");
+  figures.replaceChildren();
+  const rows = [[l.moves, s.moves], [l.time, clockText(s.seconds)]];
+  if (s.points) rows.unshift([l.score, s.score]);            // a game without points: none
+  for (const [name, value] of rows) figures.append(el("dt", "", name), el("dd", "", String(value)));
+  $("end-best").textContent = "";
+  $("end-undo").disabled = !s.can_undo;
+  const request = {op: "stats", profile: s.profile};
+  if (send(request)) pending.get(request.id).forEnd = true;
+  if (!panel.open) panel.showModal();
+}
+function showBest(stats) {
+  const l = L(), best = stats.high_scores && stats.high_scores[0];
+  const parts = [`${l.games} ${stats.games}`, `${l.wins} ${stats.wins}`];
+  if (best) {
+    if (state && state.points) parts.push(`${l.best_score} ${best.score}`);
+    parts.push(`${l.fewest_moves} ${stats.fewest_moves}`, `${l.fastest_win} ${clockText(stats.fastest_win)}`);
+  }
+  $("end-best").textContent = `${l.best_of}: ${parts.join(" · ")}`;
+}
+function endChoice(what) {
+  $("end-panel").close();
+  if (what === "new") newDeal();
+  else if (what === "replay") send({op: "restart"});
+  else if (what === "undo") send({op: "undo"});
+}
+
 // the rules page of the game type, as the server writes it (docs/session.md "How to play")
 function askHowto() {
   send({op: "howto", profile: $("profile").value || (state ? state.profile : defaults.profile),
@@ -358,6 +404,8 @@ function showHowto(page) {
 function showScores(stats) {
   const l = L(), summary = $("summary");
   summary.replaceChildren();
+  const points = stats.points !== false;           // a game without points: no score shown
+  $("scores-panel").classList.toggle("no-points", !points);
   const shown = {
     games: stats.games, wins: stats.wins,
     win_rate: stats.win_rate === null ? "–" : `${Math.round(stats.win_rate * 100)}%`,
@@ -365,6 +413,7 @@ function showScores(stats) {
     fastest_win: stats.fastest_win === null ? "–" : clockText(stats.fastest_win),
     current_streak: stats.current_streak, best_streak: stats.best_streak,
   };
+  if (!points) delete shown.best_score;
   for (const [key, value] of Object.entries(shown)) summary.append(el("dt", "", l[key]), el("dd", "", String(value)));
   const body = $("high-scores");
   body.replaceChildren();
@@ -372,7 +421,7 @@ function showScores(stats) {
     const tr = el("tr");
     const code = el("td");
     code.append(el("code", "", h.code || l.card_list));
-    tr.append(el("td", "", String(i + 1)), el("td", "", String(h.score)), el("td", "", String(h.moves)),
+    tr.append(el("td", "", String(i + 1)), el("td", "score-cell", String(h.score)), el("td", "", String(h.moves)),
               el("td", "", clockText(h.seconds)), el("td", "", (h.finished_at || "").slice(0, 10)), code);
     body.append(tr);
   });
@@ -447,7 +496,7 @@ function onKey(event) {
   const tag = event.target.tagName;
   const typing = (tag === "INPUT" && event.target.type !== "checkbox") || tag === "SELECT"
       || tag === "TEXTAREA";
-  if (typing || $("scores-panel").open || $("howto-panel").open) return;
+  if (typing || $("scores-panel").open || $("howto-panel").open || $("end-panel").open) return;
   // a focused button does its own thing with Enter and Space (keyboard users)
   if (tag === "BUTTON" && (event.key === "Enter" || event.key === " ")) return;
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
@@ -558,6 +607,10 @@ function start() {
   button("scores", () => send({op: "stats", profile: $("profile").value || defaults.profile}));
   button("close-scores", () => $("scores-panel").close());
   button("howto", askHowto);
+  button("end-new", () => endChoice("new"));
+  button("end-replay", () => endChoice("replay"));
+  button("end-undo", () => endChoice("undo"));
+  button("end-close", () => $("end-panel").close());
   button("welcome-howto", askHowto);
   button("welcome-close", () => { store.set("seen_howto", "1"); $("welcome").hidden = true; });
   button("close-howto", () => $("howto-panel").close());
