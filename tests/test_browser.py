@@ -522,3 +522,17 @@ def test_a_game_without_points_shows_no_score(page, server):
     page.click("#scores")
     expect(page.locator("#scores-panel th.score-cell")).to_be_hidden()
     expect(page.locator("#summary")).not_to_contain_text("Best score")
+
+
+def test_cards_removed_the_foundation_and_the_redeals_left(page, server):
+    open_game(page, server.url, "PY1-T-AAAAAAS")               # three-pass: seed 002's game
+    expect(page.locator("#removed")).to_have_text("0/28")
+    expect(page.locator(".redeals-left")).to_have_text("Redeals left 2")
+    from pyramid_solitaire import Game, solve
+    first = solve("PY1-T-AAAAAAS").moves[0]
+    page.evaluate(f"send({{op: 'play', move: '{first}'}})")
+    removed = len(first.cards)
+    expect(page.locator("#removed")).to_have_text(f"{removed}/28")
+    token = first.cards[-1].token
+    expect(page.locator(".foundation .card")).to_have_attribute("data-card", token)
+    assert Game("PY1-T-AAAAAAS").rules.redeals == 2

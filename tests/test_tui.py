@@ -475,3 +475,16 @@ def test_play_code_over_a_game_under_way_asks_first(tmp_path):
         assert app.session.state()["moves"] == 1
 
     run(app, script)
+
+
+def test_a_pasted_code_plays_as_its_own_game(tmp_path):
+    app = make_app(tmp_path, "PY1-N-AAAAAAS")
+
+    async def script(pilot):
+        await pilot.press("c")
+        await pilot.press(*"PY1-M-AAAAAAB", "enter")
+        assert not isinstance(app.screen, CodeScreen)
+        st = app.session.state()
+        assert st["code"] == "PY1-M-AAAAAAB" and st["profile"] == "msc"
+
+    run(app, script)

@@ -531,6 +531,7 @@ class Session:
         """Everything a frontend draws, as JSON-ready data."""
         game = self.game
         free = set(game.free_cards)
+        removed = game.removed
         sel = self._card_at(self.selection) if self.selection is not None else None
         return {
             "code": game.code, "profile": self.profile.name, "lang": self.lang,
@@ -552,6 +553,9 @@ class Session:
             "paused": self.paused, "status": str(self.status), "assisted": self.assisted,
             "can_undo": self.can_undo, "can_redo": self.can_redo,
             "pyramid_removed": game.pyramid_removed,
+            "removed": len(removed), "to_remove": 52 if game.rules.win == "all" else 28,
+            "foundation": removed[-1].token if removed else None,
+            "show_redeals": self.profile.show_redeals,
             "difficulty": {"level": self.difficulty.level, "label": self.difficulty.label,
                            "text": self._msg(f"difficulty_{self.difficulty.label}").text,
                            "winnable": self.difficulty.winnable},

@@ -18,6 +18,7 @@ from textual.app import App
 
 from ..move import Move
 from ..session import Session
+from ..session.session import profile_of_code
 from ..session.messages import Message, check_lang, message
 from ..session.profiles import Profile
 from ..session.stats import StatsStore, default_path
@@ -157,8 +158,9 @@ class PyramidApp(App):
         try:
             # Under the profile asked for at the start (a resumed game may be of another);
             # the game left is recorded as abandoned.
-            out = self.session.new_deal(code, self.profile_name,
-                                        winnable_only=self.winnable_only)
+            # a pasted code plays as the game its letter names (PY1-M-...: msc)
+            profile = profile_of_code(code, Profile.preset(self.profile_name))
+            out = self.session.new_deal(code, profile, winnable_only=self.winnable_only)
         except ValueError as e:
             return str(e)
         except (OSError, sqlite3.Error) as e:

@@ -20,6 +20,7 @@ const LABELS = {
     connecting: "Connecting…", disconnected: "Connection lost: reconnecting…",
     next_profile: "The game changes from the next deal.",
     howto: "How to play", keys_title: "Keys", welcome: "New to Pyramid?",
+    removed: "Removed", redeals_left: "Redeals left", turn_over: "Tap to turn the waste over",
     end_won: "You won!", end_no_moves: "No more moves", end_no_chance: "No chance to win any more",
     replay: "Replay this deal", look: "Look at the table", best_of: "Best of this game type",
     recorded: "Recorded in your statistics.",
@@ -47,6 +48,7 @@ const LABELS = {
     connecting: "Đang kết nối…", disconnected: "Mất kết nối: đang kết nối lại…",
     next_profile: "Kiểu chơi sẽ đổi từ ván sau.",
     howto: "Cách chơi", keys_title: "Phím", welcome: "Lần đầu chơi Kim tự tháp?",
+    removed: "Đã loại", redeals_left: "Lượt chia lại còn", turn_over: "Chạm để lật lại chồng bài bỏ",
     end_won: "Bạn đã thắng!", end_no_moves: "Không còn nước đi nào", end_no_chance: "Không còn cơ hội thắng",
     replay: "Chơi lại ván này", look: "Xem bàn bài", best_of: "Thành tích tốt nhất của kiểu chơi",
     recorded: "Đã ghi vào thống kê của bạn.",
@@ -283,6 +285,9 @@ function render(s) {
   mark(deck, "stock", s);
   if (hinted.includes("stock")) deck.classList.add("hinted");
   stock.append(deck, el("span", "count", `${L().stock} ${s.stock}`));
+  if (s.show_redeals && s.redeals_left !== null)     // seed 002: the redeals left, under it
+    stock.append(el("span", "count redeals-left", `${L().redeals_left} ${s.redeals_left}`));
+  if (s.stock === 0 && targets.has("stock")) deck.title = L().turn_over;
   talon.append(stock);
   if (s.stock_top !== null) {
     const top = el("div", "pile");
@@ -291,6 +296,11 @@ function render(s) {
     top.append(e, el("span", "count", L().stock));
     talon.append(top);
   }
+  const foundation = el("div", "pile foundation");     // the cards removed, the last on top
+  const gone = s.foundation ? cardElement(s.foundation, null, "gone") : cardElement(null, null, "slot");
+  gone.setAttribute("aria-label", s.foundation ? `${L().removed}: ${gone.getAttribute("aria-label")}` : L().removed);
+  gone.removeAttribute("role");
+  foundation.append(gone, el("span", "count", `${L().removed} ${s.removed}/${s.to_remove}`));
   const piles = el("div", "waste-piles");
   s.waste.forEach((pile, i) => {
     const name = s.waste.length > 1 ? `waste:${i}` : "waste";
@@ -302,11 +312,12 @@ function render(s) {
     box.append(e, el("span", "count", `${L().waste} ${pile.length}`));
     piles.append(box);
   });
-  talon.append(piles);
+  talon.append(piles, foundation);
 
   $("score").textContent = s.score;
   $("score-figure").hidden = !s.points;              // seed 003's game has no points
   $("moves").textContent = s.moves;
+  $("removed").textContent = `${s.removed}/${s.to_remove}`;
   $("redeals").textContent = s.redeals_left === null ? L().unlimited : s.redeals_left;
   $("difficulty").textContent = s.difficulty.text;
   $("deal-code").textContent = s.code || L().card_list;
