@@ -488,3 +488,14 @@ def test_a_pasted_code_plays_as_its_own_game(tmp_path):
         assert st["code"] == "PY1-M-AAAAAAB" and st["profile"] == "msc"
 
     run(app, script)
+
+
+def test_the_status_line_counts_the_cards_removed(tmp_path):
+    app = make_app(tmp_path, "PY1-N-AAAAAAS")
+
+    async def script(pilot):
+        assert "Removed 0/28" in status_shown(app)
+        await pilot.click(f"#p{index_of(app, 'Kc')}")
+        assert "Removed 1/28" in status_shown(app)
+
+    run(app, script)

@@ -6,6 +6,7 @@ from __future__ import annotations
 LABELS: dict[str, dict[str, str]] = {
     "score": {"en": "Score", "vi": "Điểm"},
     "moves": {"en": "Moves", "vi": "Nước đi"},
+    "removed": {"en": "Removed", "vi": "Đã loại"},
     "time": {"en": "Time", "vi": "Thời gian"},
     "stock": {"en": "Stock", "vi": "Nọc"},
     "stock_top": {"en": "Stock top", "vi": "Lá trên nọc"},

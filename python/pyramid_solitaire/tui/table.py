@@ -108,6 +108,7 @@ class TableScreen(Screen):
         if app.shows_score:
             parts.append(f"{label('score', lang)} [b]{st['score']}[/b]")
         parts += [f"{label('moves', lang)} [b]{st['moves']}[/b]",
+                  f"{label('removed', lang)} [b]{st['removed']}/{st['to_remove']}[/b]",
                   f"{label('time', lang)} [b]{clock_text(st['seconds'])}[/b]"]
         if app.session.profile.show_redeals:
             left = st["redeals_left"]
