@@ -536,3 +536,15 @@ def test_cards_removed_the_foundation_and_the_redeals_left(page, server):
     token = first.cards[-1].token
     expect(page.locator(".foundation .card")).to_have_attribute("data-card", token)
     assert Game("PY1-T-AAAAAAS").rules.redeals == 2
+
+
+def test_a_hidden_tab_stops_the_clock_and_says_so(page, server):
+    open_game(page, server.url, "PY1-N-AAAAAAS")
+    hide = ("Object.defineProperty(document, 'visibilityState', {value: '%s', "
+            "configurable: true}); document.dispatchEvent(new Event('visibilitychange'))")
+    page.evaluate(hide % "hidden")
+    expect(page.locator("#paused")).to_be_visible()            # the game's pause: clock stops
+    page.evaluate(hide % "visible")
+    expect(page.locator("#paused")).to_be_hidden()
+    expect(page.locator("#messages")).to_have_text(
+        "The clock stopped while this tab was hidden.")

@@ -21,6 +21,7 @@ const LABELS = {
     next_profile: "The game changes from the next deal.",
     howto: "How to play", keys_title: "Keys", welcome: "New to Pyramid?",
     removed: "Removed", redeals_left: "Redeals left", turn_over: "Tap to turn the waste over",
+    was_hidden: "The clock stopped while this tab was hidden.",
     end_won: "You won!", end_no_moves: "No more moves", end_no_chance: "No chance to win any more",
     replay: "Replay this deal", look: "Look at the table", best_of: "Best of this game type",
     recorded: "Recorded in your statistics.",
@@ -49,6 +50,7 @@ const LABELS = {
     next_profile: "Kiểu chơi sẽ đổi từ ván sau.",
     howto: "Cách chơi", keys_title: "Phím", welcome: "Lần đầu chơi Kim tự tháp?",
     removed: "Đã loại", redeals_left: "Lượt chia lại còn", turn_over: "Chạm để lật lại chồng bài bỏ",
+    was_hidden: "Đồng hồ đã dừng khi thẻ này bị ẩn.",
     end_won: "Bạn đã thắng!", end_no_moves: "Không còn nước đi nào", end_no_chance: "Không còn cơ hội thắng",
     replay: "Chơi lại ván này", look: "Xem bàn bài", best_of: "Thành tích tốt nhất của kiểu chơi",
     recorded: "Đã ghi vào thống kê của bạn.",
@@ -97,6 +99,7 @@ let cursor = null, cursorIndex = 0;      // the keyboard cursor, over state.targ
 let hinted = [];                         // cards (or "stock") of the last hint
 let clock = {base: 0, at: 0, running: false};
 let drag = null, suppressClick = false;
+let hiddenPause = false, pendingNote = null;   // paused because the tab was hidden
 let nextProfile = null;                  // a game type chosen during a game, for the next deal
 
 const L = () => LABELS[lang || defaults.lang] || LABELS.en;
@@ -178,6 +181,7 @@ function onResponse(r) {
       const before = state;
       if (r.state) render(r.state);
       showMessages(r.messages);
+      if (pendingNote && r.op === "resume") { showText(pendingNote); pendingNote = null; }
       const ended = before && before.status === "playing" && r.state && r.state.status !== "playing";
       if (ended) showEnd(r.state.status === "won" ? "end_won" : "end_no_moves");
       else if (r.messages.some((m) => m.code === "no_chance")) showEnd("end_no_chance");
@@ -646,6 +650,16 @@ function start() {
   $("winnable").addEventListener("change", (e) => {
     e.target.blur();                              // Space is the game's again
     store.set("winnable", e.target.checked ? "1" : "0");
+  });
+  // a hidden tab pauses the game (its clock stops) and says so when it is seen again
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden") {
+      if (state && state.status === "playing" && !state.paused && send({op: "pause"}))
+        hiddenPause = true;
+    } else if (hiddenPause) {
+      hiddenPause = false;
+      if (send({op: "resume"})) pendingNote = L().was_hidden;
+    }
   });
   setInterval(tick, 250);
   connect();
