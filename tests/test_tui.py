@@ -190,6 +190,8 @@ def test_win_panel(tmp_path):
         assert str(app.screen.query_one("#end-title").render()) == "You won!"
         summary = str(app.screen.query_one("#end-summary").render())
         assert "Score 280" in summary and f"Moves {st['moves']}" in summary
+        best = str(app.screen.query_one("#end-best").render())   # the best of this game type
+        assert "Best of this game type" in best and "Wins 1" in best
         await pilot.press("escape")
         assert not isinstance(app.screen, EndScreen) and "You won!" in messages_shown(app)
         assert StatsStore(tmp_path / "stats.sqlite3").summary("pyramide")["wins"] == 1
@@ -497,5 +499,22 @@ def test_the_status_line_counts_the_cards_removed(tmp_path):
         assert "Removed 0/28" in status_shown(app)
         await pilot.click(f"#p{index_of(app, 'Kc')}")
         assert "Removed 1/28" in status_shown(app)
+
+    run(app, script)
+
+
+def test_the_end_panel_replays_the_deal(tmp_path):
+    app = make_app(tmp_path)
+
+    async def script(pilot):
+        code = app.session.state()["code"]
+        for move in solve(app.session.game).moves:
+            app.act("play", str(move))
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        await pilot.press("x")                                  # replay this deal
+        st = app.session.state()
+        assert not isinstance(app.screen, EndScreen)
+        assert st["status"] == "playing" and st["moves"] == 0 and st["code"] == code
 
     run(app, script)

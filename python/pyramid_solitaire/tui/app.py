@@ -210,10 +210,19 @@ class PyramidApp(App):
         def chosen(what: str | None) -> None:
             if what == "new":
                 self.new_game()
+            elif what == "replay":
+                self.act("restart")
             elif what == "undo":
                 self.act("undo")
 
-        self.push_screen(EndScreen(title, st, self.session.lang, self.shows_score), chosen)
+        best = None
+        if self.store is not None:
+            try:
+                best = self.store.summary(self.session.profile.name)
+            except (ValueError, sqlite3.Error):
+                best = None                       # a damaged file: the panel goes without
+        self.push_screen(EndScreen(title, st, self.session.lang, self.shows_score, best),
+                         chosen)
 
     def show_help(self) -> None:
         self.push_screen(HelpScreen(self.session.profile, self.session.lang))

@@ -19,6 +19,13 @@ LABELS: dict[str, dict[str, str]] = {
                     "vi": "Tạm dừng: bấm P để tiếp tục"},
     "new_deal": {"en": "N new deal", "vi": "N ván mới"},
     "undo": {"en": "Z undo", "vi": "Z hoàn tác"},
+    "replay": {"en": "X replay this deal", "vi": "X chơi lại ván này"},
+    "games": {"en": "Games", "vi": "Số ván"},
+    "wins": {"en": "Wins", "vi": "Thắng"},
+    "best_score": {"en": "Best score", "vi": "Điểm cao nhất"},
+    "fewest_moves": {"en": "Fewest moves", "vi": "Ít nước đi nhất"},
+    "fastest_win": {"en": "Fastest win", "vi": "Thắng nhanh nhất"},
+    "best_of": {"en": "Best of this game type", "vi": "Thành tích tốt nhất của kiểu chơi"},
     "look": {"en": "Esc the table", "vi": "Esc xem bàn bài"},
     "quit": {"en": "Q quit", "vi": "Q thoát"},
 }

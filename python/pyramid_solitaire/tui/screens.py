@@ -140,11 +140,13 @@ class EndScreen(ModalScreen[str | None]):
     None (to look at the table)."""
 
     BINDINGS = [Binding("n", "choose('new')", "New deal"),
+                Binding("x", "choose('replay')", "Replay"),
                 Binding("z", "choose('undo')", "Undo"),
                 Binding("escape,enter", "choose('')", "Close"),
                 Binding("q", "app.quit_game", "Quit")]
 
-    def __init__(self, title: str, state: dict, lang: str, show_score: bool) -> None:
+    def __init__(self, title: str, state: dict, lang: str, show_score: bool,
+                 best: dict | None = None) -> None:
         super().__init__()
         self.won = state["status"] == "won"
         self.title_text = title
@@ -152,18 +154,33 @@ class EndScreen(ModalScreen[str | None]):
             f"{label('moves', lang)} {state['moves']}",
             f"{label('time', lang)} {clock_text(state['seconds'])}"]
         self.summary = "   ".join(parts)
-        keys = [label("new_deal", lang), label("undo", lang), label("look", lang),
-                label("quit", lang)]
+        self.best = "" if best is None else best_text(best, lang, show_score)
+        keys = [label("new_deal", lang), label("replay", lang), label("undo", lang),
+                label("look", lang), label("quit", lang)]
         self.keys = " · ".join(keys)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="end-box", classes="dialog " + ("won" if self.won else "lost")):
             yield Static(self.title_text, id="end-title")
             yield Static(self.summary, id="end-summary")
+            yield Static(self.best, id="end-best")
             yield Static(self.keys, classes="dialog-keys")
 
     def action_choose(self, what: str) -> None:
         self.dismiss(what or None)
+
+
+def best_text(summary: dict, lang: str, show_score: bool) -> str:
+    """The best of this game type, from the statistics' summary."""
+    parts = [f"{label('games', lang)} {summary.get('games', 0)}",
+             f"{label('wins', lang)} {summary.get('wins', 0)}"]
+    if show_score and summary.get("best_score") is not None:
+        parts.append(f"{label('best_score', lang)} {summary['best_score']}")
+    if summary.get("fewest_moves") is not None:
+        parts.append(f"{label('fewest_moves', lang)} {summary['fewest_moves']}")
+    if summary.get("fastest_win") is not None:
+        parts.append(f"{label('fastest_win', lang)} {clock_text(summary['fastest_win'])}")
+    return f"{label('best_of', lang)}: " + " · ".join(parts)
 
 
 class ConfirmScreen(ModalScreen[bool]):
