@@ -349,6 +349,9 @@ def test_pause_hides_the_cards_and_stops_the_clock(tmp_path):
         assert "Time 0:10" in status_shown(app)
         await pilot.click(f"#p{index_of(app, 'Kd')}")            # clicks wait too
         assert app.session.state()["score"] == 0
+        await pilot.press("d", "z", "h")                         # and keys
+        shown = messages_shown(app) + status_shown(app)
+        assert shown.count("Paused") == 1 and "press P" in shown   # one paused line
         await pilot.press("p")
         assert not app.session.state()["paused"] and card(app, 0).label == "J♦"
 
@@ -516,5 +519,20 @@ def test_the_end_panel_replays_the_deal(tmp_path):
         st = app.session.state()
         assert not isinstance(app.screen, EndScreen)
         assert st["status"] == "playing" and st["moves"] == 0 and st["code"] == code
+
+    run(app, script)
+
+
+def test_old_messages_go_after_an_undo(tmp_path):
+    app = make_app(tmp_path)
+
+    async def script(pilot):
+        first, second = index_of(app, "7c"), index_of(app, "7s")
+        await pilot.click(f"#p{first}")
+        await pilot.click(f"#p{second}")                       # 7 + 7: Sum must be 13
+        assert "Sum must be 13" in messages_shown(app)
+        await pilot.click(f"#p{index_of(app, 'Kd')}")
+        await pilot.press("z")                                  # undo: the old news goes
+        assert "Sum must be 13" not in messages_shown(app)
 
     run(app, script)

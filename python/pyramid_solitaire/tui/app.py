@@ -128,6 +128,8 @@ class PyramidApp(App):
         except (OSError, sqlite3.Error) as e:     # the autosave or the statistics failed
             out = [f"Cannot save the game: {e}"]
         self.hinted = self._hinted(out) if name == "hint" else set()
+        if name in ("undo", "redo", "restart"):    # the table changed back: old news goes
+            self.notes.clear()
         self.note(*out)
         self.redraw()
         if before == "playing" and self.session.state()["status"] != "playing":

@@ -115,9 +115,7 @@ class TableScreen(Screen):
             parts.append(f"{label('redeals', lang)} [b]{'∞' if left is None else left}[/b]")
         if st["assisted"]:
             parts.append(f"[i]{label('assisted', lang)}[/i]")
-        if st["paused"]:
-            parts.append(f"[reverse] {message('paused', lang).text} [/reverse]")
-        return "   ".join(parts)
+        return "   ".join(parts)                   # (paused: the one line below the table)
 
     def redraw(self) -> None:
         """Draw the session's state."""
@@ -184,9 +182,12 @@ class TableScreen(Screen):
                 show(target, None, "back", PAUSED_BACK)
             else:
                 show(target, token, "free" if token is not None else "empty")
-        lines = [str(getattr(n, "text", n)) for n in app.notes]
+        hint = label("paused_hint", lang)
+        lines = [str(getattr(n, "text", n)) for n in app.notes
+                 if getattr(n, "code", None) not in ("paused", "resumed", "game_paused")
+                 and n != hint]                    # one paused line, below, while paused
         if paused:
-            lines = lines[-2:] + [label("paused_hint", lang)]
+            lines = lines[-2:] + [hint]
         self.query_one("#messages", Static).update("\n".join(
             (f"[b]{_escape(t)}[/b]" if i == len(lines) - 1 else _escape(t))
             for i, t in enumerate(lines)))
@@ -194,8 +195,7 @@ class TableScreen(Screen):
     # ---- input -------------------------------------------------------------------------------
     def on_card_widget_tapped(self, event: CardWidget.Tapped) -> None:
         app = self.app
-        if app.session.paused:
-            app.note(label("paused_hint", app.session.lang))
+        if app.session.paused:                  # the paused line says what to do
             self.redraw()
             return
         if event.target in app.session.targets():
@@ -209,8 +209,7 @@ class TableScreen(Screen):
 
     def _playing(self) -> bool:
         """Game keys wait while the game is paused (the cards are hidden)."""
-        if self.app.session.paused:
-            self.app.note(label("paused_hint", self.app.session.lang))
+        if self.app.session.paused:             # the paused line says what to do
             self.redraw()
             return False
         return True
