@@ -548,3 +548,12 @@ def test_a_hidden_tab_stops_the_clock_and_says_so(page, server):
     expect(page.locator("#paused")).to_be_hidden()
     expect(page.locator("#messages")).to_have_text(
         "The clock stopped while this tab was hidden.")
+
+
+def test_the_page_starts_in_the_browsers_language(browser, server):
+    context = browser.new_context(locale="vi-VN")
+    page = context.new_page()
+    page.goto(server.url)
+    expect(page.locator("#undo")).to_have_text("Hoàn tác")
+    expect(page.locator("#messages")).to_contain_text("Độ khó")   # the session's too
+    context.close()

@@ -45,7 +45,7 @@ const LABELS = {
     close: "Đóng", unlimited: "∞",
     keys: "Phím: mũi tên di chuyển, Enter chạm, D rút bài, Z hoàn tác, R làm lại, H gợi ý, P tạm dừng, N ván mới, ? cách chơi",
     playing: "Đang chơi", won: "Thắng", "no moves": "Hết nước đi", assisted: "có trợ giúp",
-    stock: "Nọc", waste: "Bài lật", pyramid: "Kim tự tháp",
+    stock: "Nọc", waste: "Bài bỏ", pyramid: "Kim tự tháp",
     connecting: "Đang kết nối…", disconnected: "Mất kết nối: đang kết nối lại…",
     next_profile: "Kiểu chơi sẽ đổi từ ván sau.",
     howto: "Cách chơi", keys_title: "Phím", welcome: "Lần đầu chơi Kim tự tháp?",
@@ -104,6 +104,14 @@ let nextProfile = null;                  // a game type chosen during a game, fo
 
 const L = () => LABELS[lang || defaults.lang] || LABELS.en;
 
+function browserLang() {
+  for (const tag of navigator.languages || [navigator.language || ""]) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    if (base in LABELS) return base;
+  }
+  return null;
+}
+
 // ---- the connection ------------------------------------------------------------------
 function connect() {
   const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
@@ -160,10 +168,13 @@ function onResponse(r) {
     case "attach":
       store.set("game", r.game);
       defaults = r.defaults || defaults;
-      if (!lang) setLang(r.state ? r.state.lang : defaults.lang, false);  // a resumed game's
+      // no language chosen yet: a resumed game's, else the browser's (en or vi), else the
+      // server's default
+      if (!lang) setLang(r.state ? r.state.lang : (browserLang() || defaults.lang), false);
       // the game chosen for the next deal (kept across reloads), else the game's own
       $("profile").value = store.get("profile") || (r.state ? r.state.profile : defaults.profile);
       if (r.state) { render(r.state); showMessages(r.messages || []); }
+      if (r.state && r.state.paused && store.get("hidden_pause")) resumeHidden();
       if (r.state && r.state.status !== "playing")       // a finished game says how it ended
         showEnd(r.state.status === "won" ? "end_won" : "end_no_moves");
       if (!playLinkedDeal(r.state) && !r.state) newDeal();
@@ -224,6 +235,12 @@ function playLinkedDeal(current) {
   if (!mayLeave("replace_game")) return true;
   playCode(code);
   return true;
+}
+// the game was paused because its tab was hidden (or closed): go on, and say so
+function resumeHidden() {
+  hiddenPause = false;
+  store.remove("hidden_pause");
+  if (send({op: "resume"})) pendingNote = L().was_hidden;
 }
 function togglePause() {
   if (state) send({op: state.paused ? "resume" : "pause"});
@@ -653,12 +670,13 @@ function start() {
   });
   // a hidden tab pauses the game (its clock stops) and says so when it is seen again
   document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "hidden") {
-      if (state && state.status === "playing" && !state.paused && send({op: "pause"}))
+    if (document.visibilityState === "hidden") {      // also when the page goes away
+      if (state && state.status === "playing" && !state.paused && send({op: "pause"})) {
         hiddenPause = true;
+        store.set("hidden_pause", "1");               // a reload or a new tab resumes it
+      }
     } else if (hiddenPause) {
-      hiddenPause = false;
-      if (send({op: "resume"})) pendingNote = L().was_hidden;
+      resumeHidden();
     }
   });
   setInterval(tick, 250);
