@@ -557,3 +557,73 @@ def test_the_page_starts_in_the_browsers_language(browser, server):
     expect(page.locator("#undo")).to_have_text("Hoàn tác")
     expect(page.locator("#messages")).to_contain_text("Độ khó")   # the session's too
     context.close()
+
+
+CONTRAST_JS = """
+() => {
+  const parse = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+  const lum = (rgb) => {
+    const [r, g, b] = rgb.slice(0, 3).map((v) => {
+      v /= 255;
+      return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const ratio = (a, b) => {
+    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05);
+  };
+  const background = (e) => {            // the first opaque background behind an element
+    for (let n = e; n; n = n.parentElement) {
+      const c = parse(getComputedStyle(n).backgroundColor);
+      if (c.length === 3 || (c.length === 4 && c[3] > 0.5)) return c;
+    }
+    return parse(getComputedStyle(document.body).backgroundColor);
+  };
+  const visible = (e) => {
+    const r = e.getBoundingClientRect(), s = getComputedStyle(e);
+    return r.width > 0 && r.height > 0 && s.visibility !== "hidden" && s.display !== "none"
+      && Number(s.opacity) > 0.5;
+  };
+  const bad = [];
+  for (const e of document.querySelectorAll("body *")) {
+    if (!visible(e) || e.closest("dialog:not([open])")) continue;
+    // a covered card is inactive: WCAG exempts its text, not its edge
+    const text = !e.closest(".card.blocked")
+      && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (text) {
+      const s = getComputedStyle(e), size = parseFloat(s.fontSize), bold = Number(s.fontWeight) >= 700;
+      const large = size >= 24 || (bold && size >= 18.66);
+      const r = ratio(parse(s.color), background(e));
+      if (r < (large ? 3 : 4.5)) bad.push(`text ${e.tagName}#${e.id}.${e.className} "${e.textContent.trim().slice(0, 20)}": ${r.toFixed(2)}`);
+    }
+    if (e.classList.contains("card") && !e.classList.contains("empty")) {
+      const s = getComputedStyle(e);
+      const r = ratio(parse(s.borderTopColor), background(e.parentElement));
+      if (r < 3) bad.push(`card edge ${e.dataset.card || e.dataset.target || ""} ${e.className}: ${r.toFixed(2)}`);
+    }
+  }
+  return bad;
+}
+"""
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_contrast_is_wcag_aa(page, server, theme):
+    """Text at least 4.5:1 (3:1 when large), card edges at least 3:1 against what is behind
+    them, computed from the page's own styles, in both themes."""
+    open_game(page, server.url, "PY1-N-AAAAAAS")
+    if page.evaluate("document.documentElement.dataset.theme") != theme:
+        page.click("#theme")
+    click(page, 22)                                            # a selection shown too
+    page.keyboard.press("h")                                   # and a hint
+    expect(page.locator(".hinted").first).to_be_visible()
+    bad = page.evaluate(CONTRAST_JS)
+    page.keyboard.press("?")                                   # the panels too
+    expect(page.locator("#howto-panel")).to_be_visible()
+    bad += page.evaluate(CONTRAST_JS)
+    page.click("#close-howto")
+    page.click("#scores")
+    expect(page.locator("#scores-panel")).to_be_visible()
+    bad += page.evaluate(CONTRAST_JS)
+    assert bad == [], "\n".join(bad)
