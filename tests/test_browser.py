@@ -531,7 +531,9 @@ def test_cards_removed_the_foundation_and_the_redeals_left(page, server):
     from pyramid_solitaire import Game, solve
     first = solve("PY1-T-AAAAAAS").moves[0]
     page.evaluate(f"send({{op: 'play', move: '{first}'}})")
-    removed = len(first.cards)
+    game = Game("PY1-T-AAAAAAS")
+    game.play(first)
+    removed = game.pyramid_removed                              # toward the goal: 28
     expect(page.locator("#removed")).to_have_text(f"{removed}/28")
     token = first.cards[-1].token
     expect(page.locator(".foundation .card")).to_have_attribute("data-card", token)

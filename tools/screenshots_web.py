@@ -1,6 +1,6 @@
 """Screenshots of the browser game for docs/frontends.md: the desktop (1280 x 800) and phone
-(360 x 640) layouts, on seed 000's deal after a few moves (a pair and a King removed, a card
-selected, a hint shown on the phone).
+(360 x 640) layouts in light and dark, on seed 000's deal after a few moves (a pair and a
+King removed, a card selected, a hint shown on the phone), and the end-of-game dialog.
 
 Run from a checkout with the package importable (installed, or ``PYTHONPATH=python:src``
 after ``python setup.py build_ext --inplace``)::
@@ -24,16 +24,19 @@ from playwright.sync_api import expect, sync_playwright     # noqa: E402
 from conftest import seed000_deal                           # noqa: E402
 from pyramid_solitaire.web.server import ServerThread, make_app   # noqa: E402
 
+PHONE = {"is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 LAYOUTS = {  # name: (viewport, context options, theme)
     "web-desktop.png": ({"width": 1280, "height": 800}, {}, "light"),
-    "web-phone.png": ({"width": 360, "height": 640},
-                      {"is_mobile": True, "has_touch": True, "device_scale_factor": 2}, "dark"),
+    "web-desktop-dark.png": ({"width": 1280, "height": 800}, {}, "dark"),
+    "web-phone.png": ({"width": 360, "height": 640}, PHONE, "dark"),
+    "web-phone-light.png": ({"width": 360, "height": 640}, PHONE, "light"),
 }
 
 
 def shoot(page, url: str, theme: str, out: Path, phone: bool) -> None:
     page.goto(url)
     page.evaluate(f"localStorage.setItem('pyramid.theme', '{theme}')")
+    page.evaluate("localStorage.setItem('pyramid.seen_howto', '1')")   # not a first visit
     page.reload()
     expect(page.locator("#pyramid .card[data-card]").first).to_be_visible()
     page.fill("#code-input", seed000_deal().to_cards())
@@ -45,10 +48,28 @@ def shoot(page, url: str, theme: str, out: Path, phone: bool) -> None:
     page.locator('.card[data-target="21"]').click(position={"x": 6, "y": 6})   # 7♣ selected
     if phone:
         page.keyboard.press("h")
-        expect(page.locator("#messages")).to_contain_text("Hint")
+        expect(page.locator(".hinted").first).to_be_visible()
     page.evaluate("document.activeElement.blur(); window.scrollTo(0, 0)")
     page.mouse.move(0, 0)
     expect(page.locator("#clock")).not_to_have_text("0:00")      # the clock ticks
+    page.screenshot(path=str(out))
+    print(out)
+
+
+def shoot_end(page, url: str, out: Path) -> None:
+    """The dialog at the end of a won game (PY1-N-AAAAAAS, played along its hints)."""
+    from pyramid_solitaire import solve
+    page.goto(url)
+    page.evaluate("localStorage.setItem('pyramid.seen_howto', '1')")
+    page.reload()
+    expect(page.locator("#pyramid .card[data-card]").first).to_be_visible()
+    page.fill("#code-input", "PY1-N-AAAAAAS")
+    page.click("#code-play")
+    expect(page.locator("#deal-code")).to_have_text("PY1-N-AAAAAAS")
+    for move in solve("PY1-N-AAAAAAS", objective="min_moves").moves:
+        page.evaluate(f"send({{op: 'play', move: '{move}'}})")
+    expect(page.locator("#end-panel")).to_be_visible()
+    expect(page.locator("#end-best")).not_to_be_empty()
     page.screenshot(path=str(out))
     print(out)
 
@@ -69,6 +90,9 @@ def main(argv: list[str] | None = None) -> int:
             context = browser.new_context(viewport=viewport, **options)
             shoot(context.new_page(), server.url, theme, out / name, "phone" in name)
             context.close()
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        shoot_end(context.new_page(), server.url, out / "web-end.png")
+        context.close()
         browser.close()
     return 0
 

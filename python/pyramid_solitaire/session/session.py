@@ -553,7 +553,9 @@ class Session:
             "paused": self.paused, "status": str(self.status), "assisted": self.assisted,
             "can_undo": self.can_undo, "can_redo": self.can_redo,
             "pyramid_removed": game.pyramid_removed,
-            "removed": len(removed), "to_remove": 52 if game.rules.win == "all" else 28,
+            # toward the goal: the pyramid's cards, or every card when all 52 must go
+            "removed": len(removed) if game.rules.win == "all" else game.pyramid_removed,
+            "to_remove": 52 if game.rules.win == "all" else 28,
             "foundation": removed[-1].token if removed else None,
             "show_redeals": self.profile.show_redeals,
             "difficulty": {"level": self.difficulty.level, "label": self.difficulty.label,
