@@ -629,3 +629,30 @@ def test_contrast_is_wcag_aa(page, server, theme):
     expect(page.locator("#scores-panel")).to_be_visible()
     bad += page.evaluate(CONTRAST_JS)
     assert bad == [], "\n".join(bad)
+
+
+def test_motion_helps_and_stops_under_reduced_motion(browser, server):
+    for reduced in ("no-preference", "reduce"):
+        context = browser.new_context(reduced_motion=reduced)
+        page = context.new_page()
+        page.goto(server.url)
+        expect(page.locator("#pyramid .card[data-card]").first).to_be_visible()
+        page.evaluate("localStorage.setItem('pyramid.seen_howto', '1')")
+        page.click("#new")                                     # a new deal is dealt
+        name = page.evaluate("getComputedStyle(document.querySelector("
+                             "'#pyramid .card[data-card]')).animationName")
+        assert name == ("deal" if reduced == "no-preference" else "none"), (reduced, name)
+        context.close()
+
+
+def test_while_dragging_only_partners_light_up(page, server):
+    open_game(page, server.url)                                 # seed 000's deal
+    source = card(page, 22)                                     # 10♣: its partners are 3s
+    box = source.bounding_box()
+    page.mouse.move(box["x"] + 6, box["y"] + 6)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 40, box["y"] + 40, steps=4)
+    lit = page.eval_on_selector_all(".card.partner", "es => es.map(e => e.dataset.card)")
+    assert lit and all(t[0] == "3" for t in lit), lit          # 10 + 3 = 13, nothing else
+    page.mouse.up()
+    assert page.locator(".card.partner").count() == 0

@@ -269,6 +269,7 @@ function mark(e, target, s) {
 }
 
 function render(s) {
+  const prev = state;
   state = s;
   const targets = new Set(s.targets.map(String));
   // keep the cursor on a target: the same one, or the one now at its place in the list
@@ -339,6 +340,7 @@ function render(s) {
   $("score-figure").hidden = !s.points;              // seed 003's game has no points
   $("moves").textContent = s.moves;
   $("removed").textContent = `${s.removed}/${s.to_remove}`;
+  motion(prev, s);
   $("redeals").textContent = s.redeals_left === null ? L().unlimited : s.redeals_left;
   $("difficulty").textContent = s.difficulty.text;
   $("deal-code").textContent = s.code || L().card_list;
@@ -355,6 +357,28 @@ function render(s) {
   $("paused").hidden = !s.paused;
   clock = {base: s.seconds, at: performance.now(), running: !s.paused && s.status === "playing"};
   tick();
+}
+
+// Motion that helps (all of it off under prefers-reduced-motion, in style.css): a short
+// deal when a new deal or a restart begins, the card going to the foundation, a cascade
+// on a win.
+function motion(prev, s) {
+  const board = $("board");
+  const fresh = !prev || prev.code !== s.code || (s.moves === 0 && prev.moves > 0);
+  if (fresh && s.moves === 0) {
+    $("pyramid").querySelectorAll(".card[data-card]").forEach((c, i) => c.style.setProperty("--i", i));
+    restartAnimation(board, "dealing");
+  } else if (prev && s.removed > prev.removed) {
+    const top = document.querySelector(".foundation .card");
+    if (top) restartAnimation(top, "arrive");
+  }
+  if (prev && prev.status === "playing" && s.status === "won") restartAnimation(board, "cascade");
+}
+function restartAnimation(e, name) {
+  e.classList.remove(name);
+  void e.offsetWidth;                     // a new start of the same animation
+  e.classList.add(name);
+  setTimeout(() => e.classList.remove(name), 1500);
 }
 
 function tick() {
@@ -569,6 +593,15 @@ function onPointerDown(event) {
   drag = {el: e, target: e.dataset.target, x: event.clientX, y: event.clientY,
           pointer: event.pointerId, moving: false, ghost: null, over: null};
 }
+// the cards a card pairs with now, read from the state's legal moves ("Tc+3s")
+function partnersOf(token) {
+  const out = new Set();
+  for (const move of (state && state.legal_moves) || []) {
+    const cards = move.split("+");
+    if (cards.length === 2 && cards.includes(token)) out.add(cards[0] === token ? cards[1] : cards[0]);
+  }
+  return out;
+}
 function dropTarget(event) {
   const under = document.elementFromPoint(event.clientX, event.clientY);
   const e = under && under.closest(".card[data-target]");
@@ -584,6 +617,11 @@ function onPointerMove(event) {
     drag.ghost.classList.add("ghost");
     document.body.append(drag.ghost);
     drag.el.classList.add("dragging");
+    // only the cards it can go with light up: the partners in the session's legal moves
+    const partners = partnersOf(drag.el.dataset.card);
+    document.body.classList.add("dragging-card");
+    for (const c of document.querySelectorAll("#board .card[data-card]"))
+      if (partners.has(c.dataset.card)) c.classList.add("partner");
   }
   drag.ghost.style.left = `${event.clientX}px`;
   drag.ghost.style.top = `${event.clientY}px`;
@@ -603,6 +641,8 @@ function endDrag(event, dropped) {
   if (!d.moving) return;                         // a click: onClick taps
   d.ghost.remove();
   d.el.classList.remove("dragging");
+  document.body.classList.remove("dragging-card");
+  for (const c of document.querySelectorAll(".card.partner")) c.classList.remove("partner");
   if (d.over) d.over.classList.remove("drop");
   suppressClick = true;
   setTimeout(() => { suppressClick = false; }, 0);
