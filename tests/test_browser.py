@@ -656,3 +656,31 @@ def test_while_dragging_only_partners_light_up(page, server):
     assert lit and all(t[0] == "3" for t in lit), lit          # 10 + 3 = 13, nothing else
     page.mouse.up()
     assert page.locator(".card.partner").count() == 0
+
+
+def test_keyboard_alone_plays_a_game_to_a_win(page, server):
+    """Arrows and Enter only (and H for the hints to follow): the cursor reaches every card
+    a hint names, and the game is won."""
+    open_game(page, server.url, "PY1-N-AAAAAAS")
+    page.locator("body").focus()
+    for _ in range(120):
+        if page.locator("#status").text_content() != "Playing":
+            break
+        page.keyboard.press("h")
+        expect(page.locator(".hinted").first).to_be_visible()
+        tokens = page.eval_on_selector_all(".card.hinted[data-card]",
+                                           "es => es.map(e => e.dataset.card)") or ["stock"]
+        moves = page.locator("#moves").text_content()
+        for token in tokens:
+            where = ('[data-target="stock"]' if token == "stock"
+                     else f'[data-card="{token}"]')
+            for _ in range(40):                                # right until the cursor is there
+                if page.locator(f".card.cursor{where}").count():
+                    break
+                page.keyboard.press("ArrowRight")
+            assert page.locator(f".card.cursor{where}").count(), token
+            page.keyboard.press("Enter")
+        expect(page.locator("#moves")).not_to_have_text(moves)
+    expect(page.locator("#status")).to_have_text("Won")
+    expect(page.locator("#end-panel")).to_be_visible()
+    assert page.locator(".card[aria-label]").count() > 0        # cards have accessible names

@@ -263,7 +263,10 @@ function cardElement(token, target, classes) {
 
 function mark(e, target, s) {
   const key = String(target);
-  if (s.selection && String(s.selection.target) === key) e.classList.add("selected");
+  if (s.selection && String(s.selection.target) === key) {
+    e.classList.add("selected");
+    e.setAttribute("aria-pressed", "true");          // for screen readers too
+  }
   if (cursor !== null && String(cursor) === key) e.classList.add("cursor");
   if (e.dataset.card && hinted.includes(e.dataset.card)) e.classList.add("hinted");
 }
