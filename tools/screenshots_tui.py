@@ -1,7 +1,8 @@
-"""Regenerate docs/images/tui.svg: the terminal game on a fixed deal after a few moves
-(dark theme, 80 x 24, a fixed clock), saved and counted in a temporary folder.
+"""Regenerate docs/images/tui.svg and tui-light.svg: the terminal game on a fixed deal
+after a few moves and a hint (80 x 24, a fixed clock; the dark and the light theme), saved
+and counted in a temporary folder.
 
-    PYTHONPATH=python:src python tools/screenshots_tui.py [OUT.svg]
+    PYTHONPATH=python:src python tools/screenshots_tui.py [OUT_DIR]
 """
 from __future__ import annotations
 
@@ -18,10 +19,11 @@ from pyramid_solitaire.tui.app import PyramidApp  # noqa: E402
 DEAL = "PY1-N-AAAAAAS"
 
 
-async def shoot(out: pathlib.Path, folder: pathlib.Path) -> None:
+async def shoot(out: pathlib.Path, folder: pathlib.Path, theme: str) -> None:
     now = [1000.0]
     app = PyramidApp(DEAL, "pyramide", save_path=folder / "game.json",
-                     stats_path=folder / "stats.sqlite3", clock=lambda: now[0])
+                     stats_path=folder / "stats.sqlite3", clock=lambda: now[0], theme=theme,
+                     lang="en")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.click("#p22")          # K♣: a free King goes in one tap
@@ -32,6 +34,7 @@ async def shoot(out: pathlib.Path, folder: pathlib.Path) -> None:
         now[0] += 17
         await pilot.click("#p24")          # J♥ selected
         await pilot.press("left")          # the keyboard cursor on 2♠
+        await pilot.press("h")             # a hint, in words, its cards in light blue
         now[0] += 4
         app.table.tick()
         await pilot.pause()
@@ -39,10 +42,11 @@ async def shoot(out: pathlib.Path, folder: pathlib.Path) -> None:
 
 
 def main() -> None:
-    out = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "images" / "tui.svg"
-    with tempfile.TemporaryDirectory() as folder:
-        asyncio.run(shoot(out, pathlib.Path(folder)))
-    print(out)
+    folder_out = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "images"
+    for name, theme in (("tui.svg", "textual-dark"), ("tui-light.svg", "textual-light")):
+        with tempfile.TemporaryDirectory() as folder:
+            asyncio.run(shoot(folder_out / name, pathlib.Path(folder), theme))
+        print(folder_out / name)
 
 
 if __name__ == "__main__":
