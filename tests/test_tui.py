@@ -579,3 +579,21 @@ def test_cards_are_readable_in_both_themes(tmp_path, theme):
         assert any("selected" in k for k in seen) and any("hinted" in k for k in seen)
 
     run(app, script)
+
+
+def test_big_terminals_get_taller_cards_and_80x24_still_fits(tmp_path):
+    for size, tall in (((120, 44), True), ((80, 24), False)):
+        app = make_app(tmp_path / str(size[0]))
+
+        async def script(pilot, tall=tall, size=size):
+            await pilot.pause()
+            widget = card(app, 27)
+            assert ("tall" in app.table.classes) is tall
+            assert widget.size.height == (3 if tall else 1)
+            bottom = app.table.query_one("#messages").region.bottom
+            assert bottom <= size[1] - 1                     # the footer still shows
+
+        async def main(script=script, size=size):
+            async with app.run_test(size=size) as pilot:
+                await script(pilot)
+        asyncio.run(main())

@@ -80,9 +80,17 @@ class TableScreen(Screen):
         yield Static("", id="messages")
         yield Footer(compact=True, show_command_palette=False)
 
+    #: From this size on (columns, lines), cards are taller and wider (the ``tall`` class).
+    TALL = (100, 36)
+
     def on_mount(self) -> None:
         self.redraw()
         self.set_interval(1.0, self.tick)
+
+    def on_resize(self, event: Any) -> None:
+        """A big terminal gets bigger cards; 80 x 24 keeps the compact ones."""
+        self.set_class(event.size.width >= self.TALL[0] and event.size.height >= self.TALL[1],
+                       "tall")
 
     # ---- drawing -----------------------------------------------------------------------------
     def card(self, target: Any) -> CardWidget:
