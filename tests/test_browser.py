@@ -28,6 +28,14 @@ CARDS = seed000_deal().to_cards()
 def browser():
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        plain = b.new_context
+
+        def new_context(**options):
+            # no motion unless a test asks for it: cards stay where they are measured and
+            # clicked (test_motion_helps_and_stops_under_reduced_motion asks)
+            options.setdefault("reduced_motion", "reduce")
+            return plain(**options)
+        b.new_context = new_context
         yield b
         b.close()
 
@@ -434,7 +442,7 @@ def test_the_rules_page_is_offered_once_and_opens_in_both_languages(page, server
     page.click("#welcome-howto")
     panel = page.locator("#howto-panel")
     expect(panel).to_be_visible()
-    expect(page.locator("#howto-title")).to_have_text("How to play: pyramide")
+    expect(page.locator("#howto-title")).to_have_text("How to play: Pyramide")
     expect(panel).to_contain_text("A + Q, 2 + J, 3 + 10, 4 + 9, 5 + 8, 6 + 7")
     expect(panel).to_contain_text("as often as you like")        # this game's redeals
     page.click("#close-howto")
@@ -442,7 +450,7 @@ def test_the_rules_page_is_offered_once_and_opens_in_both_languages(page, server
     expect(welcome).to_be_hidden()
     page.select_option("#lang", "vi")
     page.keyboard.press("?")
-    expect(page.locator("#howto-title")).to_have_text("Cách chơi: pyramide")
+    expect(page.locator("#howto-title")).to_have_text("Cách chơi: Pyramide")
     expect(panel).to_contain_text("Các cặp có tổng 13")
     page.keyboard.press("Escape")
     expect(panel).to_be_hidden()
@@ -689,3 +697,12 @@ def test_keyboard_alone_plays_a_game_to_a_win(page, server):
     expect(page.locator("#status")).to_have_text("Won")
     expect(page.locator("#end-panel")).to_be_visible()
     assert page.locator(".card[aria-label]").count() > 0        # cards have accessible names
+
+
+def test_game_type_names_in_both_languages(page, server):
+    page.goto(server.url)
+    expect(page.locator("#pyramid .card[data-card]").first).to_be_visible()
+    option = page.locator('#profile option[value="three-pass"]')
+    expect(option).to_have_text("Three passes")
+    page.select_option("#lang", "vi")
+    expect(option).to_have_text("Ba lượt")

@@ -6,7 +6,7 @@ A frontend adds its own keys.
 
 >>> page = how_to_play("msc", "en")
 >>> page["title"]
-'How to play: msc'
+'How to play: Microsoft Solitaire Collection'
 >>> [s["title"] for s in page["sections"]]
 ['Goal', 'Pairs of 13', 'Free cards', 'The stock and the waste', 'Points']
 >>> page["sections"][3]["paragraphs"][-1]
@@ -169,6 +169,8 @@ def how_to_play(profile: Profile | str = "pyramide", lang: str = "en") -> dict[s
         points.append(_t("no_chance", lang))
     sections = [("goal", goal), ("pairs", pairs), ("free", free), ("stock", stock),
                 ("points", points)]
-    return {"title": _t("title", lang, game=profile.name), "profile": profile.name,
+    from .messages import game_name
+    return {"title": _t("title", lang, game=game_name(profile.name, lang)),
+            "profile": profile.name,
             "lang": lang,
             "sections": [{"title": _t(key, lang), "paragraphs": text} for key, text in sections]}

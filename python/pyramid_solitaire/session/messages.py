@@ -57,6 +57,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
                               "{kept}. Đây là ván mới"},
     "loaded": {"en": "Saved game resumed", "vi": "Đã mở lại ván bài đã lưu"},
     "difficulty": {"en": "Difficulty: {label}", "vi": "Độ khó: {label}"},
+    # the game types' names, as players read them
+    "game_pyramide": {"en": "Pyramide", "vi": "Pyramide"},
+    "game_three-pass": {"en": "Three passes", "vi": "Ba lượt"},
+    "game_unlimited": {"en": "Unlimited", "vi": "Không giới hạn"},
+    "game_classic": {"en": "Classic", "vi": "Cổ điển"},
+    "game_classic-draw3": {"en": "Classic, draw three", "vi": "Cổ điển, rút ba"},
+    "game_msc": {"en": "Microsoft Solitaire Collection", "vi": "Microsoft Solitaire Collection"},
+    "card_list": {"en": "a card list", "vi": "danh sách lá bài"},
     "difficulty_easy": {"en": "easy", "vi": "dễ"},
     "difficulty_medium": {"en": "medium", "vi": "vừa"},
     "difficulty_hard": {"en": "hard", "vi": "khó"},
@@ -89,3 +97,10 @@ def message(code: str, lang: str = "en", **args: Any) -> Message:
     """The message ``code`` in ``lang``, its ``{placeholders}`` filled from ``args``."""
     texts = CATALOGUE[code]
     return Message(code, texts[check_lang(lang)].format(**args), dict(args))
+
+
+def game_name(profile: str, lang: str = "en") -> str:
+    """A game type's name for players (``three-pass``: "Three passes", "Ba lượt"); a
+    profile of the user's own keeps its name."""
+    key = f"game_{profile}"
+    return CATALOGUE[key][check_lang(lang)] if key in CATALOGUE else profile

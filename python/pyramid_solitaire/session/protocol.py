@@ -213,8 +213,11 @@ class Server:
         capabilities = ["tap", "drag", "undo", "redo", "hint", "save", "stats", "winnable_only"]
         if not self.files:
             capabilities.remove("save")
+        from .messages import game_name
         return {"protocol": PROTOCOL_VERSION, "version": __version__, "ops": list(self.ops),
                 "profiles": Profile.names(), "languages": list(LANGUAGES),
+                "game_names": {lang: {p: game_name(p, lang) for p in Profile.names()}
+                               for lang in LANGUAGES},
                 "capabilities": capabilities}
 
     def _op_new(self, request: dict) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from ..session.messages import message
+from ..session.messages import game_name, message
 from . import cursor as cursor_moves
 from .labels import clock_text, label
 from .widgets import CardWidget, widget_id
@@ -148,7 +148,8 @@ class TableScreen(Screen):
 
         difficulty = message("difficulty", lang, label=st["difficulty"]["text"]).text
         self.query_one("#info", Static).update(
-            f"[b]{st['code'] or 'card list'}[/b]   {session.profile.name}   {difficulty}")
+            f"[b]{st['code'] or message('card_list', session.lang).text}[/b]   "
+            f"{game_name(session.profile.name, session.lang)}   {difficulty}")
         self.query_one("#status", Static).update(self.status_text(st))
         for entry in st["pyramid"]:
             if paused:

@@ -100,7 +100,8 @@ let hinted = [];                         // cards (or "stock") of the last hint
 let clock = {base: 0, at: 0, running: false};
 let drag = null, suppressClick = false;
 let hiddenPause = false, pendingNote = null;   // paused because the tab was hidden
-let nextProfile = null;                  // a game type chosen during a game, for the next deal
+let nextProfile = null;
+let gameNames = {};                      // the game types' names, by language (from hello)                  // a game type chosen during a game, for the next deal
 
 const L = () => LABELS[lang || defaults.lang] || LABELS.en;
 
@@ -163,6 +164,7 @@ function onResponse(r) {
   }
   switch (r.op) {
     case "hello":
+      gameNames = r.game_names || {};
       fillProfiles(r.profiles);
       return;
     case "attach":
@@ -407,7 +409,8 @@ function hintOf(messages) {
 
 function fillProfiles(names) {
   const select = $("profile"), chosen = select.value || store.get("profile") || defaults.profile;
-  select.replaceChildren(...names.map((n) => { const o = el("option", "", n); o.value = n; return o; }));
+  const shown = gameNames[lang || defaults.lang] || {};
+  select.replaceChildren(...names.map((n) => { const o = el("option", "", shown[n] || n); o.value = n; return o; }));
   select.value = names.includes(chosen) ? chosen : names[0];
 }
 
@@ -505,6 +508,7 @@ function setLang(value, remember) {
     if (typeof l[e.dataset.label] === "string") e.textContent = l[e.dataset.label];
   }
   document.title = l.title === "Pyramid" ? "Pyramid Solitaire" : l.title;
+  for (const o of $("profile").options) o.textContent = (gameNames[value] || {})[o.value] || o.value;
   setTheme(document.documentElement.dataset.theme, false);
   if (state) render(state);
 }
