@@ -597,3 +597,21 @@ def test_big_terminals_get_taller_cards_and_80x24_still_fits(tmp_path):
             async with app.run_test(size=size) as pilot:
                 await script(pilot)
         asyncio.run(main())
+
+
+def test_a_first_start_offers_the_rules_and_texts_follow_the_language(tmp_path):
+    app = make_app(tmp_path, lang="vi")
+
+    async def script(pilot):
+        assert "Bấm ? để xem cách chơi" in messages_shown(app)     # offered once
+        await pilot.press("question_mark")
+        shown = str(app.screen.query_one("#help-text").render())
+        assert "Phím" in shown and "ván mới" in shown               # the keys in Vietnamese
+        await pilot.press("escape", "s")
+        assert isinstance(app.screen, StatsScreen)
+        assert "Thống kê" in str(app.screen.query_one("#stats-title").render())
+        await pilot.press("escape")
+
+    run(app, script)
+    again = make_app(tmp_path)
+    assert not any("how to play" in str(getattr(n, "text", n)) for n in again.notes)

@@ -23,6 +23,7 @@ from ..session.messages import Message, check_lang, message
 from ..session.profiles import Profile
 from ..session.stats import StatsStore, default_path
 from . import start as starting
+from .labels import label
 from .screens import CodeScreen, ConfirmScreen, EndScreen, HelpScreen, StatsScreen
 from .table import TableScreen
 
@@ -68,6 +69,9 @@ class PyramidApp(App):
             raise
         self.session: Session = begun.session
         self.save_path = begun.save_path
+        if self.settings_path is not None and not self.settings_path.exists():
+            self.note(label("first_visit", self.lang))   # a first start: the rules, offered
+            self.remember(lang=self.lang)
         self.pending_code = begun.pending
         self.note(*begun.notes)
         self.cursor: Any = None                 # the keyboard cursor's target
@@ -239,9 +243,11 @@ class PyramidApp(App):
             summary = self.store.summary(profile)
             best = self.store.high_scores(profile)
         except (ValueError, sqlite3.Error) as e:
-            self.push_screen(StatsScreen(profile, None, [], error=str(e)))
+            self.push_screen(StatsScreen(profile, None, [], error=str(e),
+                                         lang=self.session.lang))
             return
-        self.push_screen(StatsScreen(profile, summary, best))
+        self.push_screen(StatsScreen(profile, summary, best, lang=self.session.lang,
+                                     show_score=self.shows_score))
 
     def ask_code(self) -> None:
         self.push_screen(CodeScreen(self._submit_code))

@@ -27,6 +27,21 @@ Every action is saved: the next start goes on with this game.
 Esc closes this help."""
 
 
+KEYS_VI = """\
+[b]Chuột[/b]  bấm một lá, nọc hoặc bài bỏ: một lá, rồi lá ghép với nó
+       (bấm lại lá đang chọn để bỏ chọn)
+
+[b]Phím[/b]   ← → ↑ ↓  đưa con trỏ qua các lá chơi được lúc này
+       Enter    chạm lá dưới con trỏ (cả Space)
+       D  rút bài (hoặc lật lại bài bỏ)   H  gợi ý (tô xanh)
+       Z  hoàn tác      R  làm lại        P  tạm dừng / tiếp tục
+       N  ván mới       X  chơi lại ván này   C  nhập hoặc dán mã ván
+       L  ngôn ngữ      S  thống kê       T  sáng / tối   ?  trợ giúp này   Q  thoát
+
+Mọi thao tác đều được lưu: lần mở sau sẽ chơi tiếp ván này.
+Esc để đóng trợ giúp."""
+
+
 def help_text(profile: Any = "pyramide", lang: str = "en") -> str:
     """The help: the game's rules page (the session layer's, docs/session.md "How to
     play", in the game's language), then the terminal game's mouse and keys."""
@@ -38,7 +53,7 @@ def help_text(profile: Any = "pyramide", lang: str = "en") -> str:
     for section in page["sections"]:
         parts.append(f"[b]{escape(section['title'])}[/b]  "
                      + " ".join(escape(p) for p in section["paragraphs"]))
-    return "\n\n".join(parts + [KEYS])
+    return "\n\n".join(parts + [KEYS_VI if lang == "vi" else KEYS])
 
 
 class HelpScreen(ModalScreen[None]):
@@ -59,50 +74,67 @@ class StatsScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,s,q,enter", "app.pop_screen", "Close")]
 
     def __init__(self, profile: str, summary: dict | None, high_scores: list[dict],
-                 error: str | None = None) -> None:
+                 error: str | None = None, lang: str = "en", show_score: bool = True) -> None:
         super().__init__()
         self.profile = profile
         self.summary = summary
         self.high_scores = high_scores
         self.error = error
+        self.lang = lang
+        self.show_score = show_score          # seed 003's game has no points: no score shown
 
     def compose(self) -> ComposeResult:
+        from ..session.messages import game_name
+        lang = self.lang
         with Vertical(id="stats-box", classes="dialog"):
-            yield Static(f"[b]Statistics: {self.profile}[/b]", id="stats-title")
+            yield Static(f"[b]{label('statistics', lang)}: {game_name(self.profile, lang)}[/b]",
+                         id="stats-title")
             if self.error is not None:
                 yield Static(self.error, id="stats-error")
             else:
                 yield DataTable(id="stats-summary", show_cursor=False)
-                yield Static("[b]Best wins[/b]", id="stats-best-title")
+                yield Static(f"[b]{label('best_wins', lang)}[/b]", id="stats-best-title")
                 yield DataTable(id="stats-high", show_cursor=False)
-            yield Static("Esc to close", classes="dialog-keys")
+            yield Static(label("esc_close", lang), classes="dialog-keys")
 
     def on_mount(self) -> None:
         if self.error is not None:
             return
+        from ..session.messages import message
+        lang = self.lang
         s = self.summary or {}
         rate = s.get("win_rate")
         table = self.query_one("#stats-summary", DataTable)
         table.show_header = False
         table.add_columns("", "")
-        for name, value in (
-                ("Games", str(s.get("games", 0))), ("Wins", str(s.get("wins", 0))),
-                ("Win rate", "-" if rate is None else f"{rate:.0%}"),
-                ("Best score", _dash(s.get("best_score"))),
-                ("Fewest moves (a win)", _dash(s.get("fewest_moves"))),
-                ("Fastest win", "-" if s.get("fastest_win") is None
+        rows = [("Games", "games", str(s.get("games", 0))),
+                ("Wins", "wins", str(s.get("wins", 0))),
+                ("Win rate", "win_rate", "-" if rate is None else f"{rate:.0%}"),
+                ("Best score", "best_score", _dash(s.get("best_score"))),
+                ("Fewest moves (a win)", "fewest_moves", _dash(s.get("fewest_moves"))),
+                ("Fastest win", "fastest_win", "-" if s.get("fastest_win") is None
                  else clock_text(s["fastest_win"])),
-                ("Winning streak", str(s.get("current_streak", 0))),
-                ("Best streak", str(s.get("best_streak", 0)))):
-            table.add_row(name, value, key=name)
+                ("Winning streak", "streak", str(s.get("current_streak", 0))),
+                ("Best streak", "best_streak", str(s.get("best_streak", 0)))]
+        for key, name, value in rows:           # keys stay English (tests, programs)
+            if key == "Best score" and not self.show_score:
+                continue
+            table.add_row(label(name, lang), value, key=key)
         high = self.query_one("#stats-high", DataTable)
-        high.add_columns("#", "Score", "Moves", "Time", "Deal", "Date", "Hints")
+        columns = ["#", label("score", lang), label("moves", lang), label("time", lang),
+                   label("deal", lang), label("date", lang), label("hints", lang)]
+        if not self.show_score:
+            columns.pop(1)
+        high.add_columns(*columns)
         for n, row in enumerate(self.high_scores, 1):
-            high.add_row(str(n), str(row["score"]), str(row["moves"]),
-                         clock_text(row["seconds"]), row["code"] or "card list",
-                         str(row["finished_at"])[:10], "yes" if row["assisted"] else "")
+            cells = [str(n), str(row["score"]), str(row["moves"]), clock_text(row["seconds"]),
+                     row["code"] or message("card_list", lang).text,
+                     str(row["finished_at"])[:10], label("yes", lang) if row["assisted"] else ""]
+            if not self.show_score:
+                cells.pop(1)
+            high.add_row(*cells)
         if not self.high_scores:
-            high.add_row("", "no win yet", "", "", "", "", "")
+            high.add_row("", label("no_win", lang), *[""] * (len(columns) - 2))
 
 
 def _dash(value: Any) -> str:
