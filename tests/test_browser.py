@@ -492,7 +492,8 @@ def follow_hints(page, limit=200):
             return
         page.keyboard.press("h")
         expect(page.locator(".hinted").first).to_be_visible()
-        tokens = page.eval_on_selector_all(".card.hinted[data-card]", "es => es.map(e => e.dataset.card)")
+        tokens = page.eval_on_selector_all(".card.hinted[data-card]",
+                                           "es => es.map(e => e.dataset.card)")
         if not tokens:                                      # draw or turn over: the stock
             moves = page.locator("#moves").text_content()
             page.locator(".hinted").first.click()
@@ -607,15 +608,18 @@ CONTRAST_JS = """
     const text = !e.closest(".card.blocked")
       && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
     if (text) {
-      const s = getComputedStyle(e), size = parseFloat(s.fontSize), bold = Number(s.fontWeight) >= 700;
+      const s = getComputedStyle(e), size = parseFloat(s.fontSize);
+      const bold = Number(s.fontWeight) >= 700;
       const large = size >= 24 || (bold && size >= 18.66);
       const r = ratio(parse(s.color), background(e));
-      if (r < (large ? 3 : 4.5)) bad.push(`text ${e.tagName}#${e.id}.${e.className} "${e.textContent.trim().slice(0, 20)}": ${r.toFixed(2)}`);
+      const what = `${e.tagName}#${e.id}.${e.className} "${e.textContent.trim().slice(0, 20)}"`;
+      if (r < (large ? 3 : 4.5)) bad.push(`text ${what}: ${r.toFixed(2)}`);
     }
     if (e.classList.contains("card") && !e.classList.contains("empty")) {
       const s = getComputedStyle(e);
       const r = ratio(parse(s.borderTopColor), background(e.parentElement));
-      if (r < 3) bad.push(`card edge ${e.dataset.card || e.dataset.target || ""} ${e.className}: ${r.toFixed(2)}`);
+      const what = `${e.dataset.card || e.dataset.target || ""} ${e.className}`;
+      if (r < 3) bad.push(`card edge ${what}: ${r.toFixed(2)}`);
     }
   }
   return bad;

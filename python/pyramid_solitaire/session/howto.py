@@ -9,8 +9,9 @@ A frontend adds its own keys.
 'How to play: Microsoft Solitaire Collection'
 >>> [s["title"] for s in page["sections"]]
 ['Goal', 'Pairs of 13', 'Free cards', 'The stock and the waste', 'Points']
->>> page["sections"][3]["paragraphs"][-1]
-'When the stock is empty, tapping it turns the waste over to go through it again: 2 times in this game (shown under the stock).'
+>>> print(page["sections"][3]["paragraphs"][-1])       # doctest: +NORMALIZE_WHITESPACE
+When the stock is empty, tapping it turns the waste over to go through it again: 2 times
+in this game (shown under the stock).
 """
 from __future__ import annotations
 
