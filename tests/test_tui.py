@@ -500,8 +500,15 @@ def test_the_status_line_counts_the_cards_removed(tmp_path):
 
     async def script(pilot):
         assert "Removed 0/28" in status_shown(app)
+        foundation = app.table.query_one("#foundation")
+        assert str(foundation.render()) == "·" and "shown" not in foundation.classes
         await pilot.click(f"#p{index_of(app, 'Kc')}")
         assert "Removed 1/28" in status_shown(app)
+        assert str(foundation.render()) == "K♣" and "shown" in foundation.classes
+        info = app.table.query_one("#pile-foundation .pile-info")
+        assert str(info.render()) == "1/28"
+        await pilot.click("#foundation")                       # not a card to play
+        assert app.session.state()["moves"] == 1
 
     run(app, script)
 

@@ -14,7 +14,7 @@ from textual.widgets import Footer, Static
 from ..session.messages import game_name, message
 from . import cursor as cursor_moves
 from .labels import clock_text, label
-from .widgets import CardWidget, widget_id
+from .widgets import CardWidget, face, widget_id
 
 TALON = ("stock", "stock:top", "waste", "waste:0", "waste:1", "waste:2")
 PAUSED_BACK = "░░░"
@@ -77,6 +77,10 @@ class TableScreen(Screen):
                     yield Static("", classes="pile-label")
                     yield CardWidget(target)
                     yield Static("", classes="pile-info")
+            with Vertical(classes="pile", id="pile-foundation"):   # the cards removed
+                yield Static("", classes="pile-label")
+                yield Static("", id="foundation")
+                yield Static("", classes="pile-info")
         yield Static("", id="messages")
         yield Footer(compact=True, show_command_palette=False)
 
@@ -191,6 +195,7 @@ class TableScreen(Screen):
                 show(target, None, "back", PAUSED_BACK)
             else:
                 show(target, token, "free" if token is not None else "empty")
+        self._draw_foundation(st, lang, paused)
         hint = label("paused_hint", lang)
         lines = [str(getattr(n, "text", n)) for n in app.notes
                  if getattr(n, "code", None) not in ("paused", "resumed", "game_paused")
@@ -200,6 +205,22 @@ class TableScreen(Screen):
         self.query_one("#messages", Static).update("\n".join(
             (f"[b]{_escape(t)}[/b]" if i == len(lines) - 1 else _escape(t))
             for i, t in enumerate(lines)))
+
+    def _draw_foundation(self, st: dict, lang: str, paused: bool) -> None:
+        """The foundation: the last card removed on top, and how many of those to remove
+        are gone (not a target: nothing happens on a click)."""
+        pile = self.query_one("#pile-foundation")
+        pile.query(".pile-label").first().update(label("removed", lang))
+        pile.query(".pile-info").first().update(f"{st['removed']}/{st['to_remove']}")
+        top = self.query_one("#foundation", Static)
+        token = None if paused else st["foundation"]
+        if token is None:
+            top.update("·")
+        else:
+            text, red = face(token)
+            top.update(text)
+            top.set_class(red, "red")
+        top.set_class(token is not None, "shown")
 
     # ---- input -------------------------------------------------------------------------------
     def on_card_widget_tapped(self, event: CardWidget.Tapped) -> None:
