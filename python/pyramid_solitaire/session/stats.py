@@ -314,7 +314,7 @@ class StatsStore:
         except BaseException:
             self._db.execute("ROLLBACK")
             raise
-        return int(cur.lastrowid)
+        return int(cur.lastrowid or 0)
 
     # ---- queries -----------------------------------------------------------------------------
     @_explained
