@@ -622,3 +622,19 @@ def test_a_first_start_offers_the_rules_and_texts_follow_the_language(tmp_path):
     run(app, script)
     again = make_app(tmp_path)
     assert not any("how to play" in str(getattr(n, "text", n)) for n in again.notes)
+
+
+def test_the_footer_follows_the_language(tmp_path):
+    from textual.widgets._footer import FooterKey
+    app = make_app(tmp_path)
+
+    async def script(pilot):
+        await pilot.pause()
+        names = {k.description for k in app.table.query(FooterKey)}
+        assert "Undo" in names and "Hoàn tác" not in names
+        await pilot.press("l")                                  # Vietnamese
+        await pilot.pause()
+        names = {k.description for k in app.table.query(FooterKey)}
+        assert "Hoàn tác" in names and "Thoát" in names and "Undo" not in names
+
+    run(app, script)

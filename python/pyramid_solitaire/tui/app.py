@@ -206,6 +206,8 @@ class PyramidApp(App):
         lang = "vi" if self.session.lang == "en" else "en"
         self.lang = lang
         self.act("set_lang", lang)
+        if self.table is not None:
+            self.table.translate_footer(lang)
         self.remember(lang=lang)
 
     # ---- screens -----------------------------------------------------------------------------

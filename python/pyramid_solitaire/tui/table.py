@@ -88,8 +88,22 @@ class TableScreen(Screen):
     TALL = (100, 36)
 
     def on_mount(self) -> None:
+        self.translate_footer(self.app.session.lang)
         self.redraw()
         self.set_interval(1.0, self.tick)
+
+    def translate_footer(self, lang: str) -> None:
+        """The footer's key names in ``lang`` (labels.py, ``key_<action>``). Textual keeps a
+        screen's bindings in ``_bindings``; should that change, the footer stays English."""
+        import dataclasses
+        try:
+            table = self._bindings.key_to_bindings
+        except AttributeError:  # pragma: no cover - another Textual
+            return
+        for key, bindings in table.items():
+            table[key] = [dataclasses.replace(b, description=footer_label(b, lang))
+                          for b in bindings]
+        self.refresh_bindings()
 
     def on_resize(self, event: Any) -> None:
         """A big terminal gets bigger cards; 80 x 24 keeps the compact ones."""
@@ -298,6 +312,14 @@ class TableScreen(Screen):
 
     def action_quit(self) -> None:
         self.app.quit_game()
+
+
+def footer_label(binding: Any, lang: str) -> str:
+    """A binding's name in the footer, in ``lang`` (its own description when labels.py has
+    none)."""
+    from .labels import LABELS
+    texts = LABELS.get(f"key_{binding.action.split('(')[0]}")
+    return texts[lang] if texts and binding.description else binding.description
 
 
 def _escape(text: str) -> str:
