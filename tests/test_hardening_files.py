@@ -75,7 +75,6 @@ def test_a_save_refuses_what_is_not_a_regular_file(tmp_path, where):
     link.symlink_to(path)
     with pytest.raises(OSError):
         write_atomic(link, "x")                                  # through a link too
-    r = ask(Server(), {"op": "new", "code": "PY1-N-AAAAAAS"})
     server = Server()
     ask(server, {"op": "new", "code": "PY1-N-AAAAAAS"})
     r = ask(server, {"id": 1, "op": "save", "path": str(path)})
@@ -173,9 +172,7 @@ def _recorded(path, code="PY1-N-AAAAAAS", profile="pyramide", won=False) -> None
 def test_reading_commands_open_read_only_and_write_nothing(tmp_path, capsys):
     path = tmp_path / "stats.db"
     _recorded(path)
-    for name in os.listdir(tmp_path):                   # settle the WAL into the file
-        pass
-    with StatsStore(path):
+    with StatsStore(path):                              # settle the WAL into the file
         pass
     before = {p: digest(tmp_path / p) for p in os.listdir(tmp_path)}
     assert main(["stats", "--db", str(path), "--json"]) == 0

@@ -22,7 +22,7 @@ import numpy as np
 
 from pyramid_core.shuffle import MAX_DEAL_NUMBER, decks as _shuffle_decks
 
-from ._args import excerpt
+from ._args import excerpt, whole
 from .cards import parse_cards
 from .deal import Deal, code_rules, looks_like_code, parse_code
 from .rules import Rules
@@ -46,6 +46,18 @@ def _number(value: Any) -> int | None:
         raise ValueError(f"a deal number is a whole number 0..{MAX_DEAL_NUMBER:,}, "
                          f"got {excerpt(n)}")
     return n
+
+
+def deal_number_of(value: Any) -> int | None:
+    """The deal number ``value`` names when it is one: an int (not a bool), or a text of
+    ASCII digits, as the command line and ``stats --deal`` take them (0..MAX_DEAL_NUMBER,
+    else ValueError); None for anything else (a code, a card list)."""
+    if isinstance(value, str):
+        text = value.strip()
+        if not (text.isascii() and text.isdigit()):
+            return None
+        return whole("a deal number", text, 0, MAX_DEAL_NUMBER)
+    return _number(value)
 
 
 def _read_code(text: str, explicit: Rules | None) -> tuple[int, Rules | None]:

@@ -21,7 +21,7 @@ from .._args import excerpt
 from ..cards import _tokens, _TOKEN
 from ..cli import UsageError, explicit_rules, rules_from_args
 from ..deal import Deal, looks_like_code
-from pyramid_core.shuffle import MAX_DEAL_NUMBER
+from ..deals_input import deal_number_of
 
 _BOMS = ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
 MAX_BAD_SHOWN = 10
@@ -81,8 +81,8 @@ def parse_deal(text: str, args: argparse.Namespace, where: str, *,
     try:
         if len(text) > 10_000:
             raise ValueError(f"a deal is a code or 52 card tokens, got {len(text):,} characters")
-        if text.strip().isascii() and text.strip().isdigit():    # a deal number
-            number = _args.whole("a deal number", text, 0, MAX_DEAL_NUMBER)
+        number = deal_number_of(text)
+        if number is not None:                                   # a deal number
             return Line(where, text, Deal.from_number(number, rules=rules_from_args(args)))
         if not looks_like_code(text):
             problem = _what_is_seen(text, where)

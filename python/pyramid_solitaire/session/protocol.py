@@ -18,7 +18,7 @@ from .. import __version__
 from .._args import excerpt
 from ..jsonin import BadJSON, loads
 from ..jsonout import SAFE_INTEGER, dumps
-from .messages import LANGUAGES, check_lang
+from .messages import LANGUAGES, check_lang, game_name
 from .profiles import Profile
 from .session import Session, check_code_profile, profile_of_code
 
@@ -161,9 +161,6 @@ class Server:
             response.update(extra)
         except ProtocolError as e:
             response = {"id": rid, "ok": False, "error": {"code": e.code, "message": str(e)}}
-        except RecursionError:           # pragma: no cover - the reader refuses deep nesting
-            response = {"id": rid, "ok": False,
-                        "error": {"code": "bad_request", "message": "nested too deep"}}
         except ValueError as e:          # bad arguments: the library's own messages
             response = {"id": rid, "ok": False,
                         "error": {"code": "bad_request", "message": " ".join(str(e).split())}}
@@ -213,7 +210,6 @@ class Server:
         capabilities = ["tap", "drag", "undo", "redo", "hint", "save", "stats", "winnable_only"]
         if not self.files:
             capabilities.remove("save")
-        from .messages import game_name
         return {"protocol": PROTOCOL_VERSION, "version": __version__, "ops": list(self.ops),
                 "profiles": Profile.names(), "languages": list(LANGUAGES),
                 "game_names": {lang: {p: game_name(p, lang) for p in Profile.names()}

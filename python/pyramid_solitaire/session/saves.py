@@ -39,8 +39,8 @@ MAX_COUNT = (1 << 53) - 1
 MAX_SECONDS = 1e9
 
 
-def _count(name: str, value: Any, low: int | None = 0) -> int:
-    return _args.whole(name, value, -MAX_COUNT if low is None else low, MAX_COUNT)
+def _count(name: str, value: Any, signed: bool = False) -> int:
+    return _args.whole(name, value, -MAX_COUNT if signed else 0, MAX_COUNT)
 
 
 def to_document(session: "Session") -> dict[str, Any]:
@@ -104,10 +104,10 @@ def from_document(doc: Any, clock: Any = None) -> "Session":
         s = Session(deal.with_rules(rules), profile, clock=clock, lang=doc["lang"],
                     explain_errors=doc["explain_errors"])
         s.game.play_all(doc["history"])
-        undo = [_Action(Move.parse(a["move"]), _count("points", a["points"], None),
-                        _count("bonus", a["bonus"], None)) for a in doc["undo"]]
-        redo = [_Action(Move.parse(a["move"]), _count("points", a["points"], None),
-                        _count("bonus", a["bonus"], None)) for a in doc["redo"]]
+        undo = [_Action(Move.parse(a["move"]), _count("points", a["points"], signed=True),
+                        _count("bonus", a["bonus"], signed=True)) for a in doc["undo"]]
+        redo = [_Action(Move.parse(a["move"]), _count("points", a["points"], signed=True),
+                        _count("bonus", a["bonus"], signed=True)) for a in doc["redo"]]
         if [a.move for a in undo] != s.game.moves[len(s.game.moves) - len(undo):]:
             raise ValueError("the undo stack does not end the moves played")
         s._undo.extend(undo)

@@ -34,19 +34,25 @@ from .profiles import Profile
 Target = Any
 
 
+def _code_letter(deal: Any) -> str | None:
+    """The rules letter of a deal code; None for anything else (a card list, a number, or
+    a bad code: Game says why)."""
+    if not isinstance(deal, str):
+        return None
+    from ..deal import parse_code
+    try:
+        return parse_code(deal)[1]
+    except ValueError:
+        return None
+
+
 def profile_of_code(deal: Any, profile: Profile) -> Profile:
     """The profile to play ``deal`` under when none is named: ``profile``, unless ``deal``
     is a code whose letter names other rules and a built-in profile plays them (a pasted
     PY1-M-... code is played as the msc game)."""
-    if not isinstance(deal, str):
-        return profile
-    from ..deal import parse_code
     from ..rules import Rules
-    try:
-        _, letter = parse_code(deal)
-    except ValueError:
-        return profile                      # a card list, or a bad code (Game says why)
-    if letter == profile.rules.letter or letter == "X":
+    letter = _code_letter(deal)
+    if letter is None or letter == profile.rules.letter or letter == "X":
         return profile
     named = Rules.preset(letter)
     for candidate in Profile.names():
@@ -59,20 +65,19 @@ def check_code_profile(deal: Any, profile: Profile, flag: str) -> None:
     """ValueError when ``deal`` is a code whose letter names other rules than
     ``profile``'s (``flag``: how the caller names the profile, ``profile`` or
     ``--profile``)."""
-    if not isinstance(deal, str):
-        return
-    from ..deal import parse_code
+    from ..deal import code_rules
     from ..rules import Rules
-    try:
-        _, letter = parse_code(deal)
-    except ValueError:
-        return                              # a card list, or a bad code (Game says why)
-    if letter in ("X", profile.rules.letter):
+    letter = _code_letter(deal)
+    if letter is None:
         return
-    named = Rules.preset(letter)
-    raise ValueError(f"deal code {_args.excerpt(deal.strip())} names the {named.name} rules "
-                     f"(letter {letter}), but {flag} {profile.name} plays the "
-                     f"{profile.rules.name} rules: drop {flag} to play the code's game")
+    named = None if letter == "X" else Rules.preset(letter)
+    try:
+        code_rules(deal, named, profile.rules)      # the one check of a code's letter
+    except ValueError:                              # worded for a profile, not rules=
+        raise ValueError(f"deal code {_args.excerpt(deal.strip())} names the "
+                         f"{named.name if named else 'custom'} rules (letter {letter}), but "
+                         f"{flag} {profile.name} plays the {profile.rules.name} rules: drop "
+                         f"{flag} to play the code's game") from None
 
 
 def random_deal(profile: Profile, rng: Any = None, winnable_only: bool = False) -> Deal:
@@ -502,6 +507,12 @@ class Session:
 
     # ---- state ------------------------------------------------------------------------------
     @property
+    def under_way(self) -> bool:
+        """Moves played and the game not over: a frontend asks before leaving it (it would
+        be recorded as abandoned)."""
+        return self.status is Status.PLAYING and self.moves > 0
+
+    @property
     def can_undo(self) -> bool:
         return bool(self._undo)
 
@@ -557,7 +568,7 @@ class Session:
             "removed": len(removed) if game.rules.win == "all" else game.pyramid_removed,
             "to_remove": 52 if game.rules.win == "all" else 28,
             "foundation": removed[-1].token if removed else None,
-            "show_redeals": self.profile.show_redeals,
+            "show_redeals": self.profile.show_redeals, "under_way": self.under_way,
             "difficulty": {"level": self.difficulty.level, "label": self.difficulty.label,
                            "text": self._msg(f"difficulty_{self.difficulty.label}").text,
                            "winnable": self.difficulty.winnable},

@@ -10,6 +10,7 @@ is one short transaction, so two processes writing at once lose nothing.
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import os
 import sqlite3
 import time
@@ -66,8 +67,6 @@ def _retry(step: Any) -> Any:
 def _explained(method: Any) -> Any:
     """SQLite's errors while reading or writing an opened file become one ValueError that
     names the file (StatsStore._damaged)."""
-    import functools
-
     @functools.wraps(method)
     def wrapper(self: "StatsStore", *args: Any, **kwargs: Any) -> Any:
         try:
@@ -136,7 +135,7 @@ class StatsStore:
         self.writable = exists and os.access(self.path, os.W_OK) and os.access(folder, os.W_OK)
         try:
             if exists:                       # looked at read-only before anything else
-                probe = self._connect(read_only=True)
+                probe = self._connect_read_only()
                 try:
                     empty = self._check(probe)
                     if not read_only:          # sound throughout before a byte is written
@@ -149,7 +148,7 @@ class StatsStore:
                 self._db = sqlite3.connect(":memory:", isolation_level=None)
                 self._migrate()
             elif read_only:
-                self._db = self._connect(read_only=True)
+                self._db = self._connect_read_only()
             else:
                 if exists and not self.writable:
                     raise ValueError(f"{self.path} is read-only: games cannot be recorded "
@@ -195,7 +194,7 @@ class StatsStore:
                              f"({e.strerror or e})") from None
         return False
 
-    def _connect(self, read_only: bool) -> sqlite3.Connection:
+    def _connect_read_only(self) -> sqlite3.Connection:
         """A read-only connection that creates nothing beside the file: with a write-ahead
         log and its index beside it (another process has it open), ``mode=ro``, which reads
         the log; else the file is read as it is (``immutable=1``). A log left without its
@@ -399,12 +398,11 @@ def deal_filter(deal: Any, profile: str | None = None) -> tuple[Any, list[str] |
     rules, so only the built-in profiles of those rules (None: any profile, for card lists,
     numbers and X codes). A ``profile`` whose rules differ from the code's is a ValueError."""
     from ..deal import Deal
-    from pyramid_core.shuffle import MAX_DEAL_NUMBER
+    from ..deals_input import deal_number_of
     from .profiles import Profile
-    if isinstance(deal, (int, str)) and not isinstance(deal, bool) and \
-            str(deal).strip().isascii() and str(deal).strip().isdigit():
-        return Deal.from_number(_args.whole("deal number", deal, 0, MAX_DEAL_NUMBER),
-                                rules=None), None
+    number = deal_number_of(deal)
+    if number is not None:
+        return Deal.from_number(number, rules=None), None
     parsed = Deal.parse(deal)
     if parsed.rules is None or parsed.code is None:
         return parsed, None

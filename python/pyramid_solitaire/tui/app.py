@@ -183,15 +183,10 @@ class PyramidApp(App):
              "restart": "Start this deal again from the beginning?",
              "code": "Leave this game for another deal?"}
 
-    def under_way(self) -> bool:
-        """Moves played and the game not over: leaving it is asked first."""
-        st = self.session.state()
-        return st["status"] == "playing" and st["moves"] > 0
-
     def when_left(self, what: str, then: Callable[[], Any]) -> None:
         """``then()`` at once when no game is under way; else after the player says yes
         (the game left counts as abandoned in the statistics, which the question says)."""
-        if not self.under_way():
+        if not self.session.under_way:
             then()
             return
 

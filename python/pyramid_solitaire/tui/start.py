@@ -80,9 +80,7 @@ def start(code: str | None, profile: str, lang: str, save_path: str | os.PathLik
         slot.parent.mkdir(parents=True, exist_ok=True)
     kwargs = dict(clock=clock, lang=lang, autosave=slot, stats=stats)
     if code is not None:
-        st = loaded.state() if loaded is not None else None
-        if loaded is not None and st is not None and st["status"] == "playing" \
-                and st["moves"] > 0:          # a game under way: asked first (the app asks)
+        if loaded is not None and loaded.under_way:   # asked first (the app asks)
             Session(code, profile)            # a bad code: the command line says so now
             return Start(loaded, slot, notes + [message("loaded", lang)], resumed=True,
                          pending=code)

@@ -190,15 +190,6 @@ def _aside(path: Path) -> Path:
     raise OSError(f"too many files put aside beside {path}")
 
 
-def _is_loopback_ip(host: str) -> bool:
-    """A loopback address written as such (127.0.0.2, ::1): never a name another site's
-    DNS could point here."""
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def _is_loopback(host: str) -> bool:
     if host in LOOPBACK_NAMES:
         return True
@@ -258,7 +249,7 @@ class WebGames:
         if host is None:
             return web.Response(status=400, text="a malformed Host header: a name or an "
                                                  "address, and a port 1..65535")
-        if self.loopback and not (host in LOOPBACK_NAMES or _is_loopback_ip(host)):
+        if self.loopback and not _is_loopback(host):     # a loopback name or address
             return web.Response(status=421, text="this server answers only to localhost")
         return await handler(request)
 
@@ -333,16 +324,24 @@ class WebGames:
             game.flush = loop.call_later(self.limits.save_delay, self._start_autosave, game)
         return out
 
-    @staticmethod
-    async def _push(game: _Game, origin: Any, out: str) -> None:
-        """The game's other connections (tabs; all of them when ``origin`` is None) get its
-        new state, so that none of them acts on a table that has changed."""
+    @classmethod
+    async def _push(cls, game: _Game, origin: Any, out: str) -> None:
+        """The game's other connections (tabs) get its new state, so that none of them acts
+        on a table that has changed."""
         response = json.loads(out)
-        if "state" not in response:
-            return
+        if "state" in response:
+            await cls._send_state(game, origin, response["state"], [])
+
+    async def _push_state(self, game: _Game,
+                          messages: list[dict[str, Any]] | None = None) -> None:
+        """All of the game's connections get its state (and the server's own news)."""
+        await self._send_state(game, None, game.server.state(), messages or [])
+
+    @staticmethod
+    async def _send_state(game: _Game, origin: Any, state: dict[str, Any],
+                          messages: list[dict[str, Any]]) -> None:
         push = dumps({"id": None, "ok": True, "op": "state", "pushed": True,
-                      "messages": response.get("messages", []) if origin is None else [],
-                      "state": response["state"]})
+                      "messages": messages, "state": state})
         for other in list(game.sockets):
             if other is not origin and not other.closed:
                 try:
@@ -373,8 +372,8 @@ class WebGames:
     async def _save(self, game: _Game) -> None:
         """Save the game. When it fails (a full disk, a folder gone read-only), every tab
         of the game is told at once (``not_saved`` in the state) and the save is tried
-        again every ``save_retry`` seconds while the game has connections; when one then
-        succeeds, the tabs are told that too."""
+        again every ``save_retry`` seconds (with or without tabs: a game that cannot be
+        saved stays in memory); when one then succeeds, the tabs are told that too."""
         session = game.server.session
         if session is None:
             return
@@ -388,17 +387,14 @@ class WebGames:
             told = game.server.save_error == why
             game.server.save_error = why
             if not told:
-                await self._push(game, None, dumps({"id": None, "ok": True, "op": "state",
-                                                    "state": game.server.state()}))
+                await self._push_state(game)
             if game.flush is None and not self.stopping:     # with or without tabs
                 game.flush = asyncio.get_running_loop().call_later(
                     self.limits.save_retry, self._start_autosave, game)
             return
         if game.server.save_error is not None:
             game.server.save_error = None
-            await self._push(game, None, dumps({"id": None, "ok": True, "op": "state",
-                                                "messages": [session._msg("saved").to_dict()],
-                                                "state": game.server.state()}))
+            await self._push_state(game, [session._msg("saved").to_dict()])
 
     async def _attach(self, line: str | bytes) -> tuple[_Game | None, str]:
         """The first request of a connection: ``attach`` (``hello`` is answered too)."""

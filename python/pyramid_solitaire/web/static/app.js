@@ -206,11 +206,8 @@ function onResponse(r) {
 const tap = (target) => send({op: "tap", target});
 // A game under way (moves played, not over) is left only when the player says so: New deal,
 // Restart, a pasted code, a linked deal. It then counts as abandoned in the statistics.
-function underway() {
-  return Boolean(state && state.status === "playing" && state.moves > 0);
-}
 function mayLeave(what) {
-  return !underway() || window.confirm(L()[what]);
+  return !(state && state.under_way) || window.confirm(L()[what]);   // the session says
 }
 function newDeal() {
   send({op: "new", random: {winnable_only: $("winnable").checked},
