@@ -16,6 +16,7 @@ sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 
 from conftest import seed000_deal                                   # noqa: E402
+from pyramid_solitaire.reasons import InputError                    # noqa: E402
 from pyramid_solitaire.session.messages import message              # noqa: E402
 from pyramid_solitaire.session.protocol import Server               # noqa: E402
 from pyramid_solitaire.web.server import GAMES, ServerThread, make_app   # noqa: E402
@@ -276,10 +277,12 @@ def test_dark_mode_languages_codes_and_high_scores(browser, server):
     expect(page.locator("#messages")).to_have_text(message("sum_not_13", "vi").text)
 
     page.on("dialog", lambda d: d.accept())                    # yes, leave the game
-    page.fill("#code-input", "PY1-Q-AAAAAAA")                 # a bad code: the error shown
+    page.fill("#code-input", "PY1-Q-AAAAAAA")                 # a bad code: why, in Vietnamese
     page.click("#code-play")
-    error = json.loads(Server().handle('{"op": "new", "code": "PY1-Q-AAAAAAA"}'))["error"]
-    expect(page.locator("#messages")).to_have_text(error["message"])
+    error = json.loads(Server().handle('{"op": "new", "code": "PY1-Q-AAAAAAA", "lang": "vi"}'))
+    assert error["error"]["text"] == InputError("rules_letter", letter="'Q'",
+                                                letters="N T U C D M").text("vi")
+    expect(page.locator("#messages")).to_have_text(error["error"]["text"])
     expect(page.locator("#messages")).to_have_class(re.compile(r"\berror\b"))
     expect(page.locator("#deal-code")).to_have_text("PY1-N-AAAAAAS")    # the game goes on
 
@@ -660,6 +663,30 @@ def test_motion_helps_and_stops_under_reduced_motion(browser, server):
                              "'#pyramid .card[data-card]')).animationName")
         assert name == ("deal" if reduced == "no-preference" else "none"), (reduced, name)
         context.close()
+
+
+def test_a_win_cascades_then_the_dialog_opens(browser, server):
+    """With motion: the 52 cards leap from the foundation, the end dialog waits for them
+    (a key cuts them short). Under reduced motion the dialog opens at once (the other win
+    tests), and no cascade is made."""
+    context = browser.new_context(reduced_motion="no-preference")
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(e))
+    open_game(page, server.url, "PY1-N-AAAAAAS")
+    follow_hints(page)
+    expect(page.locator("#status")).to_have_text("Won")
+    flying = page.locator("#cascade .card")
+    expect(flying).to_have_count(52)
+    assert page.evaluate("document.getAnimations().filter(a => a.effect.target"
+                         ".closest('#cascade')).length") == 52
+    expect(page.locator("#end-panel")).to_be_hidden()          # the dialog waits
+    page.keyboard.press("Shift")                               # a key: the cascade ends
+    expect(page.locator("#cascade")).to_have_count(0)
+    expect(page.locator("#end-panel")).to_be_visible()
+    expect(page.locator("#end-title")).to_have_text("You won!")
+    context.close()
+    assert errors == []
 
 
 def test_while_dragging_only_partners_light_up(page, server):

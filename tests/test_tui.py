@@ -638,3 +638,42 @@ def test_the_footer_follows_the_language(tmp_path):
         assert "Hoàn tác" in names and "Thoát" in names and "Undo" not in names
 
     run(app, script)
+
+
+def test_questions_boxes_and_refusals_are_in_the_players_language(tmp_path):
+    from pyramid_solitaire.reasons import InputError
+    from pyramid_solitaire.session.labels import label
+    app = make_app(tmp_path, "PY1-N-AAAAAAS", lang="vi")
+
+    async def script(pilot):
+        await pilot.press("d", "c")                             # under way: asked, in Vietnamese
+        assert isinstance(app.screen, ConfirmScreen)
+        shown = str(app.screen.query_one("#confirm-text").render())
+        assert shown == label("replace_game", "vi") and "bỏ dở" in shown
+        await pilot.press("y")
+        assert isinstance(app.screen, CodeScreen)
+        assert label("tui_code_keys", "vi") in str(app.screen.query(".dialog-keys").first()
+                                                   .render())
+        await pilot.press(*"PY1-N-AAAAAA", "enter")              # six letters: why, in Vietnamese
+        shown = str(app.screen.query_one("#code-error").render())
+        assert shown == InputError("code_digits_length", code="'PY1-N-AAAAAA'",
+                                   digits="'AAAAAA'", length=6).text("vi")
+        assert "phải có 7 chữ cái" in shown
+        await pilot.press("escape")
+
+    run(app, script)
+
+
+def test_a_save_that_fails_is_said_in_the_players_language(tmp_path, monkeypatch):
+    from pyramid_solitaire.session.messages import message
+    app = make_app(tmp_path, "PY1-N-AAAAAAS", lang="vi")
+
+    async def script(pilot):
+        def refuse(*args, **kwargs):
+            raise OSError(28, "No space left on device")
+        monkeypatch.setattr(Session, "save", refuse)
+        await pilot.press("d")
+        assert message("not_saved", "vi", why="No space left on device").text \
+            in messages_shown(app)
+
+    run(app, script)

@@ -15,6 +15,7 @@ import re
 from typing import Iterable
 
 from ._args import excerpt
+from .reasons import InputError
 
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"
@@ -27,7 +28,6 @@ _TOKEN = re.compile(r"(10|[A2-9TJQK])([CDHS♣♦♥♠♧♢♡♤])\ufe0f?", r
 # What may separate tokens in a card list.
 _SEPARATORS = re.compile(r"[\s,;|/]+")
 MAX_TEXT = 5_000          # far more than 52 tokens with any separators need
-_EXPECTED = "a rank from A23456789TJQK (or 10) then a suit from cdhs or ♣♦♥♠"
 
 
 class Card(int):
@@ -96,7 +96,7 @@ def parse_card(token: str) -> Card:
         raise ValueError(f"a card token is a string, got {excerpt(token)}")
     m = _TOKEN.fullmatch(token.strip())
     if not m:
-        raise ValueError(f"{excerpt(token)} is not a card: expected {_EXPECTED}")
+        raise InputError("card_token", token=excerpt(token))
     return _card_of(m)
 
 
@@ -114,7 +114,7 @@ def parse_cards(text: str | Iterable, count: int | None = 52) -> list[Card]:
     """
     if isinstance(text, str):
         if len(text) > MAX_TEXT:
-            raise ValueError(f"a card list is 52 tokens, got a text of {len(text):,} characters")
+            raise InputError("list_too_long", length=len(text))
         tokens = _tokens(text)
     elif not isinstance(text, Iterable):
         raise ValueError("cards must be a card list: a string of tokens or a sequence of cards "
@@ -130,18 +130,20 @@ def parse_cards(text: str | Iterable, count: int | None = 52) -> list[Card]:
         else:
             m = _TOKEN.fullmatch(tok)
             if not m:
-                where = f" (in {excerpt(run)})" if run else ""
-                raise ValueError(f"token {pos} {excerpt(tok)}{where} is not a card: expected {_EXPECTED}")
+                if run:
+                    raise InputError("list_token_in", pos=pos, token=excerpt(tok), run=excerpt(run))
+                raise InputError("list_token", pos=pos, token=excerpt(tok))
             card = _card_of(m)
         if card in seen:
-            raise ValueError(f"card {card.token} appears twice (tokens {seen[card]} and {pos}); "
-                             "each of the 52 cards must appear once")
+            raise InputError("card_twice", card=card.token, first=seen[card], second=pos)
         seen[card] = pos
         cards.append(card)
     if count is not None and len(cards) != count:
         missing = [c.token for c in CARDS if c not in seen]
-        hint = f" (missing: {' '.join(missing)})" if 0 < len(missing) <= 8 and len(cards) < count else ""
-        raise ValueError(f"expected {count} cards, got {len(cards)}{hint}")
+        if 0 < len(missing) <= 8 and len(cards) < count:
+            raise InputError("card_count_missing", count=count, got=len(cards),
+                             missing=" ".join(missing))
+        raise InputError("card_count", count=count, got=len(cards))
     return cards
 
 

@@ -20,6 +20,7 @@ from pyramid_core.shuffle import MAX_DEAL_NUMBER, deal_cards
 
 from ._args import _is_bool, excerpt, whole
 from .cards import CARDS, Card, format_cards, parse_cards
+from .reasons import InputError
 from .rules import CUSTOM_LETTER, Rules
 
 CODE_VERSION = "PY1"
@@ -34,10 +35,10 @@ def _deal_number(number: object) -> int:
             raise TypeError
         n = operator.index(number)
     except TypeError:
-        raise ValueError(f"a deal number is a whole number 0..{MAX_DEAL_NUMBER:,}, got {excerpt(number)}") from None
+        raise InputError("deal_number", top=MAX_DEAL_NUMBER, got=excerpt(number)) from None
     if not 0 <= n <= MAX_DEAL_NUMBER:
-        shown = f"{n:,}" if abs(n) < 1 << 64 else excerpt(n)
-        raise ValueError(f"a deal number is a whole number 0..{MAX_DEAL_NUMBER:,}, got {shown}")
+        raise InputError("deal_number", top=MAX_DEAL_NUMBER,
+                         got=f"{n:,}" if abs(n) < 1 << 64 else excerpt(n))
     return n
 
 
@@ -58,24 +59,23 @@ def parse_code(code: str) -> tuple[int, str]:
                          f"{excerpt(code)}")
     if not code.isascii():
         bad = next(ch for ch in code if not ch.isascii())
-        raise ValueError(f"deal code {excerpt(code)}: {bad!r} is not allowed; a code is ASCII: {_FORMAT}")
+        raise InputError("code_not_ascii", code=excerpt(code), char=bad)
     parts = code.strip().upper().split("-")
     if len(parts) != 3:
-        raise ValueError(f"deal code {excerpt(code)} is malformed: expected {_FORMAT}")
+        raise InputError("code_malformed", code=excerpt(code))
     version, letter, digits = parts
     if version != CODE_VERSION:
-        raise ValueError(f"deal code {excerpt(code)}: unknown version {excerpt(version)} (expected {CODE_VERSION})")
+        raise InputError("code_version", code=excerpt(code), version=excerpt(version))
     if len(letter) != 1:
-        raise ValueError(f"deal code {excerpt(code)}: the rules part {excerpt(letter)} must be one letter")
+        raise InputError("code_letter_length", code=excerpt(code), letter=excerpt(letter))
     Rules.from_letter(letter)  # an unknown letter raises, naming the letters there are
     if len(digits) != 7:
-        raise ValueError(f"deal code {excerpt(code)}: the deal number {excerpt(digits)} must be 7 letters A-Z, "
-                         f"got {len(digits)}")
+        raise InputError("code_digits_length", code=excerpt(code), digits=excerpt(digits),
+                         length=len(digits))
     number = 0
     for i, ch in enumerate(digits):
         if ch not in _ALPHABET:
-            raise ValueError(f"deal code {excerpt(code)}: character {i + 1} of the deal number, {ch!r}, "
-                             "is not a letter A-Z")
+            raise InputError("code_digit", code=excerpt(code), pos=i + 1, char=ch)
         number = number * 26 + _ALPHABET.index(ch)
     return number, letter
 

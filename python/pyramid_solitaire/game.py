@@ -15,7 +15,7 @@ Move('3d+Tc')
 from __future__ import annotations
 
 from enum import Enum
-from typing import Iterable
+from typing import Any, Iterable
 
 from pyramid_core import geometry
 from pyramid_core.position import DRAW, NONE, RECYCLE, TALON, Table
@@ -24,6 +24,7 @@ from ._args import excerpt
 from .cards import Card
 from .deal import Deal
 from .move import Move
+from .reasons import reason_text
 from .rules import Rules
 
 
@@ -265,25 +266,30 @@ class Game:
             return "pyramid"
         return "waste" if loc - TALON < Table.cursor(self._pos) else "stock"
 
-    def _why_illegal(self, move: Move) -> str:
+    def _why_illegal(self, move: Move, lang: str = "en") -> str:
+        """Why ``move`` is not legal here, in words (``lang``: en or vi)."""
+        reason, args = self._why_illegal_reason(move)
+        return reason_text(reason, lang, **args)
+
+    def _why_illegal_reason(self, move: Move) -> tuple[str, dict[str, Any]]:
+        """Why ``move`` is not legal here: a reason code of :mod:`.reasons` and its args."""
         status = self.status
         if status is not Status.PLAYING:
-            return f"the game is over ({status})"
+            return "move_game_over", {"status": status}
         if move.kind == "draw":
             if self._legal_codes()[-1] == RECYCLE:
-                return "the stock is empty: recycle the waste"
-            return "the stock is empty and " + ("the waste is empty" if not self.waste
-                                                 else "no recycles are left")
+                return "draw_recycle_first", {}
+            return ("draw_all_empty" if not self.waste else "draw_no_recycles"), {}
         if move.kind == "recycle":
             if self.stock:
-                return "the stock is not empty yet: draw"
+                return "recycle_stock_left", {}
             if not self.waste:
-                return "the waste is empty"
-            return f"no recycles are left (redeals={self._rules.redeals})"
+                return "recycle_waste_empty", {}
+            return "recycle_none_left", {"redeals": self._rules.redeals}
         for card in move.cards:
             where = self.where(card)
             if where == "removed":
-                return f"{card} was already removed"
+                return "card_removed", {"card": card}
             if where == "pyramid":
                 if card not in self.free_cards:
                     loc = self._loc[card]
@@ -291,22 +297,21 @@ class Game:
                               if (self._pyr_mask() >> i) & 1]
                     other = [c for c in move.cards if c != card]
                     if covers == other and not self._rules.pair_with_covering:
-                        return (f"{card} is covered by {other[0]} (pairing a card with the card "
-                                "covering it needs pair_with_covering)")
-                    return f"{card} is blocked by {' and '.join(map(str, covers))}"
+                        return "card_covered_by", {"card": card, "other": other[0]}
+                    return "card_blocked", {"card": card, "covers": covers}
             elif card not in self.available:
                 if where == "stock":
                     nxt = self.stock[0]
-                    return (f"{card} is in the stock (the next card to draw is {nxt})"
-                            + ("" if self._rules.stock_top_playable or card != nxt
-                               else "; the stock's top card is not playable under these rules"))
+                    hidden = not self._rules.stock_top_playable and card == nxt
+                    return ("stock_top_not_playable" if hidden else "card_in_stock"), \
+                        {"card": card, "next": nxt}
                 piles = [p for p in self.waste_piles if card in p]
                 top = piles[0][-1] if piles else None
-                if (self._rules.draw == 1 and len(move.cards) == 2 and set(move.cards) <= set(self.waste[-2:])):
-                    return (f"{card} lies under {top} on the waste (pairing the top two waste "
-                            "cards needs pair_waste_top_two)")
-                return f"{card} is in the waste under {top}: only the top card is available"
-        return "not a legal move here"
+                if (self._rules.draw == 1 and len(move.cards) == 2
+                        and set(move.cards) <= set(self.waste[-2:])):
+                    return "waste_top_two", {"card": card, "top": top}
+                return "waste_under", {"card": card, "top": top}
+        return "not_legal", {}
 
     # ---- copying, pickling, display ---------------------------------------------------------
     def copy(self) -> "Game":

@@ -19,6 +19,7 @@ from typing import Any, Literal, Union
 from pyramid_core.rules import MAX_REDEALS, UNLIMITED as _CORE_UNLIMITED
 
 from ._args import choice, excerpt, flag, whole
+from .reasons import InputError
 
 UNLIMITED = "unlimited"
 Redeals = Union[int, Literal["unlimited"]]
@@ -110,8 +111,8 @@ class Rules:
         if letter.upper() == CUSTOM_LETTER:
             return None
         if letter.upper() not in {v[0] for v in _PRESETS.values()}:
-            raise ValueError(f"unknown rules letter {excerpt(letter)}: expected one of "
-                             + " ".join(v[0] for v in _PRESETS.values()) + f" or {CUSTOM_LETTER}")
+            raise InputError("rules_letter", letter=excerpt(letter),
+                             letters=" ".join(v[0] for v in _PRESETS.values()))
         return cls.preset(letter.upper())
 
     @staticmethod

@@ -18,6 +18,8 @@ from .. import __version__
 from .._args import excerpt
 from ..jsonin import BadJSON, loads
 from ..jsonout import SAFE_INTEGER, dumps
+from ..reasons import InputError
+from .labels import labels
 from .messages import LANGUAGES, check_lang, game_name
 from .profiles import Profile
 from .session import Session, check_code_profile, profile_of_code
@@ -143,7 +145,7 @@ class Server:
                                                f"({type(e).__name__}); the session goes on"}})
 
     def _handle(self, line: str | bytes) -> str:
-        rid = None
+        rid, request = None, None
         try:
             request, rid = parse_request(line)
             op = request.get("op")
@@ -162,13 +164,23 @@ class Server:
         except ProtocolError as e:
             response = {"id": rid, "ok": False, "error": {"code": e.code, "message": str(e)}}
         except ValueError as e:          # bad arguments: the library's own messages
-            response = {"id": rid, "ok": False,
-                        "error": {"code": "bad_request", "message": " ".join(str(e).split())}}
+            error = {"code": "bad_request", "message": " ".join(str(e).split())}
+            if isinstance(e, InputError):   # a player's input: its reason in their language
+                error.update(reason=e.reason, text=e.text(self._lang(request)))
+            response = {"id": rid, "ok": False, "error": error}
         except OSError as e:             # an autosave that cannot be written (disk full, ...)
             response = {"id": rid, "ok": False,
                         "error": {"code": "io_error",
                                   "message": f"cannot save the game: {e.strerror or e}"}}
         return self._finish(response)
+
+    def _lang(self, request: Any) -> str:
+        """The language to tell this request's player in: the session's, else the
+        request's ``lang`` (a ``new``), else English."""
+        if self.session is not None:
+            return self.session.lang
+        lang = request.get("lang") if isinstance(request, dict) else None
+        return lang if lang in LANGUAGES else "en"
 
     def refuse(self, error: ProtocolError, rid: Any = None) -> str:
         """The response to a request refused before it could be read (a line too long to
@@ -214,6 +226,7 @@ class Server:
                 "profiles": Profile.names(), "languages": list(LANGUAGES),
                 "game_names": {lang: {p: game_name(p, lang) for p in Profile.names()}
                                for lang in LANGUAGES},
+                "labels": {lang: labels(lang) for lang in LANGUAGES},
                 "capabilities": capabilities}
 
     def _op_new(self, request: dict) -> dict[str, Any]:

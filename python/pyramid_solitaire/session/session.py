@@ -24,6 +24,7 @@ from .. import _args
 from ..deal import Deal
 from ..game import Game, Status
 from ..move import Move
+from ..reasons import InputError
 from .difficulty import Difficulty
 from .messages import Message, check_lang, message
 from .profiles import Profile
@@ -74,10 +75,9 @@ def check_code_profile(deal: Any, profile: Profile, flag: str) -> None:
     try:
         code_rules(deal, named, profile.rules)      # the one check of a code's letter
     except ValueError:                              # worded for a profile, not rules=
-        raise ValueError(f"deal code {_args.excerpt(deal.strip())} names the "
-                         f"{named.name if named else 'custom'} rules (letter {letter}), but "
-                         f"{flag} {profile.name} plays the {profile.rules.name} rules: drop "
-                         f"{flag} to play the code's game") from None
+        raise InputError("code_other_rules", code=_args.excerpt(deal.strip()),
+                         named=named.name if named else "custom", letter=letter, flag=flag,
+                         profile=profile.name, rules=profile.rules.name) from None
 
 
 def random_deal(profile: Profile, rng: Any = None, winnable_only: bool = False) -> Deal:
@@ -338,7 +338,7 @@ class Session:
         move = Move.pair(first, card)
         if not self.game.is_legal(move):
             self.selection = target
-            why = self.game._why_illegal(move)
+            why = self.game._why_illegal(move, self.lang)
             return [self._msg("not_allowed", why=why)] if self.explain_errors else []
         self.selection = None
         return self._act(move)
@@ -373,7 +373,8 @@ class Session:
         except ValueError as e:
             return [self._msg("illegal_move", why=str(e))]
         if not self.game.is_legal(move):
-            return [self._msg("illegal_move", why=f"{move}: {self.game._why_illegal(move)}")]
+            return [self._msg("illegal_move",
+                              why=f"{move}: {self.game._why_illegal(move, self.lang)}")]
         self.selection = None
         return self._act(move)
 

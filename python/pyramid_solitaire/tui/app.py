@@ -23,7 +23,8 @@ from ..session.messages import Message, check_lang, message
 from ..session.profiles import Profile
 from ..session.stats import StatsStore, default_path
 from . import start as starting
-from .labels import label
+from ..reasons import error_text
+from ..session.labels import label
 from .screens import CodeScreen, ConfirmScreen, EndScreen, HelpScreen, StatsScreen
 from .table import TableScreen
 
@@ -83,7 +84,7 @@ class PyramidApp(App):
         try:
             return StatsStore(self.stats_path)
         except (ValueError, OSError, sqlite3.Error) as e:
-            self.note(f"Statistics are off: {e}")
+            self.note(label("stats_off", self.lang, why=e))
             return None
 
     # ---- the app -----------------------------------------------------------------------------
@@ -117,6 +118,12 @@ class PyramidApp(App):
         """Add messages to the message lines (the last three are shown)."""
         self.notes.extend(notes)
 
+    def not_saved(self, error: Exception) -> Message:
+        """The session's notice for a game that could not be saved (the next action tries
+        again)."""
+        why = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        return message("not_saved", self.session.lang, why=why)
+
     def redraw(self) -> None:
         table = self.table
         if table is not None and table.is_mounted:
@@ -130,7 +137,7 @@ class PyramidApp(App):
         try:
             out: list[Message | str] = list(getattr(self.session, name)(*args))
         except (OSError, sqlite3.Error) as e:     # the autosave or the statistics failed
-            out = [f"Cannot save the game: {e}"]
+            out = [self.not_saved(e)]
         self.hinted = self._hinted(out) if name == "hint" else set()
         if name in ("undo", "redo", "restart"):    # the table changed back: old news goes
             self.notes.clear()
@@ -168,9 +175,9 @@ class PyramidApp(App):
             profile = profile_of_code(code, Profile.preset(self.profile_name))
             out = self.session.new_deal(code, profile, winnable_only=self.winnable_only)
         except ValueError as e:
-            return str(e)
+            return error_text(e, self.session.lang)
         except (OSError, sqlite3.Error) as e:
-            out = [f"Cannot save the game: {e}"]
+            out = [self.not_saved(e)]
         self.cursor = self.cursor_place = None
         self.hinted = set()
         self.notes.clear()
@@ -179,9 +186,8 @@ class PyramidApp(App):
         return None
 
     # ---- leaving a game ----------------------------------------------------------------------
-    LEAVE = {"new": "Leave this game for a new deal?",
-             "restart": "Start this deal again from the beginning?",
-             "code": "Leave this game for another deal?"}
+    #: the question asked before leaving a game under way, by what leaves it
+    LEAVE = {"new": "leave_for_new", "restart": "leave_for_restart", "code": "replace_game"}
 
     def when_left(self, what: str, then: Callable[[], Any]) -> None:
         """``then()`` at once when no game is under way; else after the player says yes
@@ -193,8 +199,8 @@ class PyramidApp(App):
         def answered(yes: bool | None) -> None:
             if yes:
                 then()
-        question = f"{self.LEAVE[what]}\nIt counts as abandoned in the statistics."
-        self.push_screen(ConfirmScreen(question), answered)
+        lang = self.session.lang
+        self.push_screen(ConfirmScreen(label(self.LEAVE[what], lang), lang), answered)
 
     def switch_language(self) -> None:
         """English and Vietnamese in turn: the session's messages, and remembered."""
@@ -233,8 +239,10 @@ class PyramidApp(App):
     def show_stats(self) -> None:
         profile = self.session.profile.name
         if self.store is None:
-            self.push_screen(StatsScreen(profile, None, [], error="Statistics are off: the "
-                                         f"file {self.stats_path} cannot be used"))
+            lang = self.session.lang
+            why = label("stats_file_unusable", lang, path=self.stats_path)
+            self.push_screen(StatsScreen(profile, None, [], error=label("stats_off", lang, why=why),
+                                         lang=lang))
             return
         try:
             summary = self.store.summary(profile)
@@ -247,11 +255,11 @@ class PyramidApp(App):
                                      show_score=self.shows_score))
 
     def ask_code(self) -> None:
-        self.push_screen(CodeScreen(self._submit_code))
+        self.push_screen(CodeScreen(self._submit_code, self.session.lang))
 
     def _submit_code(self, text: str) -> str | None:
         if not text:
-            return "Type or paste a deal code"
+            return label("tui_code_empty", self.session.lang)
         return self.new_game(text)
 
     def toggle_theme(self) -> None:
@@ -264,7 +272,7 @@ class PyramidApp(App):
         try:
             starting.write_settings(self.settings_path, **changes)
         except OSError as e:
-            self.note(f"Cannot remember the setting: {e.strerror or e}")
+            self.note(label("not_remembered", self.session.lang, why=e.strerror or e))
 
     def quit_game(self) -> None:
         """Save (so the clock is kept to the second) and quit."""

@@ -10,7 +10,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Static
 
-from .labels import clock_text, label
+from ..session.labels import label
+from .widgets import clock_text
 
 KEYS = """\
 [b]Mouse[/b]  click a card, the stock or the waste: a card, then its partner
@@ -114,7 +115,7 @@ class StatsScreen(ModalScreen[None]):
                 ("Fewest moves (a win)", "fewest_moves", _dash(s.get("fewest_moves"))),
                 ("Fastest win", "fastest_win", "-" if s.get("fastest_win") is None
                  else clock_text(s["fastest_win"])),
-                ("Winning streak", "streak", str(s.get("current_streak", 0))),
+                ("Winning streak", "current_streak", str(s.get("current_streak", 0))),
                 ("Best streak", "best_streak", str(s.get("best_streak", 0)))]
         for key, name, value in rows:           # keys stay English (tests, programs)
             if key == "Best score" and not self.show_score:
@@ -134,7 +135,7 @@ class StatsScreen(ModalScreen[None]):
                 cells.pop(1)
             high.add_row(*cells)
         if not self.high_scores:
-            high.add_row("", label("no_win", lang), *[""] * (len(columns) - 2))
+            high.add_row("", label("no_scores", lang), *[""] * (len(columns) - 2))
 
 
 def _dash(value: Any) -> str:
@@ -147,16 +148,16 @@ class CodeScreen(ModalScreen[None]):
 
     BINDINGS = [Binding("escape", "app.pop_screen", "Cancel")]
 
-    def __init__(self, submit: Callable[[str], str | None]) -> None:
+    def __init__(self, submit: Callable[[str], str | None], lang: str = "en") -> None:
         super().__init__()
-        self.submit = submit
+        self.submit, self.lang = submit, lang
 
     def compose(self) -> ComposeResult:
         with Vertical(id="code-box", classes="dialog"):
-            yield Static("[b]A deal code[/b] (such as PY1-N-AAAAAAS) or 52 cards:")
+            yield Static(f"[b]{label('tui_code_title', self.lang)}[/b]")
             yield Input(placeholder="PY1-N-AAAAAAS", id="code-input")
             yield Static("", id="code-error")
-            yield Static("Enter to play it, Esc to cancel", classes="dialog-keys")
+            yield Static(label("tui_code_keys", self.lang), classes="dialog-keys")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -187,8 +188,8 @@ class EndScreen(ModalScreen[str | None]):
             f"{label('time', lang)} {clock_text(state['seconds'])}"]
         self.summary = "   ".join(parts)
         self.best = "" if best is None else best_text(best, lang, show_score)
-        keys = [label("new_deal", lang), label("replay", lang), label("undo", lang),
-                label("look", lang), label("quit", lang)]
+        keys = [label("tui_new_deal", lang), label("tui_replay", lang), label("tui_undo", lang),
+                label("tui_look", lang), label("tui_quit", lang)]
         self.keys = " · ".join(keys)
 
     def compose(self) -> ComposeResult:
@@ -221,14 +222,14 @@ class ConfirmScreen(ModalScreen[bool]):
     BINDINGS = [Binding("y", "answer(True)", "Yes"),
                 Binding("n,escape", "answer(False)", "No")]
 
-    def __init__(self, question: str) -> None:
+    def __init__(self, question: str, lang: str = "en") -> None:
         super().__init__()
-        self.question = question
+        self.question, self.lang = question, lang
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-box", classes="dialog"):
             yield Static(self.question, id="confirm-text")
-            yield Static("Y yes   N no", classes="dialog-keys")
+            yield Static(label("tui_yes_no", self.lang), classes="dialog-keys")
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..session import Session
-from ..session.messages import Message, check_lang, message
+from ..session.labels import label
+from ..session.messages import Message, check_lang, game_name, message
 
 SAVE_NAME = "terminal-game.json"
 MAX_SLOTS = 100
@@ -73,9 +74,8 @@ def start(code: str | None, profile: str, lang: str, save_path: str | os.PathLik
         slot = candidate
         break
     if notes:
-        notes.append(f"That file is left as it is; this game is saved to {slot}"
-                     if slot is not None else "No free file for an autosave: this game is "
-                                                "not saved")
+        notes.append(label("save_left", lang, path=slot) if slot is not None
+                     else label("no_free_slot", lang))
     if slot is not None:
         slot.parent.mkdir(parents=True, exist_ok=True)
     kwargs = dict(clock=clock, lang=lang, autosave=slot, stats=stats)
@@ -95,8 +95,9 @@ def start(code: str | None, profile: str, lang: str, save_path: str | os.PathLik
     if loaded is not None:
         notes.append(message("loaded", lang))
         if loaded.profile.name != profile:
-            notes.append(f"The saved game is a {loaded.profile.name} game: N starts a new "
-                         f"{profile} game")
+            notes.append(label("saved_other_game", lang,
+                               saved=game_name(loaded.profile.name, lang),
+                               asked=game_name(profile, lang)))
         return Start(loaded, slot, notes, resumed=True)
     session = new_random(profile, winnable_only=winnable_only, **kwargs)
     _save(session, notes)
@@ -110,7 +111,8 @@ def _save(session: Session, notes: list) -> None:
     try:
         session.save(session.autosave)
     except OSError as e:
-        notes.append(f"Cannot save to {session.autosave}: {e.strerror or e}")
+        notes.append(label("cannot_save_to", session.lang, path=session.autosave,
+                           why=e.strerror or e))
 
 
 SETTINGS_NAME = "terminal-settings.json"

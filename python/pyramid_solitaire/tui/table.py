@@ -11,10 +11,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from ..session.labels import LABELS, label
 from ..session.messages import game_name, message
 from . import cursor as cursor_moves
-from .labels import clock_text, label
-from .widgets import CardWidget, face, widget_id
+from .widgets import CardWidget, clock_text, face, widget_id
 
 TALON = ("stock", "stock:top", "waste", "waste:0", "waste:1", "waste:2")
 PAUSED_BACK = "░░░"
@@ -138,7 +138,7 @@ class TableScreen(Screen):
                   f"{label('time', lang)} [b]{clock_text(st['seconds'])}[/b]"]
         if app.session.profile.show_redeals:
             left = st["redeals_left"]
-            parts.append(f"{label('redeals', lang)} [b]{'∞' if left is None else left}[/b]")
+            parts.append(f"{label('redeals_left', lang)} [b]{'∞' if left is None else left}[/b]")
         if st["assisted"]:
             parts.append(f"[i]{label('assisted', lang)}[/i]")
         return "   ".join(parts)                   # (paused: the one line below the table)
@@ -189,7 +189,7 @@ class TableScreen(Screen):
             if target == "stock":
                 head.update(label("stock", lang))
                 left = st["redeals_left"]
-                info.update(f"{label('redeals', lang)} {'∞' if left is None else left}")
+                info.update(f"{label('redeals_left', lang)} {'∞' if left is None else left}")
                 if st["stock"]:
                     show(target, None, "back", PAUSED_BACK if paused else str(st["stock"]))
                 else:
@@ -204,7 +204,7 @@ class TableScreen(Screen):
                 head.update(label("waste", lang) + ("" if target == "waste" else f" {k + 1}"))
                 token = st["waste_tops"][k]
                 count = len(st["waste"][k])
-                info.update(f"{count} {label('card' if count == 1 else 'cards', lang)}")
+                info.update(f"{count} {label('n_card' if count == 1 else 'n_cards', lang)}")
             if paused and token is not None:
                 show(target, None, "back", PAUSED_BACK)
             else:
@@ -317,7 +317,6 @@ class TableScreen(Screen):
 def footer_label(binding: Any, lang: str) -> str:
     """A binding's name in the footer, in ``lang`` (its own description when labels.py has
     none)."""
-    from .labels import LABELS
     texts = LABELS.get(f"key_{binding.action.split('(')[0]}")
     return texts[lang] if texts and binding.description else binding.description
 

@@ -82,3 +82,10 @@ class CardWidget(Static):
         self.screen.card_pressed = None
         if source is not None and source != self.target:
             self.post_message(self.Dragged(source, self.target))
+
+
+def clock_text(seconds: float) -> str:
+    """``m:ss`` (``h:mm:ss`` from an hour)."""
+    s = int(seconds)
+    h, m = divmod(s // 60, 60)
+    return f"{h}:{m:02d}:{s % 60:02d}" if h else f"{m}:{s % 60:02d}"

@@ -1,5 +1,6 @@
 """The browser game's server (``pyramid-solitaire play --web``): aiohttp serves one static
-page (``static/``) and a WebSocket at ``/ws`` that speaks the JSON protocol of
+page (``static/``), its words in every language (``/labels.js``, from the session layer's
+labels) and a WebSocket at ``/ws`` that speaks the JSON protocol of
 ``serve --stdio`` (docs/protocol.md), one :class:`~pyramid_solitaire.session.protocol.Server`
 per game. The server holds no game rule: it forwards each request line to the game's
 ``Server.handle`` and sends back the response line.
@@ -19,7 +20,7 @@ connection closes and their last save succeeded (the file stays).
 
 >>> app = make_app(data_dir=__import__("tempfile").mkdtemp())
 >>> sorted(r.resource.canonical for r in app.router.routes() if r.method == "GET")
-['/', '/static', '/ws']
+['/', '/labels.js', '/static', '/ws']
 """
 from __future__ import annotations
 
@@ -44,7 +45,8 @@ from typing import Any, Callable
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from ..jsonout import dumps
-from ..session.messages import check_lang
+from ..session.labels import labels
+from ..session.messages import LANGUAGES, check_lang
 from ..session.profiles import Profile
 from ..session.protocol import (ATTACH, MAX_LINE, OPS, ProtocolError, Server, parse_request,
                                  unknown_op)
@@ -60,6 +62,9 @@ LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1"}
 BACKLOG = 1024              # connections waiting to be accepted (a page load opens a few)
 
 #: Every response of the page: nothing loaded from elsewhere, no framing, no referrer.
+#: /labels.js: ``const LABELS = {lang: {key: text}}``, what the page's words are read from
+LABELS_JS = "const LABELS = " + dumps({lang: labels(lang) for lang in LANGUAGES}) + ";\n"
+
 HEADERS = {
     "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
                                "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
@@ -260,6 +265,11 @@ class WebGames:
 
     async def index(self, request: web.Request) -> web.StreamResponse:
         return web.FileResponse(STATIC / "index.html")
+
+    async def labels(self, request: web.Request) -> web.StreamResponse:
+        """The page's words in every language, from the session layer's one list."""
+        return web.Response(text=LABELS_JS, content_type="application/javascript",
+                            charset="utf-8")
 
     # ---- the WebSocket -------------------------------------------------------------------------
     async def websocket(self, request: web.Request) -> web.StreamResponse:
@@ -511,6 +521,7 @@ def make_app(data_dir: str | os.PathLike | None = None, stats_path: str | None =
     app[GAMES] = games
     app.router.add_get("/", games.index)
     app.router.add_get("/ws", games.websocket)
+    app.router.add_get("/labels.js", games.labels)
     app.router.add_static("/static", STATIC, show_index=False, follow_symlinks=False)
     app.on_startup.append(games.startup)
     app.on_shutdown.append(games.shutdown)

@@ -4,67 +4,8 @@
 // cards are free, the score, the end of the game: all come from the server.
 "use strict";
 
-// ---- the page's own labels, in both languages ------------------------------------------
-const LABELS = {
-  en: {
-    title: "Pyramid", score: "Score", moves: "Moves", time: "Time", redeals: "Redeals",
-    difficulty: "Difficulty", undo: "Undo", redo: "Redo", hint: "Hint", draw: "Draw",
-    pause: "Pause", resume: "Resume", paused: "Paused: resume", restart: "Restart",
-    new: "New deal", scores: "High scores", paste: "Paste a deal code or 52 cards",
-    play_code: "Play it", profile: "Game", language: "Language",
-    winnable: "Winnable deals only", dark: "Dark", light: "Light", code: "Deal code",
-    card_list: "a card list", date: "Date", close: "Close", unlimited: "∞",
-    keys: "Keys: arrows move, Enter taps, D draws, Z undoes, R redoes, H hint, P pause, N new deal, ? how to play",
-    playing: "Playing", won: "Won", "no moves": "No moves", assisted: "assisted",
-    stock: "Stock", waste: "Waste", pyramid: "Pyramid",
-    connecting: "Connecting…", disconnected: "Connection lost: reconnecting…",
-    next_profile: "The game changes from the next deal.",
-    howto: "How to play", keys_title: "Keys", welcome: "New to Pyramid?",
-    removed: "Removed", redeals_left: "Redeals left", turn_over: "Tap to turn the waste over",
-    was_hidden: "The clock stopped while this tab was hidden.",
-    end_won: "You won!", end_no_moves: "No more moves", end_no_chance: "No chance to win any more",
-    replay: "Replay this deal", look: "Look at the table", best_of: "Best of this game type",
-    recorded: "Recorded in your statistics.",
-    replace_game: "A game is under way: leave it for this deal? (It counts as abandoned in the statistics.)",
-    leave_for_new: "A game is under way: leave it for a new deal? (It counts as abandoned in the statistics.)",
-    leave_for_restart: "Start this deal again? (The game so far counts as abandoned in the statistics.)",
-    rate_limited: "Too many requests: slow down a little.",
-    games: "Games", wins: "Wins", win_rate: "Win rate", best_score: "Best score",
-    fewest_moves: "Fewest moves", fastest_win: "Fastest win", current_streak: "Current streak",
-    best_streak: "Best streak", no_scores: "No wins yet.",
-    suits: {s: "spades", h: "hearts", d: "diamonds", c: "clubs"},
-  },
-  vi: {
-    title: "Kim tự tháp", score: "Điểm", moves: "Nước đi", time: "Thời gian",
-    redeals: "Lượt chia lại", difficulty: "Độ khó", undo: "Hoàn tác", redo: "Làm lại",
-    hint: "Gợi ý", draw: "Rút bài", pause: "Tạm dừng", resume: "Tiếp tục",
-    paused: "Đang tạm dừng: tiếp tục", restart: "Chơi lại", new: "Ván mới",
-    scores: "Điểm cao", paste: "Dán mã ván hoặc 52 lá bài", play_code: "Chơi ván này",
-    profile: "Kiểu chơi", language: "Ngôn ngữ", winnable: "Chỉ ván thắng được",
-    dark: "Tối", light: "Sáng", code: "Mã ván", card_list: "danh sách lá bài", date: "Ngày",
-    close: "Đóng", unlimited: "∞",
-    keys: "Phím: mũi tên di chuyển, Enter chạm, D rút bài, Z hoàn tác, R làm lại, H gợi ý, P tạm dừng, N ván mới, ? cách chơi",
-    playing: "Đang chơi", won: "Thắng", "no moves": "Hết nước đi", assisted: "có trợ giúp",
-    stock: "Nọc", waste: "Bài bỏ", pyramid: "Kim tự tháp",
-    connecting: "Đang kết nối…", disconnected: "Mất kết nối: đang kết nối lại…",
-    next_profile: "Kiểu chơi sẽ đổi từ ván sau.",
-    howto: "Cách chơi", keys_title: "Phím", welcome: "Lần đầu chơi Kim tự tháp?",
-    removed: "Đã loại", redeals_left: "Lượt chia lại còn", turn_over: "Chạm để lật lại chồng bài bỏ",
-    was_hidden: "Đồng hồ đã dừng khi thẻ này bị ẩn.",
-    end_won: "Bạn đã thắng!", end_no_moves: "Không còn nước đi nào", end_no_chance: "Không còn cơ hội thắng",
-    replay: "Chơi lại ván này", look: "Xem bàn bài", best_of: "Thành tích tốt nhất của kiểu chơi",
-    recorded: "Đã ghi vào thống kê của bạn.",
-    replace_game: "Ván đang chơi dở: bỏ ván này để chơi ván kia? (Thống kê tính là bỏ dở.)",
-    leave_for_new: "Ván đang chơi dở: bỏ ván này để chơi ván mới? (Thống kê tính là bỏ dở.)",
-    leave_for_restart: "Chơi lại ván này từ đầu? (Ván đang chơi được tính là bỏ dở trong thống kê.)",
-    rate_limited: "Quá nhiều yêu cầu: chậm lại một chút.",
-    games: "Số ván", wins: "Thắng", win_rate: "Tỉ lệ thắng", best_score: "Điểm cao nhất",
-    fewest_moves: "Ít nước đi nhất", fastest_win: "Thắng nhanh nhất",
-    current_streak: "Chuỗi thắng hiện tại", best_streak: "Chuỗi thắng dài nhất",
-    no_scores: "Chưa có ván thắng.",
-    suits: {s: "bích", h: "cơ", d: "rô", c: "chuồn"},
-  },
-};
+// ---- the page's words: LABELS (by language) comes from /labels.js, which the server
+// writes from the session layer's one list of labels (pyramid_solitaire.session.labels)
 const SUIT = {s: "♠", h: "♥", d: "♦", c: "♣"};
 const RED = new Set(["h", "d"]);
 
@@ -100,8 +41,8 @@ let hinted = [];                         // cards (or "stock") of the last hint
 let clock = {base: 0, at: 0, running: false};
 let drag = null, suppressClick = false;
 let hiddenPause = false, pendingNote = null;   // paused because the tab was hidden
-let nextProfile = null;
-let gameNames = {};                      // the game types' names, by language (from hello)                  // a game type chosen during a game, for the next deal
+let nextProfile = null;                  // a game type chosen during a game, for the next deal
+let gameNames = {};                      // the game types' names, by language (from hello)
 
 const L = () => LABELS[lang || defaults.lang] || LABELS.en;
 
@@ -158,7 +99,7 @@ function onResponse(r) {
       send({op: "attach", game: null});
       return;
     }
-    showText(r.error.code === "rate_limited" ? L().rate_limited : r.error.message, true);
+    showText(r.error.code === "rate_limited" ? L().rate_limited : (r.error.text || r.error.message), true);
     if (r.state) render(r.state);
     return;
   }
@@ -196,7 +137,8 @@ function onResponse(r) {
       showMessages(r.messages);
       if (pendingNote && r.op === "resume") { showText(pendingNote); pendingNote = null; }
       const ended = before && before.status === "playing" && r.state && r.state.status !== "playing";
-      if (ended) showEnd(r.state.status === "won" ? "end_won" : "end_no_moves");
+      if (ended && r.state.status === "won") winCascade(() => showEnd("end_won"));
+      else if (ended) showEnd("end_no_moves");
       else if (r.messages.some((m) => m.code === "no_chance")) showEnd("end_no_chance");
     }
   }
@@ -254,7 +196,7 @@ function cardElement(token, target, classes) {
     e.dataset.card = token;
     if (RED.has(suit)) e.classList.add("red");
     e.append(el("span", "corner", rank + SUIT[suit]), el("span", "pip", SUIT[suit]));
-    e.setAttribute("aria-label", `${rank} ${L().suits[suit]}`);
+    e.setAttribute("aria-label", `${rank} ${L()["suit_" + suit]}`);
     e.setAttribute("role", "button");
   }
   return e;
@@ -374,7 +316,55 @@ function motion(prev, s) {
     const top = document.querySelector(".foundation .card");
     if (top) restartAnimation(top, "arrive");
   }
-  if (prev && prev.status === "playing" && s.status === "won") restartAnimation(board, "cascade");
+}
+
+// A win: the 52 cards leap from the foundation one after another and bounce down the
+// page, then the end dialog opens (at once under prefers-reduced-motion; a click or a key
+// cuts the cascade short).
+const reducedMotion = () => Boolean(window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches);
+let cascadeDone = null;
+function winCascade(then) {
+  const from = document.querySelector(".foundation .card");
+  if (reducedMotion() || !from || !Element.prototype.animate) { then(); return; }
+  const layer = el("div", "cascade");
+  layer.id = "cascade";
+  layer.setAttribute("aria-hidden", "true");
+  document.body.append(layer);
+  const box = from.getBoundingClientRect(), floor = innerHeight - box.bottom;
+  let last = 0, n = 0;
+  for (const rank of "KQJT98765432A") for (const suit of "shdc") {
+    const card = cardElement(rank + suit, null, "flying");
+    card.removeAttribute("role");
+    Object.assign(card.style, {left: `${box.left}px`, top: `${box.top}px`,
+                               width: `${box.width}px`, height: `${box.height}px`});
+    layer.append(card);
+    // x at a steady speed, y under gravity; each bounce on the page's foot keeps 70%
+    let x = 0, y = 0, vy = -2 - Math.random() * 7;
+    const vx = (Math.random() < 0.5 ? -1 : 1) * (2 + Math.random() * 5), frames = [];
+    for (let t = 0; t < 240 && Math.abs(x) < innerWidth; t++) {
+      vy += 0.6; x += vx; y += vy;
+      if (y > floor) { y = floor; vy *= -0.7; }
+      if (t % 3 === 0) frames.push({transform: `translate(${x}px, ${y}px)`});
+    }
+    frames.push({transform: `translate(${x}px, ${y}px)`, opacity: 0});
+    const delay = n++ * 70, duration = frames.length * 50;
+    card.animate(frames, {duration, delay, fill: "both", easing: "linear"});
+    last = Math.max(last, delay + duration);
+  }
+  let timer = null;
+  const done = () => {
+    if (cascadeDone !== done) return;
+    cascadeDone = null;
+    clearTimeout(timer);
+    removeEventListener("pointerdown", done, true);
+    removeEventListener("keydown", done, true);
+    layer.remove();
+    then();
+  };
+  cascadeDone = done;
+  timer = setTimeout(done, last);
+  addEventListener("pointerdown", done, true);
+  addEventListener("keydown", done, true);
 }
 function restartAnimation(e, name) {
   e.classList.remove(name);
