@@ -21,7 +21,7 @@ REPO = pathlib.Path(os.environ.get("PYRAMID_REPO")
 #: The optional parts: the module each extra brings, and the extra's name. A test of an
 #: optional part skips only when its extra is missing (tools/without_extras.py checks).
 EXTRAS = {"textual": "tui", "aiohttp": "web", "gymnasium": "rl", "distributed": "distributed",
-          "dask": "distributed", "matplotlib": "plot"}
+          "dask": "distributed", "matplotlib": "plot", "pyarrow": "survey"}
 
 
 def import_or_skip_extra(name: str):

@@ -35,3 +35,27 @@ def test_the_doctests_skip_only_the_modules_of_missing_extras():
     for extra, module in (("tui", "textual"), ("web", "aiohttp"), ("rl", "gymnasium")):
         assert f"the {extra} extra ({module}) is not installed" in out, out[-2000:]
     assert " passed" in out and " failed" not in out
+
+
+def test_a_survey_without_pyarrow_says_which_extra_brings_it(tmp_path):
+    """pyarrow is the survey extra's, not the base install's: the API and the command line
+    say so before any work, and nothing else needs it (the simulator and the solver run)."""
+    tool = repo_file("tools")
+    script = f"""
+import sys; sys.path.insert(0, {str(tool)!r})
+import without_extras; without_extras.block()
+from pyramid_solitaire import cli, simulate, solve, survey
+assert solve("PY1-N-AAAAAAS").winnable and simulate(100, rules="msc").games == 100
+try:
+    survey.survey({str(tmp_path / "s")!r}, count=10)
+except ImportError as e:
+    print("API:", e)
+sys.exit(cli.main(["survey", "--count", "10", "--out", {str(tmp_path / "c")!r}]))
+"""
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    wanted = 'python -m pip install "pyramid-solitaire[survey]"'
+    assert f"API: surveys write and read Parquet files with pyarrow: {wanted}" in proc.stdout
+    assert proc.stderr.count("\n") == 1 and wanted in proc.stderr, proc.stderr
+    assert not (tmp_path / "s").exists() and not (tmp_path / "c").exists()   # nothing done

@@ -14,7 +14,7 @@ import time
 import numpy as np
 import pytest
 
-from conftest import run_main
+from conftest import import_or_skip_extra, run_main
 import pyramid_solitaire as ps
 from pyramid_solitaire import Deal, _args
 from pyramid_solitaire import survey as S
@@ -376,6 +376,7 @@ def test_survey_workers_are_bounded_by_the_cores(tmp_path, capsys):
 
 @pytest.fixture(scope="module")
 def finished_survey(tmp_path_factory):
+    import_or_skip_extra("pyarrow")              # the survey extra
     folder = tmp_path_factory.mktemp("survey") / "s"
     S.survey(folder, rules="msc", policy="greedy", count=3000, shard_size=1000)
     return folder

@@ -16,6 +16,8 @@ from conftest import run_main
 from pyramid_solitaire import simulate, solve_many
 from pyramid_solitaire import survey as S
 
+pytest.importorskip("pyarrow", reason="the survey extra (pyarrow) is not installed")
+
 SAME = [k for k in S.COLUMNS if k != "seconds"]    # a run's timings differ, nothing else
 KILL = getattr(signal, "SIGKILL", signal.SIGTERM)  # (Windows: TerminateProcess)
 

@@ -253,7 +253,7 @@ check_version() {
     step "install the wheel with the test extra into a fresh venv"
     local venv="$DIR/venv"
     "$PY" -m venv "$venv"
-    "$venv/bin/python" -m pip install -q "${WHEEL}[test,tui,web,plot,distributed,rl]"
+    "$venv/bin/python" -m pip install -q "${WHEEL}[test,tui,web,plot,distributed,rl,survey]"
     "$venv/bin/pyramid-solitaire" --version
 
     step "the tests, from a temporary copy of tests/"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Run pytest as on an install with only the ``test`` extra (``pip install
 "pyramid-solitaire[test]"``): the modules the other extras bring (textual, aiohttp,
-gymnasium, dask.distributed, matplotlib) cannot be imported, as if they were not installed.
+gymnasium, dask.distributed, matplotlib, pyarrow) cannot be imported, as if they were not installed.
 Every test of an optional part must then skip, saying which extra it needs, and every other
 test must pass.
 
@@ -13,7 +13,7 @@ import importlib.abc
 import sys
 
 #: The top-level modules of the optional extras (tests/conftest.py's EXTRAS).
-BLOCKED = ("textual", "aiohttp", "gymnasium", "distributed", "dask", "matplotlib")
+BLOCKED = ("textual", "aiohttp", "gymnasium", "distributed", "dask", "matplotlib", "pyarrow")
 
 
 class _Missing(importlib.abc.MetaPathFinder):

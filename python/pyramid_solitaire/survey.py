@@ -31,8 +31,9 @@ size, the number of workers and the order the shards finish in (with ``max_secon
 deals are decided in time depends on the machine and its load). One run at a time uses a
 folder (a lock file says so; another run into it is refused).
 
-The Parquet files are pyarrow's (a dependency of the package); a cluster needs
-dask.distributed (``pip install "pyramid-solitaire[distributed]"``).
+The Parquet files are pyarrow's, the ``survey`` extra (``pip install
+"pyramid-solitaire[survey]"``; without it a survey says so before it starts); a cluster also
+needs dask.distributed (the ``distributed`` extra).
 """
 from __future__ import annotations
 
@@ -66,10 +67,21 @@ COLUMNS = {"deal": np.uint64, "won": np.int8, "length": np.int16, "removed": np.
            "nodes": np.uint64, "seconds": np.float32}
 
 
-def _pyarrow():
-    """pyarrow with its Parquet module (imported when a survey needs it: it takes a while)."""
-    import pyarrow
-    import pyarrow.parquet
+#: what a survey says when pyarrow is not installed
+NEEDS_PYARROW = ('surveys write and read Parquet files with pyarrow: python -m pip install '
+                 '"pyramid-solitaire[survey]"')
+
+
+def _pyarrow() -> Any:
+    """pyarrow with its Parquet module (imported when a survey needs it: it takes a while);
+    ImportError saying which extra brings it when it is not installed."""
+    try:
+        import pyarrow
+        import pyarrow.parquet  # noqa: F401
+    except ImportError as e:
+        if (e.name or "").split(".")[0] != "pyarrow":
+            raise
+        raise ImportError(NEEDS_PYARROW, name="pyarrow") from None
     return pyarrow
 
 
@@ -397,6 +409,7 @@ def survey(out: str | os.PathLike, *, rules: Any = "pyramide", policy: str = "so
     scheduler's address or a ``distributed.Client``. ``progress``: True for a bar (deals,
     rate, time left) or a callable ``progress(done, total)``. ``on_shard(index)`` is called
     after each shard is written (tests stop a run there)."""
+    _pyarrow()                                   # the extra, before anything is done
     folder = Path(out)
     if seed is None and isinstance(policy, str) and policy.strip().lower() == "random":
         seed = _folder_seed(folder)              # resuming without the seed: the folder's
@@ -441,6 +454,7 @@ def load(folder: str | os.PathLike) -> tuple[Plan, dict[str, np.ndarray], int]:
     """A survey folder's plan, its finished shards' rows (in deal order, all in memory: about
     24 bytes a deal) and how many shards are still missing. A damaged shard raises a
     ValueError naming it."""
+    _pyarrow()
     folder = Path(folder)
     plan = read_manifest(folder)
     parts, missing = [], 0
@@ -463,6 +477,7 @@ def report(folder: str | os.PathLike) -> dict[str, Any]:
     shard is checked as it is read: a damaged one (cut short, not Parquet, other columns, a
     value out of range) raises a ValueError naming its file and what is wrong."""
     from .simulate import wilson_interval
+    _pyarrow()
     folder = Path(folder)
     plan = read_manifest(folder)
     missing = deals = decided = wins = nodes = 0
