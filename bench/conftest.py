@@ -1,15 +1,22 @@
 """Shared helpers for the pytest-benchmark suite in bench/.
 
-Every benchmark times one call of a C-level loop from ``pyramid_core._bench`` that handles
-``n_items`` deals or positions, turns the timing into a rate (items per second) stored in
-``benchmark.extra_info`` (so it lands in ``--benchmark-json`` output too), and adds a line to a
-short summary printed at the end of the run.
+Every benchmark times one call of a C-level loop from the core hooks' ``_bench``
+(tests/core_hooks, built on first use) that handles ``n_items`` deals or positions, turns
+the timing into a rate (items per second) stored in ``benchmark.extra_info`` (so it lands in
+``--benchmark-json`` output too), and adds a line to a short summary printed at the end of
+the run.
 
 There are deliberately no assertions on speed: the numbers are for reading, not for gating.
 """
-import time
 
-import pytest
+import sys
+import time
+from pathlib import Path
+
+# the core hooks (tests/core_hooks) and the tests' helpers
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+import pytest  # noqa: E402
 
 _RESULTS = []
 
@@ -24,7 +31,9 @@ def _settle(request):
     removes (docs/simulation.md, "Measured speed"). Skipped when benchmarks are disabled (the
     plain test run)."""
     config = request.config
-    if config.getoption("benchmark_disable", False) and not config.getoption("benchmark_enable", False):
+    if config.getoption("benchmark_disable", False) and not config.getoption(
+        "benchmark_enable", False
+    ):
         return
     from pyramid_solitaire import simulate
 
@@ -75,5 +84,6 @@ def pytest_terminal_summary(terminalreporter):
     tr.write_line(f"{'benchmark':<{width}}  {'median':>11}  {'best':>11}  unit         rounds")
     for name, unit, median_rate, best_rate, rounds in _RESULTS:
         tr.write_line(
-            f"{name:<{width}}  {_fmt_rate(median_rate)}  {_fmt_rate(best_rate)}  {unit + '/s':<12} {rounds}"
+            f"{name:<{width}}  {_fmt_rate(median_rate)}  {_fmt_rate(best_rate)}  "
+            f"{unit + '/s':<12} {rounds}"
         )

@@ -4,9 +4,12 @@ Run with ``python -m pytest bench --benchmark-enable`` (see bench/README.md). Ea
 uses pedantic mode with a fixed number of rounds so the whole file takes a few seconds; the
 measured rates go to ``benchmark.extra_info`` and to a summary at the end of the run.
 """
+
 import pytest
 
-from pyramid_core._bench import RandomPositions, shuffle_many
+from core_hooks import _bench
+
+RandomPositions, shuffle_many = _bench.RandomPositions, _bench.shuffle_many
 
 # Work per timed call. Big enough that one call takes tens of milliseconds (the Python
 # call overhead is noise), small enough that the fixed rounds finish quickly.
@@ -33,8 +36,9 @@ PRESETS = {
 def test_shuffle_many(benchmark, record_rate):
     """Deal shuffles per second (deal number -> 52-card deck, nogil C loop)."""
     benchmark.group = "shuffle"
-    result = benchmark.pedantic(shuffle_many, args=(0, SHUFFLE_COUNT),
-                                rounds=SHUFFLE_ROUNDS, warmup_rounds=1, iterations=1)
+    result = benchmark.pedantic(
+        shuffle_many, args=(0, SHUFFLE_COUNT), rounds=SHUFFLE_ROUNDS, warmup_rounds=1, iterations=1
+    )
     assert isinstance(result, int)
     rate = record_rate(SHUFFLE_COUNT, "deals")
     if rate is not None:
@@ -52,8 +56,9 @@ def test_movegen(benchmark, record_rate, positions):
     """Positions per second through gen_moves + pos_apply (one move applied per position)."""
     preset, rp = positions
     benchmark.group = "movegen"
-    result = benchmark.pedantic(rp.generate_and_apply, rounds=MOVEGEN_ROUNDS,
-                                warmup_rounds=MOVEGEN_WARMUP, iterations=1)
+    result = benchmark.pedantic(
+        rp.generate_and_apply, rounds=MOVEGEN_ROUNDS, warmup_rounds=MOVEGEN_WARMUP, iterations=1
+    )
     # The loop is deterministic: a second call must give the same checksum.
     assert result == rp.generate_and_apply()
     rate = record_rate(rp.count, "positions", preset=preset, n_deals=N_DEALS)
@@ -67,9 +72,14 @@ def test_random_playout_build(benchmark, record_rate, preset):
     including the per-deal table setup for N_DEALS deals."""
     benchmark.group = "random-playout"
     rules = PRESETS[preset]
-    rp = benchmark.pedantic(RandomPositions, args=(BUILD_POSITIONS,),
-                            kwargs={"n_deals": N_DEALS, "rules": rules, "seed": 1},
-                            rounds=BUILD_ROUNDS, warmup_rounds=0, iterations=1)
+    rp = benchmark.pedantic(
+        RandomPositions,
+        args=(BUILD_POSITIONS,),
+        kwargs={"n_deals": N_DEALS, "rules": rules, "seed": 1},
+        rounds=BUILD_ROUNDS,
+        warmup_rounds=0,
+        iterations=1,
+    )
     assert rp.count == BUILD_POSITIONS
     rate = record_rate(BUILD_POSITIONS, "positions", preset=preset, n_deals=N_DEALS)
     if rate is not None:

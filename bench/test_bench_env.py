@@ -14,6 +14,7 @@ N = 1, 64, 1,024, 4,096 and 65,536 games, on one and two threads, for
 
 No assertion is on speed; the rates land in the summary and in ``extra_info``.
 """
+
 from __future__ import annotations
 
 import time
@@ -24,7 +25,7 @@ import pytest
 from pyramid_solitaire.batch import N_ACTIONS, OBS_SIZE, GameBatch
 
 SIZES = [1, 64, 1024, 4096, 65536]
-STEPS_PER_ROUND = 1_000_000          # moves timed per round (at least 3 steps of the batch)
+STEPS_PER_ROUND = 1_000_000  # moves timed per round (at least 3 steps of the batch)
 
 
 def _steps(n: int, total: int = STEPS_PER_ROUND) -> int:
@@ -35,8 +36,17 @@ def _episodes(b: GameBatch) -> int:
     return int(b.episodes.sum())
 
 
-def _record(benchmark, record_rate, b: GameBatch, n: int, steps: int, rounds: int,
-            episodes0: int, seconds: float, **info) -> None:
+def _record(
+    benchmark,
+    record_rate,
+    b: GameBatch,
+    n: int,
+    steps: int,
+    rounds: int,
+    episodes0: int,
+    seconds: float,
+    **info,
+) -> None:
     games = (_episodes(b) - episodes0) / seconds if seconds else 0.0
     benchmark.extra_info["games_per_s"] = games
     record_rate(n * steps, "steps", games_per_s=games, n=n, **info)
@@ -55,8 +65,18 @@ def test_random_in_core_step(benchmark, record_rate, n, threads):
 
     e0, t0 = _episodes(b), time.perf_counter()
     benchmark.pedantic(run, rounds=3, iterations=1, warmup_rounds=1)
-    _record(benchmark, record_rate, b, n, steps, 3, e0, time.perf_counter() - t0,
-            threads=threads, mode="a: step_random")
+    _record(
+        benchmark,
+        record_rate,
+        b,
+        n,
+        steps,
+        3,
+        e0,
+        time.perf_counter() - t0,
+        threads=threads,
+        mode="a: step_random",
+    )
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -67,8 +87,18 @@ def test_random_in_core_rollout(benchmark, record_rate, n, threads):
     steps = _steps(n, 2 * STEPS_PER_ROUND)
     e0, t0 = _episodes(b), time.perf_counter()
     benchmark.pedantic(b.rollout, args=(steps,), rounds=3, iterations=1, warmup_rounds=1)
-    _record(benchmark, record_rate, b, n, steps, 3, e0, time.perf_counter() - t0,
-            threads=threads, mode="a: rollout")
+    _record(
+        benchmark,
+        record_rate,
+        b,
+        n,
+        steps,
+        3,
+        e0,
+        time.perf_counter() - t0,
+        threads=threads,
+        mode="a: rollout",
+    )
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -93,8 +123,18 @@ def test_numpy_policy(benchmark, record_rate, n, threads):
 
     e0, t0 = _episodes(b), time.perf_counter()
     benchmark.pedantic(run, rounds=3, iterations=1, warmup_rounds=1)
-    _record(benchmark, record_rate, b, n, steps, 3, e0, time.perf_counter() - t0,
-            threads=threads, mode="b: numpy policy")
+    _record(
+        benchmark,
+        record_rate,
+        b,
+        n,
+        steps,
+        3,
+        e0,
+        time.perf_counter() - t0,
+        threads=threads,
+        mode="b: numpy policy",
+    )
 
 
 def _time_lowest_action(benchmark, envs, steps: int) -> None:
@@ -115,6 +155,7 @@ def _time_lowest_action(benchmark, envs, steps: int) -> None:
 def test_baseline_sync_vector_env(benchmark, record_rate, n):
     gym = pytest.importorskip("gymnasium")
     from pyramid_solitaire.env import PyramidEnv
+
     envs = gym.vector.SyncVectorEnv([lambda: PyramidEnv("msc") for _ in range(n)])
     steps = max(3, 20_000 // n)
     _time_lowest_action(benchmark, envs, steps)
@@ -127,6 +168,7 @@ def test_baseline_sync_vector_env(benchmark, record_rate, n):
 def test_native_vector_env(benchmark, record_rate, n, threads):
     pytest.importorskip("gymnasium")
     from pyramid_solitaire.env import PyramidVectorEnv
+
     envs = PyramidVectorEnv(n, "msc", threads=threads, copy=False)
     steps = _steps(n, STEPS_PER_ROUND // 2)
     _time_lowest_action(benchmark, envs, steps)

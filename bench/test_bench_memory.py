@@ -28,13 +28,12 @@ Run::
 benchmarks need too, see bench/README.md). Linux only for VmRSS; elsewhere it falls back to
 ``resource.getrusage``'s peak.
 """
+
 from __future__ import annotations
 
 import gc
 import sys
 import time
-
-import numpy as np
 
 from pyramid_solitaire import simulate, solve, solve_many
 
@@ -48,8 +47,9 @@ def rss_mb() -> tuple[float, float]:
         with open("/proc/self/status", encoding="ascii") as f:
             fields = dict(line.split(":", 1) for line in f if ":" in line)
         return (int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024)
-    except (OSError, KeyError, ValueError):   # not Linux: the peak only
+    except (OSError, KeyError, ValueError):  # not Linux: the peak only
         import resource
+
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         peak_mb = peak / (1 << 20) if sys.platform == "darwin" else peak / 1024
         return peak_mb, peak_mb
@@ -67,9 +67,11 @@ class Log:
         gc.collect()
         rss, peak = rss_mb()
         self.phases.setdefault(phase, []).append(rss)
-        self.out(f"{time.perf_counter() - self.t0:7.1f} s  {phase:<16} {what:<44} "
-                 f"RSS {rss:8.1f} MB  (peak {peak:8.1f} MB)  "
-                 f"{len(gc.get_objects()):,} Python objects")
+        self.out(
+            f"{time.perf_counter() - self.t0:7.1f} s  {phase:<16} {what:<44} "
+            f"RSS {rss:8.1f} MB  (peak {peak:8.1f} MB)  "
+            f"{len(gc.get_objects()):,} Python objects"
+        )
         return rss
 
     def growth(self) -> dict[str, float]:
@@ -85,14 +87,21 @@ def run(scale: int = 1, out=print) -> Log:
     total_games = 0
     for i in range(10):
         policy = ("greedy", "random")[i % 2]
-        r = simulate(games, start=i * games, rules=PRESETS[i % len(PRESETS)], policy=policy,
-                     seed=i, threads=2)
+        r = simulate(
+            games,
+            start=i * games,
+            rules=PRESETS[i % len(PRESETS)],
+            policy=policy,
+            seed=i,
+            threads=2,
+        )
         total_games += r.games
         assert r.has_arrays and r.won.size == games
         del r
         log.point("simulate", f"call {i + 1}: {games:,} games ({policy})")
-    r = simulate(10 * games, start=10 * games, rules="msc", policy="random", seed=1,
-                 threads=2, arrays=False)
+    r = simulate(
+        10 * games, start=10 * games, rules="msc", policy="random", seed=1, threads=2, arrays=False
+    )
     total_games += r.games
     assert not r.has_arrays and r.games == 10 * games
     del r
@@ -110,8 +119,13 @@ def run(scale: int = 1, out=print) -> Log:
 
     hard = 500 // scale
     for i in range(10):
-        r = solve_many(range(10 ** 6 + i * hard, 10 ** 6 + (i + 1) * hard), rules="msc",
-                       max_nodes=100_000, max_removed=True, threads=2)
+        r = solve_many(
+            range(10**6 + i * hard, 10**6 + (i + 1) * hard),
+            rules="msc",
+            max_nodes=100_000,
+            max_removed=True,
+            threads=2,
+        )
         solved += len(r)
         del r
         log.point("solve_many msc", f"chunk {i + 1}: {hard:,} msc, max_removed")
@@ -134,21 +148,22 @@ def run(scale: int = 1, out=print) -> Log:
 
     sgames = 2_000 // scale
     for i in range(5):
-        r = simulate(sgames, start=i * sgames, rules="msc", policy="solver", max_nodes=50_000,
-                     threads=2)
+        r = simulate(
+            sgames, start=i * sgames, rules="msc", policy="solver", max_nodes=50_000, threads=2
+        )
         assert r.games == sgames
         del r
         log.point("solver policy", f"call {i + 1}: {sgames:,} games")
     for phase, grew in log.growth().items():
-        out(f"            {phase:<16} RSS after the last round - after the first: "
-            f"{grew:+7.1f} MB")
+        out(f"            {phase:<16} RSS after the last round - after the first: {grew:+7.1f} MB")
     return log
 
 
 def check(log: Log) -> None:
     for phase, grew in log.growth().items():
-        assert grew <= MARGIN_MB, f"{phase}: RSS grew {grew:.1f} MB from the first round " \
-                                  "to the last"
+        assert grew <= MARGIN_MB, (
+            f"{phase}: RSS grew {grew:.1f} MB from the first round to the last"
+        )
 
 
 def test_memory_flat(benchmark):

@@ -5,6 +5,7 @@ difficulty rating.
 
     python -m pytest bench/test_bench_session.py --benchmark-enable
 """
+
 from __future__ import annotations
 
 import json
@@ -24,8 +25,8 @@ def test_tap_select_and_deselect(benchmark):
     s = Session("PY1-N-AAAAAAS", clock=lambda: 0.0)
 
     def taps():
-        s.tap(21)       # 5d selected
-        s.tap(21)       # and deselected: no move, the same position every time
+        s.tap(21)  # 5d selected
+        s.tap(21)  # and deselected: no move, the same position every time
 
     benchmark(taps)
     assert s.moves == 0
@@ -35,7 +36,7 @@ def test_tap_with_a_move_and_undo(benchmark):
     s = Session("PY1-T-AAAAAAS", "three-pass", clock=lambda: 0.0)
 
     def tap_undo():
-        s.tap(22)       # Kc removed
+        s.tap(22)  # Kc removed
         s.undo()
 
     benchmark(tap_undo)
@@ -59,9 +60,10 @@ def test_autosave(benchmark, tmp_path):
 @pytest.fixture(scope="module")
 def big_store(tmp_path_factory):
     from pyramid_solitaire.session.stats import StatsStore
+
     store = StatsStore(tmp_path_factory.mktemp("stats") / "stats.sqlite3")
     s = Session("PY1-N-AAAAAAS", clock=lambda: 0.0)
-    store._db.execute("PRAGMA synchronous = OFF")    # filling only: no fsync per record
+    store._db.execute("PRAGMA synchronous = OFF")  # filling only: no fsync per record
     for _ in range(100_000):
         store.record(s)
     store._db.execute("PRAGMA synchronous = FULL")
@@ -77,21 +79,28 @@ def test_stats_query_over_100000_games(benchmark, big_store):
 
 DATA = pathlib.Path(__file__).resolve().parent.parent / "data"
 MSC = (DATA / "msc-1500-deals.txt").read_text().splitlines()
-SAMPLE = 300                 # msc deals (the first of the file)
+SAMPLE = 300  # msc deals (the first of the file)
 
 
 def _spread(times: list[float]) -> dict[str, float]:
     """Milliseconds: median, 90th and 99th percentiles, the worst."""
     ms = np.array(times) * 1000
-    return {"n": len(ms), "median_ms": float(np.median(ms)), "p90_ms": float(np.percentile(ms, 90)),
-            "p99_ms": float(np.percentile(ms, 99)), "max_ms": float(ms.max())}
+    return {
+        "n": len(ms),
+        "median_ms": float(np.median(ms)),
+        "p90_ms": float(np.percentile(ms, 90)),
+        "p99_ms": float(np.percentile(ms, 99)),
+        "max_ms": float(ms.max()),
+    }
 
 
 def _report(benchmark, what: str, spread: dict[str, float], **extra: float) -> None:
     benchmark.extra_info.update(spread, **extra)
     more = "".join(f", {k} {v}" for k, v in extra.items())
-    print(f"\n{what}: {spread['n']} calls, median {spread['median_ms']:.2f} ms, p90 "
-          f"{spread['p90_ms']:.2f}, p99 {spread['p99_ms']:.2f}, max {spread['max_ms']:.2f}{more}")
+    print(
+        f"\n{what}: {spread['n']} calls, median {spread['median_ms']:.2f} ms, p90 "
+        f"{spread['p90_ms']:.2f}, p99 {spread['p99_ms']:.2f}, max {spread['max_ms']:.2f}{more}"
+    )
 
 
 def test_no_chance_check_after_each_action(benchmark):
@@ -103,7 +112,7 @@ def test_no_chance_check_after_each_action(benchmark):
 
     def sweep():
         times, undecided, told = [], 0, 0
-        for cards in MSC[:SAMPLE // 3]:
+        for cards in MSC[: SAMPLE // 3]:
             s = Session(cards, profile, clock=lambda: 0.0)
             for _ in range(30):
                 legal = s.game.legal_moves
@@ -118,8 +127,9 @@ def test_no_chance_check_after_each_action(benchmark):
         return times, undecided, told
 
     times, undecided, told = benchmark.pedantic(sweep, rounds=1, iterations=1)
-    _report(benchmark, "no-chance check per action", _spread(times),
-            undecided=undecided, no_chance=told)
+    _report(
+        benchmark, "no-chance check per action", _spread(times), undecided=undecided, no_chance=told
+    )
 
 
 def test_hint_on_msc_deals(benchmark):

@@ -15,12 +15,14 @@ summary printed at the end.
 Targets (issue 4): greedy and random at least 1,000,000 games/s per core and 1,800,000 games/s
 on two cores. There are no assertions on speed.
 """
+
 import numpy as np
 import pytest
 
-from pyramid_core import _simulate_tests as hooks
 from pyramid_core import simulate as core
 from pyramid_solitaire import Rules, simulate
+
+from core_hooks import _simulate_tests as hooks
 
 GAMES = 200_000
 ROUNDS = 5
@@ -29,8 +31,12 @@ POLICIES = ["greedy", "random"]
 
 
 def _arrays(n):
-    return (np.zeros(n, np.uint8), np.zeros(n, np.uint8), np.zeros(n, np.uint16),
-            np.zeros(n, np.uint16))
+    return (
+        np.zeros(n, np.uint8),
+        np.zeros(n, np.uint8),
+        np.zeros(n, np.uint16),
+        np.zeros(n, np.uint16),
+    )
 
 
 @pytest.mark.parametrize("policy", POLICIES)
@@ -40,8 +46,13 @@ def test_simulate_one_thread(benchmark, record_rate, preset, policy):
     won, removed, moves, score = _arrays(GAMES)
     options = Rules.preset(preset).core_options()
     code = core.POLICIES[policy]
-    benchmark.pedantic(core.run, args=(code, options, 1, 0, None, 0, GAMES, won, removed, moves,
-                                       score), rounds=ROUNDS, warmup_rounds=1, iterations=1)
+    benchmark.pedantic(
+        core.run,
+        args=(code, options, 1, 0, None, 0, GAMES, won, removed, moves, score),
+        rounds=ROUNDS,
+        warmup_rounds=1,
+        iterations=1,
+    )
     assert removed.max() <= 28
     benchmark.extra_info["win_rate"] = float(won.mean())
     rate = record_rate(GAMES, "games", preset=preset, policy=policy, threads=1)
@@ -54,9 +65,14 @@ def test_simulate_one_thread(benchmark, record_rate, preset, policy):
 def test_simulate_threads(benchmark, record_rate, preset, policy):
     threads = 2
     benchmark.group = f"simulate {threads} threads: {policy}"
-    result = benchmark.pedantic(simulate, args=(GAMES * threads,),
-                                kwargs=dict(rules=preset, policy=policy, seed=1, threads=threads),
-                                rounds=ROUNDS, warmup_rounds=1, iterations=1)
+    result = benchmark.pedantic(
+        simulate,
+        args=(GAMES * threads,),
+        kwargs=dict(rules=preset, policy=policy, seed=1, threads=threads),
+        rounds=ROUNDS,
+        warmup_rounds=1,
+        iterations=1,
+    )
     assert result.games == GAMES * threads
     benchmark.extra_info["win_rate"] = result.win_rate
     rate = record_rate(GAMES * threads, "games", preset=preset, policy=policy, threads=threads)
@@ -70,6 +86,11 @@ def test_deal_setup(benchmark, record_rate, mode):
     """The per-game set-up of the batch loop alone: shuffle the ranks, build the rank masks
     (batch: eight deals at a time, as the batch loop does; one-at-a-time: for comparison)."""
     benchmark.group = "simulate deal set-up"
-    benchmark.pedantic(hooks.bench_setup, args=(0, 1_000_000, Rules().core_options(), mode),
-                       rounds=ROUNDS, warmup_rounds=1, iterations=1)
+    benchmark.pedantic(
+        hooks.bench_setup,
+        args=(0, 1_000_000, Rules().core_options(), mode),
+        rounds=ROUNDS,
+        warmup_rounds=1,
+        iterations=1,
+    )
     record_rate(1_000_000, "deals", mode=mode)

@@ -7,6 +7,7 @@
 - msc shortest lines (min_moves) on a sample.
 Run with ``python -m pytest bench/test_bench_solver.py --benchmark-enable``.
 """
+
 import pathlib
 import sys
 
@@ -25,48 +26,69 @@ def peak_rss_mib():
     if sys.platform == "win32":
         return float("nan")
     import resource
+
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak / (1 << 20) if sys.platform == "darwin" else peak / 1024
 
 
 def test_msc_1500_decided(benchmark, record_rate):
     benchmark.group = "solver"
-    result = benchmark.pedantic(solve_many, args=(MSC, "msc"), kwargs=dict(threads=1),
-                                rounds=1, iterations=1)
+    result = benchmark.pedantic(
+        solve_many, args=(MSC, "msc"), kwargs=dict(threads=1), rounds=1, iterations=1
+    )
     assert (result.winnable == (OPTIMAL > 0)).all()
-    benchmark.extra_info.update(total_seconds=float(result.seconds.sum()),
-                                max_seconds=float(result.seconds.max()),
-                                mean_seconds=float(result.seconds.mean()),
-                                peak_rss_mib=peak_rss_mib())
-    print(f"\nmsc: 1500 deals in {result.seconds.sum():.2f} s, slowest {result.seconds.max():.3f} s, "
-          f"peak RSS {peak_rss_mib():.0f} MiB")
+    benchmark.extra_info.update(
+        total_seconds=float(result.seconds.sum()),
+        max_seconds=float(result.seconds.max()),
+        mean_seconds=float(result.seconds.mean()),
+        peak_rss_mib=peak_rss_mib(),
+    )
+    print(
+        f"\nmsc: 1500 deals in {result.seconds.sum():.2f} s, slowest {result.seconds.max():.3f} s, "
+        f"peak RSS {peak_rss_mib():.0f} MiB"
+    )
     record_rate(len(MSC), "deals")
 
 
-@pytest.mark.parametrize("rules, n", [("pyramide", 100_000), ("unlimited", 100_000),
-                                      ("classic", 2_000), ("three-pass", 300)])
+@pytest.mark.parametrize(
+    "rules, n",
+    [("pyramide", 100_000), ("unlimited", 100_000), ("classic", 2_000), ("three-pass", 300)],
+)
 def test_deals_per_second(benchmark, record_rate, rules, n):
     benchmark.group = "solver"
     numbers = np.arange(n)
-    result = benchmark.pedantic(solve_many, args=(numbers, rules), kwargs=dict(threads=1),
-                                rounds=1, iterations=1)
+    result = benchmark.pedantic(
+        solve_many, args=(numbers, rules), kwargs=dict(threads=1), rounds=1, iterations=1
+    )
     assert (result.winnable >= 0).all()
-    benchmark.extra_info.update(win_rate=result.win_rate, mean_seconds=float(result.seconds.mean()),
-                                max_seconds=float(result.seconds.max()))
-    print(f"\n{rules}: win rate {result.win_rate:.4f}, mean {result.seconds.mean() * 1e3:.3f} ms, "
-          f"slowest {result.seconds.max():.3f} s")
+    benchmark.extra_info.update(
+        win_rate=result.win_rate,
+        mean_seconds=float(result.seconds.mean()),
+        max_seconds=float(result.seconds.max()),
+    )
+    print(
+        f"\n{rules}: win rate {result.win_rate:.4f}, mean {result.seconds.mean() * 1e3:.3f} ms, "
+        f"slowest {result.seconds.max():.3f} s"
+    )
     record_rate(n, "deals")
 
 
 def test_msc_shortest_lines_sample(benchmark, record_rate):
     benchmark.group = "solver"
     sample = list(range(0, 1500, 15))
-    result = benchmark.pedantic(solve_many, args=([MSC[i] for i in sample], "msc"),
-                                kwargs=dict(threads=1, objective="min_moves"), rounds=1, iterations=1)
+    result = benchmark.pedantic(
+        solve_many,
+        args=([MSC[i] for i in sample], "msc"),
+        kwargs=dict(threads=1, objective="min_moves"),
+        rounds=1,
+        iterations=1,
+    )
     won = OPTIMAL[sample] > 0
     assert (result.n_moves[won] == OPTIMAL[sample][won]).all()
-    print(f"\nmsc shortest lines: {len(sample)} deals, mean {result.seconds.mean():.3f} s, "
-          f"slowest {result.seconds.max():.3f} s")
+    print(
+        f"\nmsc shortest lines: {len(sample)} deals, mean {result.seconds.mean():.3f} s, "
+        f"slowest {result.seconds.max():.3f} s"
+    )
     record_rate(len(sample), "deals")
 
 
@@ -75,16 +97,24 @@ def test_shortest_lines_per_preset(benchmark, record_rate, rules, n):
     """min_moves on deal numbers 0..n-1 of other presets, one thread: every winnable deal's
     line is proved shortest (optimal), none left undecided."""
     benchmark.group = "solver"
-    result = benchmark.pedantic(solve_many, args=(np.arange(n), rules),
-                                kwargs=dict(threads=1, objective="min_moves"), rounds=1,
-                                iterations=1)
+    result = benchmark.pedantic(
+        solve_many,
+        args=(np.arange(n), rules),
+        kwargs=dict(threads=1, objective="min_moves"),
+        rounds=1,
+        iterations=1,
+    )
     won = result.winnable == 1
     assert (result.winnable >= 0).all() and result.optimal[won].all()
-    benchmark.extra_info.update(mean_seconds=float(result.seconds.mean()),
-                                max_seconds=float(result.seconds.max()),
-                                total_seconds=float(result.seconds.sum()))
-    print(f"\n{rules} shortest lines: {n} deals in {result.seconds.sum():.1f} s, mean "
-          f"{result.seconds.mean() * 1e3:.0f} ms, slowest {result.seconds.max():.2f} s")
+    benchmark.extra_info.update(
+        mean_seconds=float(result.seconds.mean()),
+        max_seconds=float(result.seconds.max()),
+        total_seconds=float(result.seconds.sum()),
+    )
+    print(
+        f"\n{rules} shortest lines: {n} deals in {result.seconds.sum():.1f} s, mean "
+        f"{result.seconds.mean() * 1e3:.0f} ms, slowest {result.seconds.max():.2f} s"
+    )
     record_rate(n, "deals")
 
 
@@ -92,13 +122,21 @@ def test_shortest_lines_per_preset(benchmark, record_rate, rules, n):
 def test_solver_policy_games_per_second(benchmark, record_rate, rules):
     """simulate(policy="solver"): perfect play, the most removable cards for lost deals."""
     from pyramid_solitaire import simulate
+
     benchmark.group = "solver policy"
     n = 100_000
-    result = benchmark.pedantic(simulate, args=(n,), kwargs=dict(rules=rules, policy="solver",
-                                                                 threads=1),
-                                rounds=1, iterations=1)
+    result = benchmark.pedantic(
+        simulate,
+        args=(n,),
+        kwargs=dict(rules=rules, policy="solver", threads=1),
+        rounds=1,
+        iterations=1,
+    )
     assert result.undecided == 0
-    print(f"\nsolver policy, {rules}: {result.win_rate:.4f} won, {result.games_per_second:,.0f} games/s")
+    print(
+        f"\nsolver policy, {rules}: {result.win_rate:.4f} won, "
+        f"{result.games_per_second:,.0f} games/s"
+    )
     record_rate(n, "games")
 
 
@@ -123,14 +161,27 @@ def test_msc_1500_shortest_lines(benchmark, record_rate):
     import json
     import subprocess
     import sys
+
     benchmark.group = "solver"
     out = benchmark.pedantic(
-        lambda: subprocess.run([sys.executable, "-c", _SHORTEST_ALL, str(DATA / "msc-1500-deals.txt")],
-                               capture_output=True, text=True, check=True).stdout,
-        rounds=1, iterations=1)
+        lambda: (
+            subprocess.run(
+                [sys.executable, "-c", _SHORTEST_ALL, str(DATA / "msc-1500-deals.txt")],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+        ),
+        rounds=1,
+        iterations=1,
+    )
     figures = json.loads(out)
     assert figures.pop("n_moves") == OPTIMAL.tolist()
     benchmark.extra_info.update(figures)
-    print("\nmsc 1500 shortest lines:", ", ".join(f"{k} {v:.3g}" if isinstance(v, float)
-                                                else f"{k} {v}" for k, v in figures.items()))
+    print(
+        "\nmsc 1500 shortest lines:",
+        ", ".join(
+            f"{k} {v:.3g}" if isinstance(v, float) else f"{k} {v}" for k, v in figures.items()
+        ),
+    )
     record_rate(1500, "deals")

@@ -7,6 +7,7 @@ Run with ``python -m pytest bench/test_bench_survey.py --benchmark-enable`` (the
 extra). Target (issue 18): a distributed run of one worker within 10% of a local
 run of the same deals. There are no assertions on speed.
 """
+
 import shutil
 
 import pytest
@@ -22,8 +23,9 @@ ARGS = dict(rules="pyramide", policy="solver", count=DEALS, shard_size=20_000)
 
 @pytest.fixture(scope="module")
 def client():
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
-                                  dashboard_address=None, host="127.0.0.1") as c:
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None, host="127.0.0.1"
+    ) as c:
         with distributed.Client(c) as cl:
             yield cl
 

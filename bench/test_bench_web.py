@@ -18,6 +18,7 @@ test of 20 clients making 20 requests each::
 
     PYTHONPATH=python:src python -m pytest bench/test_bench_web.py --benchmark-enable -s
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -35,7 +36,7 @@ import pytest
 
 aiohttp = pytest.importorskip("aiohttp")
 
-from pyramid_solitaire.session.protocol import MAX_LINE, Server   # noqa: E402
+from pyramid_solitaire.session.protocol import MAX_LINE, Server  # noqa: E402
 
 CLIENTS = 200
 REQUESTS = 50
@@ -43,8 +44,21 @@ OVERSIZED, MALFORMED, VANISHING = 5, 5, 10
 CODES = ["PY1-N-AAAAAAS", "PY1-N-AAAAAAT", "PY1-N-AAAAAAU", "PY1-N-AAAAAAV"]
 #: what is compared with the local replay (seconds is the clock; the difficulty's solver
 #: part has a time budget, so it may differ under load)
-COMPARED = ("pyramid", "stock", "stock_top", "waste", "redeals_left", "targets", "selection",
-            "score", "moves", "status", "can_undo", "can_redo", "code")
+COMPARED = (
+    "pyramid",
+    "stock",
+    "stock_top",
+    "waste",
+    "redeals_left",
+    "targets",
+    "selection",
+    "score",
+    "moves",
+    "status",
+    "can_undo",
+    "can_redo",
+    "code",
+)
 
 
 def next_request(rng: random.Random, state: dict) -> dict:
@@ -54,7 +68,7 @@ def next_request(rng: random.Random, state: dict) -> dict:
     if roll < 0.55 and targets:
         return {"op": "tap", "target": rng.choice(targets)}
     if roll < 0.65:
-        return {"op": "tap", "target": rng.randrange(28)}           # maybe blocked or empty
+        return {"op": "tap", "target": rng.randrange(28)}  # maybe blocked or empty
     if roll < 0.75 and len(targets) > 1:
         a, b = rng.sample(targets, 2)
         return {"op": "drag", "from": a, "to": b}
@@ -66,14 +80,25 @@ def next_request(rng: random.Random, state: dict) -> dict:
 
 
 def compared(response: dict) -> tuple:
-    return (response["ok"], response.get("op"),
-            [m["code"] for m in response["messages"]],
-            {k: response["state"][k] for k in COMPARED} if "state" in response else None)
+    return (
+        response["ok"],
+        response.get("op"),
+        [m["code"] for m in response["messages"]],
+        {k: response["state"][k] for k in COMPARED} if "state" in response else None,
+    )
 
 
-async def good_client(session, url: str, n: int, latencies: list, problems: list,
-                      requests: int = REQUESTS, pause: tuple[float, float] | None = None,
-                      log: list | None = None, ops: list | None = None) -> int:
+async def good_client(
+    session,
+    url: str,
+    n: int,
+    latencies: list,
+    problems: list,
+    requests: int = REQUESTS,
+    pause: tuple[float, float] | None = None,
+    log: list | None = None,
+    ops: list | None = None,
+) -> int:
     """One player: attach, a new game, then requests chosen from what each state shows,
     each after a pause drawn from ``pause`` (seconds; None: at once). The (request,
     response) lines go to ``log`` and are checked after the run (check_log), so that the
@@ -81,7 +106,7 @@ async def good_client(session, url: str, n: int, latencies: list, problems: list
     rng = random.Random(n)
     ops = [] if ops is None else ops
     if pause is not None:
-        await asyncio.sleep(rng.uniform(0, ARRIVAL))     # players do not all come at once
+        await asyncio.sleep(rng.uniform(0, ARRIVAL))  # players do not all come at once
     ws = await session.ws_connect(url, max_msg_size=1 << 22)
     await ws.send_str(json.dumps({"id": f"{n}-a", "op": "attach"}))
     r = json.loads(await ws.receive_str())
@@ -121,8 +146,11 @@ def check_log(log: list, problems: list) -> None:
         reference = Server(clock=lambda: 0.0)
         for line, response in lines:
             want = json.loads(reference.handle(line))
-            if response["id"] != json.loads(line)["id"] or not response["ok"] \
-                    or compared(response) != compared(want):
+            if (
+                response["id"] != json.loads(line)["id"]
+                or not response["ok"]
+                or compared(response) != compared(want)
+            ):
                 problems.append((n, line, response.get("error") or response.get("messages")))
 
 
@@ -158,15 +186,22 @@ async def vanishing_client(port: int, n: int) -> None:
     """Attach, start a game, a few taps, then a request sent and the connection reset."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     key = base64.b64encode(os.urandom(16)).decode()
-    writer.write((f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-                  f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-                  "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+    writer.write(
+        (
+            f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
     await reader.readuntil(b"\r\n\r\n")
 
     def frame(request: dict) -> bytes:
         data, mask = json.dumps(request).encode(), os.urandom(4)
-        return bytes([0x81, 0x80 | len(data)]) + mask + bytes(
-            b ^ mask[i % 4] for i, b in enumerate(data))
+        return (
+            bytes([0x81, 0x80 | len(data)])
+            + mask
+            + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+        )
 
     async def receive() -> None:
         head = await reader.readexactly(2)
@@ -177,17 +212,21 @@ async def vanishing_client(port: int, n: int) -> None:
             size = int.from_bytes(await reader.readexactly(8), "big")
         await reader.readexactly(size)
 
-    for request in ({"op": "attach"}, {"op": "new", "code": CODES[1]},
-                    *({"op": "tap", "target": t} for t in range(21, 21 + n % 5))):
+    for request in (
+        {"op": "attach"},
+        {"op": "new", "code": CODES[1]},
+        *({"op": "tap", "target": t} for t in range(21, 21 + n % 5)),
+    ):
         writer.write(frame(request))
         await receive()
     writer.write(frame({"op": "tap", "target": "stock"}))
     await asyncio.sleep(0.001 * n)
-    writer.transport.abort()                       # gone, the answer unread
+    writer.transport.abort()  # gone, the answer unread
 
 
-async def load(url: str, port: int, clients: int, requests: int,
-               pause: tuple[float, float] | None) -> dict:
+async def load(
+    url: str, port: int, clients: int, requests: int, pause: tuple[float, float] | None
+) -> dict:
     latencies: list[float] = []
     ops: list[str] = []
     problems: list = []
@@ -196,11 +235,14 @@ async def load(url: str, port: int, clients: int, requests: int,
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
         t0 = time.perf_counter()
         served = await asyncio.gather(
-            *(good_client(session, ws_url, n, latencies, problems, requests, pause, log, ops)
-              for n in range(clients)),
+            *(
+                good_client(session, ws_url, n, latencies, problems, requests, pause, log, ops)
+                for n in range(clients)
+            ),
             *(oversized_client(session, ws_url, n, problems) for n in range(OVERSIZED)),
             *(malformed_client(session, ws_url, n, problems) for n in range(MALFORMED)),
-            *(vanishing_client(port, n) for n in range(VANISHING)))
+            *(vanishing_client(port, n) for n in range(VANISHING)),
+        )
         wall = time.perf_counter() - t0
         check_log(log, problems)
         # then one client alone: a request's cost without the queue of the 200
@@ -211,17 +253,23 @@ async def load(url: str, port: int, clients: int, requests: int,
         await ws.send_str(json.dumps({"id": "after", "op": "hello"}))
         after = json.loads(await ws.receive_str())
         await ws.close()
-    return {"served": sum(served[:clients]), "latencies": latencies, "ops": ops,
-            "problems": problems,
-            "wall": wall, "after": after, "alone": alone}
+    return {
+        "served": sum(served[:clients]),
+        "latencies": latencies,
+        "ops": ops,
+        "problems": problems,
+        "wall": wall,
+        "after": after,
+        "alone": alone,
+    }
 
 
 #: The two loads: players (arriving over the first second, then each request after a pause
-#: of 0.1 to 0.4 s, a fast player's pace: about 4 requests a second each, 800 in all) and a flood (every client sends its
-#: next request as soon as the answer comes: the server's throughput, and the latency of a
-#: queue of 200).
+#: of 0.1 to 0.4 s, a fast player's pace: about 4 requests a second each, 800 in all) and a
+#: flood (every client sends its next request as soon as the answer comes: the server's
+#: throughput, and the latency of a queue of 200).
 PACES = {"players": (0.1, 0.4), "flood": None}
-ARRIVAL = 1.0      # players: each arrives at a random time of the first second
+ARRIVAL = 1.0  # players: each arrives at a random time of the first second
 
 
 @pytest.mark.parametrize("pace", list(PACES))
@@ -229,16 +277,32 @@ def test_bench_web_load(benchmark, tmp_path, pace):
     # without --benchmark-enable: a smoke test of 20 clients making 20 requests each
     clients, requests = (20, 20) if benchmark.disabled else (CLIENTS, REQUESTS)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
-    proc = subprocess.Popen([sys.executable, "-m", "pyramid_solitaire", "play", "--web",
-                             "--no-browser", "--save", str(tmp_path / "web"),
-                             "--db", str(tmp_path / "stats.sqlite3")],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "pyramid_solitaire",
+            "play",
+            "--web",
+            "--no-browser",
+            "--save",
+            str(tmp_path / "web"),
+            "--db",
+            str(tmp_path / "stats.sqlite3"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     try:
         url = proc.stdout.readline().strip()
         port = int(url.rsplit(":", 1)[1].strip("/"))
         result = benchmark.pedantic(
             lambda: asyncio.run(load(url, port, clients, requests, PACES[pace])),
-            rounds=1, iterations=1)
+            rounds=1,
+            iterations=1,
+        )
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=30) == 0
     finally:
@@ -252,7 +316,9 @@ def test_bench_web_load(benchmark, tmp_path, pace):
     assert "Traceback" not in stderr, stderr
     lat = sorted(result["latencies"])
     figures = {
-        "load": pace, "clients": clients, "requests": len(lat),
+        "load": pace,
+        "clients": clients,
+        "requests": len(lat),
         "p50_ms": round(statistics.median(lat) * 1000, 2),
         "p99_ms": round(lat[int(0.99 * (len(lat) - 1))] * 1000, 2),
         "max_ms": round(lat[-1] * 1000, 2),
@@ -260,10 +326,10 @@ def test_bench_web_load(benchmark, tmp_path, pace):
         "wall_s": round(result["wall"], 2),
         "alone_p50_ms": round(statistics.median(result["alone"]) * 1000, 2),
     }
-    for op in sorted(set(result["ops"])):           # the tail, request by request kind
+    for op in sorted(set(result["ops"])):  # the tail, request by request kind
         mine = sorted(t for o, t in zip(result["ops"], result["latencies"]) if o == op)
         figures[f"p99_ms_{op}"] = round(mine[int(0.99 * (len(mine) - 1))] * 1000, 2)
     benchmark.extra_info.update(figures)
     print("\nweb load:", ", ".join(f"{k} {v}" for k, v in figures.items()))
     games = os.listdir(tmp_path / "web" / "games")
-    assert len([g for g in games if g.endswith(".json")]) >= clients     # each one saved
+    assert len([g for g in games if g.endswith(".json")]) >= clients  # each one saved

@@ -14,6 +14,7 @@ checker), so the mask is read from ``env.unwrapped`` through sb3-contrib's ``Act
 greedily on held-out deals through ``simulate``, next to the built-in greedy policy, so the
 win rates come with 95% intervals. For a numpy-only agent see ``reinforce_msc.py``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,14 +28,15 @@ from stable_baselines3.common.env_util import make_vec_env
 import pyramid_solitaire.env  # noqa: F401  (registers pyramid_solitaire/Pyramid-v0)
 from pyramid_solitaire import simulate
 
-TEST_START = 10_000_000     # held-out deal numbers, as in reinforce_msc.py
+TEST_START = 10_000_000  # held-out deal numbers, as in reinforce_msc.py
 
 
 def make_env() -> gymnasium.Env:
     """One msc game; reward: pyramid cards removed by each move. Illegal actions cannot happen
     under the mask, so ``illegal="raise"`` turns a masking bug into an error."""
-    env = gymnasium.make("pyramid_solitaire/Pyramid-v0", rules="msc", reward="removed",
-                         illegal="raise")
+    env = gymnasium.make(
+        "pyramid_solitaire/Pyramid-v0", rules="msc", reward="removed", illegal="raise"
+    )
     return ActionMasker(env, lambda e: e.unwrapped.action_masks())
 
 
@@ -47,9 +49,19 @@ def main() -> None:
     args = ap.parse_args()
 
     vec_env = make_vec_env(make_env, n_envs=args.n_envs, seed=args.seed)
-    model = MaskablePPO("MlpPolicy", vec_env, n_steps=256, batch_size=512, gamma=1.0,
-                        gae_lambda=0.95, ent_coef=0.01, learning_rate=3e-4,
-                        policy_kwargs={"net_arch": [256, 256]}, seed=args.seed, verbose=1)
+    model = MaskablePPO(
+        "MlpPolicy",
+        vec_env,
+        n_steps=256,
+        batch_size=512,
+        gamma=1.0,
+        gae_lambda=0.95,
+        ent_coef=0.01,
+        learning_rate=3e-4,
+        policy_kwargs={"net_arch": [256, 256]},
+        seed=args.seed,
+        verbose=1,
+    )
     model.learn(total_timesteps=args.timesteps)
 
     def policy(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -57,8 +69,14 @@ def main() -> None:
         actions, _ = model.predict(obs, action_masks=mask, deterministic=True)
         return np.asarray(actions)
 
-    learned = simulate(args.eval_games, rules="msc", policy=policy, start=TEST_START,
-                       observation="visible", deterministic=True)
+    learned = simulate(
+        args.eval_games,
+        rules="msc",
+        policy=policy,
+        start=TEST_START,
+        observation="visible",
+        deterministic=True,
+    )
     greedy = simulate(args.eval_games, rules="msc", policy="greedy", start=TEST_START)
     for name, r in [("MaskablePPO", learned), ("greedy", greedy)]:
         low, high = r.ci95

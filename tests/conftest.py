@@ -1,4 +1,5 @@
 """Shared helpers for the tests: hand-built deals, the repository's files."""
+
 from __future__ import annotations
 
 import contextlib
@@ -14,20 +15,30 @@ from pyramid_solitaire import CARDS, Card, Deal
 # set (tools/check_wheel.sh runs a copy of tests/ against the installed wheel and points it at
 # the checkout), else the parent of tests/ (a checkout, an unpacked sdist, cibuildwheel's
 # `pytest {project}/tests`).
-REPO = pathlib.Path(os.environ.get("PYRAMID_REPO")
-                    or pathlib.Path(__file__).resolve().parent.parent)
+REPO = pathlib.Path(
+    os.environ.get("PYRAMID_REPO") or pathlib.Path(__file__).resolve().parent.parent
+)
 
 
 #: The optional parts: the module each extra brings, and the extra's name. A test of an
 #: optional part skips only when its extra is missing (tools/without_extras.py checks).
-EXTRAS = {"textual": "tui", "aiohttp": "web", "gymnasium": "rl", "distributed": "distributed",
-          "dask": "distributed", "matplotlib": "plot", "pyarrow": "survey"}
+EXTRAS = {
+    "textual": "tui",
+    "aiohttp": "web",
+    "gymnasium": "rl",
+    "distributed": "distributed",
+    "dask": "distributed",
+    "matplotlib": "plot",
+    "pyarrow": "survey",
+    "playwright": "browser",
+}
 
 
 def import_or_skip_extra(name: str):
     """``importlib.import_module(name)``; a skip naming the extra when the module needs an
     optional extra that is not installed (any other ImportError is a failure)."""
     import importlib
+
     try:
         return importlib.import_module(name)
     except ImportError as e:
@@ -44,6 +55,7 @@ def repo_file(*parts: str) -> pathlib.Path:
         raise FileNotFoundError(f"{path} not found: set PYRAMID_REPO to the source checkout")
     return path
 
+
 # The simulator's paths, in _simulate_tests.simd's numbers, and their names ("one-lane": the
 # lockstep's text compiled for one lane of plain C, which every CPU runs; only the tests take
 # it).
@@ -54,6 +66,7 @@ def simd_paths() -> list[int]:
     """The paths this CPU has, as the core sees it (PYRAMID_DISABLE_CPU_FEATURES hides some):
     AVX-512, AVX2, then the one-lane lockstep and plain C, which every CPU has."""
     from pyramid_core import simulate as core
+
     cpu = core.cpu_features()
     return [p for p in SIMD_IDS if p in (0, 3) or cpu[SIMD_IDS[p]]]
 
@@ -63,7 +76,8 @@ def on_simd_path(path: int):
     """Run the block on the simulator's path `path`, then go back. A path this CPU lacks is
     a skip that says so, never the plain C path run under the vector path's name (the CI job
     without AVX-512 deselects those tests with -k "not avx512")."""
-    from pyramid_core import _simulate_tests as hooks
+    from core_hooks import _simulate_tests as hooks
+
     before = hooks.simd()
     try:
         if hooks.simd(path) != path:
@@ -74,16 +88,40 @@ def on_simd_path(path: int):
 
 
 # Seed 000's example layout: its pyramid, 7d on the waste at the deal, then the other cards.
-SEED000_PYRAMID = ("Jd 6c 7h As 4d Qs 5h 3d 6h 8s Kh Kc Ad Ks 9c Qc 2c 8d Td Ts Js 7c Tc 3h 4h "
-                   "3s Kd 7s").split()
+SEED000_PYRAMID = (
+    "Jd 6c 7h As 4d Qs 5h 3d 6h 8s Kh Kc Ad Ks 9c Qc 2c 8d Td Ts Js 7c Tc 3h 4h 3s Kd 7s"
+).split()
 
 # A deal whose pyramid clears row by row with Kings and pyramid pairs, and whose talon is the
 # hearts and spades A..Q with each pair summing to 13 drawn one after the other.
-EASY_ROWS = ["Kc", "6c 7c", "5c 8c Kd", "3c Tc 4c 9c", "Ac Qc 2c Jc Kh", "4d 9d 5d 8d 6d 7d",
-             "Ad Qd 2d Jd 3d Td Ks"]
+EASY_ROWS = [
+    "Kc",
+    "6c 7c",
+    "5c 8c Kd",
+    "3c Tc 4c 9c",
+    "Ac Qc 2c Jc Kh",
+    "4d 9d 5d 8d 6d 7d",
+    "Ad Qd 2d Jd 3d Td Ks",
+]
 EASY_TALON = "Ah Qh As Qs 2h Jh 2s Js 3h Th 3s Ts 4h 9h 4s 9s 5h 8h 5s 8s 6h 7h 6s 7s".split()
-EASY_CLEAR = ["Ks", "Ad+Qd", "2d+Jd", "3d+Td", "4d+9d", "5d+8d", "6d+7d", "Kh", "Ac+Qc",
-              "2c+Jc", "3c+Tc", "4c+9c", "Kd", "5c+8c", "6c+7c", "Kc"]
+EASY_CLEAR = [
+    "Ks",
+    "Ad+Qd",
+    "2d+Jd",
+    "3d+Td",
+    "4d+9d",
+    "5d+8d",
+    "6d+7d",
+    "Kh",
+    "Ac+Qc",
+    "2c+Jc",
+    "3c+Tc",
+    "4c+9c",
+    "Kd",
+    "5c+8c",
+    "6c+7c",
+    "Kc",
+]
 
 
 def complete(pyramid: dict[int, str] | list[str], talon: list[str] = ()) -> list[str]:
@@ -132,6 +170,7 @@ def clearable_deck(rng: random.Random) -> list[int]:
 def run_main(capsys, *argv) -> tuple[int, str, str]:
     """The CLI's main(argv) -> (exit status, stdout, stderr); argparse exits by SystemExit."""
     from pyramid_solitaire.cli import main
+
     try:
         status = main(list(argv))
     except SystemExit as e:

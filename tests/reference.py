@@ -11,6 +11,7 @@ of CARDS, never locations:
 
 Cards are indices 0..51: rank c % 13 + 1, suit c // 13 (docs/rules.md).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -30,8 +31,8 @@ def rank(card: int) -> int:
 
 # ---- pyramid geometry (docs/rules.md), as (row, column) arithmetic --------------------------
 
-ROW_COL = [(r, k) for r in range(7) for k in range(r + 1)]          # index -> (row, column)
-INDEX = {rc: i for i, rc in enumerate(ROW_COL)}                      # (row, column) -> index
+ROW_COL = [(r, k) for r in range(7) for k in range(r + 1)]  # index -> (row, column)
+INDEX = {rc: i for i, rc in enumerate(ROW_COL)}  # (row, column) -> index
 
 
 def covers(i: int) -> list[int]:
@@ -58,11 +59,12 @@ def above(i: int) -> set[int]:
 
 # ---- rules ----------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Rules:
     waste_at_deal: int = 1
     draw: int = 1
-    redeals: int = UNLIMITED          # UNLIMITED (255) = recycle without limit
+    redeals: int = UNLIMITED  # UNLIMITED (255) = recycle without limit
     win_all: bool = False
     stock_top_playable: bool = False
     pair_waste_top_two: bool = False
@@ -72,15 +74,19 @@ class Rules:
         assert self.waste_at_deal in (0, 1)
         assert self.draw in (1, 3)
         if self.draw == 3:
-            assert self.redeals == 0 and not self.stock_top_playable \
-                and not self.pair_waste_top_two
+            assert self.redeals == 0 and not self.stock_top_playable and not self.pair_waste_top_two
 
     def kwargs(self) -> dict:
         """Keyword arguments for pyramid_core.position.Table."""
-        return dict(waste_at_deal=self.waste_at_deal, draw=self.draw, redeals=self.redeals,
-                    win_all=self.win_all, stock_top_playable=self.stock_top_playable,
-                    pair_waste_top_two=self.pair_waste_top_two,
-                    pair_with_covering=self.pair_with_covering)
+        return dict(
+            waste_at_deal=self.waste_at_deal,
+            draw=self.draw,
+            redeals=self.redeals,
+            win_all=self.win_all,
+            stock_top_playable=self.stock_top_playable,
+            pair_waste_top_two=self.pair_waste_top_two,
+            pair_with_covering=self.pair_with_covering,
+        )
 
 
 PRESETS = {
@@ -95,25 +101,37 @@ PRESETS = {
 
 # ---- state ----------------------------------------------------------------------------------
 
+
 @dataclass
 class State:
     rules: Rules
-    deck: tuple                               # the deal: 52 card indices
-    pyramid: dict                             # position -> card, present cards only
-    stock: list                               # cards, the next to draw first
-    waste: list                               # draw 1: [pile]; draw 3: [pile1, pile2, pile3]
-    recycles: int = 0                         # recycles used so far
+    deck: tuple  # the deal: 52 card indices
+    pyramid: dict  # position -> card, present cards only
+    stock: list  # cards, the next to draw first
+    waste: list  # draw 1: [pile]; draw 3: [pile1, pile2, pile3]
+    recycles: int = 0  # recycles used so far
     removed: set = field(default_factory=set)
 
-    def copy(self) -> "State":
-        return State(self.rules, self.deck, dict(self.pyramid), list(self.stock),
-                     [list(p) for p in self.waste], self.recycles, set(self.removed))
+    def copy(self) -> State:
+        return State(
+            self.rules,
+            self.deck,
+            dict(self.pyramid),
+            list(self.stock),
+            [list(p) for p in self.waste],
+            self.recycles,
+            set(self.removed),
+        )
 
     def key(self):
         """Hashable value of everything that matters for the rest of the game."""
         rec = 0 if self.rules.redeals == UNLIMITED else self.recycles
-        return (frozenset(self.pyramid.items()), tuple(self.stock),
-                tuple(tuple(p) for p in self.waste), rec)
+        return (
+            frozenset(self.pyramid.items()),
+            tuple(self.stock),
+            tuple(tuple(p) for p in self.waste),
+            rec,
+        )
 
 
 def deal(deck, rules: Rules) -> State:
@@ -124,8 +142,8 @@ def deal(deck, rules: Rules) -> State:
     n_piles = 1 if rules.draw == 1 else 3
     waste = [[] for _ in range(n_piles)]
     # Cards turned onto the waste at the deal lie on (the first) waste pile.
-    waste[0].extend(talon[:rules.waste_at_deal])
-    stock = talon[rules.waste_at_deal:]
+    waste[0].extend(talon[: rules.waste_at_deal])
+    stock = talon[rules.waste_at_deal :]
     return State(rules, deck, pyramid, stock, waste)
 
 
@@ -161,8 +179,11 @@ def won(s: State) -> bool:
 
 
 def can_recycle(s: State) -> bool:
-    return (not s.stock and any(s.waste)
-            and (s.rules.redeals == UNLIMITED or s.recycles < s.rules.redeals))
+    return (
+        not s.stock
+        and any(s.waste)
+        and (s.rules.redeals == UNLIMITED or s.recycles < s.rules.redeals)
+    )
 
 
 def legal_moves(s: State) -> set:

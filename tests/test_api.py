@@ -1,4 +1,6 @@
-"""The public Python API: Rules, Deal, Card tokens, Move and Game (docs/rules.md and docs/deal-codes.md)."""
+"""The public Python API: Rules, Deal, Card tokens, Move and Game (docs/rules.md and
+docs/deal-codes.md)."""
+
 from __future__ import annotations
 
 import copy
@@ -6,45 +8,112 @@ import json
 import pickle
 import random
 import re
-
-import numpy as np
 import xml.etree.ElementTree as ET
 
+import numpy as np
 import pytest
 
-from pyramid_solitaire import (CARDS, UNLIMITED, Card, Deal, Game, IllegalMoveError, Move, Rules,
-                               Status)
+from pyramid_solitaire import (
+    CARDS,
+    UNLIMITED,
+    Card,
+    Deal,
+    Game,
+    IllegalMoveError,
+    Move,
+    Rules,
+    Status,
+)
 
 # ---- helpers ----------------------------------------------------------------------------------
 
 PRESETS = {  # name -> (letter, the options docs/rules.md gives it)
-    "pyramide": ("N", dict(waste_at_deal=1, draw=1, redeals=UNLIMITED, win="pyramid",
-                           stock_top_playable=False, pair_waste_top_two=False,
-                           pair_with_covering=False)),
-    "three-pass": ("T", dict(waste_at_deal=0, draw=1, redeals=2, win="pyramid",
-                             stock_top_playable=False, pair_waste_top_two=False,
-                             pair_with_covering=False)),
-    "unlimited": ("U", dict(waste_at_deal=0, draw=1, redeals=UNLIMITED, win="pyramid",
-                            stock_top_playable=False, pair_waste_top_two=False,
-                            pair_with_covering=False)),
-    "classic": ("C", dict(waste_at_deal=0, draw=1, redeals=0, win="pyramid",
-                          stock_top_playable=False, pair_waste_top_two=False,
-                          pair_with_covering=False)),
-    "classic-draw3": ("D", dict(waste_at_deal=0, draw=3, redeals=0, win="pyramid",
-                                stock_top_playable=False, pair_waste_top_two=False,
-                                pair_with_covering=False)),
-    "msc": ("M", dict(waste_at_deal=0, draw=1, redeals=2, win="pyramid",
-                      stock_top_playable=True, pair_waste_top_two=False,
-                      pair_with_covering=False)),
+    "pyramide": (
+        "N",
+        dict(
+            waste_at_deal=1,
+            draw=1,
+            redeals=UNLIMITED,
+            win="pyramid",
+            stock_top_playable=False,
+            pair_waste_top_two=False,
+            pair_with_covering=False,
+        ),
+    ),
+    "three-pass": (
+        "T",
+        dict(
+            waste_at_deal=0,
+            draw=1,
+            redeals=2,
+            win="pyramid",
+            stock_top_playable=False,
+            pair_waste_top_two=False,
+            pair_with_covering=False,
+        ),
+    ),
+    "unlimited": (
+        "U",
+        dict(
+            waste_at_deal=0,
+            draw=1,
+            redeals=UNLIMITED,
+            win="pyramid",
+            stock_top_playable=False,
+            pair_waste_top_two=False,
+            pair_with_covering=False,
+        ),
+    ),
+    "classic": (
+        "C",
+        dict(
+            waste_at_deal=0,
+            draw=1,
+            redeals=0,
+            win="pyramid",
+            stock_top_playable=False,
+            pair_waste_top_two=False,
+            pair_with_covering=False,
+        ),
+    ),
+    "classic-draw3": (
+        "D",
+        dict(
+            waste_at_deal=0,
+            draw=3,
+            redeals=0,
+            win="pyramid",
+            stock_top_playable=False,
+            pair_waste_top_two=False,
+            pair_with_covering=False,
+        ),
+    ),
+    "msc": (
+        "M",
+        dict(
+            waste_at_deal=0,
+            draw=1,
+            redeals=2,
+            win="pyramid",
+            stock_top_playable=True,
+            pair_waste_top_two=False,
+            pair_with_covering=False,
+        ),
+    ),
 }
 
-VECTOR_A = ("8s Jh 9c 2s 2d Qd 6s Tc 3d Ac Jc 7c 9h 8c Qs Kh 5h 2c 3h 5c Ah 6c 4s Td 5d 8h 8d Ad "
-            "Qh Ts Qc Jd 3s 4d 2h 9d 3c Kd As 7s 9s 7d Js 6h Ks 4c 7h 5s 6d 4h Kc Th")
-VECTOR_S = ("Ad 3c 7d 6c 5c 8d 2h 4c 8c 2d Kd Qd 6s 8h 8s 9h 3h 4d Ts Qc Kh 5d Kc 2s Jh 3d Th As "
-            "Tc 3s 4s 9d Qh 9c 7s Td 9s 2c 6h 5h Ah 5s Jd Ac 7h Js 4h Ks 6d Jc 7c Qs")
+VECTOR_A = (
+    "8s Jh 9c 2s 2d Qd 6s Tc 3d Ac Jc 7c 9h 8c Qs Kh 5h 2c 3h 5c Ah 6c 4s Td 5d 8h 8d Ad "
+    "Qh Ts Qc Jd 3s 4d 2h 9d 3c Kd As 7s 9s 7d Js 6h Ks 4c 7h 5s 6d 4h Kc Th"
+)
+VECTOR_S = (
+    "Ad 3c 7d 6c 5c 8d 2h 4c 8c 2d Kd Qd 6s 8h 8s 9h 3h 4d Ts Qc Kh 5d Kc 2s Jh 3d Th As "
+    "Tc 3s 4s 9d Qh 9c 7s Td 9s 2c 6h 5h Ah 5s Jd Ac 7h Js 4h Ks 6d Jc 7c Qs"
+)
 
-SEED000_PYRAMID = ("Jd 6c 7h As 4d Qs 5h 3d 6h 8s Kh Kc Ad Ks 9c Qc 2c 8d Td Ts Js 7c Tc 3h 4h 3s "
-                   "Kd 7s").split()
+SEED000_PYRAMID = (
+    "Jd 6c 7h As 4d Qs 5h 3d 6h 8s Kh Kc Ad Ks 9c Qc 2c 8d Td Ts Js 7c Tc 3h 4h 3s Kd 7s"
+).split()
 
 
 def card(token: str) -> int:
@@ -65,15 +134,38 @@ def seed000_cards() -> list[str]:
 
 def easy_cards() -> list[str]:
     """A deal whose pyramid clears by Kings and pairs within each row, bottom row first."""
-    rows = ["Ks", "6d 7d", "Kh 5d 8d", "3d Td 4d 9d", "Kd Ad Qd 2d Jd", "4c 9c 5c 8c 6c 7c",
-            "Kc Ac Qc 2c Jc 3c Tc"]
+    rows = [
+        "Ks",
+        "6d 7d",
+        "Kh 5d 8d",
+        "3d Td 4d 9d",
+        "Kd Ad Qd 2d Jd",
+        "4c 9c 5c 8c 6c 7c",
+        "Kc Ac Qc 2c Jc 3c Tc",
+    ]
     pyr = " ".join(rows).split()
     rest = [t for t in (r + s for s in "hs" for r in "A23456789TJQK") if t not in pyr]
     return pyr + rest
 
 
-EASY_SOLUTION = ["Kc", "Ac+Qc", "2c+Jc", "3c+Tc", "4c+9c", "5c+8c", "6c+7c", "Kd", "Ad+Qd",
-                 "2d+Jd", "3d+Td", "4d+9d", "Kh", "5d+8d", "6d+7d", "Ks"]
+EASY_SOLUTION = [
+    "Kc",
+    "Ac+Qc",
+    "2c+Jc",
+    "3c+Tc",
+    "4c+9c",
+    "5c+8c",
+    "6c+7c",
+    "Kd",
+    "Ad+Qd",
+    "2d+Jd",
+    "3d+Td",
+    "4d+9d",
+    "Kh",
+    "5d+8d",
+    "6d+7d",
+    "Ks",
+]
 
 
 def covers(i: int) -> tuple[int, ...]:
@@ -83,11 +175,13 @@ def covers(i: int) -> tuple[int, ...]:
 
 def my_free(game: Game) -> list[Card]:
     pyr = game.pyramid
-    return [c for i, c in enumerate(pyr)
-            if c is not None and all(pyr[j] is None for j in covers(i))]
+    return [
+        c for i, c in enumerate(pyr) if c is not None and all(pyr[j] is None for j in covers(i))
+    ]
 
 
 # ---- Rules ------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_preset_by_name_and_letter(name):
@@ -116,8 +210,12 @@ def test_custom_rules_name_letter_repr():
     assert r.name == "custom" and r.letter == "X"
     assert repr(r) == "Rules(waste_at_deal=0, redeals=1)"
     assert eval(repr(r)) == r
-    for r in (Rules(win="all"), Rules(pair_with_covering=True), Rules(redeals=0, draw=3),
-              Rules.preset("msc").replace(pair_waste_top_two=True)):
+    for r in (
+        Rules(win="all"),
+        Rules(pair_with_covering=True),
+        Rules(redeals=0, draw=3),
+        Rules.preset("msc").replace(pair_waste_top_two=True),
+    ):
         assert r.letter == "X" and r.name == "custom"
         assert eval(repr(r)) == r
         assert "preset" not in repr(r)
@@ -160,13 +258,27 @@ def test_rules_replace():
         Rules().replace(colour="red")
 
 
-@pytest.mark.parametrize("rules", [Rules.preset(n) for n in PRESETS] + [
-    Rules(win="all"), Rules(redeals=5, pair_with_covering=True),
-    Rules(pair_waste_top_two=True, waste_at_deal=0), Rules(draw=3, redeals=0, waste_at_deal=1)])
+@pytest.mark.parametrize(
+    "rules",
+    [Rules.preset(n) for n in PRESETS]
+    + [
+        Rules(win="all"),
+        Rules(redeals=5, pair_with_covering=True),
+        Rules(pair_waste_top_two=True, waste_at_deal=0),
+        Rules(draw=3, redeals=0, waste_at_deal=1),
+    ],
+)
 def test_rules_dict_round_trip(rules):
     d = rules.to_dict()
-    assert set(d) == {"waste_at_deal", "draw", "redeals", "win", "stock_top_playable",
-                      "pair_waste_top_two", "pair_with_covering"}
+    assert set(d) == {
+        "waste_at_deal",
+        "draw",
+        "redeals",
+        "win",
+        "stock_top_playable",
+        "pair_waste_top_two",
+        "pair_with_covering",
+    }
     assert Rules.from_dict(d) == rules
     assert Rules.from_dict(json.loads(json.dumps(d))) == rules
     # the CLI's form, with name and letter alongside the options
@@ -188,13 +300,22 @@ def test_passes():
     assert Rules.preset("classic").passes == 1
 
 
-@pytest.mark.parametrize("kwargs, reason", [
-    (dict(draw=3), r"draw=3 needs redeals=0"),
-    (dict(draw=3, redeals=1), r"draw=3 needs redeals=0"),
-    (dict(draw=3, redeals=2, waste_at_deal=0), r"draw=3 needs redeals=0"),
-    (dict(draw=3, redeals=0, stock_top_playable=True), r"draw=3 does not go with stock_top_playable"),
-    (dict(draw=3, redeals=0, pair_waste_top_two=True), r"draw=3 does not go with pair_waste_top_two"),
-])
+@pytest.mark.parametrize(
+    "kwargs, reason",
+    [
+        (dict(draw=3), r"draw=3 needs redeals=0"),
+        (dict(draw=3, redeals=1), r"draw=3 needs redeals=0"),
+        (dict(draw=3, redeals=2, waste_at_deal=0), r"draw=3 needs redeals=0"),
+        (
+            dict(draw=3, redeals=0, stock_top_playable=True),
+            r"draw=3 does not go with stock_top_playable",
+        ),
+        (
+            dict(draw=3, redeals=0, pair_waste_top_two=True),
+            r"draw=3 does not go with pair_waste_top_two",
+        ),
+    ],
+)
 def test_nonsense_combinations(kwargs, reason):
     with pytest.raises(ValueError, match=reason):
         Rules(**kwargs)
@@ -219,13 +340,13 @@ BAD_VALUES = {
 def test_option_values_as_text_and_numpy():
     """Digit strings and numpy numbers read like ints (the command line passes text)."""
     assert Rules(waste_at_deal="0", draw="3", redeals="0") == Rules.preset("classic-draw3")
-    assert Rules(waste_at_deal=np.int64(0), redeals=np.uint8(2),
-                 stock_top_playable=np.bool_(True)) == Rules.preset("msc")
+    assert Rules(
+        waste_at_deal=np.int64(0), redeals=np.uint8(2), stock_top_playable=np.bool_(True)
+    ) == Rules.preset("msc")
     assert Rules(redeals=2.0).redeals == 2
 
 
-@pytest.mark.parametrize("option, value",
-                         [(o, v) for o, vs in BAD_VALUES.items() for v in vs])
+@pytest.mark.parametrize("option, value", [(o, v) for o, vs in BAD_VALUES.items() for v in vs])
 def test_bad_option_values(option, value):
     with pytest.raises(ValueError, match=option):
         Rules(**{option: value})
@@ -240,6 +361,7 @@ def test_redeals_bounds():
 
 # ---- Deal -------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("code, vector", [("PY1-N-AAAAAAA", VECTOR_A), ("PY1-N-AAAAAAS", VECTOR_S)])
 def test_spec_vectors(code, vector):
     d = Deal.from_code(code)
@@ -251,8 +373,10 @@ def test_spec_vectors(code, vector):
     assert [c for row in d.rows for c in row] == list(d.pyramid)
 
 
-@pytest.mark.parametrize("number, letters", [(0, "AAAAAAA"), (18, "AAAAAAS"), (25, "AAAAAAZ"),
-                                             (26, "AAAAABA"), (26 ** 7 - 1, "ZZZZZZZ")])
+@pytest.mark.parametrize(
+    "number, letters",
+    [(0, "AAAAAAA"), (18, "AAAAAAS"), (25, "AAAAAAZ"), (26, "AAAAABA"), (26**7 - 1, "ZZZZZZZ")],
+)
 def test_code_number_round_trip(number, letters):
     d = Deal.from_number(number)
     assert d.code == f"PY1-N-{letters}"
@@ -298,8 +422,12 @@ def test_seed000_card_list():
     assert g.rules == Rules.preset("pyramide")
     assert tokens(g.waste) == ["7d"] and len(g.stock) == 23
     assert tokens(g.free_cards) == "7c Tc 3h 4h 3s Kd 7s".split()
-    assert set(g.legal_moves) == {Move.parse("Kd"), Move.parse("Tc+3h"), Move.parse("Tc+3s"),
-                                  Move.DRAW}
+    assert set(g.legal_moves) == {
+        Move.parse("Kd"),
+        Move.parse("Tc+3h"),
+        Move.parse("Tc+3s"),
+        Move.DRAW,
+    }
 
 
 def test_token_forms():
@@ -314,8 +442,15 @@ def test_token_forms():
     }
     for name, toks in variants.items():
         assert Deal.from_cards(" ".join(toks)).cards == base.cards, name
-    assert Card.parse("10d") == Card.parse("TD") == Card.parse("10♦") == Card.parse("T♦") == \
-        Card.parse("td") == Card.parse("10♦\ufe0f") == card("Td")
+    assert (
+        Card.parse("10d")
+        == Card.parse("TD")
+        == Card.parse("10♦")
+        == Card.parse("T♦")
+        == Card.parse("td")
+        == Card.parse("10♦\ufe0f")
+        == card("Td")
+    )
     for sym, suit in zip("♣♦♥♠", "cdhs"):
         assert Card.parse("Q" + sym) == card("Q" + suit)
         assert Card.parse("10" + sym) == card("T" + suit)
@@ -337,10 +472,10 @@ def test_deal_random():
     assert first != second  # the generator advances
     assert Deal.random(random.Random(11)) == first
     g1, g2 = Deal.random(np.random.default_rng(5)), Deal.random(np.random.default_rng(5))
-    assert g1 == g2 and 0 <= g1.number <= 26 ** 7 - 1
+    assert g1 == g2 and 0 <= g1.number <= 26**7 - 1
     assert Deal.random(np.random.default_rng(5), rules="msc").code == g1.code.replace("-N-", "-M-")
     assert len({Deal.random(s).number for s in range(20)}) >= 19
-    assert 0 <= Deal.random().number <= 26 ** 7 - 1
+    assert 0 <= Deal.random().number <= 26**7 - 1
     for d in (a, first, g1):
         assert Deal.from_code(d.code) == d
 
@@ -367,23 +502,36 @@ def test_from_number_accepts_numpy_integers():
     for n in (np.int64(5), np.uint64(5), np.int32(5), np.array([7, 5])[1]):
         d = Deal.from_number(n)
         assert d == Deal.from_number(5) and type(d.number) is int and d.code == "PY1-N-AAAAAAF"
-    assert Deal.from_number(np.uint64(26 ** 7 - 1)).code == "PY1-N-ZZZZZZZ"
+    assert Deal.from_number(np.uint64(26**7 - 1)).code == "PY1-N-ZZZZZZZ"
     with pytest.raises(ValueError, match="deal number"):
-        Deal.from_number(np.int64(26 ** 7))
+        Deal.from_number(np.int64(26**7))
     with pytest.raises(ValueError, match="deal number"):
         Deal.from_number(np.float64(5))
 
 
 # ---- Move -------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text, kind, canonical", [
-    ("Kd", "king", "Kd"), ("kd", "king", "Kd"), ("K♦", "king", "Kd"),
-    ("Tc+3s", "pair", "Tc+3s"), ("10♣ + 3♠", "pair", "Tc+3s"), ("tc + 3S", "pair", "Tc+3s"),
-    ("Ah+Qs", "pair", "Ah+Qs"), ("2c+Jd", "pair", "2c+Jd"), ("6h+7h", "pair", "6h+7h"),
-    ("draw", "draw", "draw"), ("d", "draw", "draw"), ("DRAW", "draw", "draw"),
-    ("recycle", "recycle", "recycle"), ("r", "recycle", "recycle"),
-    ("redeal", "recycle", "recycle"),
-])
+
+@pytest.mark.parametrize(
+    "text, kind, canonical",
+    [
+        ("Kd", "king", "Kd"),
+        ("kd", "king", "Kd"),
+        ("K♦", "king", "Kd"),
+        ("Tc+3s", "pair", "Tc+3s"),
+        ("10♣ + 3♠", "pair", "Tc+3s"),
+        ("tc + 3S", "pair", "Tc+3s"),
+        ("Ah+Qs", "pair", "Ah+Qs"),
+        ("2c+Jd", "pair", "2c+Jd"),
+        ("6h+7h", "pair", "6h+7h"),
+        ("draw", "draw", "draw"),
+        ("d", "draw", "draw"),
+        ("DRAW", "draw", "draw"),
+        ("recycle", "recycle", "recycle"),
+        ("r", "recycle", "recycle"),
+        ("redeal", "recycle", "recycle"),
+    ],
+)
 def test_move_parse_and_str(text, kind, canonical):
     m = Move.parse(text)
     assert m.kind == kind and str(m) == canonical
@@ -420,14 +568,25 @@ def test_move_hash_and_pair_order():
         a.kind = "king"
 
 
-@pytest.mark.parametrize("text, reason", [
-    ("Qs", r"only when it is a King"), ("Ac", r"only when it is a King"),
-    ("Tc+4s", r"sum to 14, not 13"), ("Ac+Ad", r"sum to 2, not 13"),
-    ("Ac+Ac", r"cannot pair with itself"), ("Tc+10♣", r"cannot pair with itself"),
-    ("Kd+Ac", r"King is removed alone"), ("Kd+Ks", r"King is removed alone"),
-    ("Tc+3s+2d", r"not a move"), ("", r"not a move"), ("+", r"not a move"),
-    ("Tc+", r"not a move"), ("Xz", r"'Xz'"), ("Tc+3x", r"'3x'"),
-])
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("Qs", r"only when it is a King"),
+        ("Ac", r"only when it is a King"),
+        ("Tc+4s", r"sum to 14, not 13"),
+        ("Ac+Ad", r"sum to 2, not 13"),
+        ("Ac+Ac", r"cannot pair with itself"),
+        ("Tc+10♣", r"cannot pair with itself"),
+        ("Kd+Ac", r"King is removed alone"),
+        ("Kd+Ks", r"King is removed alone"),
+        ("Tc+3s+2d", r"not a move"),
+        ("", r"not a move"),
+        ("+", r"not a move"),
+        ("Tc+", r"not a move"),
+        ("Xz", r"'Xz'"),
+        ("Tc+3x", r"'3x'"),
+    ],
+)
 def test_invalid_moves(text, reason):
     with pytest.raises(ValueError, match=reason):
         Move.parse(text)
@@ -448,9 +607,10 @@ def test_invalid_move_constructors():
 
 # ---- Game -------------------------------------------------------------------------------------
 
+
 def test_game_construction():
     assert Game("PY1-M-AAAAAAS").rules == Rules.preset("msc")
-    with pytest.raises(ValueError, match="names the msc rules"):   # a code's letter binds
+    with pytest.raises(ValueError, match="names the msc rules"):  # a code's letter binds
         Game("PY1-M-AAAAAAS", rules="classic")
     assert Game(Deal.from_code("PY1-M-AAAAAAS"), rules="classic").code == "PY1-C-AAAAAAS"
     assert Game(Deal.from_number(18)).code == "PY1-N-AAAAAAS"
@@ -686,12 +846,14 @@ def check_svg(g: Game):
     assert sorted(t for t in green if t in pyramid) == sorted(tokens(my_free(g)))
     # the available talon cards are highlighted the same way (waste tops, playable stock top)
     assert sorted(t for t in green if t not in pyramid) == sorted(tokens(g.available))
-    assert sorted(t for t in drawn if t in pyramid) == \
-        sorted(tokens(c for c in g.pyramid if c is not None))
+    assert sorted(t for t in drawn if t in pyramid) == sorted(
+        tokens(c for c in g.pyramid if c is not None)
+    )
 
 
-@pytest.mark.parametrize("code", ["PY1-N-AAAAAAA", "PY1-M-AAAAAAS", "PY1-D-AAAAAAA",
-                                  "PY1-C-QWERTYU"])
+@pytest.mark.parametrize(
+    "code", ["PY1-N-AAAAAAA", "PY1-M-AAAAAAS", "PY1-D-AAAAAAA", "PY1-C-QWERTYU"]
+)
 def test_svg(code):
     g = Game(code)
     rng = random.Random(code)

@@ -1,26 +1,49 @@
 """Bad input: every mistake raises ValueError (or a subclass) whose message names what is wrong."""
+
 from __future__ import annotations
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from pyramid_solitaire import (Card, Deal, Game, IllegalMoveError, Move, Rules, Status,
-                               parse_cards)
+from pyramid_solitaire import Card, Deal, Game, IllegalMoveError, Move, Rules, Status, parse_cards
 
 ALL_TOKENS = [r + s for s in "cdhs" for r in "A23456789TJQK"]
 
 
 def easy_cards() -> list[str]:
     """A deal whose pyramid clears by Kings and pairs within each row, bottom row first."""
-    rows = ["Ks", "6d 7d", "Kh 5d 8d", "3d Td 4d 9d", "Kd Ad Qd 2d Jd", "4c 9c 5c 8c 6c 7c",
-            "Kc Ac Qc 2c Jc 3c Tc"]
+    rows = [
+        "Ks",
+        "6d 7d",
+        "Kh 5d 8d",
+        "3d Td 4d 9d",
+        "Kd Ad Qd 2d Jd",
+        "4c 9c 5c 8c 6c 7c",
+        "Kc Ac Qc 2c Jc 3c Tc",
+    ]
     pyr = " ".join(rows).split()
     return pyr + [t for t in ALL_TOKENS if t not in pyr]
 
 
-EASY_SOLUTION = ["Kc", "Ac+Qc", "2c+Jc", "3c+Tc", "4c+9c", "5c+8c", "6c+7c", "Kd", "Ad+Qd",
-                 "2d+Jd", "3d+Td", "4d+9d", "Kh", "5d+8d", "6d+7d", "Ks"]
+EASY_SOLUTION = [
+    "Kc",
+    "Ac+Qc",
+    "2c+Jc",
+    "3c+Tc",
+    "4c+9c",
+    "5c+8c",
+    "6c+7c",
+    "Kd",
+    "Ad+Qd",
+    "2d+Jd",
+    "3d+Td",
+    "4d+9d",
+    "Kh",
+    "5d+8d",
+    "6d+7d",
+    "Ks",
+]
 
 
 def raises(fn, *args, match: str):
@@ -35,28 +58,32 @@ def raises(fn, *args, match: str):
 
 # ---- deal codes -------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("code, parts", [
-    ("PY2-N-AAAAAAS", ["PY2", "version"]),
-    ("PX1-N-AAAAAAS", ["PX1", "version"]),
-    ("PY0-N-AAAAAAS", ["PY0", "version"]),
-    ("PY1-Q-AAAAAAS", ["'Q'", "N T U C D M"]),
-    ("PY1-1-AAAAAAS", ["'1'"]),
-    ("PY1-NN-AAAAAAS", ["'NN'", "one letter"]),
-    ("PY1--AAAAAAS", ["''", "one letter"]),
-    ("PY1-N-AAAAAA", ["'AAAAAA'", "7 letters", "got 6"]),
-    ("PY1-N-AAAAAAAA", ["'AAAAAAAA'", "7 letters", "got 8"]),
-    ("PY1-N-", ["7 letters", "got 0"]),
-    ("PY1-N-AAAA1AA", ["'1'", "character 5"]),
-    ("PY1-N-AAAAAA?", ["'?'", "character 7"]),
-    ("PY1-N-AAA AAA", ["' '", "character 4"]),
-    ("PY1-N-ÀAAAAAA", ["'À'", "ASCII"]),
-    ("", ["malformed", "PY1-"]),
-    ("   ", ["malformed"]),
-    ("PY1NAAAAAAS", ["'PY1NAAAAAAS'", "malformed"]),
-    ("PY1-N-AAAAAAS-1", ["malformed"]),
-    ("PY1_N_AAAAAAS", ["malformed"]),
-    ("hello", ["'hello'", "malformed"]),
-])
+
+@pytest.mark.parametrize(
+    "code, parts",
+    [
+        ("PY2-N-AAAAAAS", ["PY2", "version"]),
+        ("PX1-N-AAAAAAS", ["PX1", "version"]),
+        ("PY0-N-AAAAAAS", ["PY0", "version"]),
+        ("PY1-Q-AAAAAAS", ["'Q'", "N T U C D M"]),
+        ("PY1-1-AAAAAAS", ["'1'"]),
+        ("PY1-NN-AAAAAAS", ["'NN'", "one letter"]),
+        ("PY1--AAAAAAS", ["''", "one letter"]),
+        ("PY1-N-AAAAAA", ["'AAAAAA'", "7 letters", "got 6"]),
+        ("PY1-N-AAAAAAAA", ["'AAAAAAAA'", "7 letters", "got 8"]),
+        ("PY1-N-", ["7 letters", "got 0"]),
+        ("PY1-N-AAAA1AA", ["'1'", "character 5"]),
+        ("PY1-N-AAAAAA?", ["'?'", "character 7"]),
+        ("PY1-N-AAA AAA", ["' '", "character 4"]),
+        ("PY1-N-ÀAAAAAA", ["'À'", "ASCII"]),
+        ("", ["malformed", "PY1-"]),
+        ("   ", ["malformed"]),
+        ("PY1NAAAAAAS", ["'PY1NAAAAAAS'", "malformed"]),
+        ("PY1-N-AAAAAAS-1", ["malformed"]),
+        ("PY1_N_AAAAAAS", ["malformed"]),
+        ("hello", ["'hello'", "malformed"]),
+    ],
+)
 def test_malformed_codes(code, parts):
     raises(Deal.from_code, code, match=parts)
     if code.startswith("PY") and " " not in code:  # Game() takes such text as a code too
@@ -68,8 +95,10 @@ def test_code_not_a_string(code):
     raises(Deal.from_code, code, match=["string", repr(code)])
 
 
-@pytest.mark.parametrize("code, bad", [("PY1-N-AAAAAß", "ß"), ("PY1-N-AAAAAAı", "ı"),
-                                       ("PY1-N-AAAAAﬅ", "ﬅ"), ("PY1-ı-AAAAAAA", "ı")])
+@pytest.mark.parametrize(
+    "code, bad",
+    [("PY1-N-AAAAAß", "ß"), ("PY1-N-AAAAAAı", "ı"), ("PY1-N-AAAAAﬅ", "ﬅ"), ("PY1-ı-AAAAAAA", "ı")],
+)
 def test_non_ascii_code_letters_are_rejected(code, bad):
     """Letters whose upper case is ASCII ('ß' -> 'SS', 'ı' -> 'I') do not sneak in as others."""
     raises(Deal.from_code, code, match=repr(bad))
@@ -77,7 +106,8 @@ def test_non_ascii_code_letters_are_rejected(code, bad):
 
 # ---- deal numbers -----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("number", [-1, 26 ** 7, 2 ** 64, -(2 ** 70), 18.0, "18", None, True, 1.5])
+
+@pytest.mark.parametrize("number", [-1, 26**7, 2**64, -(2**70), 18.0, "18", None, True, 1.5])
 def test_numbers_out_of_range(number):
     msg = raises(Deal.from_number, number, match=["deal number", "8,031,810,175"])
     shown = msg.rsplit("got ", 1)[1]
@@ -86,7 +116,7 @@ def test_numbers_out_of_range(number):
 
 def test_number_limits_accepted():
     assert Deal.from_number(0).code == "PY1-N-AAAAAAA"
-    assert Deal.from_number(26 ** 7 - 1).code == "PY1-N-ZZZZZZZ"
+    assert Deal.from_number(26**7 - 1).code == "PY1-N-ZZZZZZZ"
 
 
 def test_bad_rng():
@@ -96,19 +126,26 @@ def test_bad_rng():
 
 # ---- card lists -------------------------------------------------------------------------------
 
+
 def test_51_cards():
     for missing in (0, 27, 51):
-        toks = ALL_TOKENS[:missing] + ALL_TOKENS[missing + 1:]
-        raises(Deal.from_cards, " ".join(toks),
-               match=["expected 52 cards, got 51", f"missing: {ALL_TOKENS[missing]}"])
+        toks = ALL_TOKENS[:missing] + ALL_TOKENS[missing + 1 :]
+        raises(
+            Deal.from_cards,
+            " ".join(toks),
+            match=["expected 52 cards, got 51", f"missing: {ALL_TOKENS[missing]}"],
+        )
 
 
 def test_53_cards():
     # 53 tokens hold a duplicate, which is named with both positions
     for dup in (0, 30, 51):
         toks = ALL_TOKENS + [ALL_TOKENS[dup]]
-        raises(Deal.from_cards, " ".join(toks),
-               match=[f"card {ALL_TOKENS[dup]} appears twice", f"tokens {dup + 1} and 53"])
+        raises(
+            Deal.from_cards,
+            " ".join(toks),
+            match=[f"card {ALL_TOKENS[dup]} appears twice", f"tokens {dup + 1} and 53"],
+        )
 
 
 @pytest.mark.parametrize("n", [0, 1, 28, 50])
@@ -116,8 +153,10 @@ def test_too_few_cards(n):
     raises(Deal.from_cards, " ".join(ALL_TOKENS[:n]), match=f"expected 52 cards, got {n}")
 
 
-@pytest.mark.parametrize("bad, pos", [("1d", 1), ("Xx", 10), ("11h", 28), ("Kz", 52), ("K", 33),
-                                      ("one", 2), ("10", 7), ("♦", 40)])
+@pytest.mark.parametrize(
+    "bad, pos",
+    [("1d", 1), ("Xx", 10), ("11h", 28), ("Kz", 52), ("K", 33), ("one", 2), ("10", 7), ("♦", 40)],
+)
 def test_unknown_token(bad, pos):
     toks = list(ALL_TOKENS)
     toks[pos - 1] = bad
@@ -136,13 +175,16 @@ def test_duplicate_card(dup_of, at):
     toks = list(ALL_TOKENS)
     toks[at - 1] = ALL_TOKENS[dup_of]  # now at position dup_of + 1 and at position at
     first, second = sorted((dup_of + 1, at))
-    raises(Deal.from_cards, " ".join(toks),
-           match=[f"card {ALL_TOKENS[dup_of]} appears twice", f"tokens {first} and {second}"])
+    raises(
+        Deal.from_cards,
+        " ".join(toks),
+        match=[f"card {ALL_TOKENS[dup_of]} appears twice", f"tokens {first} and {second}"],
+    )
 
 
 def test_duplicate_in_other_forms():
     toks = list(ALL_TOKENS)
-    toks[5] = "10c"   # = Tc, token 10
+    toks[5] = "10c"  # = Tc, token 10
     raises(Deal.from_cards, " ".join(toks), match=["card Tc appears twice", "tokens 6 and 10"])
     ints = list(range(52))
     ints[3] = 7
@@ -160,8 +202,17 @@ def test_from_cards_non_iterable(value):
     raises(Deal.from_cards, value, match=repr(value))
 
 
-@pytest.mark.parametrize("token, part", [("", "''"), ("1d", "'1d'"), ("Kx", "'Kx'"),
-                                         ("AcAd", "'AcAd'"), ("11c", "'11c'"), ("K", "'K'")])
+@pytest.mark.parametrize(
+    "token, part",
+    [
+        ("", "''"),
+        ("1d", "'1d'"),
+        ("Kx", "'Kx'"),
+        ("AcAd", "'AcAd'"),
+        ("11c", "'11c'"),
+        ("K", "'K'"),
+    ],
+)
 def test_card_parse(token, part):
     raises(Card.parse, token, match=part)
 
@@ -173,6 +224,7 @@ def test_card_constructor(value):
 
 
 # ---- rules ------------------------------------------------------------------------------------
+
 
 def test_bad_rule_names():
     raises(Rules.preset, "vegas", match=["'vegas'", "pyramide", "msc"])
@@ -198,16 +250,20 @@ def test_deal_parse_not_a_string(value):
 # PY1-N-AAAAAAA: pyramid 8s / Jh 9c / 2s 2d Qd / 6s Tc 3d Ac / Jc 7c 9h 8c Qs /
 # Kh 5h 2c 3h 5c Ah / 6c 4s Td 5d 8h 8d Ad; waste Qh, stock Ts Qc Jd 3s ...
 
+
 def game_a() -> Game:
     return Game("PY1-N-AAAAAAA")
 
 
-@pytest.mark.parametrize("move, parts", [
-    ("Kh", ["Kh is blocked by 6c and 4s"]),
-    ("Jh+2s", ["Jh is blocked by 2s and 2d"]),
-    ("Qs+Ad", ["Qs is blocked by 5c and Ah"]),
-    ("8s+5d", ["8s is blocked by Jh and 9c"]),
-])
+@pytest.mark.parametrize(
+    "move, parts",
+    [
+        ("Kh", ["Kh is blocked by 6c and 4s"]),
+        ("Jh+2s", ["Jh is blocked by 2s and 2d"]),
+        ("Qs+Ad", ["Qs is blocked by 5c and Ah"]),
+        ("8s+5d", ["8s is blocked by Jh and 9c"]),
+    ],
+)
 def test_blocked_card_names_its_covers(move, parts):
     g = game_a()
     pos = g.position
@@ -231,17 +287,24 @@ def test_blocked_after_one_cover_gone():
 
 def test_card_in_stock():
     g = game_a()
-    with pytest.raises(IllegalMoveError, match=r"Qc is in the stock \(the next card to draw is Ts\)"):
+    with pytest.raises(
+        IllegalMoveError, match=r"Qc is in the stock \(the next card to draw is Ts\)"
+    ):
         g.play("Ad+Qc")
     with pytest.raises(IllegalMoveError, match=r"Kd is in the stock"):
         g.play("Kd")
     g.play("draw")  # waste Qh Ts, stock Qc Jd ...
-    with pytest.raises(IllegalMoveError, match=r"Qc is in the stock \(the next card to draw is Qc\); "
-                       r"the stock's top card is not playable under these rules"):
+    with pytest.raises(
+        IllegalMoveError,
+        match=r"Qc is in the stock \(the next card to draw is Qc\); "
+        r"the stock's top card is not playable under these rules",
+    ):
         g.play("Ad+Qc")
     m = Game("PY1-M-AAAAAAA")  # msc: the stock top (Qh) is playable, the card under it is not
     m.play("Ad+Qh")
-    with pytest.raises(IllegalMoveError, match=r"Qc is in the stock \(the next card to draw is Ts\)$"):
+    with pytest.raises(
+        IllegalMoveError, match=r"Qc is in the stock \(the next card to draw is Ts\)$"
+    ):
         m.play("Qc+Ah")
 
 
@@ -255,9 +318,16 @@ def test_card_in_waste_under_top():
         g.play("Ad+Qh")
 
 
-@pytest.mark.parametrize("move, why", [("5d+9h", "sum to 14, not 13"), ("Ad+Ah", "sum to 2"),
-                                       ("8h+8d", "sum to 16"), ("Kh+Ad", "King is removed alone"),
-                                       ("Qs", "only when it is a King")])
+@pytest.mark.parametrize(
+    "move, why",
+    [
+        ("5d+9h", "sum to 14, not 13"),
+        ("Ad+Ah", "sum to 2"),
+        ("8h+8d", "sum to 16"),
+        ("Kh+Ad", "King is removed alone"),
+        ("Qs", "only when it is a King"),
+    ],
+)
 def test_sum_not_13(move, why):
     g = game_a()
     with pytest.raises(ValueError, match=why):
@@ -325,8 +395,14 @@ def test_moves_on_a_game_with_no_moves():
 
 def test_play_bad_text():
     g = game_a()
-    for text, part in [("", "not a move"), ("jump", "'jump'"), ("Kd+", "not a move"),
-                       ("Tc+3x", "'3x'"), (None, "None"), (3, "3")]:
+    for text, part in [
+        ("", "not a move"),
+        ("jump", "'jump'"),
+        ("Kd+", "not a move"),
+        ("Tc+3x", "'3x'"),
+        (None, "None"),
+        (3, "3"),
+    ]:
         raises(g.play, text, match=part)
     assert g.moves == []
 
@@ -336,9 +412,14 @@ def test_play_bad_text():
 # re.IGNORECASE they once matched the card pattern and then crashed the lookup (KeyError).
 CASEFOLDERS = ["\u017f", "\u212a", "ß", "ı", "ﬅ", "İ"]
 text_st = st.text(max_size=40)
-cardish = st.lists(st.sampled_from(ALL_TOKENS + CASEFOLDERS + [
-    "10", "+", " ", "-", "♦", "♠", "PY1", "N", "d", "draw", "r", "\ufe0f", "Ä", "", ",", "K"]),
-    max_size=60).map("".join)
+cardish = st.lists(
+    st.sampled_from(
+        ALL_TOKENS
+        + CASEFOLDERS
+        + ["10", "+", " ", "-", "♦", "♠", "PY1", "N", "d", "draw", "r", "\ufe0f", "Ä", "", ",", "K"]
+    ),
+    max_size=60,
+).map("".join)
 any_text = st.one_of(text_st, cardish)
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 
@@ -405,8 +486,11 @@ def test_fuzz_game_play(text):
         assert g.position != pos
 
 
-@pytest.mark.parametrize("fn", [Card.parse, Move.parse, Deal.from_cards, GAME.copy().play],
-                         ids=["Card.parse", "Move.parse", "Deal.from_cards", "Game.play"])
+@pytest.mark.parametrize(
+    "fn",
+    [Card.parse, Move.parse, Deal.from_cards, GAME.copy().play],
+    ids=["Card.parse", "Move.parse", "Deal.from_cards", "Game.play"],
+)
 def test_long_s_suit_raises_value_error(fn):
     raises(fn, "Q\u017f", match="'Q\u017f'")
 

@@ -6,6 +6,7 @@ observation what `Game` shows (written here from Game's public views), its rewar
 and truncated what the rules say. Then determinism (seeds, threads, splits), the autoreset
 modes, illegal actions, bad input, deals and codes, and the solver labels against `solve`.
 """
+
 from __future__ import annotations
 
 import os
@@ -16,27 +17,39 @@ import numpy as np
 import pytest
 
 from pyramid_solitaire import Deal, Game, Move, Rules, Status, max_removable, solve
-from pyramid_solitaire.batch import (ACTIONS, BYTES_PER_GAME, N_ACTIONS, OBS_LAYOUT,
-                                     OBS_SIZE, UNKNOWN_CARD, GameBatch, IllegalActionError,
-                                     action_id, action_move)
+from pyramid_solitaire.batch import (
+    ACTIONS,
+    BYTES_PER_GAME,
+    N_ACTIONS,
+    OBS_LAYOUT,
+    OBS_SIZE,
+    UNKNOWN_CARD,
+    GameBatch,
+    IllegalActionError,
+    action_id,
+    action_move,
+)
 from pyramid_solitaire.session.profiles import Profile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # tests/reference.py
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # tests/reference.py
 import reference as ref  # noqa: E402
 from conftest import clearable_deck  # noqa: E402
 
 RULE_SETS = {name: Rules.preset(name) for name in Rules.preset_names()}
-RULE_SETS.update({
-    "win_all": Rules.preset("pyramide").replace(win="all"),
-    "pair_with_covering": Rules.preset("unlimited").replace(pair_with_covering=True),
-    "pair_waste_top_two": Rules.preset("msc").replace(pair_waste_top_two=True),
-    "stock_top_unlimited": Rules.preset("unlimited").replace(stock_top_playable=True),
-    "draw3_waste1": Rules.preset("classic-draw3").replace(waste_at_deal=1),
-    "redeals1_win_all": Rules.preset("three-pass").replace(redeals=1, win="all"),
-})
+RULE_SETS.update(
+    {
+        "win_all": Rules.preset("pyramide").replace(win="all"),
+        "pair_with_covering": Rules.preset("unlimited").replace(pair_with_covering=True),
+        "pair_waste_top_two": Rules.preset("msc").replace(pair_waste_top_two=True),
+        "stock_top_unlimited": Rules.preset("unlimited").replace(stock_top_playable=True),
+        "draw3_waste1": Rules.preset("classic-draw3").replace(waste_at_deal=1),
+        "redeals1_win_all": Rules.preset("three-pass").replace(redeals=1, win="all"),
+    }
+)
 
 
 # ---- the action table -----------------------------------------------------------------------
+
 
 def test_action_table():
     assert N_ACTIONS == 102 == len(ACTIONS) == len(set(ACTIONS))
@@ -69,6 +82,7 @@ def test_memory_per_game():
 
 # ---- what Game shows, written from its public views -----------------------------------------
 
+
 def reference_obs(game: Game, seen: set, visible: bool) -> np.ndarray:
     o = np.zeros(OBS_SIZE, np.int64)
     free = set(game.free_cards)
@@ -76,7 +90,7 @@ def reference_obs(game: Game, seen: set, visible: bool) -> np.ndarray:
     waste = set(game.waste)
     stock = set(game.stock)
     for i, c in enumerate(game.pyramid):
-        o[i] = int(game.deal.pyramid[i]) + 1            # the deal's card, removed or not
+        o[i] = int(game.deal.pyramid[i]) + 1  # the deal's card, removed or not
         if c is not None:
             o[52 + i] = 2 if c in free else 1
     for t, c in enumerate(game.deal.talon):
@@ -122,11 +136,15 @@ def _visible_now(game: Game) -> set:
 def test_trajectories_match_game_and_reference(name, visible):
     rules = RULE_SETS[name]
     rng = random.Random(hash((name, visible)) & 0xFFFF)
-    decks = [clearable_deck(rng) for _ in range(3)] + [rng.sample(range(52), 52)
-                                                      for _ in range(5)]
+    decks = [clearable_deck(rng) for _ in range(3)] + [rng.sample(range(52), 52) for _ in range(5)]
     n = len(decks)
-    b = GameBatch(n, rules, deals=np.array(decks, np.uint8),
-                  observation="visible" if visible else "full", max_steps=300)
+    b = GameBatch(
+        n,
+        rules,
+        deals=np.array(decks, np.uint8),
+        observation="visible" if visible else "full",
+        max_steps=300,
+    )
     obs, mask = b.reset()
     games = [Game(Deal.from_cards(d, rules=rules)) for d in decks]
     states = [ref.deal(d, ref_rules(rules)) for d in decks]
@@ -146,8 +164,9 @@ def test_trajectories_match_game_and_reference(name, visible):
             np.testing.assert_array_equal(obs[i], reference_obs(g, seen[i], visible))
             # prefer removals so that games get somewhere, but draw and recycle too
             choice = sorted(legal)
-            actions[i] = rng.choice(choice[:-1] if len(choice) > 1 and rng.random() < 0.7
-                                    else choice)
+            actions[i] = rng.choice(
+                choice[:-1] if len(choice) > 1 and rng.random() < 0.7 else choice
+            )
             before.append((i, g.pyramid_left))
         obs, mask, reward, term, trunc = b.step(actions)
         for i, left in before:
@@ -162,7 +181,7 @@ def test_trajectories_match_game_and_reference(name, visible):
             saw_removal[i] |= bool(legal - {100, 101})
             assert reward[i] == left - g.pyramid_left
             assert term[i] == (g.status is not Status.PLAYING)
-            repeat = (rules.redeals == "unlimited" and legal == {101} and not saw_removal[i])
+            repeat = rules.redeals == "unlimited" and legal == {101} and not saw_removal[i]
             expect_trunc = not term[i] and (repeat or g.moves.__len__() >= 300)
             assert trunc[i] == expect_trunc, (i, step, g.moves)
             if term[i] or trunc[i]:
@@ -177,12 +196,11 @@ def test_trajectories_match_game_and_reference(name, visible):
     assert list(term | trunc) == done
 
 
-
 def test_visible_hides_exactly_the_unseen_stock():
     b = GameBatch(1, "classic", seed=3, observation="visible")
     obs, _ = b.reset()
     talon = obs[0, 28:52]
-    assert (talon == UNKNOWN_CARD).all()       # classic: nothing on the waste at the deal
+    assert (talon == UNKNOWN_CARD).all()  # classic: nothing on the waste at the deal
     full, _ = b.observe("full")
     assert (full[0, 28:52] != UNKNOWN_CARD).all() and (full[0, :28] == obs[0, :28]).all()
     obs, *_ = b.step([100])
@@ -190,6 +208,7 @@ def test_visible_hides_exactly_the_unseen_stock():
 
 
 # ---- rewards, the episode bound -------------------------------------------------------------
+
 
 @pytest.mark.parametrize("profile", ["three-pass", "pyramide"])
 def test_score_reward_is_the_profiles_points(profile):
@@ -206,15 +225,16 @@ def test_score_reward_is_the_profiles_points(profile):
         for i, g in enumerate(games):
             if not g.is_over:
                 moves = g.legal_moves
-                acts[i] = action_id(moves[0])     # Kings and pairs first: often a win
+                acts[i] = action_id(moves[0])  # Kings and pairs first: often a win
         for i, g in enumerate(games):
             if g.is_over:
                 continue
             m = action_move(int(acts[i]))
             where = [g.where(c) for c in m.cards]
             g.play(m)
-            expect[i] += scoring.removal(where.count("pyramid"),
-                                         len(where) - where.count("pyramid"))
+            expect[i] += scoring.removal(
+                where.count("pyramid"), len(where) - where.count("pyramid")
+            )
             if g.status is Status.WON:
                 expect[i] += scoring.bonus(len(g.moves), 0)
         _, _, rew, term, trunc = b.step(acts)
@@ -232,6 +252,7 @@ def test_win_reward():
     g = Game(Deal.from_cards(deck, rules="pyramide"))
     total = 0.0
     from pyramid_solitaire import hint
+
     while not g.is_over:
         m = hint(g)
         g.play(m)
@@ -265,6 +286,7 @@ def test_unlimited_ends_by_repeat_or_the_step_limit():
 
 # ---- determinism ----------------------------------------------------------------------------
 
+
 def _run(batch: GameBatch, steps: int) -> tuple:
     batch.reset()
     rew = 0.0
@@ -282,7 +304,7 @@ def test_same_seed_same_games_any_threads_and_split():
     for x, y, u, v in zip(a, b, lo, hi):
         np.testing.assert_array_equal(x, y)
         np.testing.assert_array_equal(x, np.concatenate([u, v]))
-    assert a[4].min() > 1      # games went through several episodes
+    assert a[4].min() > 1  # games went through several episodes
     c = _run(GameBatch(64, "msc", seed=12, autoreset="next_step"), 400)
     assert not np.array_equal(a[3], c[3])
 
@@ -294,12 +316,13 @@ def test_stream_deals_are_keyed_by_seed_game_and_episode():
     again = GameBatch(8, "msc", seed=5)
     again.reset()
     np.testing.assert_array_equal(first, again.deal_numbers)
-    again.reset()                                       # the second episode: other deals
+    again.reset()  # the second episode: other deals
     assert not np.array_equal(first, again.deal_numbers)
     assert len(set(first.tolist())) == 8
 
 
 # ---- autoreset modes ------------------------------------------------------------------------
+
 
 def _until_an_end(b: GameBatch) -> int:
     for _ in range(2000):
@@ -350,6 +373,7 @@ def test_autoreset_disabled_waits_for_reset():
 
 # ---- illegal actions and bad input -----------------------------------------------------------
 
+
 def _illegal_action(mask_row: np.ndarray) -> int:
     return int(np.flatnonzero(~mask_row)[0])
 
@@ -380,17 +404,20 @@ def test_illegal_ignore_and_penalty():
     assert not term[1]
 
 
-@pytest.mark.parametrize("actions, match", [
-    (np.zeros(3, np.int64), r"shape \(4,\)"),
-    (np.zeros((4, 1), np.int64), r"shape \(4,\)"),
-    (np.array([0, 1, 2, 102]), r"game 3 got 102"),
-    (np.array([0, -1, 2, 3]), r"game 1 got -1"),
-    (np.array([0.0, np.nan, 1.0, 2.0]), r"whole numbers"),
-    (np.array([0.5, 1.0, 1.0, 2.0]), r"whole numbers"),
-    (np.array([True, False, True, True]), r"dtype bool"),
-    (np.array(["a", "b", "c", "d"]), r"dtype <U1"),
-    ([None, None, None, None], r"dtype object"),
-])
+@pytest.mark.parametrize(
+    "actions, match",
+    [
+        (np.zeros(3, np.int64), r"shape \(4,\)"),
+        (np.zeros((4, 1), np.int64), r"shape \(4,\)"),
+        (np.array([0, 1, 2, 102]), r"game 3 got 102"),
+        (np.array([0, -1, 2, 3]), r"game 1 got -1"),
+        (np.array([0.0, np.nan, 1.0, 2.0]), r"whole numbers"),
+        (np.array([0.5, 1.0, 1.0, 2.0]), r"whole numbers"),
+        (np.array([True, False, True, True]), r"dtype bool"),
+        (np.array(["a", "b", "c", "d"]), r"dtype <U1"),
+        ([None, None, None, None], r"dtype object"),
+    ],
+)
 def test_bad_actions(actions, match):
     b = GameBatch(4, "msc", seed=3, illegal="ignore")
     obs, _ = b.reset()
@@ -407,14 +434,24 @@ def test_whole_float_actions_are_accepted():
     assert (b.moves == 1).all()
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(n=0), "n must be"), (dict(observation="partial"), "observation must be"),
-    (dict(reward="points"), "reward must be"), (dict(reward="unlimited"), "scores no points"),
-    (dict(illegal="skip"), "illegal must be"), (dict(autoreset="always"), "autoreset must be"),
-    (dict(max_steps=0), "max_steps"), (dict(seed=-1), "seed"), (dict(threads=0), "threads"),
-    (dict(penalty=-1), "penalty"), (dict(penalty=float("nan")), "penalty"),
-    (dict(rules="nope"), "unknown"), (dict(deals=["PY1-Q-AAAAAAA"]), "rules letter"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(n=0), "n must be"),
+        (dict(observation="partial"), "observation must be"),
+        (dict(reward="points"), "reward must be"),
+        (dict(reward="unlimited"), "scores no points"),
+        (dict(illegal="skip"), "illegal must be"),
+        (dict(autoreset="always"), "autoreset must be"),
+        (dict(max_steps=0), "max_steps"),
+        (dict(seed=-1), "seed"),
+        (dict(threads=0), "threads"),
+        (dict(penalty=-1), "penalty"),
+        (dict(penalty=float("nan")), "penalty"),
+        (dict(rules="nope"), "unknown"),
+        (dict(deals=["PY1-Q-AAAAAAA"]), "rules letter"),
+    ],
+)
 def test_bad_arguments(kwargs, match):
     args = dict(n=2, seed=1)
     args.update(kwargs)
@@ -438,6 +475,7 @@ def test_step_before_reset_and_bad_resets():
 
 # ---- deals and codes --------------------------------------------------------------------------
 
+
 def test_given_deals_cycle_and_replay_with_game():
     deals = ["PY1-M-AAAAAAS", 12345, "PY1-M-AAAAABB"]
     b = GameBatch(2, deals=deals, autoreset="next_step", seed=4)
@@ -458,7 +496,7 @@ def test_given_deals_cycle_and_replay_with_game():
     for a in played[0]:
         g.play(action_move(a))
     assert g.position == int(b.positions[0]) and g.is_over == bool(term[0])
-    b.step_random()                       # game 0 is dealt its next deal: row (0 + 2) % 3
+    b.step_random()  # game 0 is dealt its next deal: row (0 + 2) % 3
     assert b.code(0) == "PY1-M-AAAAABB"
 
 
@@ -473,6 +511,7 @@ def test_reset_with_given_deals_and_card_lists():
 
 
 # ---- solver labels -------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("name", ["msc", "pyramide", "classic"])
 def test_labels_agree_with_the_solver(name):
@@ -520,6 +559,7 @@ def test_layout_covers_the_row():
 
 def test_rollout_counts_and_cancel():
     import threading
+
     b = GameBatch(64, "msc", seed=1, autoreset="next_step")
     b.reset()
     r = b.rollout(50)
@@ -527,6 +567,7 @@ def test_rollout_counts_and_cancel():
     ev = threading.Event()
     ev.set()
     from pyramid_solitaire import Cancelled
+
     with pytest.raises(Cancelled):
         b.rollout(10, cancel=ev)
 
@@ -595,8 +636,9 @@ def test_deal_codes_follow_every_deal(rules):
 
 def test_score_fields_are_checked():
     from pyramid_solitaire.session.profiles import Scoring
+
     with pytest.raises(ValueError, match="win_bonus"):
-        GameBatch(2, seed=1, reward=Scoring(pyramid=10, win_bonus=10 ** 40))
+        GameBatch(2, seed=1, reward=Scoring(pyramid=10, win_bonus=10**40))
 
 
 def test_rollout_counts_only_its_own_episodes_and_keeps_codes():
@@ -607,7 +649,7 @@ def test_rollout_counts_only_its_own_episodes_and_keeps_codes():
     assert (b.terminated | b.truncated).all()
     r = b.rollout(1)
     assert r["moves"] == 64 and r["wins"] <= r["episodes"] <= 64
-    assert r["episodes"] < 64 or r["wins"] < 20    # not the 64 ended games counted again
+    assert r["episodes"] < 64 or r["wins"] < 20  # not the 64 ended games counted again
     assert b.deal_codes.tolist() == [b.deal(i).code for i in range(64)]
 
 

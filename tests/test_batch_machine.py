@@ -1,6 +1,7 @@
 """A hypothesis state machine: a GameBatch driven by legal and illegal actions and partial
 resets must stay, game by game, what a `Game` given the same moves is (its mask, its full
 observation, its position), and an ended game must keep its end."""
+
 from __future__ import annotations
 
 import os
@@ -20,14 +21,14 @@ from test_batch import reference_obs  # noqa: E402
 N = 3
 RULES = [Rules.preset(n) for n in ("msc", "pyramide", "classic-draw3", "three-pass")] + [
     Rules.preset("unlimited").replace(pair_with_covering=True),
-    Rules.preset("msc").replace(pair_waste_top_two=True, win="all")]
+    Rules.preset("msc").replace(pair_waste_top_two=True, win="all"),
+]
 
 
 class BatchMachine(RuleBasedStateMachine):
-    @initialize(rules=st.sampled_from(RULES), seed=st.integers(0, 2 ** 40))
+    @initialize(rules=st.sampled_from(RULES), seed=st.integers(0, 2**40))
     def start(self, rules, seed):
-        self.b = GameBatch(N, rules, seed=seed, illegal="ignore", observation="full",
-                           max_steps=400)
+        self.b = GameBatch(N, rules, seed=seed, illegal="ignore", observation="full", max_steps=400)
         self.b.reset()
         self.games = [self.b.deal(i) for i in range(N)]
         self.games = [Game(d) for d in self.games]
@@ -75,7 +76,7 @@ class BatchMachine(RuleBasedStateMachine):
             if j != i and not self.ended[j]:
                 self.games[j].play(action_move(int(acts[j])))
                 self.ended[j] = bool(self.b.terminated[j] or self.b.truncated[j])
-        self.ended[i] = bool(self.b.truncated[i])     # (the step limit may end it)
+        self.ended[i] = bool(self.b.truncated[i])  # (the step limit may end it)
 
     @rule(which=st.lists(st.booleans(), min_size=N, max_size=N))
     def reset_some(self, which):
@@ -97,10 +98,13 @@ class BatchMachine(RuleBasedStateMachine):
             if self.ended[i]:
                 continue
             assert set(np.flatnonzero(self.b.mask[i])) == set(self._legal(i))
-            np.testing.assert_array_equal(self.b.obs[i, :108],
-                                          reference_obs(g, set(), False)[:108])
+            np.testing.assert_array_equal(self.b.obs[i, :108], reference_obs(g, set(), False)[:108])
 
 
 TestBatchMachine = BatchMachine.TestCase
-TestBatchMachine.settings = settings(max_examples=40, stateful_step_count=30, deadline=None,
-                                     suppress_health_check=[HealthCheck.too_slow])
+TestBatchMachine.settings = settings(
+    max_examples=40,
+    stateful_step_count=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)

@@ -3,25 +3,37 @@ walkthrough with clicks, a drag and drop, the keyboard, a reload and a server re
 resume the game, a phone-sized screen, two browsers kept apart, the dark mode and the
 Vietnamese messages. The page only draws what the server sends: each check fails if the
 page, the WebSocket or the session behind it breaks."""
+
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 
 import pytest
 
 pytest.importorskip("aiohttp")
-sync_api = pytest.importorskip("playwright.sync_api")
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="the browser extra (playwright) is not installed"
+)
 expect = sync_api.expect
 
-from conftest import seed000_deal                                   # noqa: E402
-from pyramid_solitaire.reasons import InputError                    # noqa: E402
-from pyramid_solitaire.session.messages import message              # noqa: E402
-from pyramid_solitaire.session.protocol import Server               # noqa: E402
-from pyramid_solitaire.web.server import GAMES, ServerThread, make_app   # noqa: E402
+from pyramid_solitaire.reasons import InputError  # noqa: E402
+from pyramid_solitaire.session.messages import message  # noqa: E402
+from pyramid_solitaire.session.protocol import Server  # noqa: E402
+from pyramid_solitaire.web.server import GAMES, ServerThread, make_app  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
+from conftest import seed000_deal  # noqa: E402
+
+#: the Chromium to drive: PYRAMID_CHROMIUM, else the system's (Debian's /usr/bin/chromium);
+#: where there is none (a wheel tested on macOS or Windows), these tests skip, saying so
+CHROMIUM = os.environ.get("PYRAMID_CHROMIUM", "/usr/bin/chromium")
+if not os.path.exists(CHROMIUM):
+    pytest.skip(
+        f"no Chromium at {CHROMIUM} (set PYRAMID_CHROMIUM to a Chromium or Chrome)",
+        allow_module_level=True,
+    )
 CARDS = seed000_deal().to_cards()
 
 
@@ -36,6 +48,7 @@ def browser():
             # clicked (test_motion_helps_and_stops_under_reduced_motion asks)
             options.setdefault("reduced_motion", "reduce")
             return plain(**options)
+
         b.new_context = new_context
         yield b
         b.close()
@@ -89,81 +102,81 @@ def click(page, target):
 def test_seed000_walkthrough_with_clicks(page, server):
     open_game(page, server.url)
     expect(card(page, 15)).to_have_attribute("data-card", "Qc")
-    expect(card(page, 15)).to_have_class(re.compile(r"\bblocked\b"))          # dimmed
+    expect(card(page, 15)).to_have_class(re.compile(r"\bblocked\b"))  # dimmed
     expect(card(page, 26).locator(".corner")).to_have_text("K♦")
-    click(page, 15)                                            # Q♣, row 6: blocked
+    click(page, 15)  # Q♣, row 6: blocked
     expect(page.locator("#messages")).to_have_text("This card is blocked by another card")
-    click(page, 26)                                            # K♦: gone
+    click(page, 26)  # K♦: gone
     expect(page.locator("#score")).to_have_text("10")
     expect(card(page, 26)).to_have_count(0)
-    click(page, 22)                                            # 10♣ then 3♠
+    click(page, 22)  # 10♣ then 3♠
     expect(card(page, 22)).to_have_class(re.compile(r"\bselected\b"))
     click(page, 25)
     expect(page.locator("#score")).to_have_text("30")
     expect(card(page, 22)).to_have_count(0)
     expect(card(page, 25)).to_have_count(0)
     expect(page.locator("#moves")).to_have_text("2")
-    click(page, 21)                                            # 7♣ then 7♠: 14
+    click(page, 21)  # 7♣ then 7♠: 14
     click(page, 27)
     expect(page.locator("#messages")).to_have_text("Sum must be 13")
     expect(card(page, 27)).to_have_class(re.compile(r"\bselected\b"))
     expect(card(page, 21)).not_to_have_class(re.compile(r"\bselected\b"))
     expect(page.locator("#score")).to_have_text("30")
-    expect(page.locator("#clock")).not_to_have_text("0:00", timeout=5000)   # it ticks
+    expect(page.locator("#clock")).not_to_have_text("0:00", timeout=5000)  # it ticks
 
 
 def test_a_pair_removed_by_drag_and_drop(page, server):
     open_game(page, server.url)
-    page.drag_and_drop('.card[data-target="22"]', '.card[data-target="25"]')   # 10♣ on 3♠
+    page.drag_and_drop('.card[data-target="22"]', '.card[data-target="25"]')  # 10♣ on 3♠
     expect(page.locator("#score")).to_have_text("20")
     expect(card(page, 22)).to_have_count(0)
     expect(card(page, 25)).to_have_count(0)
     expect(page.locator("#messages")).to_have_text("")
     # a drop on a card that does not make 13: the session's message, nothing removed
-    page.drag_and_drop('.card[data-target="21"]', '.card[data-target="27"]')   # 7♣ on 7♠
+    page.drag_and_drop('.card[data-target="21"]', '.card[data-target="27"]')  # 7♣ on 7♠
     expect(page.locator("#messages")).to_have_text("Sum must be 13")
     expect(page.locator("#score")).to_have_text("20")
 
 
 def test_the_keyboard(page, server):
     open_game(page, server.url)
-    page.locator("body").click(position={"x": 2, "y": 2})     # focus on the page
-    page.keyboard.press("ArrowRight")                          # the first target: 7♣ (21)
+    page.locator("body").click(position={"x": 2, "y": 2})  # focus on the page
+    page.keyboard.press("ArrowRight")  # the first target: 7♣ (21)
     expect(card(page, 21)).to_have_class(re.compile(r"\bcursor\b"))
     for _ in range(5):
         page.keyboard.press("ArrowRight")
     expect(card(page, 26)).to_have_class(re.compile(r"\bcursor\b"))
-    page.keyboard.press("Enter")                               # K♦ goes
+    page.keyboard.press("Enter")  # K♦ goes
     expect(page.locator("#score")).to_have_text("10")
     expect(card(page, 26)).to_have_count(0)
     page.keyboard.press("ArrowLeft")
-    page.keyboard.press("Enter")                               # 3♠ (25) selected
+    page.keyboard.press("Enter")  # 3♠ (25) selected
     expect(card(page, 25)).to_have_class(re.compile(r"\bselected\b"))
     expect(page.locator("#talon .count").first).to_have_text("Stock 23")
-    page.keyboard.press("d")                                   # draw
+    page.keyboard.press("d")  # draw
     expect(page.locator("#talon .count").first).to_have_text("Stock 22")
     expect(page.locator("#moves")).to_have_text("2")
-    page.keyboard.press("z")                                   # undo the draw
+    page.keyboard.press("z")  # undo the draw
     expect(page.locator("#talon .count").first).to_have_text("Stock 23")
     expect(card(page, "waste")).to_have_attribute("data-card", "7d")
-    page.keyboard.press("z")                                   # and the King
+    page.keyboard.press("z")  # and the King
     expect(card(page, 26)).to_have_attribute("data-card", "Kd")
     expect(page.locator("#score")).to_have_text("0")
-    page.keyboard.press("r")                                   # redo
+    page.keyboard.press("r")  # redo
     expect(page.locator("#score")).to_have_text("10")
-    page.keyboard.press("h")                                   # a hint rings its cards
-    expect(page.locator("#messages")).to_have_text(     # in words: "Pair 10♣ with 3♠", ...
-        re.compile(r"^(Pair .+ with .+|Remove .+|Draw a card|Turn the waste over)$"))
+    page.keyboard.press("h")  # a hint rings its cards
+    expect(page.locator("#messages")).to_have_text(  # in words: "Pair 10♣ with 3♠", ...
+        re.compile(r"^(Pair .+ with .+|Remove .+|Draw a card|Turn the waste over)$")
+    )
     expect(page.locator(".card.hinted").first).to_be_visible()
-    page.keyboard.press("p")                                   # pause hides the table
+    page.keyboard.press("p")  # pause hides the table
     expect(page.locator("#paused")).to_be_visible()
     page.keyboard.press("p")
     expect(page.locator("#paused")).to_be_hidden()
 
 
 def pyramid_of(page):
-    return page.eval_on_selector_all("#pyramid .card",
-                                     "cs => cs.map(c => c.dataset.card || null)")
+    return page.eval_on_selector_all("#pyramid .card", "cs => cs.map(c => c.dataset.card || null)")
 
 
 def test_a_reload_and_a_server_restart_resume_the_game(browser, tmp_path):
@@ -173,7 +186,7 @@ def test_a_reload_and_a_server_restart_resume_the_game(browser, tmp_path):
     try:
         open_game(page, first.url)
         click(page, 26)
-        click(page, 22)                                        # 10♣ selected
+        click(page, 22)  # 10♣ selected
         expect(page.locator("#score")).to_have_text("10")
         cards = pyramid_of(page)
         game = page.evaluate("localStorage.getItem('pyramid.game')")
@@ -188,11 +201,11 @@ def test_a_reload_and_a_server_restart_resume_the_game(browser, tmp_path):
         first.stop()
     assert (tmp_path / "data" / "games" / f"{game}.json").is_file()
     expect(page.locator("#messages")).to_contain_text("Connection lost")
-    with serve(tmp_path, port=first.port):                     # same origin, same data
+    with serve(tmp_path, port=first.port):  # same origin, same data
         # the page connects again by itself and attaches to its game
         expect(page.locator("#messages")).to_have_text("", timeout=15_000)
         expect(page.locator("#score")).to_have_text("10")
-        click(page, 25)                                        # 3♠ completes the pair
+        click(page, 25)  # 3♠ completes the pair
         expect(page.locator("#score")).to_have_text("30")
         page.reload()
         expect(page.locator("#score")).to_have_text("30")
@@ -202,8 +215,12 @@ def test_a_reload_and_a_server_restart_resume_the_game(browser, tmp_path):
 
 
 def test_a_phone_screen_shows_the_whole_pyramid(browser, server):
-    context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True,
-                                  is_mobile=True, device_scale_factor=2)
+    context = browser.new_context(
+        viewport={"width": 360, "height": 640},
+        has_touch=True,
+        is_mobile=True,
+        device_scale_factor=2,
+    )
     page = context.new_page()
     open_game(page, server.url)
     boxes = [card(page, i).bounding_box() for i in range(28)]
@@ -213,7 +230,7 @@ def test_a_phone_screen_shows_the_whole_pyramid(browser, server):
         assert b["width"] >= 30, "cards are big enough to tap"
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert page.evaluate("document.body.scrollWidth") <= 360
-    card(page, 26).tap()                                       # touch works too
+    card(page, 26).tap()  # touch works too
     expect(page.locator("#score")).to_have_text("10")
     context.close()
 
@@ -227,7 +244,7 @@ def test_two_browsers_keep_their_games_apart(browser, server):
     ida = pa.evaluate("localStorage.getItem('pyramid.game')")
     idb = pb.evaluate("localStorage.getItem('pyramid.game')")
     assert ida and idb and ida != idb
-    c = browser.new_context()                                  # an id guessed next to a's
+    c = browser.new_context()  # an id guessed next to a's
     pc = c.new_page()
     pc.goto(server.url)
     guess = ida[:-1] + ("B" if ida[-1] != "B" else "C")
@@ -235,7 +252,7 @@ def test_two_browsers_keep_their_games_apart(browser, server):
     pc.reload()
     expect(pc.locator("#pyramid .card[data-card]").first).to_be_visible()
     idc = pc.evaluate("localStorage.getItem('pyramid.game')")
-    assert idc not in (guess, ida, idb) and len(idc) >= 22    # refused: a game of its own
+    assert idc not in (guess, ida, idb) and len(idc) >= 22  # refused: a game of its own
     c.close()
     click(pa, 26)
     expect(pa.locator("#score")).to_have_text("10")
@@ -257,7 +274,7 @@ def test_dark_mode_languages_codes_and_high_scores(browser, server):
     page = context.new_page()
     open_game(page, server.url, "PY1-N-AAAAAAS")
     html = page.locator("html")
-    expect(html).to_have_attribute("data-theme", "dark")       # prefers-color-scheme
+    expect(html).to_have_attribute("data-theme", "dark")  # prefers-color-scheme
     background = page.evaluate("getComputedStyle(document.body).backgroundColor")
     page.click("#theme")
     expect(html).to_have_attribute("data-theme", "light")
@@ -265,34 +282,35 @@ def test_dark_mode_languages_codes_and_high_scores(browser, server):
     page.click("#theme")
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == background
 
-    click(page, 22)                                            # Kc: a move, then the language
+    click(page, 22)  # Kc: a move, then the language
     expect(page.locator("#score")).to_have_text("10")
-    page.select_option("#lang", "vi")                         # labels and messages at once,
-    expect(page.locator("#undo")).to_have_text("Hoàn tác")    # the game goes on
+    page.select_option("#lang", "vi")  # labels and messages at once,
+    expect(page.locator("#undo")).to_have_text("Hoàn tác")  # the game goes on
     expect(page.locator("#score")).to_have_text("10")
     click(page, 0)
     expect(page.locator("#messages")).to_have_text(message("blocked", "vi").text)
-    card(page, 25).click()                                     # 3♦, then 5♦
+    card(page, 25).click()  # 3♦, then 5♦
     card(page, 21).click()
     expect(page.locator("#messages")).to_have_text(message("sum_not_13", "vi").text)
 
-    page.on("dialog", lambda d: d.accept())                    # yes, leave the game
-    page.fill("#code-input", "PY1-Q-AAAAAAA")                 # a bad code: why, in Vietnamese
+    page.on("dialog", lambda d: d.accept())  # yes, leave the game
+    page.fill("#code-input", "PY1-Q-AAAAAAA")  # a bad code: why, in Vietnamese
     page.click("#code-play")
     error = json.loads(Server().handle('{"op": "new", "code": "PY1-Q-AAAAAAA", "lang": "vi"}'))
-    assert error["error"]["text"] == InputError("rules_letter", letter="'Q'",
-                                                letters="N T U C D M").text("vi")
+    assert error["error"]["text"] == InputError(
+        "rules_letter", letter="'Q'", letters="N T U C D M"
+    ).text("vi")
     expect(page.locator("#messages")).to_have_text(error["error"]["text"])
     expect(page.locator("#messages")).to_have_class(re.compile(r"\berror\b"))
-    expect(page.locator("#deal-code")).to_have_text("PY1-N-AAAAAAS")    # the game goes on
+    expect(page.locator("#deal-code")).to_have_text("PY1-N-AAAAAAS")  # the game goes on
 
-    page.click("#new")                                         # K♣ went: abandoned
+    page.click("#new")  # K♣ went: abandoned
     expect(page.locator("#deal-code")).not_to_have_text("PY1-N-AAAAAAS")
     page.click("#scores")
     panel = page.locator("#scores-panel")
     expect(panel).to_be_visible()
     expect(panel.locator("#summary")).to_contain_text("Số ván")
-    expect(panel.locator("#summary dd").first).to_have_text("1")      # one game recorded
+    expect(panel.locator("#summary dd").first).to_have_text("1")  # one game recorded
     page.click("#close-scores")
     expect(panel).to_be_hidden()
     context.close()
@@ -302,14 +320,14 @@ def test_two_tabs_of_one_game_see_each_others_moves(browser, server):
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     a = context.new_page()
     open_game(a, server.url, "PY1-N-AAAAAAS")
-    b = context.new_page()                    # the same browser: the same game
+    b = context.new_page()  # the same browser: the same game
     b.goto(server.url)
     expect(b.locator("#deal-code")).to_have_text("PY1-N-AAAAAAS")
-    click(a, 22)                              # K♣ in one tab...
-    expect(b.locator("#score")).to_have_text("10")           # ...shows in the other
-    click(a, 25)                              # 3♦ selected in A: B shows it selected too
+    click(a, 22)  # K♣ in one tab...
+    expect(b.locator("#score")).to_have_text("10")  # ...shows in the other
+    click(a, 25)  # 3♦ selected in A: B shows it selected too
     expect(card(b, 25)).to_have_class(re.compile(r"\bselected\b"))
-    click(b, 25)                              # B deselects it; A sees that
+    click(b, 25)  # B deselects it; A sees that
     expect(card(a, 25)).not_to_have_class(re.compile(r"\bselected\b"))
     context.close()
 
@@ -317,15 +335,16 @@ def test_two_tabs_of_one_game_see_each_others_moves(browser, server):
 def test_the_buttons_work_from_the_keyboard(page, server):
     open_game(page, server.url, "PY1-N-AAAAAAS")
     page.focus("#new")
-    page.keyboard.press("Enter")              # the focused button, not the game's Enter
+    page.keyboard.press("Enter")  # the focused button, not the game's Enter
     expect(page.locator("#deal-code")).not_to_have_text("PY1-N-AAAAAAS")
     page.focus("#hint")
     page.keyboard.press(" ")
-    expect(page.locator("#messages")).to_have_text(     # in words: "Pair 10♣ with 3♠", ...
-        re.compile(r"^(Pair .+ with .+|Remove .+|Draw a card|Turn the waste over)$"))
-    page.select_option("#profile", "msc")     # a select gives the arrow keys back
-    expect(page.locator("#deal-code")).to_contain_text("PY1-M-")   # no move yet: at once
-    page.keyboard.press("ArrowDown")          # the game's key now, not the select's
+    expect(page.locator("#messages")).to_have_text(  # in words: "Pair 10♣ with 3♠", ...
+        re.compile(r"^(Pair .+ with .+|Remove .+|Draw a card|Turn the waste over)$")
+    )
+    page.select_option("#profile", "msc")  # a select gives the arrow keys back
+    expect(page.locator("#deal-code")).to_contain_text("PY1-M-")  # no move yet: at once
+    page.keyboard.press("ArrowDown")  # the game's key now, not the select's
     expect(page.locator("#profile")).to_have_value("msc")
 
 
@@ -333,8 +352,12 @@ def test_a_save_that_fails_shows_a_notice_until_one_succeeds(browser, tmp_path):
     """The page tells the player at once when the game can no longer be saved, and takes the
     notice away when saving works again (the server tries every few seconds)."""
     from pyramid_solitaire.web.server import Limits
-    app = make_app(data_dir=tmp_path / "data", stats_path=str(tmp_path / "stats.sqlite3"),
-                   limits=Limits(save_delay=0.05, save_retry=0.2))
+
+    app = make_app(
+        data_dir=tmp_path / "data",
+        stats_path=str(tmp_path / "stats.sqlite3"),
+        limits=Limits(save_delay=0.05, save_retry=0.2),
+    )
     with ServerThread(app) as server:
         context = browser.new_context(viewport={"width": 1280, "height": 800})
         page = context.new_page()
@@ -343,18 +366,18 @@ def test_a_save_that_fails_shows_a_notice_until_one_succeeds(browser, tmp_path):
         gid = page.evaluate("localStorage.getItem('pyramid.game')")
         path = tmp_path / "data" / "games" / f"{gid}.json"
         expect(page.locator("#moves")).to_have_text("0")
-        for _ in range(200):                      # the new deal's autosave has happened
+        for _ in range(200):  # the new deal's autosave has happened
             if path.is_file():
                 break
             time.sleep(0.05)
         path.unlink()
-        path.mkdir()                              # its place is taken: every save fails
+        path.mkdir()  # its place is taken: every save fails
         page.click("#draw")
         notice = page.locator("#not-saved")
         expect(notice).to_be_visible()
         expect(notice).to_contain_text("cannot be saved")
         assert notice.get_attribute("role") == "alert"
-        path.rmdir()                              # room again: the next try saves
+        path.rmdir()  # room again: the next try saves
         expect(notice).to_be_hidden()
         expect(page.locator("#messages")).to_have_text(message("saved").text)
         assert json.loads(path.read_text())["moves"] == 1
@@ -369,13 +392,13 @@ def test_an_unreadable_saved_game_becomes_a_new_deal_with_a_message(browser, tmp
         gid = page.evaluate("localStorage.getItem('pyramid.game')")
         games = tmp_path / "data" / "games"
         path = games / f"{gid}.json"
-        context.close()                           # the game is saved, then leaves memory
+        context.close()  # the game is saved, then leaves memory
         for _ in range(200):
             if not server.app[GAMES].games:
                 break
             time.sleep(0.05)
         assert path.is_file() and not server.app[GAMES].games
-        path.write_bytes(b"[" * 200_000)          # and its file is damaged
+        path.write_bytes(b"[" * 200_000)  # and its file is damaged
         context = browser.new_context(storage_state=None)
         page = context.new_page()
         page.goto(server.url)
@@ -393,13 +416,32 @@ def test_play_web_code_opens_that_deal(browser, tmp_path, monkeypatch):
     page plays that deal, under the game its letter names, and asks before it leaves a game
     under way."""
     from pyramid_solitaire.web import server as web_server
+
     seen = {}
     monkeypatch.setattr(web_server.web, "run_app", lambda app, **kw: seen.setdefault("app", app))
-    monkeypatch.setattr(web_server, "print", lambda *a, **k: seen.setdefault("url", a[0])
-                        if "file" not in k else None, raising=False)
+    monkeypatch.setattr(
+        web_server,
+        "print",
+        lambda *a, **k: seen.setdefault("url", a[0]) if "file" not in k else None,
+        raising=False,
+    )
     from pyramid_solitaire.cli import main
-    assert main(["play", "--web", "py1-m-aaaaaab", "--no-browser", "--save",
-                 str(tmp_path / "data"), "--db", str(tmp_path / "s.db")]) == 0
+
+    assert (
+        main(
+            [
+                "play",
+                "--web",
+                "py1-m-aaaaaab",
+                "--no-browser",
+                "--save",
+                str(tmp_path / "data"),
+                "--db",
+                str(tmp_path / "s.db"),
+            ]
+        )
+        == 0
+    )
     assert seen["url"].endswith("/#deal=PY1-M-AAAAAAB")
     fragment = seen["url"].split("/", 3)[3]
     with serve(tmp_path) as server:
@@ -408,20 +450,21 @@ def test_play_web_code_opens_that_deal(browser, tmp_path, monkeypatch):
         page.goto(server.url + fragment)
         expect(page.locator("#deal-code")).to_have_text("PY1-M-AAAAAAB")
         expect(page.locator("#profile")).to_have_value("msc")
-        assert "deal=" not in page.url                         # played once, not on reload
+        assert "deal=" not in page.url  # played once, not on reload
         page.click("#draw")
         expect(page.locator("#moves")).to_have_text("1")
-        page.on("dialog", lambda d: d.dismiss())               # "leave this game?" no
+        page.on("dialog", lambda d: d.dismiss())  # "leave this game?" no
         page.goto(server.url + "#deal=PY1-N-AAAAAAS")
         page.reload()
         expect(page.locator("#deal-code")).to_have_text("PY1-M-AAAAAAB")
-        expect(page.locator("#moves")).to_have_text("1")       # the game was kept
+        expect(page.locator("#moves")).to_have_text("1")  # the game was kept
         context.close()
 
 
 def test_random_deals_are_winnable_by_default(page, server):
     """A fresh profile's first five deals are winnable, and none says "cannot be won"."""
     from pyramid_solitaire import solve
+
     page.goto(server.url)
     expect(page.locator("#pyramid .card[data-card]").first).to_be_visible()
     expect(page.locator("#winnable")).to_be_checked()
@@ -441,13 +484,13 @@ def test_the_rules_page_is_offered_once_and_opens_in_both_languages(page, server
     page.goto(server.url)
     expect(page.locator("#pyramid .card[data-card]").first).to_be_visible()
     welcome = page.locator("#welcome")
-    expect(welcome).to_be_visible()                               # a first visit
+    expect(welcome).to_be_visible()  # a first visit
     page.click("#welcome-howto")
     panel = page.locator("#howto-panel")
     expect(panel).to_be_visible()
     expect(page.locator("#howto-title")).to_have_text("How to play: Pyramide")
     expect(panel).to_contain_text("A + Q, 2 + J, 3 + 10, 4 + 9, 5 + 8, 6 + 7")
-    expect(panel).to_contain_text("as often as you like")        # this game's redeals
+    expect(panel).to_contain_text("as often as you like")  # this game's redeals
     page.click("#close-howto")
     expect(panel).to_be_hidden()
     expect(welcome).to_be_hidden()
@@ -459,25 +502,25 @@ def test_the_rules_page_is_offered_once_and_opens_in_both_languages(page, server
     expect(panel).to_be_hidden()
     page.reload()
     expect(page.locator("#pyramid .card[data-card]").first).to_be_visible()
-    expect(welcome).to_be_hidden()                                # offered once
+    expect(welcome).to_be_hidden()  # offered once
 
 
 def test_keys_after_form_controls_go_to_the_game(page, server):
     """Enter after "Play it" never plays the deal again (it would throw the game away), and
     Space on the checkbox is the game's Space; leaving a game under way is asked first."""
     open_game(page, server.url, "PY1-N-AAAAAAS")
-    page.keyboard.press("d")                                     # a move: a game under way
+    page.keyboard.press("d")  # a move: a game under way
     expect(page.locator("#moves")).to_have_text("1")
-    page.keyboard.press("Enter")                                 # after "Play it": the game's
+    page.keyboard.press("Enter")  # after "Play it": the game's
     page.keyboard.press("Enter")
-    expect(page.locator("#moves")).to_have_text("1")             # the game is kept
+    expect(page.locator("#moves")).to_have_text("1")  # the game is kept
     page.click("#winnable")
     page.keyboard.press("Space")
-    page.keyboard.press("d")                                     # the game's keys still work
+    page.keyboard.press("d")  # the game's keys still work
     expect(page.locator("#moves")).to_have_text("2")
     asked = []
     page.on("dialog", lambda d: (asked.append(d.message), d.dismiss()))
-    page.click("#new")                                           # asked, and kept
+    page.click("#new")  # asked, and kept
     page.keyboard.press("n")
     page.click("#restart")
     page.fill("#code-input", "PY1-N-AAAAAAB")
@@ -495,9 +538,10 @@ def follow_hints(page, limit=200):
             return
         page.keyboard.press("h")
         expect(page.locator(".hinted").first).to_be_visible()
-        tokens = page.eval_on_selector_all(".card.hinted[data-card]",
-                                           "es => es.map(e => e.dataset.card)")
-        if not tokens:                                      # draw or turn over: the stock
+        tokens = page.eval_on_selector_all(
+            ".card.hinted[data-card]", "es => es.map(e => e.dataset.card)"
+        )
+        if not tokens:  # draw or turn over: the stock
             moves = page.locator("#moves").text_content()
             page.locator(".hinted").first.click()
         else:
@@ -515,15 +559,16 @@ def test_a_game_won_with_hints_ends_in_a_dialog_that_survives_a_reload(page, ser
     expect(panel).to_be_visible()
     expect(page.locator("#end-title")).to_have_text("You won!")
     from pyramid_solitaire import solve
+
     shortest = solve("PY1-N-AAAAAAS", objective="min_moves").n_moves
-    expect(page.locator("#end-figures")).to_contain_text(str(shortest))   # the hints: fastest
+    expect(page.locator("#end-figures")).to_contain_text(str(shortest))  # the hints: fastest
     expect(page.locator("#end-figures")).to_contain_text("Score")
     expect(page.locator("#end-best")).to_contain_text("Wins 1")
-    page.reload()                                              # it still says how it ended
+    page.reload()  # it still says how it ended
     expect(panel).to_be_visible()
     expect(page.locator("#end-title")).to_have_text("You won!")
     expect(page.locator("#end-undo")).to_be_enabled()
-    page.click("#end-replay")                                  # the same deal again
+    page.click("#end-replay")  # the same deal again
     expect(panel).to_be_hidden()
     expect(page.locator("#moves")).to_have_text("0")
     expect(page.locator("#deal-code")).to_have_text("PY1-N-AAAAAAS")
@@ -532,7 +577,7 @@ def test_a_game_won_with_hints_ends_in_a_dialog_that_survives_a_reload(page, ser
 def test_a_game_without_points_shows_no_score(page, server):
     page.goto(server.url)
     expect(page.locator("#pyramid .card[data-card]").first).to_be_visible()
-    page.fill("#code-input", "PY1-U-AAAAAAS")                  # seed 003's game
+    page.fill("#code-input", "PY1-U-AAAAAAS")  # seed 003's game
     page.click("#code-play")
     expect(page.locator("#profile")).to_have_value("unlimited")
     expect(page.locator("#score-figure")).to_be_hidden()
@@ -542,15 +587,16 @@ def test_a_game_without_points_shows_no_score(page, server):
 
 
 def test_cards_removed_the_foundation_and_the_redeals_left(page, server):
-    open_game(page, server.url, "PY1-T-AAAAAAS")               # three-pass: seed 002's game
+    open_game(page, server.url, "PY1-T-AAAAAAS")  # three-pass: seed 002's game
     expect(page.locator("#removed")).to_have_text("0/28")
     expect(page.locator(".redeals-left")).to_have_text("Redeals left 2")
     from pyramid_solitaire import Game, solve
+
     first = solve("PY1-T-AAAAAAS").moves[0]
     page.evaluate(f"send({{op: 'play', move: '{first}'}})")
     game = Game("PY1-T-AAAAAAS")
     game.play(first)
-    removed = game.pyramid_removed                              # toward the goal: 28
+    removed = game.pyramid_removed  # toward the goal: 28
     expect(page.locator("#removed")).to_have_text(f"{removed}/28")
     token = first.cards[-1].token
     expect(page.locator(".foundation .card")).to_have_attribute("data-card", token)
@@ -559,14 +605,15 @@ def test_cards_removed_the_foundation_and_the_redeals_left(page, server):
 
 def test_a_hidden_tab_stops_the_clock_and_says_so(page, server):
     open_game(page, server.url, "PY1-N-AAAAAAS")
-    hide = ("Object.defineProperty(document, 'visibilityState', {value: '%s', "
-            "configurable: true}); document.dispatchEvent(new Event('visibilitychange'))")
+    hide = (
+        "Object.defineProperty(document, 'visibilityState', {value: '%s', "
+        "configurable: true}); document.dispatchEvent(new Event('visibilitychange'))"
+    )
     page.evaluate(hide % "hidden")
-    expect(page.locator("#paused")).to_be_visible()            # the game's pause: clock stops
+    expect(page.locator("#paused")).to_be_visible()  # the game's pause: clock stops
     page.evaluate(hide % "visible")
     expect(page.locator("#paused")).to_be_hidden()
-    expect(page.locator("#messages")).to_have_text(
-        "The clock stopped while this tab was hidden.")
+    expect(page.locator("#messages")).to_have_text("The clock stopped while this tab was hidden.")
 
 
 def test_the_page_starts_in_the_browsers_language(browser, server):
@@ -574,7 +621,7 @@ def test_the_page_starts_in_the_browsers_language(browser, server):
     page = context.new_page()
     page.goto(server.url)
     expect(page.locator("#undo")).to_have_text("Hoàn tác")
-    expect(page.locator("#messages")).to_contain_text("Độ khó")   # the session's too
+    expect(page.locator("#messages")).to_contain_text("Độ khó")  # the session's too
     context.close()
 
 
@@ -637,11 +684,11 @@ def test_contrast_is_wcag_aa(page, server, theme):
     open_game(page, server.url, "PY1-N-AAAAAAS")
     if page.evaluate("document.documentElement.dataset.theme") != theme:
         page.click("#theme")
-    click(page, 22)                                            # a selection shown too
-    page.keyboard.press("h")                                   # and a hint
+    click(page, 22)  # a selection shown too
+    page.keyboard.press("h")  # and a hint
     expect(page.locator(".hinted").first).to_be_visible()
     bad = page.evaluate(CONTRAST_JS)
-    page.keyboard.press("?")                                   # the panels too
+    page.keyboard.press("?")  # the panels too
     expect(page.locator("#howto-panel")).to_be_visible()
     bad += page.evaluate(CONTRAST_JS)
     page.click("#close-howto")
@@ -658,9 +705,10 @@ def test_motion_helps_and_stops_under_reduced_motion(browser, server):
         page.goto(server.url)
         expect(page.locator("#pyramid .card[data-card]").first).to_be_visible()
         page.evaluate("localStorage.setItem('pyramid.seen_howto', '1')")
-        page.click("#new")                                     # a new deal is dealt
-        name = page.evaluate("getComputedStyle(document.querySelector("
-                             "'#pyramid .card[data-card]')).animationName")
+        page.click("#new")  # a new deal is dealt
+        name = page.evaluate(
+            "getComputedStyle(document.querySelector('#pyramid .card[data-card]')).animationName"
+        )
         assert name == ("deal" if reduced == "no-preference" else "none"), (reduced, name)
         context.close()
 
@@ -678,10 +726,14 @@ def test_a_win_cascades_then_the_dialog_opens(browser, server):
     expect(page.locator("#status")).to_have_text("Won")
     flying = page.locator("#cascade .card")
     expect(flying).to_have_count(52)
-    assert page.evaluate("document.getAnimations().filter(a => a.effect.target"
-                         ".closest('#cascade')).length") == 52
-    expect(page.locator("#end-panel")).to_be_hidden()          # the dialog waits
-    page.keyboard.press("Shift")                               # a key: the cascade ends
+    assert (
+        page.evaluate(
+            "document.getAnimations().filter(a => a.effect.target.closest('#cascade')).length"
+        )
+        == 52
+    )
+    expect(page.locator("#end-panel")).to_be_hidden()  # the dialog waits
+    page.keyboard.press("Shift")  # a key: the cascade ends
     expect(page.locator("#cascade")).to_have_count(0)
     expect(page.locator("#end-panel")).to_be_visible()
     expect(page.locator("#end-title")).to_have_text("You won!")
@@ -690,14 +742,14 @@ def test_a_win_cascades_then_the_dialog_opens(browser, server):
 
 
 def test_while_dragging_only_partners_light_up(page, server):
-    open_game(page, server.url)                                 # seed 000's deal
-    source = card(page, 22)                                     # 10♣: its partners are 3s
+    open_game(page, server.url)  # seed 000's deal
+    source = card(page, 22)  # 10♣: its partners are 3s
     box = source.bounding_box()
     page.mouse.move(box["x"] + 6, box["y"] + 6)
     page.mouse.down()
     page.mouse.move(box["x"] + 40, box["y"] + 40, steps=4)
     lit = page.eval_on_selector_all(".card.partner", "es => es.map(e => e.dataset.card)")
-    assert lit and all(t[0] == "3" for t in lit), lit          # 10 + 3 = 13, nothing else
+    assert lit and all(t[0] == "3" for t in lit), lit  # 10 + 3 = 13, nothing else
     page.mouse.up()
     assert page.locator(".card.partner").count() == 0
 
@@ -712,13 +764,13 @@ def test_keyboard_alone_plays_a_game_to_a_win(page, server):
             break
         page.keyboard.press("h")
         expect(page.locator(".hinted").first).to_be_visible()
-        tokens = page.eval_on_selector_all(".card.hinted[data-card]",
-                                           "es => es.map(e => e.dataset.card)") or ["stock"]
+        tokens = page.eval_on_selector_all(
+            ".card.hinted[data-card]", "es => es.map(e => e.dataset.card)"
+        ) or ["stock"]
         moves = page.locator("#moves").text_content()
         for token in tokens:
-            where = ('[data-target="stock"]' if token == "stock"
-                     else f'[data-card="{token}"]')
-            for _ in range(40):                                # right until the cursor is there
+            where = '[data-target="stock"]' if token == "stock" else f'[data-card="{token}"]'
+            for _ in range(40):  # right until the cursor is there
                 if page.locator(f".card.cursor{where}").count():
                     break
                 page.keyboard.press("ArrowRight")
@@ -727,7 +779,7 @@ def test_keyboard_alone_plays_a_game_to_a_win(page, server):
         expect(page.locator("#moves")).not_to_have_text(moves)
     expect(page.locator("#status")).to_have_text("Won")
     expect(page.locator("#end-panel")).to_be_visible()
-    assert page.locator(".card[aria-label]").count() > 0        # cards have accessible names
+    assert page.locator(".card[aria-label]").count() > 0  # cards have accessible names
 
 
 def test_game_type_names_in_both_languages(page, server):

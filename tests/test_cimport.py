@@ -1,4 +1,5 @@
 """Other Cython code can cimport the core's C-level API from the installed package."""
+
 import os
 import subprocess
 import sys
@@ -46,15 +47,21 @@ def test_cimport_from_another_extension(tmp_path):
     (tmp_path / "user_ext.pyx").write_text(SOURCE)
     (tmp_path / "setup.py").write_text(SETUP)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
-    build = subprocess.run([sys.executable, "setup.py"], cwd=tmp_path, env=env,
-                           capture_output=True, text=True)
+    build = subprocess.run(
+        [sys.executable, "setup.py"], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
     if build.returncode != 0 and "error: command" in build.stderr and "failed" in build.stderr:
         pytest.skip("no working C compiler")
     assert build.returncode == 0, build.stderr[-3000:]
-    run = subprocess.run([sys.executable, "-c", "import user_ext; print(user_ext.first_moves(18))"],
-                         cwd=tmp_path, env=env, capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, "-c", "import user_ext; print(user_ext.first_moves(18))"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert run.returncode == 0, run.stderr
     from pyramid_solitaire import Game
-    from pyramid_core.position import Table
+
     game = Game("PY1-N-AAAAAAS")
     assert eval(run.stdout) == game._table.moves(game.position)

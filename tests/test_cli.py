@@ -1,4 +1,5 @@
 """The ``pyramid-solitaire`` command line: the ``deal`` command, the rule flags and bad input."""
+
 from __future__ import annotations
 
 import json
@@ -10,21 +11,32 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_main
-
 import pyramid_core
 import pyramid_solitaire
-from pyramid_solitaire.cli import main
 
-VECTOR_A = ("8s Jh 9c 2s 2d Qd 6s Tc 3d Ac Jc 7c 9h 8c Qs Kh 5h 2c 3h 5c Ah 6c 4s Td 5d 8h 8d Ad "
-            "Qh Ts Qc Jd 3s 4d 2h 9d 3c Kd As 7s 9s 7d Js 6h Ks 4c 7h 5s 6d 4h Kc Th")
-VECTOR_S = ("Ad 3c 7d 6c 5c 8d 2h 4c 8c 2d Kd Qd 6s 8h 8s 9h 3h 4d Ts Qc Kh 5d Kc 2s Jh 3d Th As "
-            "Tc 3s 4s 9d Qh 9c 7s Td 9s 2c 6h 5h Ah 5s Jd Ac 7h Js 4h Ks 6d Jc 7c Qs")
+from conftest import run_main
+
+VECTOR_A = (
+    "8s Jh 9c 2s 2d Qd 6s Tc 3d Ac Jc 7c 9h 8c Qs Kh 5h 2c 3h 5c Ah 6c 4s Td 5d 8h 8d Ad "
+    "Qh Ts Qc Jd 3s 4d 2h 9d 3c Kd As 7s 9s 7d Js 6h Ks 4c 7h 5s 6d 4h Kc Th"
+)
+VECTOR_S = (
+    "Ad 3c 7d 6c 5c 8d 2h 4c 8c 2d Kd Qd 6s 8h 8s 9h 3h 4d Ts Qc Kh 5d Kc 2s Jh 3d Th As "
+    "Tc 3s 4s 9d Qh 9c 7s Td 9s 2c 6h 5h Ah 5s Jd Ac 7h Js 4h Ks 6d Jc 7c Qs"
+)
 ERROR_LINE = re.compile(r"^pyramid-solitaire: error: \S.*$")
 
-DEFAULT_RULES = {"name": "pyramide", "letter": "N", "waste_at_deal": 1, "draw": 1,
-                 "redeals": "unlimited", "win": "pyramid", "stock_top_playable": False,
-                 "pair_waste_top_two": False, "pair_with_covering": False}
+DEFAULT_RULES = {
+    "name": "pyramide",
+    "letter": "N",
+    "waste_at_deal": 1,
+    "draw": 1,
+    "redeals": "unlimited",
+    "win": "pyramid",
+    "stock_top_playable": False,
+    "pair_waste_top_two": False,
+    "pair_with_covering": False,
+}
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:
@@ -39,6 +51,7 @@ def run_json(capsys, *argv) -> dict:
 
 # ---- deal -------------------------------------------------------------------------------------
 
+
 def test_deal_text(capsys):
     status, out, err = run(capsys, "deal", "PY1-N-AAAAAAA")
     assert status == 0 and err == ""
@@ -47,8 +60,12 @@ def test_deal_text(capsys):
     assert bracketed == VECTOR_A.split()[21:28]  # the 7 bottom cards, and only those
     lines = out.splitlines()
     # the 28 pyramid cards, row by row, in the spec's order
-    found = [t for line in lines for t in re.findall(r"(?<![A-Za-z0-9])([A2-9TJQK][cdhs])(?![a-z])",
-                                                     line) if "Stock" not in line]
+    found = [
+        t
+        for line in lines
+        for t in re.findall(r"(?<![A-Za-z0-9])([A2-9TJQK][cdhs])(?![a-z])", line)
+        if "Stock" not in line
+    ]
     assert found[:28] == VECTOR_A.split()[:28]
     bottom_line = next(line for line in lines if "[6c]" in line)
     assert all(f"[{t}]" in bottom_line for t in VECTOR_A.split()[21:28])
@@ -61,8 +78,10 @@ def test_deal_text_default_format_is_text(capsys):
     assert a == b and a[0] == 0
 
 
-@pytest.mark.parametrize("code, vector", [("PY1-N-AAAAAAA", VECTOR_A), ("PY1-N-AAAAAAS", VECTOR_S),
-                                          ("PY1-M-AAAAAAS", VECTOR_S)])
+@pytest.mark.parametrize(
+    "code, vector",
+    [("PY1-N-AAAAAAA", VECTOR_A), ("PY1-N-AAAAAAS", VECTOR_S), ("PY1-M-AAAAAAS", VECTOR_S)],
+)
 def test_deal_cards(capsys, code, vector):
     status, out, err = run(capsys, "deal", code, "--format", "cards")
     assert status == 0 and err == ""
@@ -80,7 +99,7 @@ def test_deal_json(capsys):
     data = run_json(capsys, "PY1-N-AAAAAAA")
     toks = VECTOR_A.split()
     assert data["code"] == "PY1-N-AAAAAAA" and data["number"] == 0
-    assert data["pyramid"] == [toks[r * (r + 1) // 2:(r + 1) * (r + 2) // 2] for r in range(7)]
+    assert data["pyramid"] == [toks[r * (r + 1) // 2 : (r + 1) * (r + 2) // 2] for r in range(7)]
     assert data["talon"] == toks[28:]
     assert data["cards"] == VECTOR_A
     assert data["rules"] == DEFAULT_RULES
@@ -100,28 +119,42 @@ def test_deal_json_code_letter(capsys):
 
 # ---- rule flags -------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("flags, changes", [
-    (["--rules", "msc"], dict(name="msc", letter="M", waste_at_deal=0, redeals=2,
-                              stock_top_playable=True)),
-    (["--rules", "T"], dict(name="three-pass", letter="T", waste_at_deal=0, redeals=2)),
-    (["--rules", "classic-draw3"], dict(name="classic-draw3", letter="D", waste_at_deal=0,
-                                        draw=3, redeals=0)),
-    (["--redeals", "2"], dict(name="custom", letter="X", redeals=2)),
-    (["--redeals", "0"], dict(name="custom", letter="X", redeals=0)),
-    (["--rules", "classic", "--redeals", "unlimited"], dict(name="unlimited", letter="U",
-                                                            waste_at_deal=0)),
-    (["--waste-at-deal", "0"], dict(name="unlimited", letter="U", waste_at_deal=0)),
-    (["--rules", "classic", "--draw", "3"], dict(name="classic-draw3", letter="D",
-                                                 waste_at_deal=0, draw=3, redeals=0)),
-    (["--draw", "3", "--redeals", "0"], dict(name="custom", letter="X", draw=3, redeals=0)),
-    (["--win", "all"], dict(name="custom", letter="X", win="all")),
-    (["--stock-top-playable"], dict(name="custom", letter="X", stock_top_playable=True)),
-    (["--pair-waste-top-two"], dict(name="custom", letter="X", pair_waste_top_two=True)),
-    (["--pair-with-covering"], dict(name="custom", letter="X", pair_with_covering=True)),
-    (["--rules", "msc", "--no-stock-top-playable"], dict(name="three-pass", letter="T",
-                                                         waste_at_deal=0, redeals=2)),
-    (["--win", "pyramid"], dict()),
-])
+
+@pytest.mark.parametrize(
+    "flags, changes",
+    [
+        (
+            ["--rules", "msc"],
+            dict(name="msc", letter="M", waste_at_deal=0, redeals=2, stock_top_playable=True),
+        ),
+        (["--rules", "T"], dict(name="three-pass", letter="T", waste_at_deal=0, redeals=2)),
+        (
+            ["--rules", "classic-draw3"],
+            dict(name="classic-draw3", letter="D", waste_at_deal=0, draw=3, redeals=0),
+        ),
+        (["--redeals", "2"], dict(name="custom", letter="X", redeals=2)),
+        (["--redeals", "0"], dict(name="custom", letter="X", redeals=0)),
+        (
+            ["--rules", "classic", "--redeals", "unlimited"],
+            dict(name="unlimited", letter="U", waste_at_deal=0),
+        ),
+        (["--waste-at-deal", "0"], dict(name="unlimited", letter="U", waste_at_deal=0)),
+        (
+            ["--rules", "classic", "--draw", "3"],
+            dict(name="classic-draw3", letter="D", waste_at_deal=0, draw=3, redeals=0),
+        ),
+        (["--draw", "3", "--redeals", "0"], dict(name="custom", letter="X", draw=3, redeals=0)),
+        (["--win", "all"], dict(name="custom", letter="X", win="all")),
+        (["--stock-top-playable"], dict(name="custom", letter="X", stock_top_playable=True)),
+        (["--pair-waste-top-two"], dict(name="custom", letter="X", pair_waste_top_two=True)),
+        (["--pair-with-covering"], dict(name="custom", letter="X", pair_with_covering=True)),
+        (
+            ["--rules", "msc", "--no-stock-top-playable"],
+            dict(name="three-pass", letter="T", waste_at_deal=0, redeals=2),
+        ),
+        (["--win", "pyramid"], dict()),
+    ],
+)
 def test_rule_flags(capsys, flags, changes):
     # an X code takes the flags' rules (an N code would name pyramide: see below)
     data = run_json(capsys, "PY1-X-AAAAAAA", *flags)
@@ -186,12 +219,26 @@ ARGPARSE_BAD = [
 
 # what each message must name
 BAD_PARTS = {
-    0: ["PY2"], 1: ["'Q'"], 2: ["'AAAA'"], 3: ["'1'"], 4: ["PY1-X-AAAAAAA"], 5: ["52", "got 3"],
-    6: ["'Tx'", "token 52"], 7: ["8s", "twice"], 8: ["'vegas'"], 9: ["--redeals", "'many'"],
-    10: ["--redeals"], 11: ["--redeals", "64"], 12: ["--waste-at-deal", "2"],
-    13: ["--waste-at-deal", "'x'"], 14: ["--draw", "2"], 15: ["--draw", "'three'"],
-    16: ["--draw 3", "--redeals 0"], 17: ["--draw 3", "--stock-top-playable"],
-    18: ["--draw 3", "--pair-waste-top-two"], 19: ["--win", "'some'"],
+    0: ["PY2"],
+    1: ["'Q'"],
+    2: ["'AAAA'"],
+    3: ["'1'"],
+    4: ["PY1-X-AAAAAAA"],
+    5: ["52", "got 3"],
+    6: ["'Tx'", "token 52"],
+    7: ["8s", "twice"],
+    8: ["'vegas'"],
+    9: ["--redeals", "'many'"],
+    10: ["--redeals"],
+    11: ["--redeals", "64"],
+    12: ["--waste-at-deal", "2"],
+    13: ["--waste-at-deal", "'x'"],
+    14: ["--draw", "2"],
+    15: ["--draw", "'three'"],
+    16: ["--draw 3", "--redeals 0"],
+    17: ["--draw 3", "--stock-top-playable"],
+    18: ["--draw 3", "--pair-waste-top-two"],
+    19: ["--win", "'some'"],
 }
 
 
@@ -210,8 +257,9 @@ def test_bad_input(capsys, i):
 ARGPARSE_PARTS = [["COMMAND"], ["CODE"], ["'frobnicate'"], ["'xml'"], ["--bogus"], ["--redeals"]]
 
 
-@pytest.mark.parametrize("i", range(len(ARGPARSE_BAD)),
-                         ids=[" ".join(a)[:40] or "(none)" for a in ARGPARSE_BAD])
+@pytest.mark.parametrize(
+    "i", range(len(ARGPARSE_BAD)), ids=[" ".join(a)[:40] or "(none)" for a in ARGPARSE_BAD]
+)
 def test_argparse_errors_are_one_line(capsys, i):
     status, out, err = run(capsys, *ARGPARSE_BAD[i])
     lines = err.splitlines()
@@ -228,9 +276,12 @@ def test_version(capsys):
 
 # ---- the module entry point, in a fresh interpreter -------------------------------------------
 
+
 def _env() -> dict:
-    paths = [str(Path(pyramid_solitaire.__file__).resolve().parent.parent),
-             str(Path(pyramid_core.__file__).resolve().parent.parent)]
+    paths = [
+        str(Path(pyramid_solitaire.__file__).resolve().parent.parent),
+        str(Path(pyramid_core.__file__).resolve().parent.parent),
+    ]
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(paths + [env.get("PYTHONPATH", "")])
     env["PYTHONIOENCODING"] = "utf-8"
@@ -239,17 +290,43 @@ def _env() -> dict:
 
 def test_python_dash_m():
     env = _env()
-    ok = subprocess.run([sys.executable, "-m", "pyramid_solitaire", "deal", "PY1-N-AAAAAAA",
-                         "--format", "cards"], capture_output=True, text=True, env=env,
-                        timeout=60, encoding="utf-8")
+    ok = subprocess.run(
+        [sys.executable, "-m", "pyramid_solitaire", "deal", "PY1-N-AAAAAAA", "--format", "cards"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        encoding="utf-8",
+    )
     assert ok.returncode == 0 and ok.stderr == ""
     assert ok.stdout.split() == VECTOR_A.split()
-    js = subprocess.run([sys.executable, "-m", "pyramid_solitaire", "deal", "PY1-X-AAAAAAS",
-                         "--rules", "msc", "--format", "json"], capture_output=True, text=True,
-                        env=env, timeout=60, encoding="utf-8")
+    js = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pyramid_solitaire",
+            "deal",
+            "PY1-X-AAAAAAS",
+            "--rules",
+            "msc",
+            "--format",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        encoding="utf-8",
+    )
     assert js.returncode == 0 and json.loads(js.stdout)["code"] == "PY1-M-AAAAAAS"
-    bad = subprocess.run([sys.executable, "-m", "pyramid_solitaire", "deal", "PY1-N-AAAAAA!"],
-                         capture_output=True, text=True, env=env, timeout=60, encoding="utf-8")
+    bad = subprocess.run(
+        [sys.executable, "-m", "pyramid_solitaire", "deal", "PY1-N-AAAAAA!"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        encoding="utf-8",
+    )
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.splitlines() == [bad.stderr.strip()]
     assert ERROR_LINE.match(bad.stderr.strip()) and "'!'" in bad.stderr

@@ -7,6 +7,7 @@ waste, the recycles used, and every card must be accounted for exactly once; the
 move is applied to both. The position word must also be a faithful key: two positions reached in
 one game are the same int exactly when the reference states are equal.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -20,10 +21,10 @@ import pytest
 
 from pyramid_core.position import Table
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # tests/reference.py
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # tests/reference.py
 import reference as ref  # noqa: E402
-from reference import Rules, PRESETS, UNLIMITED  # noqa: E402
 from conftest import clearable_deck  # noqa: E402
+from reference import PRESETS, UNLIMITED, Rules  # noqa: E402
 
 DRAW_CODE = 63
 RECYCLE_CODE = 127
@@ -32,21 +33,24 @@ TALON_LOC = 28
 
 CONFIGS = dict(PRESETS)
 _BASE = PRESETS["pyramide"]
-CONFIGS.update({
-    "opt-win_all": dataclasses.replace(_BASE, win_all=True),
-    "opt-pair_waste_top_two": dataclasses.replace(_BASE, pair_waste_top_two=True),
-    "opt-pair_with_covering": dataclasses.replace(_BASE, pair_with_covering=True),
-    "opt-draw3_waste1": Rules(waste_at_deal=1, draw=3, redeals=0),
-    "opt-redeals1": dataclasses.replace(_BASE, redeals=1),
-})
+CONFIGS.update(
+    {
+        "opt-win_all": dataclasses.replace(_BASE, win_all=True),
+        "opt-pair_waste_top_two": dataclasses.replace(_BASE, pair_waste_top_two=True),
+        "opt-pair_with_covering": dataclasses.replace(_BASE, pair_with_covering=True),
+        "opt-draw3_waste1": Rules(waste_at_deal=1, draw=3, redeals=0),
+        "opt-redeals1": dataclasses.replace(_BASE, redeals=1),
+    }
+)
 
-N_RANDOM_DEALS = 36         # random deals per rule set
-N_EASY_DEALS = 10           # constructed deals that can be cleared completely
+N_RANDOM_DEALS = 36  # random deals per rule set
+N_EASY_DEALS = 10  # constructed deals that can be cleared completely
 PLAYOUTS_PER_DEAL = 2
-MAX_STEPS = 140             # unlimited redeals could go on forever
+MAX_STEPS = 140  # unlimited redeals could go on forever
 
 
 # ---- deals ----------------------------------------------------------------------------------
+
 
 def random_deck(rng: random.Random) -> list:
     deck = list(range(52))
@@ -60,6 +64,7 @@ def easy_deck(rng: random.Random) -> list:
 
 
 # ---- translation core <-> reference ---------------------------------------------------------
+
 
 def core_move(t: Table, code: int):
     """A core move code in the reference's card terms (checking the code's shape)."""
@@ -112,8 +117,11 @@ def check_position(t: Table, pos: int, s: ref.State, stats: Counter) -> dict:
     assert Table.recycles(pos) == expected_rec
 
     # every card exactly once: on the table (core view) or removed (reference view)
-    on_table = list(core_pyr.values()) + talon_cards(t, t.stock(pos)) \
+    on_table = (
+        list(core_pyr.values())
+        + talon_cards(t, t.stock(pos))
         + [c for pile in core_waste for c in pile]
+    )
     assert sorted(on_table + sorted(s.removed)) == list(range(52))
     tmask = Table.talon_mask(pos)
     assert bin(tmask).count("1") == len(t.stock(pos)) + sum(map(len, core_waste))
@@ -126,7 +134,8 @@ def check_position(t: Table, pos: int, s: ref.State, stats: Counter) -> dict:
     assert len(core_moves) == len(codes), "two codes for the same move"
     ref_moves = ref.legal_moves(s)
     assert set(core_moves) == ref_moves, (
-        f"only core: {set(core_moves) - ref_moves}, only reference: {ref_moves - set(core_moves)}")
+        f"only core: {set(core_moves) - ref_moves}, only reference: {ref_moves - set(core_moves)}"
+    )
     st = ref.status(s)
     assert t.status(pos) == st
     stats[("status", st)] += 1
@@ -206,8 +215,9 @@ def _sorted_moves(moves) -> list:
     return sorted(moves, key=lambda m: (m[0], sorted(m[1]) if m[0] == "pair" else m[1:]))
 
 
-def play(rules: Rules, deck: list, rng: random.Random, stats: Counter, keymap: KeyMap,
-         p_remove: float) -> None:
+def play(
+    rules: Rules, deck: list, rng: random.Random, stats: Counter, keymap: KeyMap, p_remove: float
+) -> None:
     t = Table(deck, **rules.kwargs())
     s = ref.deal(deck, rules)
     pos = t.start()
@@ -257,8 +267,15 @@ def core_move_code(t: Table, pos: int, move) -> int:
 
 # What every rule set's playouts must have met, so that the comparison means something.
 def expected_coverage(rules: Rules) -> list:
-    need = ["draw", "king-pyramid", "king-talon", "pair-pyramid", "pair-pyramid-talon",
-            ("status", ref.PLAYING), ("status", ref.WON)]
+    need = [
+        "draw",
+        "king-pyramid",
+        "king-talon",
+        "pair-pyramid",
+        "pair-pyramid-talon",
+        ("status", ref.PLAYING),
+        ("status", ref.WON),
+    ]
     if rules.redeals != 0:
         need.append("recycle")
     if rules.redeals != UNLIMITED:
@@ -283,7 +300,7 @@ def test_core_matches_reference(name):
     deals += [("easy", easy_deck(rng)) for _ in range(N_EASY_DEALS)]
     transpositions_seen = 0
     for kind, deck in deals:
-        keymap = KeyMap()               # one deal under one rule set: one game's positions
+        keymap = KeyMap()  # one deal under one rule set: one game's positions
         for _ in range(PLAYOUTS_PER_DEAL):
             play(rules, deck, rng, stats, keymap, 0.97 if kind == "easy" else 0.75)
         transpositions_seen += keymap.hits

@@ -1,4 +1,5 @@
 """The examples in the README and in the docstrings run as written."""
+
 import doctest
 import importlib
 import pkgutil
@@ -6,17 +7,20 @@ import pkgutil
 import pytest
 
 import pyramid_solitaire
+
 from conftest import import_or_skip_extra, repo_file
 
 #: Every module of the package, found by walking it (a new module's examples run too).
-MODULES = sorted(m.name for m in pkgutil.walk_packages(pyramid_solitaire.__path__,
-                                                       "pyramid_solitaire.")
-                 if not m.name.endswith("__main__"))      # importing it runs the CLI
+MODULES = sorted(
+    m.name
+    for m in pkgutil.walk_packages(pyramid_solitaire.__path__, "pyramid_solitaire.")
+    if not m.name.endswith("__main__")
+)  # importing it runs the CLI
 
 
 @pytest.mark.parametrize("name", MODULES)
 def test_module_doctests(name):
-    module = import_or_skip_extra(name)     # the tui, web, rl modules need their extras
+    module = import_or_skip_extra(name)  # the tui, web, rl modules need their extras
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0
 
@@ -26,16 +30,23 @@ def test_the_walk_finds_the_documented_modules():
     for name in MODULES:
         try:
             module = importlib.import_module(name)
-        except ImportError:         # a module of an optional extra: the ones below need none
+        except ImportError:  # a module of an optional extra: the ones below need none
             continue
         if any(t.examples for t in doctest.DocTestFinder().find(module)):
             with_examples.add(name)
-    assert {"pyramid_solitaire.session.difficulty", "pyramid_solitaire.session.session",
-            "pyramid_solitaire.simulate", "pyramid_solitaire.deal"} <= with_examples
+    assert {
+        "pyramid_solitaire.session.difficulty",
+        "pyramid_solitaire.session.session",
+        "pyramid_solitaire.simulate",
+        "pyramid_solitaire.deal",
+    } <= with_examples
 
 
 @pytest.mark.parametrize("path", ["README.md", "docs/session.md", "docs/env.md"])
 def test_markdown_examples(path):
-    result = doctest.testfile(str(repo_file(*path.split("/"))), module_relative=False,
-                              optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    result = doctest.testfile(
+        str(repo_file(*path.split("/"))),
+        module_relative=False,
+        optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE,
+    )
     assert result.attempted > 0 and result.failed == 0

@@ -1,4 +1,5 @@
 """The Gymnasium environments (pyramid_solitaire.env, the rl extra)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -14,11 +15,16 @@ from pyramid_solitaire.batch import OBS_SIZE, action_id  # noqa: E402
 from pyramid_solitaire.env import ENV_ID, PyramidEnv, PyramidVectorEnv  # noqa: E402
 
 
-@pytest.mark.parametrize("kwargs", [
-    dict(rules="msc"), dict(rules="classic-draw3", observation="full"),
-    dict(rules="pyramide", dict_observation=True), dict(rules="msc", illegal="penalty"),
-    dict(rules="three-pass", reward="three-pass"),
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(rules="msc"),
+        dict(rules="classic-draw3", observation="full"),
+        dict(rules="pyramide", dict_observation=True),
+        dict(rules="msc", illegal="penalty"),
+        dict(rules="three-pass", reward="three-pass"),
+    ],
+)
 def test_check_env(kwargs):
     env = PyramidEnv(**kwargs)
     check_env(env, skip_render_check=True)
@@ -118,7 +124,7 @@ def test_autoreset_same_step():
     ended = term | trunc
     np.testing.assert_array_equal(info["_final_obs"], ended)
     i = int(np.flatnonzero(ended)[0])
-    assert info["moves"][i] == 0                      # already dealt anew
+    assert info["moves"][i] == 0  # already dealt anew
     final = info["final_obs"][i]
     assert (final[52:80] > 0).sum() < 28 or not (obs[i] == final).all()
     assert vec.single_observation_space.contains(final)
@@ -127,7 +133,7 @@ def test_autoreset_same_step():
     np.testing.assert_array_equal(info["_final_info"], ended)
     assert info["final_info"]["action_mask"].shape == (8, 102)
     obs, info = vec.reset()
-    assert "final_obs" not in info                   # nothing ended in a reset
+    assert "final_obs" not in info  # nothing ended in a reset
 
 
 def test_autoreset_disabled_with_reset_mask():
@@ -146,7 +152,7 @@ def test_autoreset_disabled_with_reset_mask():
 
 
 def test_illegal_modes_and_truncation():
-    env = PyramidEnv("msc")                       # gymnasium's default here: ignore
+    env = PyramidEnv("msc")  # gymnasium's default here: ignore
     obs, info = env.reset(seed=4)
     bad = int(np.flatnonzero(~info["action_mask"])[0])
     obs2, r, term, trunc, info = env.step(bad)
@@ -157,7 +163,7 @@ def test_illegal_modes_and_truncation():
         raising.step(bad)
     short = PyramidEnv("unlimited", max_episode_steps=5)
     obs, info = short.reset(seed=1)
-    for k in range(5):
+    for _ in range(5):
         obs, r, term, trunc, info = short.step(int(np.flatnonzero(info["action_mask"])[-1]))
     assert trunc or term
 

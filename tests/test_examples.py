@@ -1,5 +1,6 @@
 """The examples/ scripts: the numpy REINFORCE agent runs end to end in its --quick mode, and the
 sb3-contrib example (PyTorch, not run here) is valid Python."""
+
 from __future__ import annotations
 
 import json
@@ -11,16 +12,21 @@ import pytest
 
 from conftest import repo_file
 
-pytest.importorskip("numpy")        # both are dependencies: these never skip in practice
+pytest.importorskip("numpy")  # both are dependencies: these never skip in practice
 pytest.importorskip("matplotlib")
 
 
 def test_reinforce_msc_quick(tmp_path):
     script = repo_file("examples", "reinforce_msc.py")
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MPLBACKEND="Agg")
-    run = subprocess.run([sys.executable, str(script), "--quick", "--out", str(tmp_path)],
-                         check=False, capture_output=True, text=True, env=env,
-                         timeout=300)
+    run = subprocess.run(
+        [sys.executable, str(script), "--quick", "--out", str(tmp_path)],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     results = json.loads((tmp_path / "results.json").read_text())
     for name in ("learned", "random", "greedy"):

@@ -3,6 +3,7 @@
 unimportable, and the tests of optional parts must then skip, naming their extra, while
 everything else passes. Here: every test file is collected, and the doctests of every module
 (the terminal game's and the browser game's included) run."""
+
 from __future__ import annotations
 
 import os
@@ -15,11 +16,17 @@ from conftest import repo_file
 def run_without_extras(*args: str) -> subprocess.CompletedProcess:
     tool = repo_file("tools", "without_extras.py")
     tests = os.path.dirname(os.path.abspath(__file__))
-    path = os.pathsep.join(os.path.abspath(p) for p in
-                           os.environ.get("PYTHONPATH", "").split(os.pathsep) if p)
-    return subprocess.run([sys.executable, str(tool), *args, "-p", "no:cacheprovider",
-                           "-q", "-rs"], capture_output=True, text=True, timeout=600,
-                          cwd=tests, env={**os.environ, "PYTHONPATH": path})
+    path = os.pathsep.join(
+        os.path.abspath(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p
+    )
+    return subprocess.run(
+        [sys.executable, str(tool), *args, "-p", "no:cacheprovider", "-q", "-rs"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tests,
+        env={**os.environ, "PYTHONPATH": path},
+    )
 
 
 def test_every_test_file_is_collected_without_the_extras():
@@ -52,10 +59,11 @@ except ImportError as e:
     print("API:", e)
 sys.exit(cli.main(["survey", "--count", "10", "--out", {str(tmp_path / "c")!r}]))
 """
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300
+    )
     assert proc.returncode == 2, proc.stdout + proc.stderr
     wanted = 'python -m pip install "pyramid-solitaire[survey]"'
     assert f"API: surveys write and read Parquet files with pyarrow: {wanted}" in proc.stdout
     assert proc.stderr.count("\n") == 1 and wanted in proc.stderr, proc.stderr
-    assert not (tmp_path / "s").exists() and not (tmp_path / "c").exists()   # nothing done
+    assert not (tmp_path / "s").exists() and not (tmp_path / "c").exists()  # nothing done

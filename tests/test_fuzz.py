@@ -17,26 +17,39 @@ max_nodes itself is fuzzed), and every simulation is small, so the file runs in 
 minute. Failing examples that exposed a defect are pinned with ``@example`` and a
 ``# FINDING n`` comment naming the entry of /work/fuzz-findings.md.
 """
+
 from __future__ import annotations
 
 import contextlib
 import decimal
-import math
 import fractions
 import io
+import math
 import os
 import sys
 
 import numpy as np
-import pytest
 from hypothesis import HealthCheck, Phase, assume, event, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as npst
 
 from pyramid_core.shuffle import MAX_DEAL_NUMBER
-from pyramid_solitaire import (CARDS, Deal, Game, IllegalMoveError, Move, Rules,
-                               SearchBudgetExceeded, Status, parse_card, parse_cards, replay,
-                               simulate, solve, solve_many)
+from pyramid_solitaire import (
+    CARDS,
+    Deal,
+    Game,
+    IllegalMoveError,
+    Move,
+    Rules,
+    SearchBudgetExceeded,
+    Status,
+    parse_card,
+    parse_cards,
+    replay,
+    simulate,
+    solve,
+    solve_many,
+)
 from pyramid_solitaire.cli import main
 from pyramid_solitaire.deal import parse_code
 
@@ -44,22 +57,37 @@ MAX_MESSAGE = 400
 # PYRAMID_FUZZ_EXPLORE=1: skip the pinned examples and the values of findings still open, to
 # look for new defects past them (the default run keeps failing until they are fixed).
 EXPLORE = os.environ.get("PYRAMID_FUZZ_EXPLORE") == "1"
-FUZZ = settings(max_examples=int(os.environ.get("PYRAMID_FUZZ_EXAMPLES", 200)), deadline=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                       HealthCheck.filter_too_much],
-                phases=[p for p in Phase if not (EXPLORE and p is Phase.explicit)])
+FUZZ = settings(
+    max_examples=int(os.environ.get("PYRAMID_FUZZ_EXAMPLES", 200)),
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.filter_too_much,
+    ],
+    phases=[p for p in Phase if not (EXPLORE and p is Phase.explicit)],
+)
 FEW = settings(FUZZ, max_examples=max(1, FUZZ.max_examples * 2 // 5))
-OPTIONS = ("waste_at_deal", "draw", "redeals", "win", "stock_top_playable",
-           "pair_waste_top_two", "pair_with_covering")
+OPTIONS = (
+    "waste_at_deal",
+    "draw",
+    "redeals",
+    "win",
+    "stock_top_playable",
+    "pair_waste_top_two",
+    "pair_with_covering",
+)
 BASE_KEYS = ("preset", "name", "letter")
 PRESETS = Rules.preset_names()
 LETTERS = "NTUCDMX"
-INT_DTYPES = [np.dtype(t) for t in ("int8", "int16", "int32", "int64",
-                                     "uint8", "uint16", "uint32", "uint64")]
+INT_DTYPES = [
+    np.dtype(t) for t in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+]
 FLOAT_DTYPES = [np.dtype(t) for t in ("float16", "float32", "float64")]
 
 
 # ---- the property itself -------------------------------------------------------------------
+
 
 def outcome(fn, *args, allowed=(ValueError,), **kwargs):
     """``fn(*args, **kwargs)``: its result, or the allowed exception it raised (checked to be
@@ -73,7 +101,7 @@ def outcome(fn, *args, allowed=(ValueError,), **kwargs):
         event(f"{name}: ok")
         return result
     event(f"{name}: {type(error).__name__}")
-    check_message(error)      # outside the except: no megabyte-long chained traceback
+    check_message(error)  # outside the except: no megabyte-long chained traceback
     return error
 
 
@@ -81,8 +109,9 @@ def check_message(e: BaseException) -> None:
     msg = str(e)
     if not msg or len(msg) > MAX_MESSAGE:
         e.__traceback__ = None
-        raise AssertionError(f"{type(e).__name__} message of {len(msg):,} characters: "
-                             f"{msg[:200]!r}...")
+        raise AssertionError(
+            f"{type(e).__name__} message of {len(msg):,} characters: {msg[:200]!r}..."
+        )
 
 
 def failed(r) -> bool:
@@ -91,10 +120,27 @@ def failed(r) -> bool:
 
 # ---- text strategies -----------------------------------------------------------------------
 
-RANK_FORMS = [["A", "a"], ["2"], ["3"], ["4"], ["5"], ["6"], ["7"], ["8"], ["9"],
-              ["T", "t", "10"], ["J", "j"], ["Q", "q"], ["K", "k"]]
-SUIT_FORMS = [["c", "C", "♣", "♧"], ["d", "D", "♦", "♢"], ["h", "H", "♥", "♡"],
-              ["s", "S", "♠", "♤"]]
+RANK_FORMS = [
+    ["A", "a"],
+    ["2"],
+    ["3"],
+    ["4"],
+    ["5"],
+    ["6"],
+    ["7"],
+    ["8"],
+    ["9"],
+    ["T", "t", "10"],
+    ["J", "j"],
+    ["Q", "q"],
+    ["K", "k"],
+]
+SUIT_FORMS = [
+    ["c", "C", "♣", "♧"],
+    ["d", "D", "♦", "♢"],
+    ["h", "H", "♥", "♡"],
+    ["s", "S", "♠", "♤"],
+]
 
 
 @st.composite
@@ -106,12 +152,56 @@ def card_token(draw, card=None):
     return rank + suit + draw(st.sampled_from(["", "", "", "\ufe0f"]))
 
 
-JUNK_TOKENS = st.one_of(st.sampled_from(["1c", "11d", "Xs", "Kx", "K", "d", "", "10", "♠", "Kd,",
-                                          "ＫＤ", "Ｋd", "Ｋ♦", "K♦\u0301", "0s", "Ac\x00", "١٠d",
-                                          "PY1-N-AAAAAAA", "draw", "recycle", "+", "Kd+Kc"]),
-                        st.text(max_size=4))
-SEPARATORS = st.sampled_from([" ", " ", ",", ", ", ";", "|", "/", "\n", "\r\n", "\t", "",
-                              "  ", "\u00a0", "\u2003", "-", "+", "."])
+JUNK_TOKENS = st.one_of(
+    st.sampled_from(
+        [
+            "1c",
+            "11d",
+            "Xs",
+            "Kx",
+            "K",
+            "d",
+            "",
+            "10",
+            "♠",
+            "Kd,",
+            "ＫＤ",
+            "Ｋd",
+            "Ｋ♦",
+            "K♦\u0301",
+            "0s",
+            "Ac\x00",
+            "١٠d",
+            "PY1-N-AAAAAAA",
+            "draw",
+            "recycle",
+            "+",
+            "Kd+Kc",
+        ]
+    ),
+    st.text(max_size=4),
+)
+SEPARATORS = st.sampled_from(
+    [
+        " ",
+        " ",
+        ",",
+        ", ",
+        ";",
+        "|",
+        "/",
+        "\n",
+        "\r\n",
+        "\t",
+        "",
+        "  ",
+        "\u00a0",
+        "\u2003",
+        "-",
+        "+",
+        ".",
+    ]
+)
 
 
 @st.composite
@@ -138,23 +228,30 @@ def card_text(draw):
     return draw(st.sampled_from(["", " ", "\n"])) + "".join(out)
 
 
-CODE_CHARS = st.sampled_from(list("ABCDEFGHIJKLMNOPQRSTUVWXYZabcz019-_ ÀÉßΣ\x00\u0130\u0131")
-                             + ["ſ", "K", "ﬀ"])
+CODE_CHARS = st.sampled_from(
+    list("ABCDEFGHIJKLMNOPQRSTUVWXYZabcz019-_ ÀÉßΣ\x00\u0130\u0131") + ["ſ", "K", "ﬀ"]
+)
 
 
 @st.composite
 def near_code(draw):
     """Text near a deal code: PY1-<letter>-<7 letters> with parts changed."""
-    version = draw(st.sampled_from(["PY1", "py1", "Py1", "PY2", "PY", "PY0", "PY11", "PX1",
-                                    "PY１", ""]))
-    letter = draw(st.one_of(st.sampled_from(list(LETTERS) + list(LETTERS.lower()) +
-                                            ["", "NN", "Q", "1", "ǅ", "ı"]),
-                            st.text(max_size=2)))
+    version = draw(
+        st.sampled_from(["PY1", "py1", "Py1", "PY2", "PY", "PY0", "PY11", "PX1", "PY１", ""])
+    )
+    letter = draw(
+        st.one_of(
+            st.sampled_from(list(LETTERS) + list(LETTERS.lower()) + ["", "NN", "Q", "1", "ǅ", "ı"]),
+            st.text(max_size=2),
+        )
+    )
     digits = draw(st.lists(CODE_CHARS, min_size=0, max_size=10).map("".join))
     if draw(st.booleans()):
         digits = draw(st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZ", min_size=7, max_size=7))
-    sep1, sep2 = draw(st.sampled_from(["-", "-", "_", "", "--", " "])), \
-        draw(st.sampled_from(["-", "-", "_", "", "--", " "]))
+    sep1, sep2 = (
+        draw(st.sampled_from(["-", "-", "_", "", "--", " "])),
+        draw(st.sampled_from(["-", "-", "_", "", "--", " "])),
+    )
     pad = draw(st.sampled_from(["", " ", "\t", "\n", " \u00a0"]))
     tail = draw(st.sampled_from(["", "", "-1", " x", "\x00", "#"]))
     return pad + version + sep1 + letter + sep2 + digits + tail + pad
@@ -167,10 +264,12 @@ def huge_text(draw):
     return piece * draw(st.integers(1, max(1, 100_000 // len(piece))))
 
 
-VALID_CODE = st.tuples(st.sampled_from(["PY1", "py1", "Py1"]), st.sampled_from(LETTERS + "ntm"),
-                      st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcxyz", min_size=7, max_size=7),
-                      st.sampled_from(["", " ", "\t", "\n "])).map(
-                          lambda t: f"{t[3]}{t[0]}-{t[1]}-{t[2]}{t[3]}")
+VALID_CODE = st.tuples(
+    st.sampled_from(["PY1", "py1", "Py1"]),
+    st.sampled_from(LETTERS + "ntm"),
+    st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcxyz", min_size=7, max_size=7),
+    st.sampled_from(["", " ", "\t", "\n "]),
+).map(lambda t: f"{t[3]}{t[0]}-{t[1]}-{t[2]}{t[3]}")
 CODES = st.one_of(VALID_CODE, near_code())
 DEAL_TEXT = st.one_of(card_text(), CODES, st.text(max_size=200), huge_text())
 
@@ -191,8 +290,8 @@ def sane_deal(d: Deal) -> None:
 
 # ---- deal codes and card lists -------------------------------------------------------------
 
-BIG = "Kd " * 350_000                       # a megabyte of one token
-BIG_JUNK = "\u2603" * 1_000_000             # a megabyte (3 MB of UTF-8) of one symbol
+BIG = "Kd " * 350_000  # a megabyte of one token
+BIG_JUNK = "\u2603" * 1_000_000  # a megabyte (3 MB of UTF-8) of one symbol
 BIG_CODE = "PY1-N-" + "A" * 1_000_000
 
 
@@ -201,8 +300,8 @@ BIG_CODE = "PY1-N-" + "A" * 1_000_000
 @example(BIG)
 @example(BIG_JUNK)
 @example(BIG_CODE)
-@example("PY1-N-" + "\u0130" * 7)       # İ: upper() changes the length
-@example("py1-n-aaaaaaſ")               # ſ upper-cases to ASCII S
+@example("PY1-N-" + "\u0130" * 7)  # İ: upper() changes the length
+@example("py1-n-aaaaaaſ")  # ſ upper-cases to ASCII S
 @example("PY1-X-AAAAAAS")
 def test_deal_parse(text):
     r = outcome(Deal.parse, text)
@@ -233,8 +332,10 @@ def test_codes(text):
 
 
 @FUZZ
-@given(st.one_of(card_text(), st.text(max_size=200), huge_text()),
-       st.one_of(st.none(), st.integers(-3, 60)))
+@given(
+    st.one_of(card_text(), st.text(max_size=200), huge_text()),
+    st.one_of(st.none(), st.integers(-3, 60)),
+)
 @example(BIG, 52)
 @example(BIG_JUNK, 52)
 def test_card_text(text, count):
@@ -248,11 +349,21 @@ def test_card_text(text, count):
         assert failed(outcome(Deal.from_cards, text))
 
 
-CARD_ITEMS = st.one_of(st.integers(-2, 53), st.integers(), card_token(), JUNK_TOKENS,
-                       st.none(), st.booleans(), st.floats(), st.sampled_from([b"Kd", 5.0, 1j]),
-                       st.builds(lambda t, v: t(v), st.sampled_from([np.int8, np.uint8, np.int64,
-                                                                     np.uint64, np.float32]),
-                                 st.integers(0, 60)))
+CARD_ITEMS = st.one_of(
+    st.integers(-2, 53),
+    st.integers(),
+    card_token(),
+    JUNK_TOKENS,
+    st.none(),
+    st.booleans(),
+    st.floats(),
+    st.sampled_from([b"Kd", 5.0, 1j]),
+    st.builds(
+        lambda t, v: t(v),
+        st.sampled_from([np.int8, np.uint8, np.int64, np.uint64, np.float32]),
+        st.integers(0, 60),
+    ),
+)
 
 
 @st.composite
@@ -302,9 +413,13 @@ def test_card_token(token):
 
 # ---- moves on random positions -------------------------------------------------------------
 
-RULES_CHOICES = st.sampled_from(PRESETS + [{"preset": "msc", "pair_with_covering": True},
-                                           {"preset": "unlimited", "pair_waste_top_two": True,
-                                            "win": "all"}])
+RULES_CHOICES = st.sampled_from(
+    PRESETS
+    + [
+        {"preset": "msc", "pair_with_covering": True},
+        {"preset": "unlimited", "pair_waste_top_two": True, "win": "all"},
+    ]
+)
 
 
 @st.composite
@@ -326,7 +441,8 @@ def _spellings(move: Move):
     if len(parts) == 1:
         return parts[0]
     return st.tuples(*parts, st.sampled_from(["+", " + ", "+ "]), st.booleans()).map(
-        lambda t: (t[1] + t[2] + t[0]) if t[3] else (t[0] + t[2] + t[1]))
+        lambda t: (t[1] + t[2] + t[0]) if t[3] else (t[0] + t[2] + t[1])
+    )
 
 
 @st.composite
@@ -336,12 +452,28 @@ def move_text(draw, game):
         return draw(_spellings(draw(st.sampled_from(game.legal_moves))))
     if kind == 1:
         c1, c2 = draw(card_token()), draw(card_token())
-        return draw(st.sampled_from([c1, f"{c1}+{c2}", f"{c1}+{c2}+{c1}", f"{c1}+", f"+{c2}",
-                                     "d", "r", "redeal", "DRAW", "recycle", "draw 1"]))
+        return draw(
+            st.sampled_from(
+                [
+                    c1,
+                    f"{c1}+{c2}",
+                    f"{c1}+{c2}+{c1}",
+                    f"{c1}+",
+                    f"+{c2}",
+                    "d",
+                    "r",
+                    "redeal",
+                    "DRAW",
+                    "recycle",
+                    "draw 1",
+                ]
+            )
+        )
     if kind == 2:
         return draw(st.one_of(JUNK_TOKENS, st.text(max_size=12)))
-    return draw(st.one_of(huge_text(), st.none(), st.integers(), st.just(b"Kd"),
-                          st.just(Move.DRAW)))
+    return draw(
+        st.one_of(huge_text(), st.none(), st.integers(), st.just(b"Kd"), st.just(Move.DRAW))
+    )
 
 
 @FUZZ
@@ -359,7 +491,7 @@ def test_moves_on_positions(data):
     r = outcome(game.play, text, allowed=(IllegalMoveError,))
     if failed(r):
         assert not was_legal
-        assert (game.position, len(game.moves)) == before   # an illegal move changes nothing
+        assert (game.position, len(game.moves)) == before  # an illegal move changes nothing
     else:
         assert was_legal and not failed(parsed) and parsed in legal
         assert game.moves[-1] == parsed and game.undo() == parsed
@@ -378,8 +510,10 @@ def test_huge_move_text(text):
 
 # ---- rule options --------------------------------------------------------------------------
 
+
 def numpy_scalar(values):
     """Numpy scalars of every numeric kind holding (when it fits) one of ``values``."""
+
     def make(args):
         dtype, v = args
         if dtype.kind in "iu":
@@ -392,14 +526,17 @@ def numpy_scalar(values):
         with np.errstate(all="ignore"):
             try:
                 return dtype.type(v)
-            except OverflowError:       # an int beyond any float
+            except OverflowError:  # an int beyond any float
                 return dtype.type(math.inf if v > 0 else -math.inf)
-    return st.tuples(st.sampled_from(INT_DTYPES + FLOAT_DTYPES + [np.dtype(bool)]),
-                     values).map(make)
+
+    return st.tuples(st.sampled_from(INT_DTYPES + FLOAT_DTYPES + [np.dtype(bool)]), values).map(
+        make
+    )
 
 
 def number_text(values):
     """Text forms of numbers: plain, signed, with separators, padded, in other digits."""
+
     def render(args):
         v, form = args
         s = str(v)
@@ -411,7 +548,7 @@ def number_text(values):
             s = f"  {s}\n"
         elif form == 4:
             s = "+" + s
-        elif form == 5:   # the same digits in another script (Arabic-Indic, full-width)
+        elif form == 5:  # the same digits in another script (Arabic-Indic, full-width)
             s = s.translate(str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩"))
         elif form == 6:
             s = s.translate(str.maketrans("0123456789", "０１２３４５６７８９"))
@@ -420,6 +557,7 @@ def number_text(values):
         elif form == 8:
             s = "0x" + s
         return s
+
     return st.tuples(values, st.integers(0, 8)).map(render)
 
 
@@ -428,33 +566,94 @@ def scalar_values(small: int):
     floats (whole, fractional, nan, inf), bools, numpy scalars, text (including Unicode digits
     and separators), and things that are not numbers. Valid magnitudes stay below ``small``
     or beyond what any argument accepts, so that a call the fuzzer makes is always small."""
-    ints = st.one_of(st.integers(-3, small), st.integers(-small, small),
-                     st.integers(min_value=1 << 33).map(lambda n: n * (1 << 40)),
-                     st.sampled_from([-(1 << 63), (1 << 64) - 1, 1 << 64, -(1 << 64), 10 ** 400,
-                                      -10 ** 400, 2 ** 1001]))
-    floats = st.one_of(st.floats(allow_nan=True, allow_infinity=True).filter(
-                           lambda x: not (small < abs(x) < 1e30)),
-                       st.integers(-3, small).map(float),
-                       st.sampled_from([0.5, 1.5, -0.0, 1e300, float("nan"), float("inf"),
-                                        -float("inf"), 5e-324]))
-    others = st.sampled_from([None, True, False, [], [1], (1,), {}, b"1", bytearray(b"2"), 1j,
-                              decimal.Decimal("2"), decimal.Decimal("NaN"),
-                              fractions.Fraction(3, 1), fractions.Fraction(1, 2), object(),
-                              np.array(2), np.array([2]), np.str_("2"), np.bytes_(b"3"),
-                              np.datetime64("2020"), np.timedelta64(3, "s"), np.complex64(1),
-                              "", " ", "unlimited", "inf", "Infinity", "nan", "none", "all",
-                              "pyramid", "²", "٣", "1.5", "1_0", "1__0", "_1", "1,", "--1", "+-1",
-                              "1e3", "10GiB", "64KiB", "1 MB", "1.5 GiB", "2T", "1e400"])
-    valid = st.one_of(st.integers(1, small), st.integers(1, small).map(float),
-                      numpy_scalar(st.integers(1, small)),
-                      st.integers(1, small).map(lambda n: f"{n:_}" if n % 2 else str(n)))
-    anything = st.one_of(ints, floats, numpy_scalar(st.one_of(ints, floats)), number_text(ints),
-                         number_text(floats), others, st.text(max_size=8), huge_text())
+    ints = st.one_of(
+        st.integers(-3, small),
+        st.integers(-small, small),
+        st.integers(min_value=1 << 33).map(lambda n: n * (1 << 40)),
+        st.sampled_from(
+            [-(1 << 63), (1 << 64) - 1, 1 << 64, -(1 << 64), 10**400, -(10**400), 2**1001]
+        ),
+    )
+    floats = st.one_of(
+        st.floats(allow_nan=True, allow_infinity=True).filter(
+            lambda x: not (small < abs(x) < 1e30)
+        ),
+        st.integers(-3, small).map(float),
+        st.sampled_from([0.5, 1.5, -0.0, 1e300, float("nan"), float("inf"), -float("inf"), 5e-324]),
+    )
+    others = st.sampled_from(
+        [
+            None,
+            True,
+            False,
+            [],
+            [1],
+            (1,),
+            {},
+            b"1",
+            bytearray(b"2"),
+            1j,
+            decimal.Decimal("2"),
+            decimal.Decimal("NaN"),
+            fractions.Fraction(3, 1),
+            fractions.Fraction(1, 2),
+            object(),
+            np.array(2),
+            np.array([2]),
+            np.str_("2"),
+            np.bytes_(b"3"),
+            np.datetime64("2020"),
+            np.timedelta64(3, "s"),
+            np.complex64(1),
+            "",
+            " ",
+            "unlimited",
+            "inf",
+            "Infinity",
+            "nan",
+            "none",
+            "all",
+            "pyramid",
+            "²",
+            "٣",
+            "1.5",
+            "1_0",
+            "1__0",
+            "_1",
+            "1,",
+            "--1",
+            "+-1",
+            "1e3",
+            "10GiB",
+            "64KiB",
+            "1 MB",
+            "1.5 GiB",
+            "2T",
+            "1e400",
+        ]
+    )
+    valid = st.one_of(
+        st.integers(1, small),
+        st.integers(1, small).map(float),
+        numpy_scalar(st.integers(1, small)),
+        st.integers(1, small).map(lambda n: f"{n:_}" if n % 2 else str(n)),
+    )
+    anything = st.one_of(
+        ints,
+        floats,
+        numpy_scalar(st.one_of(ints, floats)),
+        number_text(ints),
+        number_text(floats),
+        others,
+        st.text(max_size=8),
+        huge_text(),
+    )
     return st.one_of(valid, anything, anything)
 
 
-OPTION_VALUES = st.one_of(scalar_values(70), st.sampled_from(PRESETS + list(LETTERS)
-                                                              + ["Pyramid", "ALL", " all "]))
+OPTION_VALUES = st.one_of(
+    scalar_values(70), st.sampled_from(PRESETS + list(LETTERS) + ["Pyramid", "ALL", " all "])
+)
 
 
 def sane_rules(r: Rules) -> None:
@@ -471,17 +670,19 @@ def sane_rules(r: Rules) -> None:
         assert Rules.from_letter(r.letter) == r and Rules.preset(r.name) == r
 
 
-VALID_OPTION = {"waste_at_deal": [0, 1, True, False, "0", "1", np.int8(1), 1.0],
-                "draw": [1, 3, "3", " 1 ", np.uint64(3), 3.0, np.float32(1)],
-                "redeals": [0, 1, 2, 63, "unlimited", "inf", None, float("inf"), "2", np.int16(5)],
-                "win": ["pyramid", "all", " ALL", "Pyramid"],
-                "stock_top_playable": [True, False, 0, 1, np.bool_(True)],
-                "pair_waste_top_two": [True, False, 0, 1, np.bool_(False)],
-                "pair_with_covering": [True, False, 0, 1, np.int64(1)]}
+VALID_OPTION = {
+    "waste_at_deal": [0, 1, True, False, "0", "1", np.int8(1), 1.0],
+    "draw": [1, 3, "3", " 1 ", np.uint64(3), 3.0, np.float32(1)],
+    "redeals": [0, 1, 2, 63, "unlimited", "inf", None, float("inf"), "2", np.int16(5)],
+    "win": ["pyramid", "all", " ALL", "Pyramid"],
+    "stock_top_playable": [True, False, 0, 1, np.bool_(True)],
+    "pair_waste_top_two": [True, False, 0, 1, np.bool_(False)],
+    "pair_with_covering": [True, False, 0, 1, np.int64(1)],
+}
 
 
 @st.composite
-def option_dict(draw, keys=st.sampled_from(OPTIONS), values=OPTION_VALUES):
+def option_dict(draw, keys=st.sampled_from(OPTIONS), values=OPTION_VALUES):  # noqa: B008
     """Options by name, each value a plausible one for its option or anything at all."""
     out = {}
     for key in draw(st.lists(keys, max_size=7, unique_by=repr)):
@@ -497,32 +698,59 @@ def option_dict(draw, keys=st.sampled_from(OPTIONS), values=OPTION_VALUES):
 @given(option_dict())
 @example({"redeals": np.float64("inf")})
 @example({"redeals": np.float32("inf")})
-@example({"draw": 10 ** 400})
-@example({"draw": np.timedelta64(3, "s")})                 # FINDING 5: TypeError
-@example({"redeals": np.timedelta64(3, "s")})              # FINDING 5
+@example({"draw": 10**400})
+@example({"draw": np.timedelta64(3, "s")})  # FINDING 5: TypeError
+@example({"redeals": np.timedelta64(3, "s")})  # FINDING 5
 def test_rules_constructor(kwargs):
     r = outcome(Rules, **kwargs)
     if not failed(r):
         sane_rules(r)
 
 
-RULE_KEYS = st.one_of(st.sampled_from(OPTIONS + BASE_KEYS),
-                      st.sampled_from(["Draw", "redeal", "rules", "", "wasteAtDeal", 1, None,
-                                       (1,), 1.5, b"draw", "preset ", "draw\x00"]),
-                      st.text(max_size=6))
-RULE_VALUES = st.one_of(OPTION_VALUES, st.sampled_from([Rules(), Rules.preset("msc")]),
-                        st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))
+RULE_KEYS = st.one_of(
+    st.sampled_from(OPTIONS + BASE_KEYS),
+    st.sampled_from(
+        [
+            "Draw",
+            "redeal",
+            "rules",
+            "",
+            "wasteAtDeal",
+            1,
+            None,
+            (1,),
+            1.5,
+            b"draw",
+            "preset ",
+            "draw\x00",
+        ]
+    ),
+    st.text(max_size=6),
+)
+RULE_VALUES = st.one_of(
+    OPTION_VALUES,
+    st.sampled_from([Rules(), Rules.preset("msc")]),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+)
 
 
 @FUZZ
-@given(st.one_of(option_dict(RULE_KEYS, RULE_VALUES),
-                 option_dict(st.sampled_from(OPTIONS + BASE_KEYS), RULE_VALUES),
-                 st.builds(lambda base, d: {**base, **d},
-                           st.dictionaries(st.sampled_from(BASE_KEYS),
-                                           st.sampled_from(PRESETS + list(LETTERS) + ["custom"]),
-                                           max_size=2),
-                           option_dict()),
-                 RULE_VALUES))
+@given(
+    st.one_of(
+        option_dict(RULE_KEYS, RULE_VALUES),
+        option_dict(st.sampled_from(OPTIONS + BASE_KEYS), RULE_VALUES),
+        st.builds(
+            lambda base, d: {**base, **d},
+            st.dictionaries(
+                st.sampled_from(BASE_KEYS),
+                st.sampled_from(PRESETS + list(LETTERS) + ["custom"]),
+                max_size=2,
+            ),
+            option_dict(),
+        ),
+        RULE_VALUES,
+    )
+)
 @example({"preset": "msc", "name": "M", "letter": "m"})
 @example({"preset": "msc", "name": "classic"})
 @example({"preset": "x" * 1_000_000})
@@ -554,15 +782,19 @@ def sane_solution(s) -> None:
 
 
 @FUZZ
-@given(DEALS, st.sampled_from(["max_nodes", "max_seconds", "max_memory", "objective", "rules"]),
-       scalar_values(5000), st.sampled_from(["any", "min_moves"]))
-@example(5, "objective", "x" * 1_000_000, "any")        # FINDING 3: a megabyte-long message
-@example(5, "max_nodes", 2 ** 70, "any")
-@example(5, "max_nodes", np.uint64(2 ** 64 - 1), "any")
+@given(
+    DEALS,
+    st.sampled_from(["max_nodes", "max_seconds", "max_memory", "objective", "rules"]),
+    scalar_values(5000),
+    st.sampled_from(["any", "min_moves"]),
+)
+@example(5, "objective", "x" * 1_000_000, "any")  # FINDING 3: a megabyte-long message
+@example(5, "max_nodes", 2**70, "any")
+@example(5, "max_nodes", np.uint64(2**64 - 1), "any")
 @example(5, "max_seconds", "1e400", "any")
-@example(5, "max_nodes", np.timedelta64(3, "s"), "any")     # FINDING 5: TypeError
-@example(5, "max_seconds", np.timedelta64(3, "s"), "any")   # FINDING 5
-@example(5, "max_memory", np.timedelta64(3, "s"), "any")    # FINDING 5
+@example(5, "max_nodes", np.timedelta64(3, "s"), "any")  # FINDING 5: TypeError
+@example(5, "max_seconds", np.timedelta64(3, "s"), "any")  # FINDING 5
+@example(5, "max_memory", np.timedelta64(3, "s"), "any")  # FINDING 5
 def test_solve_scalars(deal, name, value, objective):
     kwargs = dict(max_nodes=NODES, objective=objective)
     if name == "max_nodes":
@@ -579,17 +811,29 @@ def sane_many(r, n: int) -> None:
     assert r.n_moves.shape == r.nodes.shape == r.seconds.shape == r.stopped_by.shape == (n,)
     assert ((r.winnable != 1) | (r.n_moves > 0)).all()
     assert ((r.winnable != -1) | (r.stopped_by > 0)).all()
-    assert ((r.max_removed <= 28)).all()
+    assert (r.max_removed <= 28).all()
 
 
 @FUZZ
-@given(st.lists(DEALS, min_size=1, max_size=4),
-       st.sampled_from(["max_nodes", "max_seconds", "max_memory", "threads", "chunk",
-                        "objective", "max_removed", "rules"]),
-       scalar_values(5000))
-@example([5], "objective", "x" * 1_000_000)             # FINDING 3
-@example([5], "threads", -10 ** 400)                     # FINDING 6: a 454-character message
-@example([5], "max_nodes", np.timedelta64(3, "s"))       # FINDING 5: TypeError
+@given(
+    st.lists(DEALS, min_size=1, max_size=4),
+    st.sampled_from(
+        [
+            "max_nodes",
+            "max_seconds",
+            "max_memory",
+            "threads",
+            "chunk",
+            "objective",
+            "max_removed",
+            "rules",
+        ]
+    ),
+    scalar_values(5000),
+)
+@example([5], "objective", "x" * 1_000_000)  # FINDING 3
+@example([5], "threads", -(10**400))  # FINDING 6: a 454-character message
+@example([5], "max_nodes", np.timedelta64(3, "s"))  # FINDING 5: TypeError
 def test_solve_many_scalars(deals, name, value):
     kwargs = dict(max_nodes=NODES, threads=1)
     if name == "max_nodes":
@@ -597,7 +841,7 @@ def test_solve_many_scalars(deals, name, value):
     kwargs[name] = value
     codes = [d for d in deals if isinstance(d, str)]
     if codes and name != "rules":
-        assume(len(set(c[4] for c in codes)) == 1)   # one call plays one rule set
+        assume(len(set(c[4] for c in codes)) == 1)  # one call plays one rule set
     r = outcome(solve_many, deals, **kwargs)
     if not failed(r):
         sane_many(r, len(deals))
@@ -612,18 +856,34 @@ def sane_simulation(r, n: int) -> None:
 
 
 @FUZZ
-@given(st.sampled_from(["games", "start", "seed", "threads", "chunk_size", "policy", "arrays",
-                        "rules", "max_nodes", "max_seconds", "max_memory"]),
-       scalar_values(3000), st.sampled_from(["greedy", "random", "solver"]))
+@given(
+    st.sampled_from(
+        [
+            "games",
+            "start",
+            "seed",
+            "threads",
+            "chunk_size",
+            "policy",
+            "arrays",
+            "rules",
+            "max_nodes",
+            "max_seconds",
+            "max_memory",
+        ]
+    ),
+    scalar_values(3000),
+    st.sampled_from(["greedy", "random", "solver"]),
+)
 @example("start", "PY1-X-AAAAAAA", "greedy")
 @example("start", "PY1-M-AAAAAAA", "random")
 @example("games", np.float16(5), "greedy")
 @example("start", MAX_DEAL_NUMBER, "greedy")
-@example("games", 2 ** 70, "greedy")
-@example("games", 10 ** 400, "greedy")                  # FINDING 4: a 598-character message
-@example("games", 1e300, "greedy")                      # FINDING 4
-@example("games", np.timedelta64(3, "s"), "greedy")     # FINDING 5: TypeError
-@example("threads", np.timedelta64(1, "D"), "greedy")   # FINDING 5
+@example("games", 2**70, "greedy")
+@example("games", 10**400, "greedy")  # FINDING 4: a 598-character message
+@example("games", 1e300, "greedy")  # FINDING 4
+@example("games", np.timedelta64(3, "s"), "greedy")  # FINDING 5: TypeError
+@example("threads", np.timedelta64(1, "D"), "greedy")  # FINDING 5
 def test_simulate_scalars(name, value, policy):
     kwargs = dict(games=20, threads=1, policy=policy)
     if policy == "solver":
@@ -639,8 +899,11 @@ def test_simulate_scalars(name, value, policy):
 
 
 @FUZZ
-@given(st.sampled_from(["seed", "key", "policy", "rules", "deal"]), scalar_values(3000),
-       st.sampled_from(["greedy", "random"]))
+@given(
+    st.sampled_from(["seed", "key", "policy", "rules", "deal"]),
+    scalar_values(3000),
+    st.sampled_from(["greedy", "random"]),
+)
 def test_replay_scalars(name, value, policy):
     kwargs = dict(deal=18, policy=policy, seed=7)
     kwargs[name] = value
@@ -652,14 +915,31 @@ def test_replay_scalars(name, value, policy):
 # ---- numpy arrays as deals -----------------------------------------------------------------
 
 DTYPES = st.one_of(
-    st.sampled_from(INT_DTYPES + FLOAT_DTYPES + [np.dtype(t) for t in (
-        "bool", "complex64", "complex128", "U3", "S3", "M8[D]", "m8[s]", "float64")]),
-    st.just(np.dtype(object)))
-SHAPES = st.one_of(st.just(()), st.tuples(st.integers(0, 5)), st.tuples(st.integers(0, 4),
-                   st.sampled_from([52, 52, 52, 0, 1, 51, 53, 104])),
-                   st.tuples(st.integers(0, 2), st.integers(0, 3), st.sampled_from([52, 2])))
-OBJECT_ITEMS = st.one_of(st.integers(0, 60), st.integers(), DEALS, st.none(), st.floats(),
-                         st.text(max_size=5), card_token())
+    st.sampled_from(
+        INT_DTYPES
+        + FLOAT_DTYPES
+        + [
+            np.dtype(t)
+            for t in ("bool", "complex64", "complex128", "U3", "S3", "M8[D]", "m8[s]", "float64")
+        ]
+    ),
+    st.just(np.dtype(object)),
+)
+SHAPES = st.one_of(
+    st.just(()),
+    st.tuples(st.integers(0, 5)),
+    st.tuples(st.integers(0, 4), st.sampled_from([52, 52, 52, 0, 1, 51, 53, 104])),
+    st.tuples(st.integers(0, 2), st.integers(0, 3), st.sampled_from([52, 2])),
+)
+OBJECT_ITEMS = st.one_of(
+    st.integers(0, 60),
+    st.integers(),
+    DEALS,
+    st.none(),
+    st.floats(),
+    st.text(max_size=5),
+    card_token(),
+)
 
 
 @st.composite
@@ -668,8 +948,9 @@ def deal_array(draw):
     numbers (1-D) and valid decks (2-D, 52 columns) with a few cells changed."""
     dtype, shape = draw(DTYPES), draw(SHAPES)
     if dtype.kind == "O":
-        flat = draw(st.lists(OBJECT_ITEMS, min_size=int(np.prod(shape)),
-                             max_size=int(np.prod(shape))))
+        flat = draw(
+            st.lists(OBJECT_ITEMS, min_size=int(np.prod(shape)), max_size=int(np.prod(shape)))
+        )
         arr = np.empty(shape, dtype=object)
         arr.reshape(-1)[:] = flat if arr.ndim else None
         if arr.ndim == 0:
@@ -685,9 +966,16 @@ def deal_array(draw):
         return arr
     if dtype.kind in "iu" and len(shape) == 1 and draw(st.booleans()):
         hi = min(MAX_DEAL_NUMBER + 2, int(np.iinfo(dtype).max))
-        return np.array(draw(st.lists(st.integers(max(int(np.iinfo(dtype).min), -2), hi),
-                                      min_size=shape[0], max_size=shape[0])),
-                        dtype=dtype)
+        return np.array(
+            draw(
+                st.lists(
+                    st.integers(max(int(np.iinfo(dtype).min), -2), hi),
+                    min_size=shape[0],
+                    max_size=shape[0],
+                )
+            ),
+            dtype=dtype,
+        )
     return draw(npst.arrays(dtype, shape))
 
 
@@ -697,8 +985,8 @@ def _rows_of(arr: np.ndarray) -> int:
 
 @FUZZ
 @given(deal_array())
-@example(np.array(5))                                   # FINDING 1: TypeError
-@example(np.array(5, dtype=object))                     # FINDING 2: TypeError
+@example(np.array(5))  # FINDING 1: TypeError
+@example(np.array(5, dtype=object))  # FINDING 2: TypeError
 @example(np.zeros((0, 52), np.int8))
 @example(np.arange(3, dtype=np.uint64))
 @example(np.array([MAX_DEAL_NUMBER + 1], dtype=np.uint64))
@@ -712,8 +1000,8 @@ def test_solve_many_arrays(arr):
 
 @FUZZ
 @given(deal_array(), st.sampled_from(["greedy", "random"]), st.booleans())
-@example(np.array(5), "greedy", True)                   # FINDING 1: TypeError
-@example(np.array(5, dtype=object), "greedy", True)     # FINDING 2
+@example(np.array(5), "greedy", True)  # FINDING 1: TypeError
+@example(np.array(5, dtype=object), "greedy", True)  # FINDING 2
 @example(np.array(5), "greedy", False)
 def test_simulate_arrays(arr, policy, arrays):
     r = outcome(simulate, deals=arr, policy=policy, seed=3, threads=1, arrays=arrays)
@@ -721,9 +1009,11 @@ def test_simulate_arrays(arr, policy, arrays):
         sane_simulation(r, _rows_of(arr))
 
 
-ONE_DECK = st.tuples(st.permutations(range(52)), st.sampled_from(INT_DTYPES + [np.dtype(object)]),
-                     st.lists(st.tuples(st.integers(0, 51), st.integers(-1, 60)), max_size=2)
-                     ).map(lambda t: _deck_array(*t))
+ONE_DECK = st.tuples(
+    st.permutations(range(52)),
+    st.sampled_from(INT_DTYPES + [np.dtype(object)]),
+    st.lists(st.tuples(st.integers(0, 51), st.integers(-1, 60)), max_size=2),
+).map(lambda t: _deck_array(*t))
 
 
 def _deck_array(perm, dtype, changes):
@@ -747,6 +1037,7 @@ def test_single_deal_arrays(arr):
 
 
 # ---- the command line ----------------------------------------------------------------------
+
 
 def run_cli(argv, stdin: bytes = b""):
     """main(argv) with captured output: (status, stdout, stderr). Any exception other than
@@ -772,53 +1063,111 @@ def check_cli(status, out, err):
     if status != 0:
         lines = [ln for ln in err.replace("\r", "\n").splitlines() if ln.strip()]
         assert lines, "an error exit with nothing on stderr"
-        if status == 1:        # a budget ran out: the last line says so, after any report
+        if status == 1:  # a budget ran out: the last line says so, after any report
             lines = lines[-1:]
         assert len(lines) == 1, f"stderr of {len(lines)} lines: {err[:500]!r}"
         assert lines[0].startswith("pyramid-solitaire: "), lines[0]
         assert len(lines[0]) <= MAX_MESSAGE + 100, f"a {len(lines[0]):,}-character error line"
 
 
-CLI_JUNK = st.one_of(st.sampled_from(["", "-", "--", "-1", "0", "x", "nan", "inf", "1e3", "٣",
-                                      "²", "1_000", "1,000", "-5", "99999999999999999999",
-                                      "PY1-N-AAAAAAS", "PY1-X-AAAAAAS", "PY1-M-AAAAAAS",
-                                      "Kd", "draw", "msc", "M", "unlimited", "all", "pyramid",
-                                      "--json", "--help", "-h", "\x00", "é"]),
-                     st.text(max_size=8))
-RULE_FLAGS = {"--rules": st.one_of(st.sampled_from(PRESETS + list(LETTERS)), CLI_JUNK),
-              "--redeals": st.one_of(st.sampled_from(["0", "1", "2", "63", "64", "unlimited"]),
-                                     CLI_JUNK),
-              "--waste-at-deal": st.one_of(st.sampled_from(["0", "1", "2"]), CLI_JUNK),
-              "--draw": st.one_of(st.sampled_from(["1", "3"]), CLI_JUNK),
-              "--win": st.one_of(st.sampled_from(["pyramid", "all"]), CLI_JUNK)}
-SWITCHES = ["--stock-top-playable", "--no-stock-top-playable", "--pair-waste-top-two",
-            "--no-pair-waste-top-two", "--pair-with-covering", "--no-pair-with-covering"]
+CLI_JUNK = st.one_of(
+    st.sampled_from(
+        [
+            "",
+            "-",
+            "--",
+            "-1",
+            "0",
+            "x",
+            "nan",
+            "inf",
+            "1e3",
+            "٣",
+            "²",
+            "1_000",
+            "1,000",
+            "-5",
+            "99999999999999999999",
+            "PY1-N-AAAAAAS",
+            "PY1-X-AAAAAAS",
+            "PY1-M-AAAAAAS",
+            "Kd",
+            "draw",
+            "msc",
+            "M",
+            "unlimited",
+            "all",
+            "pyramid",
+            "--json",
+            "--help",
+            "-h",
+            "\x00",
+            "é",
+        ]
+    ),
+    st.text(max_size=8),
+)
+RULE_FLAGS = {
+    "--rules": st.one_of(st.sampled_from(PRESETS + list(LETTERS)), CLI_JUNK),
+    "--redeals": st.one_of(st.sampled_from(["0", "1", "2", "63", "64", "unlimited"]), CLI_JUNK),
+    "--waste-at-deal": st.one_of(st.sampled_from(["0", "1", "2"]), CLI_JUNK),
+    "--draw": st.one_of(st.sampled_from(["1", "3"]), CLI_JUNK),
+    "--win": st.one_of(st.sampled_from(["pyramid", "all"]), CLI_JUNK),
+}
+SWITCHES = [
+    "--stock-top-playable",
+    "--no-stock-top-playable",
+    "--pair-waste-top-two",
+    "--no-pair-waste-top-two",
+    "--pair-with-covering",
+    "--no-pair-with-covering",
+]
 # Budget values: small valid ones, and junk (no valid value removes every bound).
-BUDGET_FLAGS = {"--max-nodes": st.one_of(st.integers(-3, 5000).map(str), CLI_JUNK),
-                "--max-seconds": st.one_of(st.sampled_from(["0.05", "0.2", "1e-9", "0", "-1"]),
-                                           CLI_JUNK),
-                "--max-memory": st.one_of(st.sampled_from(["64KiB", "1MB", "1GiB", "1", "1PB",
-                                                           "64 KiB", "3.5GB", "10 XB"]),
-                                          CLI_JUNK)}
+BUDGET_FLAGS = {
+    "--max-nodes": st.one_of(st.integers(-3, 5000).map(str), CLI_JUNK),
+    "--max-seconds": st.one_of(st.sampled_from(["0.05", "0.2", "1e-9", "0", "-1"]), CLI_JUNK),
+    "--max-memory": st.one_of(
+        st.sampled_from(["64KiB", "1MB", "1GiB", "1", "1PB", "64 KiB", "3.5GB", "10 XB"]), CLI_JUNK
+    ),
+}
 DEAL_ARGS = st.one_of(DEALS.map(str), CODES, card_text(), CLI_JUNK)
 COMMAND_FLAGS = {
     "deal": {"--format": st.one_of(st.sampled_from(["text", "cards", "json"]), CLI_JUNK)},
-    "solve": {"--moves": st.one_of(st.sampled_from(["Kc", "draw", "Kc 3d+Tc draw", "d d d r",
-                                                   "Kd,Qd+Ad", ""]), st.text(max_size=12)),
-              "--cards": card_text(), "--threads": st.one_of(st.sampled_from(["1", "2", "-1"]),
-                                                            CLI_JUNK),
-              "--min-moves": None, "--max-removed": None, "--json": None, "--skip-bad": None,
-              "--progress": None, "--no-progress": None, **BUDGET_FLAGS},
-    "simulate": {"--games": st.one_of(st.integers(-2, 3000).map(str), CLI_JUNK),
-                 "--start": st.one_of(st.integers(-2, 20).map(str), DEALS.map(str),
-                                      st.just(str(MAX_DEAL_NUMBER)), CODES, CLI_JUNK),
-                 "--policy": st.one_of(st.sampled_from(["greedy", "random", "solver",
-                                                       " Random", "GREEDY"]), CLI_JUNK),
-                 "--seed": st.one_of(st.integers(-1, 2 ** 65).map(str), CLI_JUNK),
-                 "--threads": st.one_of(st.sampled_from(["1", "2", "-1", "-2", "0", "9"]),
-                                        CLI_JUNK),
-                 "--json": None, "--skip-bad": None, "--progress": None,
-                 "--no-progress": None, **BUDGET_FLAGS},
+    "solve": {
+        "--moves": st.one_of(
+            st.sampled_from(["Kc", "draw", "Kc 3d+Tc draw", "d d d r", "Kd,Qd+Ad", ""]),
+            st.text(max_size=12),
+        ),
+        "--cards": card_text(),
+        "--threads": st.one_of(st.sampled_from(["1", "2", "-1"]), CLI_JUNK),
+        "--min-moves": None,
+        "--max-removed": None,
+        "--json": None,
+        "--skip-bad": None,
+        "--progress": None,
+        "--no-progress": None,
+        **BUDGET_FLAGS,
+    },
+    "simulate": {
+        "--games": st.one_of(st.integers(-2, 3000).map(str), CLI_JUNK),
+        "--start": st.one_of(
+            st.integers(-2, 20).map(str),
+            DEALS.map(str),
+            st.just(str(MAX_DEAL_NUMBER)),
+            CODES,
+            CLI_JUNK,
+        ),
+        "--policy": st.one_of(
+            st.sampled_from(["greedy", "random", "solver", " Random", "GREEDY"]), CLI_JUNK
+        ),
+        "--seed": st.one_of(st.integers(-1, 2**65).map(str), CLI_JUNK),
+        "--threads": st.one_of(st.sampled_from(["1", "2", "-1", "-2", "0", "9"]), CLI_JUNK),
+        "--json": None,
+        "--skip-bad": None,
+        "--progress": None,
+        "--no-progress": None,
+        **BUDGET_FLAGS,
+    },
 }
 
 
@@ -864,14 +1213,27 @@ def test_cli_argv(args):
 
 # ---- file contents -------------------------------------------------------------------------
 
-GOOD_LINES = st.one_of(st.sampled_from(["PY1-N-AAAAAAS", "PY1-N-AAAAAAB", "py1-n-aaaaaac",
-                                        "PY1-N-AAAAAAS  # a comment", "  PY1-N-AAAAAAD\t",
-                                        "18"]),
-                       st.permutations(range(52)).map(lambda p: " ".join(CARDS[c].token
-                                                                        for c in p)))
-BAD_LINES = st.one_of(near_code(), st.text(max_size=30), card_text(),
-                      st.sampled_from(["PY1-M-AAAAAAS", "PY1-X-AAAAAAS", "# only a comment",
-                                       "", "   ", "\x0c", "\u2028", "Kd"]))
+GOOD_LINES = st.one_of(
+    st.sampled_from(
+        [
+            "PY1-N-AAAAAAS",
+            "PY1-N-AAAAAAB",
+            "py1-n-aaaaaac",
+            "PY1-N-AAAAAAS  # a comment",
+            "  PY1-N-AAAAAAD\t",
+            "18",
+        ]
+    ),
+    st.permutations(range(52)).map(lambda p: " ".join(CARDS[c].token for c in p)),
+)
+BAD_LINES = st.one_of(
+    near_code(),
+    st.text(max_size=30),
+    card_text(),
+    st.sampled_from(
+        ["PY1-M-AAAAAAS", "PY1-X-AAAAAAS", "# only a comment", "", "   ", "\x0c", "\u2028", "Kd"]
+    ),
+)
 NEWLINES = st.sampled_from(["\n", "\r\n", "\r", "\n\n", "\u2028", "\x0b"])
 
 
@@ -883,11 +1245,17 @@ def file_bytes(draw):
     if draw(st.integers(0, 5)) == 0:
         return draw(st.binary(max_size=300))
     good = draw(st.integers(0, 2)) == 0
-    lines = draw(st.lists(GOOD_LINES if good else st.one_of(GOOD_LINES, GOOD_LINES, BAD_LINES),
-                          min_size=0, max_size=8))
+    lines = draw(
+        st.lists(
+            GOOD_LINES if good else st.one_of(GOOD_LINES, GOOD_LINES, BAD_LINES),
+            min_size=0,
+            max_size=8,
+        )
+    )
     text = "".join(ln + draw(NEWLINES) for ln in lines)
-    encoding = draw(st.sampled_from(["utf-8", "utf-8", "utf-8-sig", "utf-16", "utf-16-le",
-                                     "latin-1"]))
+    encoding = draw(
+        st.sampled_from(["utf-8", "utf-8", "utf-8-sig", "utf-16", "utf-16-le", "latin-1"])
+    )
     data = text.encode(encoding, errors="replace")
     for _ in range(draw(st.sampled_from([0, 0, 0, 1, 2]))):
         what = draw(st.sampled_from(["nul", "bad-utf8", "bom", "flip", "truncate"]))
@@ -895,13 +1263,18 @@ def file_bytes(draw):
         if what == "nul":
             data = data[:i] + b"\x00" + data[i:]
         elif what == "bad-utf8":
-            data = data[:i] + draw(st.sampled_from([b"\xff", b"\xc3", b"\xed\xa0\x80",
-                                                    b"\xf8\x88\x80\x80\x80"])) + data[i:]
+            data = (
+                data[:i]
+                + draw(
+                    st.sampled_from([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xf8\x88\x80\x80\x80"])
+                )
+                + data[i:]
+            )
         elif what == "bom":
             data = draw(st.sampled_from([b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff"])) + data
         elif what == "flip" and data:
             j = min(i, len(data) - 1)
-            data = data[:j] + bytes([data[j] ^ draw(st.integers(1, 255))]) + data[j + 1:]
+            data = data[:j] + bytes([data[j] ^ draw(st.integers(1, 255))]) + data[j + 1 :]
         elif what == "truncate":
             data = data[:i]
     return data
@@ -915,29 +1288,52 @@ def check_file_run(status, out, err, name):
 
 
 @FUZZ
-@given(file_bytes(), st.sampled_from([[], ["--skip-bad"], ["--json"], ["--rules", "msc"],
-                                      ["--skip-bad", "--rules", "N"], ["--redeals", "1"]]))
+@given(
+    file_bytes(),
+    st.sampled_from(
+        [
+            [],
+            ["--skip-bad"],
+            ["--json"],
+            ["--rules", "msc"],
+            ["--skip-bad", "--rules", "N"],
+            ["--redeals", "1"],
+        ]
+    ),
+)
 @example(b"\xef\xbb\xbfPY1-N-AAAAAAS\r\nPY1-N-AAAAAAB\r\n", [])
 @example("PY1-N-AAAAAAS\n".encode("utf-16"), [])
-@example(b"\xff\xfe" + b"\x00\xd8", [])                 # UTF-16 BOM, a lone surrogate
+@example(b"\xff\xfe" + b"\x00\xd8", [])  # UTF-16 BOM, a lone surrogate
 @example(b"PY1-N-AAAAAAS\n\x00\n", ["--skip-bad"])
 @example(b"PY1-N-AAAAAAS\n" * 2 + b"\xff", [])
 @example(b"x" * 1_000_000, [])
 def test_solve_file(tmp_path_factory, data, extra):
     path = tmp_path_factory.mktemp("fuzz") / "deals.txt"
     path.write_bytes(data)
-    result = run_cli(["solve", "--file", str(path), "--max-nodes", str(NODES), "--threads", "1",
-                      *extra])
+    result = run_cli(
+        ["solve", "--file", str(path), "--max-nodes", str(NODES), "--threads", "1", *extra]
+    )
     check_file_run(*result, str(path))
-    result = run_cli(["solve", "-", "--max-nodes", str(NODES), "--threads", "1", *extra],
-                     stdin=data)
+    result = run_cli(
+        ["solve", "-", "--max-nodes", str(NODES), "--threads", "1", *extra], stdin=data
+    )
     check_file_run(*result, "standard input")
 
 
 @FUZZ
-@given(file_bytes(), st.sampled_from([[], ["--skip-bad"], ["--json"], ["--rules", "msc"],
-                                      ["--policy", "random", "--seed", "3"],
-                                      ["--policy", "solver", "--max-nodes", str(NODES)]]))
+@given(
+    file_bytes(),
+    st.sampled_from(
+        [
+            [],
+            ["--skip-bad"],
+            ["--json"],
+            ["--rules", "msc"],
+            ["--policy", "random", "--seed", "3"],
+            ["--policy", "solver", "--max-nodes", str(NODES)],
+        ]
+    ),
+)
 @example(b"\xef\xbb\xbfPY1-N-AAAAAAS\r\nPY1-M-AAAAAAB\r\n", [])
 @example(b"PY1-X-AAAAAAS\n", [])
 @example(b"PY1-X-AAAAAAS\n", ["--draw", "3", "--redeals", "0"])
@@ -956,17 +1352,22 @@ def test_deal_stdin(data):
 
 # ---- the solver's helpers on random positions ----------------------------------------------
 
+
 @FEW
-@given(position(), st.sampled_from(["hint", "can_still_win", "max_removable", "max_removed_line",
-                                    "solve"]),
-       st.one_of(st.integers(1, 3000), scalar_values(3000)))
+@given(
+    position(),
+    st.sampled_from(["hint", "can_still_win", "max_removable", "max_removed_line", "solve"]),
+    st.one_of(st.integers(1, 3000), scalar_values(3000)),
+)
 def test_solver_helpers_on_positions(game, name, nodes):
     import pyramid_solitaire as ps
+
     fn = getattr(ps, name)
     before = game.position
-    r = outcome(fn, game, max_nodes=nodes, max_seconds=SECONDS,
-                allowed=(ValueError, SearchBudgetExceeded))
-    assert game.position == before                     # the search does not move the game
+    r = outcome(
+        fn, game, max_nodes=nodes, max_seconds=SECONDS, allowed=(ValueError, SearchBudgetExceeded)
+    )
+    assert game.position == before  # the search does not move the game
     if failed(r):
         return
     if name == "hint":
@@ -986,8 +1387,11 @@ def test_solver_helpers_on_positions(game, name, nodes):
 
 
 @FEW
-@given(st.sampled_from(["greedy", "random"]), st.integers(1, 50),
-       st.one_of(st.integers(-60, 60), scalar_values(60)))
+@given(
+    st.sampled_from(["greedy", "random"]),
+    st.integers(1, 50),
+    st.one_of(st.integers(-60, 60), scalar_values(60)),
+)
 def test_simulation_result_accessors(policy, games, i):
     result = simulate(games, policy=policy, seed=5, threads=1)
     for method in (result.code, result.replay):
@@ -999,14 +1403,19 @@ def test_simulation_result_accessors(policy, games, i):
 
 
 @FUZZ
-@given(st.one_of(st.sampled_from(["king", "pair", "draw", "recycle"]), st.text(max_size=8),
-                 st.none(), st.integers()),
-       st.one_of(st.none(), st.lists(CARD_ITEMS, max_size=3), st.text(max_size=4),
-                 st.integers()))
-@example("king", 0)                                     # FINDING 7: TypeError
-@example("king", CARDS[51])                             # FINDING 7
+@given(
+    st.one_of(
+        st.sampled_from(["king", "pair", "draw", "recycle"]),
+        st.text(max_size=8),
+        st.none(),
+        st.integers(),
+    ),
+    st.one_of(st.none(), st.lists(CARD_ITEMS, max_size=3), st.text(max_size=4), st.integers()),
+)
+@example("king", 0)  # FINDING 7: TypeError
+@example("king", CARDS[51])  # FINDING 7
 def test_move_constructor(kind, cards):
-    if EXPLORE:   # finding 7 is open: look past it
+    if EXPLORE:  # finding 7 is open: look past it
         assume(cards is None or isinstance(cards, (list, tuple, str)))
     r = outcome(Move, kind, cards)
     if not failed(r):
@@ -1015,11 +1424,17 @@ def test_move_constructor(kind, cards):
 
 # ---- smaller public helpers ----------------------------------------------------------------
 
+
 @FEW
-@given(st.one_of(scalar_values(100), st.builds(np.random.default_rng, st.integers(0, 99)),
-                 st.builds(__import__("random").Random, st.integers())),
-       st.one_of(RULES_CHOICES, RULE_VALUES))
-@example(np.timedelta64(3, "s"), "pyramide")           # a numpy time is a numpy integer
+@given(
+    st.one_of(
+        scalar_values(100),
+        st.builds(np.random.default_rng, st.integers(0, 99)),
+        st.builds(__import__("random").Random, st.integers()),
+    ),
+    st.one_of(RULES_CHOICES, RULE_VALUES),
+)
+@example(np.timedelta64(3, "s"), "pyramide")  # a numpy time is a numpy integer
 def test_deal_random(rng, rules):
     r = outcome(Deal.random, rng, rules=rules)
     if not failed(r):
@@ -1027,69 +1442,93 @@ def test_deal_random(rng, rules):
 
 
 @FEW
-@given(scalar_values(10 ** 6), st.one_of(st.sampled_from(["greedy", "random", "solver"]),
-                                         OPTION_VALUES), st.one_of(st.booleans(), OPTION_VALUES))
+@given(
+    scalar_values(10**6),
+    st.one_of(st.sampled_from(["greedy", "random", "solver"]), OPTION_VALUES),
+    st.one_of(st.booleans(), OPTION_VALUES),
+)
 def test_memory_needed(games, policy, arrays):
     from pyramid_solitaire import memory_needed
+
     r = outcome(memory_needed, games, policy, arrays)
     if not failed(r):
         assert isinstance(r, int) and r > 0
 
 
 @FEW
-@given(scalar_values(100), scalar_values(100),
-       st.one_of(st.none(), st.floats(), scalar_values(5)))
-@example(1, 2, "a")                                     # FINDING 8: TypeError
-@example(1, 2, -1.0)                                    # FINDING 8: low > high
-@example(1, 2, float("nan"))                            # FINDING 8
-@example(1, 10 ** 200, None)                            # FINDING 8: OverflowError
-@example(10 ** 300, 1, None)                            # FINDING 8: a long message
+@given(scalar_values(100), scalar_values(100), st.one_of(st.none(), st.floats(), scalar_values(5)))
+@example(1, 2, "a")  # FINDING 8: TypeError
+@example(1, 2, -1.0)  # FINDING 8: low > high
+@example(1, 2, float("nan"))  # FINDING 8
+@example(1, 10**200, None)  # FINDING 8: OverflowError
+@example(10**300, 1, None)  # FINDING 8: a long message
 def test_wilson_interval(wins, games, z):
     from pyramid_solitaire.simulate import wilson_interval
-    if EXPLORE:   # finding 8 is open: look past it
+
+    if EXPLORE:  # finding 8 is open: look past it
         assume(z is None or (isinstance(z, (int, float)) and 0 < z < 1e6))
         assume(all(not isinstance(v, (int, float)) or abs(v) < 1e100 for v in (wins, games)))
-    r = outcome(wilson_interval, wins, games) if z is None else outcome(wilson_interval, wins,
-                                                                          games, z)
+    r = (
+        outcome(wilson_interval, wins, games)
+        if z is None
+        else outcome(wilson_interval, wins, games, z)
+    )
     if not failed(r):
         low, high = r
         assert 0.0 <= low <= high <= 1.0, r
 
 
 @FEW
-@given(position(), st.one_of(st.lists(st.one_of(JUNK_TOKENS, st.sampled_from(["draw", "d", "r"]),
-                                                 card_token()), max_size=6),
-                             st.integers(), st.none(), st.text(max_size=10)))
-@example(Game(18), 5)                                   # FINDING 7: TypeError
+@given(
+    position(),
+    st.one_of(
+        st.lists(
+            st.one_of(JUNK_TOKENS, st.sampled_from(["draw", "d", "r"]), card_token()), max_size=6
+        ),
+        st.integers(),
+        st.none(),
+        st.text(max_size=10),
+    ),
+)
+@example(Game(18), 5)  # FINDING 7: TypeError
 def test_play_all(game, moves):
-    if EXPLORE:   # finding 7 is open: look past it
+    if EXPLORE:  # finding 7 is open: look past it
         assume(isinstance(moves, (list, str)))
     before = game.copy()
     r = outcome(game.play_all, moves, allowed=(IllegalMoveError,))
     if failed(r) and isinstance(moves, (list, str)):
         # play_all stops at the illegal move: what came before it stays played
-        assert game.moves[:len(before.moves)] == before.moves
+        assert game.moves[: len(before.moves)] == before.moves
 
 
 # ---- the same answer however the input is spelled -----------------------------------------
 
+
 @FEW
-@given(st.integers(0, MAX_DEAL_NUMBER - 200), st.integers(1, 120), st.sampled_from(PRESETS),
-       st.sampled_from(["greedy", "random"]), st.integers(0, 2 ** 64 - 1),
-       st.sampled_from([1, 2]), st.integers(1, 50))
+@given(
+    st.integers(0, MAX_DEAL_NUMBER - 200),
+    st.integers(1, 120),
+    st.sampled_from(PRESETS),
+    st.sampled_from(["greedy", "random"]),
+    st.integers(0, 2**64 - 1),
+    st.sampled_from([1, 2]),
+    st.integers(1, 50),
+)
 def test_simulate_spellings_agree(start, n, rules, policy, seed, threads, chunk):
     """simulate of games from start, of a range, of an array of numbers, of codes and of
     Deals give the same games, whatever threads and chunk_size; replay agrees."""
     base = simulate(n, start=start, rules=rules, policy=policy, seed=seed, threads=1)
     letter = Rules.preset(rules).letter
-    spellings = [dict(games=n, start=start, threads=threads, chunk_size=chunk),
-                 dict(deals=range(start, start + n), threads=threads),
-                 dict(deals=np.arange(start, start + n, dtype=np.uint64)),
-                 dict(deals=[Deal.from_number(start + i, rules=rules).code for i in range(n)]),
-                 dict(deals=[Deal.from_number(start + i) for i in range(n)])]
+    spellings = [
+        dict(games=n, start=start, threads=threads, chunk_size=chunk),
+        dict(deals=range(start, start + n), threads=threads),
+        dict(deals=np.arange(start, start + n, dtype=np.uint64)),
+        dict(deals=[Deal.from_number(start + i, rules=rules).code for i in range(n)]),
+        dict(deals=[Deal.from_number(start + i) for i in range(n)]),
+    ]
     for kw in spellings:
         if "deals" in kw and isinstance(kw["deals"], list) and isinstance(kw["deals"][0], str):
-            r = simulate(policy=policy, seed=seed, **kw)        # the codes name the rules
+            r = simulate(policy=policy, seed=seed, **kw)  # the codes name the rules
             assert r.rules == Rules.preset(rules) and letter in kw["deals"][0]
         else:
             r = simulate(rules=rules, policy=policy, seed=seed, **kw)
@@ -1103,24 +1542,28 @@ def test_simulate_spellings_agree(start, n, rules, policy, seed, threads, chunk)
 
 
 @FEW
-@given(st.lists(st.integers(0, MAX_DEAL_NUMBER), min_size=1, max_size=6),
-       st.sampled_from(PRESETS), st.sampled_from(["any", "min_moves"]), st.booleans())
+@given(
+    st.lists(st.integers(0, MAX_DEAL_NUMBER), min_size=1, max_size=6),
+    st.sampled_from(PRESETS),
+    st.sampled_from(["any", "min_moves"]),
+    st.booleans(),
+)
 def test_solve_spellings_agree(numbers, rules, objective, max_removed):
     """solve_many of numbers, of decks and of card lists, and solve of each deal, agree."""
     kw = dict(rules=rules, objective=objective, max_nodes=NODES, threads=1)
     by_number = solve_many(numbers, max_removed=max_removed, **kw)
     decks = np.array([[int(c) for c in Deal.from_number(n).cards] for n in numbers])
     by_deck = solve_many(decks, max_removed=max_removed, **kw)
-    by_text = solve_many([Deal.from_number(n).to_cards(symbols=True) for n in numbers],
-                         max_removed=max_removed, **kw)
+    by_text = solve_many(
+        [Deal.from_number(n).to_cards(symbols=True) for n in numbers], max_removed=max_removed, **kw
+    )
     for r in (by_deck, by_text):
         for name in ("winnable", "n_moves", "max_removed", "nodes", "stopped_by"):
-            np.testing.assert_array_equal(getattr(r, name), getattr(by_number, name),
-                                          err_msg=name)
+            np.testing.assert_array_equal(getattr(r, name), getattr(by_number, name), err_msg=name)
     for i, n in enumerate(numbers):
         s = solve(n, rules=rules, objective=objective, max_nodes=NODES)
         want = {1: True, 0: False, -1: None}[int(by_number.winnable[i])]
-        if not max_removed:        # the same search: the same answer, nodes and line length
+        if not max_removed:  # the same search: the same answer, nodes and line length
             assert (s.winnable, s.nodes) == (want, int(by_number.nodes[i]))
             if s.winnable:
                 assert s.n_moves == by_number.n_moves[i]
@@ -1131,11 +1574,16 @@ def test_solve_spellings_agree(numbers, rules, objective, max_removed):
 
 
 @FEW
-@given(st.integers(0, MAX_DEAL_NUMBER), st.sampled_from(PRESETS), st.booleans(),
-       st.sampled_from([[], ["--redeals", "1"], ["--pair-with-covering"]]))
+@given(
+    st.integers(0, MAX_DEAL_NUMBER),
+    st.sampled_from(PRESETS),
+    st.booleans(),
+    st.sampled_from([[], ["--redeals", "1"], ["--pair-with-covering"]]),
+)
 def test_cli_agrees_with_api(number, preset, min_moves, flags):
     """solve --json, deal --format cards and simulate --json say what the API says."""
     import json
+
     rules = Rules.preset(preset)
     for flag in flags:
         if flag == "--pair-with-covering":
@@ -1145,23 +1593,48 @@ def test_cli_agrees_with_api(number, preset, min_moves, flags):
             return
         rules = rules.replace(redeals=1)
     code = Deal.from_number(number, rules=preset).code
-    status, out, err = run_cli(["solve", code, "--json", "--max-nodes", str(NODES), *flags]
-                               + (["--min-moves"] if min_moves else []))
+    status, out, err = run_cli(
+        ["solve", code, "--json", "--max-nodes", str(NODES), *flags]
+        + (["--min-moves"] if min_moves else [])
+    )
     got = json.loads(out)
     short = got["winnable"] is None or (min_moves and got["winnable"] and not got["optimal"])
-    assert status == (1 if short else 0), err     # 1: the budget ran out before the answer
-    want = solve(Deal.from_number(number, rules=rules), objective="min_moves" if min_moves
-                 else "any", max_nodes=NODES)
-    assert (got["winnable"], got["nodes"], got["moves"], got["stopped_by"]) == \
-        (want.winnable, want.nodes, None if want.moves is None else [str(m) for m in want.moves],
-         want.stopped_by)
+    assert status == (1 if short else 0), err  # 1: the budget ran out before the answer
+    want = solve(
+        Deal.from_number(number, rules=rules),
+        objective="min_moves" if min_moves else "any",
+        max_nodes=NODES,
+    )
+    assert (got["winnable"], got["nodes"], got["moves"], got["stopped_by"]) == (
+        want.winnable,
+        want.nodes,
+        None if want.moves is None else [str(m) for m in want.moves],
+        want.stopped_by,
+    )
     status, out, err = run_cli(["deal", code, "--format", "cards", *flags])
     assert status == 0 and out.strip() == Deal.from_number(number).to_cards(), err
     start = min(number, MAX_DEAL_NUMBER - 50)
-    status, out, err = run_cli(["simulate", "--games", "50", "--start", str(start), "--json",
-                                "--policy", "random", "--seed", "9", "--rules", preset, *flags])
+    status, out, err = run_cli(
+        [
+            "simulate",
+            "--games",
+            "50",
+            "--start",
+            str(start),
+            "--json",
+            "--policy",
+            "random",
+            "--seed",
+            "9",
+            "--rules",
+            preset,
+            *flags,
+        ]
+    )
     assert status == 0, err
     got = json.loads(out)
     want = simulate(50, start=start, rules=rules, policy="random", seed=9, threads=1)
-    assert (got["wins"], got["removed_histogram"]) == \
-        (want.wins, {str(k): int(v) for k, v in enumerate(want.histogram()) if v})
+    assert (got["wins"], got["removed_histogram"]) == (
+        want.wins,
+        {str(k): int(v) for k, v in enumerate(want.histogram()) if v},
+    )

@@ -15,6 +15,7 @@ Inputs: real requests and saves mutated (bytes flipped, cut, nested, encodings, 
 does not have), and random bytes. PYRAMID_FUZZ_EXAMPLES sets the number of examples (200 by
 default; tools/fuzz_atheris.py has coverage-guided targets for the same readers).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -27,29 +28,77 @@ import tempfile
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-
 from test_protocol import VALIDATOR
+
 from pyramid_solitaire.session.protocol import MAX_ID, Server, serve
 from pyramid_solitaire.session.session import Session
 from pyramid_solitaire.session.stats import StatsStore
 
-FUZZ = settings(max_examples=int(os.environ.get("PYRAMID_FUZZ_EXAMPLES", 200)), deadline=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                       HealthCheck.function_scoped_fixture])
-CODES = {"bad_json", "bad_request", "unknown_op", "missing_field", "no_session", "too_long",
-         "io_error", "not_allowed", "already_attached"}
+FUZZ = settings(
+    max_examples=int(os.environ.get("PYRAMID_FUZZ_EXAMPLES", 200)),
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.function_scoped_fixture,
+    ],
+)
+CODES = {
+    "bad_json",
+    "bad_request",
+    "unknown_op",
+    "missing_field",
+    "no_session",
+    "too_long",
+    "io_error",
+    "not_allowed",
+    "already_attached",
+}
 REQUESTS = [
-    {"id": 1, "op": "hello"}, {"id": "x", "op": "new", "code": "PY1-N-AAAAAAS"},
+    {"id": 1, "op": "hello"},
+    {"id": "x", "op": "new", "code": "PY1-N-AAAAAAS"},
     {"op": "new", "random": {"seed": 3, "winnable_only": False}, "profile": "msc"},
-    {"op": "tap", "target": 22}, {"op": "tap", "target": "stock"},
-    {"op": "drag", "from": 22, "to": 25}, {"op": "play", "move": "draw"},
-    {"op": "undo"}, {"op": "redo"}, {"op": "hint"}, {"op": "state"}, {"op": "pause"},
-    {"op": "resume"}, {"op": "restart"}, {"op": "lang", "lang": "vi"}, {"op": "stats"},
+    {"op": "tap", "target": 22},
+    {"op": "tap", "target": "stock"},
+    {"op": "drag", "from": 22, "to": 25},
+    {"op": "play", "move": "draw"},
+    {"op": "undo"},
+    {"op": "redo"},
+    {"op": "hint"},
+    {"op": "state"},
+    {"op": "pause"},
+    {"op": "resume"},
+    {"op": "restart"},
+    {"op": "lang", "lang": "vi"},
+    {"op": "stats"},
 ]
-JUNK = st.sampled_from([b"[" * 5000, b"{\"a\":" * 3000, b"NaN", b"Infinity", b"-Infinity",
-                        b"1e999", b"9" * 400, b"\xff", b"\xef\xbb\xbf", b"\xc3", b"\x00",
-                        b"\xed\xa0\x80", b"\"\\ud800\"", b"\\", b"\"", b"}", b"]",
-                        b"\r", b"\x0b", b"\xe2\x80\xa8", b"null", b"true", b"[]"])
+JUNK = st.sampled_from(
+    [
+        b"[" * 5000,
+        b'{"a":' * 3000,
+        b"NaN",
+        b"Infinity",
+        b"-Infinity",
+        b"1e999",
+        b"9" * 400,
+        b"\xff",
+        b"\xef\xbb\xbf",
+        b"\xc3",
+        b"\x00",
+        b"\xed\xa0\x80",
+        b'"\\ud800"',
+        b"\\",
+        b'"',
+        b"}",
+        b"]",
+        b"\r",
+        b"\x0b",
+        b"\xe2\x80\xa8",
+        b"null",
+        b"true",
+        b"[]",
+    ]
+)
 
 
 @st.composite
@@ -64,18 +113,25 @@ def mutated(draw, seeds: list[bytes]) -> bytes:
         what = draw(st.sampled_from(["flip", "insert", "cut", "junk", "truncate", "number"]))
         if what == "flip" and data:
             j = min(i, len(data) - 1)
-            data = data[:j] + bytes([data[j] ^ draw(st.integers(1, 255))]) + data[j + 1:]
+            data = data[:j] + bytes([data[j] ^ draw(st.integers(1, 255))]) + data[j + 1 :]
         elif what == "insert":
             data = data[:i] + draw(st.binary(min_size=1, max_size=8)) + data[i:]
         elif what == "cut":
-            data = data[:i] + data[i + draw(st.integers(1, 20)):]
+            data = data[:i] + data[i + draw(st.integers(1, 20)) :]
         elif what == "junk":
             data = data[:i] + draw(JUNK) + data[i:]
         elif what == "truncate":
             data = data[:i]
-        else:                       # a number where one is: huge, negative, fractional
-            data = data.replace(b"22", draw(st.sampled_from(
-                [b"2e308", b"-1", b"22.5", b"1" * 30, str(MAX_ID + 1).encode(), b"-0"])), 1)
+        else:  # a number where one is: huge, negative, fractional
+            data = data.replace(
+                b"22",
+                draw(
+                    st.sampled_from(
+                        [b"2e308", b"-1", b"22.5", b"1" * 30, str(MAX_ID + 1).encode(), b"-0"]
+                    )
+                ),
+                1,
+            )
     return data
 
 
@@ -94,7 +150,7 @@ LINES = [json.dumps(r).encode() for r in REQUESTS]
 @example([b'{"op": "drag", "from": 22, "to": 99}'])
 def test_protocol_lines(tmp_path, lines):
     server = Server(clock=lambda: 0.0, stats_path=str(tmp_path / "stats.db"))
-    server.handle(LINES[1])                        # a session, so the ops reach it
+    server.handle(LINES[1])  # a session, so the ops reach it
     for line in lines:
         response = json.loads(server.handle(line))
         VALIDATOR.validate(response)
@@ -116,9 +172,11 @@ def test_protocol_lines(tmp_path, lines):
 # ---- save files ------------------------------------------------------------------------------
 def _saves() -> list[bytes]:
     out = []
-    for code, profile, taps in (("PY1-N-AAAAAAS", "pyramide", [22, "stock"]),
-                                ("PY1-M-AAAAAAS", "msc", ["stock"]),
-                                ("PY1-D-AAAAAAS", "classic-draw3", [])):
+    for code, profile, taps in (
+        ("PY1-N-AAAAAAS", "pyramide", [22, "stock"]),
+        ("PY1-M-AAAAAAS", "msc", ["stock"]),
+        ("PY1-D-AAAAAAS", "classic-draw3", []),
+    ):
         s = Session(code, profile)
         for t in taps:
             s.tap(t)
@@ -192,8 +250,8 @@ def test_statistics_files(tmp_path_factory, raw, read_only):
             store.high_scores()
             if not read_only:
                 store.record(Session("PY1-N-AAAAAAS"), "won")
-    except ValueError as e:       # refused, or damaged past its schema: one clear error
+    except ValueError as e:  # refused, or damaged past its schema: one clear error
         assert str(path) in str(e) and len(str(e)) < len(str(path)) + 400
-        if any(text in str(e) for text in REFUSED) or read_only:   # refused: untouched
+        if any(text in str(e) for text in REFUSED) or read_only:  # refused: untouched
             assert path.read_bytes() == raw
             assert sorted(os.listdir(folder)) == ["stats.db"]

@@ -5,6 +5,7 @@ views (not from the engine's masks): every card is in exactly one place, the fre
 pyramid cards whose covers are gone, the legal moves are exactly the Kings, pairs, draw and
 recycle the rules allow, and the status is WON / NO_MOVES exactly when it should be.
 """
+
 from __future__ import annotations
 
 import copy
@@ -16,8 +17,7 @@ from itertools import combinations
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition,
-                                 rule)
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from pyramid_solitaire import CARDS, Card, Deal, Game, IllegalMoveError, Move, Rules, Status
 
@@ -32,9 +32,9 @@ def easy_deck(seed: int) -> list[int]:
 
 
 deals = st.one_of(
-    st.integers(0, 26 ** 7 - 1).map(Deal.from_number),
+    st.integers(0, 26**7 - 1).map(Deal.from_number),
     st.permutations(range(52)).map(Deal.from_cards),
-    st.integers(0, 10 ** 6).map(lambda s: Deal.from_cards(easy_deck(s))),
+    st.integers(0, 10**6).map(lambda s: Deal.from_cards(easy_deck(s))),
 )
 
 # ---- the model --------------------------------------------------------------------------------
@@ -56,7 +56,9 @@ assert COVERS[21] == ()
 
 
 def free_positions(pyr: list) -> list[int]:
-    return [i for i, c in enumerate(pyr) if c is not None and all(pyr[j] is None for j in COVERS[i])]
+    return [
+        i for i, c in enumerate(pyr) if c is not None and all(pyr[j] is None for j in COVERS[i])
+    ]
 
 
 def expected_available(g: Game) -> list[Card]:
@@ -105,8 +107,9 @@ def expected_moves(g: Game) -> set[Move]:
     return moves
 
 
-ALL_REMOVALS = ([Move.king(c) for c in CARDS if c.rank == 13]
-                + [Move.pair(a, b) for a, b in combinations(CARDS, 2) if a.rank + b.rank == 13])
+ALL_REMOVALS = [Move.king(c) for c in CARDS if c.rank == 13] + [
+    Move.pair(a, b) for a, b in combinations(CARDS, 2) if a.rank + b.rank == 13
+]
 ALL_MOVES = ALL_REMOVALS + [Move.DRAW, Move.RECYCLE]
 
 
@@ -115,6 +118,7 @@ def snapshot(g: Game) -> tuple:
 
 
 # ---- the checks made after every step ---------------------------------------------------
+
 
 def cards_accounted_for(g: Game) -> None:
     deal = g.deal
@@ -133,9 +137,16 @@ def cards_accounted_for(g: Game) -> None:
     assert sorted(c for p in g.waste_piles for c in p) == sorted(waste)
     assert g.pyramid_left == len(on_pyramid) and g.pyramid_removed == 28 - len(on_pyramid)
     assert len(g.removed) == sum(len(m.cards) for m in g.moves)
-    for c in (on_pyramid[:1] + g.stock[:1] + waste[-1:] + g.removed[:1]):
-        assert g.where(c) == ("pyramid" if c in on_pyramid else "stock" if c in g.stock
-                              else "waste" if c in waste else "removed")
+    for c in on_pyramid[:1] + g.stock[:1] + waste[-1:] + g.removed[:1]:
+        assert g.where(c) == (
+            "pyramid"
+            if c in on_pyramid
+            else "stock"
+            if c in g.stock
+            else "waste"
+            if c in waste
+            else "removed"
+        )
 
 
 def waste_piles_shape(g: Game) -> None:
@@ -187,8 +198,13 @@ def status_is_right(g: Game) -> None:
         assert g.recycles_used == used and left == g.rules.redeals - used
 
 
-CHECKS = [cards_accounted_for, waste_piles_shape, free_cards_are_uncovered,
-          legal_moves_follow_the_rules, status_is_right]
+CHECKS = [
+    cards_accounted_for,
+    waste_piles_shape,
+    free_cards_are_uncovered,
+    legal_moves_follow_the_rules,
+    status_is_right,
+]
 
 
 def check_all(g: Game) -> None:
@@ -198,13 +214,14 @@ def check_all(g: Game) -> None:
 
 # ---- the machine ------------------------------------------------------------------------------
 
+
 class GameMachine(RuleBasedStateMachine):
     RULES: Rules = Rules()
 
     def __init__(self):
         super().__init__()
         self.game: Game | None = None
-        self.history: list[tuple] = []   # snapshot before each move still in game.moves
+        self.history: list[tuple] = []  # snapshot before each move still in game.moves
 
     @initialize(deal=deals)
     def start(self, deal):
@@ -228,8 +245,9 @@ class GameMachine(RuleBasedStateMachine):
     def play_any(self, data):
         self._play(data.draw(st.sampled_from(self.game.legal_moves), label="move"))
 
-    @precondition(lambda self: self.game is not None
-                  and any(m.cards for m in self.game.legal_moves))
+    @precondition(
+        lambda self: self.game is not None and any(m.cards for m in self.game.legal_moves)
+    )
     @rule(data=st.data())
     def play_removal(self, data):
         removals = [m for m in self.game.legal_moves if m.cards]
@@ -261,7 +279,10 @@ class GameMachine(RuleBasedStateMachine):
             before = snapshot(g)
             with pytest.raises(IllegalMoveError) as info:
                 g.play(move)
-            assert str(info.value).startswith(f"{move}: ") and len(str(info.value)) > len(str(move)) + 4
+            assert (
+                str(info.value).startswith(f"{move}: ")
+                and len(str(info.value)) > len(str(move)) + 4
+            )
             if g.status is not Status.PLAYING:
                 assert "game is over" in str(info.value)
             assert snapshot(g) == before
@@ -277,8 +298,11 @@ class GameMachine(RuleBasedStateMachine):
     @rule(data=st.data(), how=st.sampled_from(["copy", "copy.copy", "deepcopy"]))
     def copy_and_continue(self, data, how):
         g = self.game
-        c = {"copy": g.copy, "copy.copy": lambda: copy.copy(g),
-             "deepcopy": lambda: copy.deepcopy(g)}[how]()
+        c = {
+            "copy": g.copy,
+            "copy.copy": lambda: copy.copy(g),
+            "deepcopy": lambda: copy.deepcopy(g),
+        }[how]()
         assert c is not g and c == g and snapshot(c) == snapshot(g)
         frozen = snapshot(g)
         # play on the copy: the original does not move
@@ -316,8 +340,9 @@ class GameMachine(RuleBasedStateMachine):
             check_all(self.game)
 
 
-MACHINE_SETTINGS = settings(max_examples=40, stateful_step_count=50, deadline=None,
-                            suppress_health_check=list(HealthCheck))
+MACHINE_SETTINGS = settings(
+    max_examples=40, stateful_step_count=50, deadline=None, suppress_health_check=list(HealthCheck)
+)
 
 RULE_SETS = {
     "pyramide": Rules.preset("pyramide"),
@@ -328,8 +353,9 @@ RULE_SETS = {
     "msc": Rules.preset("msc"),
     "win_all_pair_waste_top_two": Rules(win="all", pair_waste_top_two=True, redeals=1),
     "pair_with_covering": Rules(pair_with_covering=True, waste_at_deal=0),
-    "draw3_waste1_win_all": Rules(draw=3, redeals=0, waste_at_deal=1, win="all",
-                                  pair_with_covering=True),
+    "draw3_waste1_win_all": Rules(
+        draw=3, redeals=0, waste_at_deal=1, win="all", pair_with_covering=True
+    ),
 }
 
 for _name, _rules in RULE_SETS.items():

@@ -1,6 +1,7 @@
 """The core's one table set for the pyramid (pyr_geometry.h) and its rank-class matching
 (pyr_match.h), which the solver and the simulator share, against the reference model's
 geometry (tests/reference.py) and a brute-force matching."""
+
 from __future__ import annotations
 
 import itertools
@@ -9,6 +10,7 @@ import random
 import pytest
 
 from pyramid_core import geometry
+
 from reference import ROW_COL, above, covers
 
 
@@ -70,7 +72,7 @@ def test_matching_is_the_largest():
     rng = random.Random(7)
     for _ in range(3000):
         cards = rng.sample(range(28), rng.randrange(0, 9))
-        rs, ss = cards[: len(cards) // 2][:4], cards[len(cards) // 2:][:4]
+        rs, ss = cards[: len(cards) // 2][:4], cards[len(cards) // 2 :][:4]
         for pwc in (False, True):
             expect = brute_matching(rs, ss, t["bad_pwc"] if pwc else t["bad"])
             assert geometry.match(mask(rs), mask(ss), pwc) == expect, (rs, ss, pwc)

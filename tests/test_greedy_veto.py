@@ -10,6 +10,7 @@ directly or not, unless pair_with_covering lets it meet the ones directly touchi
 no more pyramid cards of either rank than the talon holds partners for (docs/simulation.md,
 "The greedy policy").
 """
+
 from __future__ import annotations
 
 import itertools
@@ -17,11 +18,12 @@ import random
 
 import pytest
 
-from pyramid_core import _simulate_tests as hooks
 from pyramid_core.shuffle import deal_cards
 from pyramid_solitaire import Rules
 
-ROWS = [(r, k) for r in range(7) for k in range(r + 1)]        # position -> (row, index)
+from core_hooks import _simulate_tests as hooks
+
+ROWS = [(r, k) for r in range(7) for k in range(r + 1)]  # position -> (row, index)
 
 
 def covers(y: int, x: int) -> bool:
@@ -63,8 +65,9 @@ def expected_veto(pyr, talon, rank, a, b, pwc, win_all) -> bool:
     r = rank[a]
     after_pyr = pyr - {a, b}
     after_talon = talon - {a - 28, b - 28}
-    return (clearable(pyr, talon, rank, r, pwc)
-            and not clearable(after_pyr, after_talon, rank, r, pwc))
+    return clearable(pyr, talon, rank, r, pwc) and not clearable(
+        after_pyr, after_talon, rank, r, pwc
+    )
 
 
 def free(pyr: set[int]) -> list[int]:
@@ -77,11 +80,14 @@ def positions(rng: random.Random, number: int, rank: list[int]):
     pyr = set(range(28))
     for _ in range(rng.randrange(0, 24)):
         pyr.discard(rng.choice(free(pyr)))
-    keep = rng.choice((0.0, 0.3, 0.7, 1.0))     # no talon card left, or some, or all
+    keep = rng.choice((0.0, 0.3, 0.7, 1.0))  # no talon card left, or some, or all
     talon = {t for t in range(24) if rng.random() < keep}
     cards = free(pyr) + [28 + t for t in rng.sample(sorted(talon), min(len(talon), 6))]
-    pairs = [(min(x, y), max(x, y)) for x, y in itertools.combinations(cards, 2)
-             if rank[x] + rank[y] == 13]
+    pairs = [
+        (min(x, y), max(x, y))
+        for x, y in itertools.combinations(cards, 2)
+        if rank[x] + rank[y] == 13
+    ]
     return pyr, talon, pairs
 
 
@@ -89,10 +95,16 @@ def mask(cards) -> int:
     return sum(1 << c for c in cards)
 
 
-@pytest.mark.parametrize("rules", [Rules.preset("msc"), Rules.preset("classic-draw3"),
-                                   Rules.preset("unlimited").replace(pair_with_covering=True),
-                                   Rules.preset("pyramide").replace(win="all")],
-                         ids=["msc", "classic-draw3", "pair-with-covering", "win-all"])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules.preset("msc"),
+        Rules.preset("classic-draw3"),
+        Rules.preset("unlimited").replace(pair_with_covering=True),
+        Rules.preset("pyramide").replace(win="all"),
+    ],
+    ids=["msc", "classic-draw3", "pair-with-covering", "win-all"],
+)
 def test_veto_is_its_definition(rules):
     options = rules.core_options()
     pwc, win_all = bool(options["pair_with_covering"]), rules.win == "all"
@@ -104,8 +116,13 @@ def test_veto_is_its_definition(rules):
             pyr, talon, pairs = positions(rng, number, rank)
             for a, b in pairs:
                 got, _ = hooks.veto(options, number, mask(pyr), mask(talon), a, b)
-                assert got == expected_veto(pyr, talon, rank, a, b, pwc, win_all), \
-                    (number, sorted(pyr), sorted(talon), a, b)
+                assert got == expected_veto(pyr, talon, rank, a, b, pwc, win_all), (
+                    number,
+                    sorted(pyr),
+                    sorted(talon),
+                    a,
+                    b,
+                )
                 checked += 1
                 vetoed += got
                 two_pyramid += got and b < 28

@@ -2,6 +2,7 @@
 writer follows links and refuses devices; the one opener of statistics looks before it
 writes, and reads what it cannot write; each failure of the CLI is one line and a status of
 its own."""
+
 from __future__ import annotations
 
 import hashlib
@@ -13,8 +14,8 @@ import subprocess
 import sys
 
 import pytest
-
 from test_protocol import ask
+
 from pyramid_solitaire._atomic import write_atomic
 from pyramid_solitaire.cli import EXIT_BUDGET, EXIT_IO, EXIT_USAGE, main
 from pyramid_solitaire.session.protocol import Server
@@ -46,9 +47,9 @@ def test_a_save_through_a_symlink_replaces_the_target_and_keeps_the_link(tmp_pat
     session.save(link)
     assert link.is_symlink() and os.readlink(link) == str(real)
     assert Session.load(link).game.code == "PY1-N-AAAAAAS"
-    assert Session.load(real).game.code == "PY1-N-AAAAAAS"     # the real file, not stale
-    assert stat.S_IMODE(real.stat().st_mode) == 0o640           # its permissions kept
-    assert sorted(p.name for p in real.parent.iterdir()) == ["game.json"]   # no temp left
+    assert Session.load(real).game.code == "PY1-N-AAAAAAS"  # the real file, not stale
+    assert stat.S_IMODE(real.stat().st_mode) == 0o640  # its permissions kept
+    assert sorted(p.name for p in real.parent.iterdir()) == ["game.json"]  # no temp left
     dangling = tmp_path / "dangling.json"
     dangling.symlink_to(tmp_path / "new.json")
     session.save(dangling)
@@ -69,12 +70,15 @@ def test_a_save_refuses_what_is_not_a_regular_file(tmp_path, where):
     with pytest.raises(OSError, match="not a file: it is left as it is"):
         write_atomic(path, "x")
     after = os.stat(path)
-    assert (after.st_mode, after.st_ino, after.st_rdev) == \
-        (before.st_mode, before.st_ino, before.st_rdev)          # the device is still one
+    assert (after.st_mode, after.st_ino, after.st_rdev) == (
+        before.st_mode,
+        before.st_ino,
+        before.st_rdev,
+    )  # the device is still one
     link = tmp_path / "to-it"
     link.symlink_to(path)
     with pytest.raises(OSError):
-        write_atomic(link, "x")                                  # through a link too
+        write_atomic(link, "x")  # through a link too
     server = Server()
     ask(server, {"op": "new", "code": "PY1-N-AAAAAAS"})
     r = ask(server, {"id": 1, "op": "save", "path": str(path)})
@@ -86,8 +90,8 @@ def test_save_files_that_fail_in_any_way_are_value_errors(tmp_path):
     Session("PY1-N-AAAAAAS").save(good)
     doc = json.loads(good.read_text())
     cases = {
-        "nested": b"[" * 200_000, "infinity": good.read_bytes().replace(b'"score": 0',
-                                                                       b'"score": Infinity'),
+        "nested": b"[" * 200_000,
+        "infinity": good.read_bytes().replace(b'"score": 0', b'"score": Infinity'),
         "huge": good.read_bytes().replace(b'"score": 0', b'"score": 1e400'),
         "digits": good.read_bytes().replace(b'"score": 0', b'"score": ' + b"7" * 5000),
         "history": json.dumps({**doc, "history": 5}).encode(),
@@ -102,11 +106,11 @@ def test_save_files_that_fail_in_any_way_are_value_errors(tmp_path):
         with pytest.raises(ValueError) as e:
             Session.load(path)
         assert str(path) in str(e.value) and len(str(e.value)) < 400, name
-        assert path.read_bytes() == data                            # never changed
+        assert path.read_bytes() == data  # never changed
         with pytest.raises(ValueError):
             Session.from_json(data.decode("utf-8", "replace"))
     fifo = tmp_path / "fifo"
-    os.mkfifo(fifo)                          # would block forever if opened
+    os.mkfifo(fifo)  # would block forever if opened
     for path in (fifo, "/dev/zero", tmp_path):
         with pytest.raises(ValueError, match="not a regular file|cannot read"):
             Session.load(path)
@@ -118,7 +122,7 @@ def test_save_files_that_fail_in_any_way_are_value_errors(tmp_path):
 def _foreign(path, version: int, table: str = "things") -> None:
     db = sqlite3.connect(path)
     db.execute(f"CREATE TABLE {table} (id INTEGER, x TEXT)")
-    db.execute("INSERT INTO %s VALUES (1, 'precious')" % table)
+    db.execute(f"INSERT INTO {table} VALUES (1, 'precious')")
     db.execute(f"PRAGMA user_version = {version}")
     db.commit()
     db.close()
@@ -128,14 +132,14 @@ def _foreign(path, version: int, table: str = "things") -> None:
 @pytest.mark.parametrize("read_only", [False, True])
 def test_a_foreign_sqlite_file_is_refused_before_anything_writes(tmp_path, version, read_only):
     path = tmp_path / "theirs.db"
-    _foreign(path, version, "games" if version == 1 else "things")   # even a "games" table
+    _foreign(path, version, "games" if version == 1 else "things")  # even a "games" table
     before = digest(path)
     with pytest.raises(ValueError, match="another program's SQLite file|newer"):
         StatsStore(path, read_only=read_only)
-    assert digest(path) == before                                # bytes unchanged
-    assert sorted(os.listdir(tmp_path)) == ["theirs.db"]        # no -wal, no -shm
+    assert digest(path) == before  # bytes unchanged
+    assert sorted(os.listdir(tmp_path)) == ["theirs.db"]  # no -wal, no -shm
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "delete"   # not switched to WAL
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "delete"  # not switched to WAL
     db.close()
 
 
@@ -155,11 +159,11 @@ def test_paths_that_cannot_hold_statistics_are_one_line_errors(tmp_path, capsys)
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "is a file, not a folder" in err
     missing = tmp_path / "missing" / "deeper" / "stats.db"
-    assert main(["stats", "--db", str(missing), "--json"]) == 0      # reading: no games...
+    assert main(["stats", "--db", str(missing), "--json"]) == 0  # reading: no games...
     assert json.loads(capsys.readouterr().out)["games"] == 0
-    assert not (tmp_path / "missing").exists()                       # ...and nothing created
+    assert not (tmp_path / "missing").exists()  # ...and nothing created
     with pytest.raises(ValueError, match="does not exist"):
-        StatsStore(missing)                                          # writing there: refused
+        StatsStore(missing)  # writing there: refused
     assert main(["stats", "--db", str(tmp_path)]) == EXIT_USAGE
     assert "is a folder" in capsys.readouterr().err
 
@@ -172,13 +176,12 @@ def _recorded(path, code="PY1-N-AAAAAAS", profile="pyramide", won=False) -> None
 def test_reading_commands_open_read_only_and_write_nothing(tmp_path, capsys):
     path = tmp_path / "stats.db"
     _recorded(path)
-    with StatsStore(path):                              # settle the WAL into the file
+    with StatsStore(path):  # settle the WAL into the file
         pass
     before = {p: digest(tmp_path / p) for p in os.listdir(tmp_path)}
     assert main(["stats", "--db", str(path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["games"] == 1
-    assert {p: digest(tmp_path / p) for p in os.listdir(tmp_path)
-            if p in before} == before
+    assert {p: digest(tmp_path / p) for p in os.listdir(tmp_path) if p in before} == before
     with StatsStore(path, read_only=True) as store:
         with pytest.raises(ValueError, match="read-only"):
             store.record(Session("PY1-N-AAAAAAS"), "lost")
@@ -193,13 +196,14 @@ def test_a_read_only_statistics_file_is_read_and_says_so(tmp_path, capsys, monke
         pass
     os.chmod(path, 0o444)
     os.chmod(folder, 0o555)
-    if os.geteuid() == 0:        # root writes anyway: let the check see what a user would
+    if os.geteuid() == 0:  # root writes anyway: let the check see what a user would
         real = os.access
 
         def access(p, mode, *args, **kwargs):
             if mode & os.W_OK and os.path.abspath(p) in (str(path), str(folder)):
                 return False
             return real(p, mode, *args, **kwargs)
+
         monkeypatch.setattr(os, "access", access)
     before = sorted(os.listdir(folder)), digest(path)
     try:
@@ -215,7 +219,7 @@ def test_a_read_only_statistics_file_is_read_and_says_so(tmp_path, capsys, monke
         assert err.count("\n") == 1 and "is read-only: games cannot be recorded" in err
         with pytest.raises(ValueError, match="read-only"):
             StatsStore(path)
-        assert (sorted(os.listdir(folder)), digest(path)) == before   # nothing written
+        assert (sorted(os.listdir(folder)), digest(path)) == before  # nothing written
     finally:
         os.chmod(folder, 0o755)
 
@@ -223,19 +227,22 @@ def test_a_read_only_statistics_file_is_read_and_says_so(tmp_path, capsys, monke
 def test_stats_deal_honours_the_codes_letter_and_takes_numbers(tmp_path, capsys):
     path = tmp_path / "stats.db"
     _recorded(path, "PY1-N-AAAAAAS", "pyramide", won=True)
-    _recorded(path, "PY1-M-AAAAAAS", "msc")                  # the same cards under msc
+    _recorded(path, "PY1-M-AAAAAAS", "msc")  # the same cards under msc
     _recorded(path, "PY1-M-AAAAAAS", "msc")
 
     def games(*args) -> int:
         assert main(["stats", "--db", str(path), "--json", *args]) == 0
         return json.loads(capsys.readouterr().out)["games"]
+
     assert games("--deal", "PY1-N-AAAAAAS") == 1
     assert games("--deal", "PY1-M-AAAAAAS") == 2
-    assert games("--deal", "18") == 3                        # a deal number: every game
-    assert games("--deal", "PY1-X-AAAAAAS") == 3             # custom rules: any game
+    assert games("--deal", "18") == 3  # a deal number: every game
+    assert games("--deal", "PY1-X-AAAAAAS") == 3  # custom rules: any game
     assert games("--deal", "PY1-M-AAAAAAS", "--profile", "msc") == 2
-    assert main(["stats", "--db", str(path), "--deal", "PY1-M-AAAAAAS",
-                 "--profile", "pyramide"]) == EXIT_USAGE
+    assert (
+        main(["stats", "--db", str(path), "--deal", "PY1-M-AAAAAAS", "--profile", "pyramide"])
+        == EXIT_USAGE
+    )
     assert "names the msc rules" in capsys.readouterr().err
     assert main(["stats", "--db", str(path), "--deal", "99999999999999"]) == EXIT_USAGE
     assert "deal number" in capsys.readouterr().err
@@ -243,42 +250,50 @@ def test_stats_deal_honours_the_codes_letter_and_takes_numbers(tmp_path, capsys)
 
 # ---- every exit path of the CLI -------------------------------------------------------------
 def test_a_full_disk_is_one_line_and_its_own_status():
-    for command in ("deal 5", "simulate --games 2000 --json", "solve 5 --json",
-                    "deal 5 --format cards"):
+    for command in (
+        "deal 5",
+        "simulate --games 2000 --json",
+        "solve 5 --json",
+        "deal 5 --format cards",
+    ):
         proc = sh(command + " > /dev/full")
         assert proc.returncode == EXIT_IO, command
         lines = proc.stderr.decode().splitlines()
-        assert lines == ["pyramid-solitaire: error: cannot write the output: No space left "
-                         "on device"], command
+        assert lines == [
+            "pyramid-solitaire: error: cannot write the output: No space left on device"
+        ], command
 
 
 def test_a_closed_standard_output_is_one_line_and_its_own_status():
     proc = sh("deal 5 >&-")
     assert proc.returncode == EXIT_IO
-    assert proc.stderr.decode() == ("pyramid-solitaire: error: standard output is closed: "
-                                    "nothing can be written\n")
+    assert proc.stderr.decode() == (
+        "pyramid-solitaire: error: standard output is closed: nothing can be written\n"
+    )
 
 
 def test_a_closed_standard_error_changes_only_what_is_shown():
     proc = sh("deal nonsense 2>&-")
-    assert (proc.returncode, proc.stdout) == (EXIT_USAGE, b"")      # nothing on stdout
+    assert (proc.returncode, proc.stdout) == (EXIT_USAGE, b"")  # nothing on stdout
     proc = sh("deal 5 2>&-")
     assert proc.returncode == 0 and b"PY1-N-" in proc.stdout
     proc = sh("simulate --games 20000 --progress 2>&-")
     assert proc.returncode == 0 and b"won" in proc.stdout
     proc = sh("solve 5 --max-nodes 1 2>&-")
-    assert proc.returncode == EXIT_BUDGET and b"unknown" in proc.stdout   # its own status
+    assert proc.returncode == EXIT_BUDGET and b"unknown" in proc.stdout  # its own status
 
 
 def test_a_closed_standard_input_is_one_line():
     proc = sh("solve --file - <&-")
     assert proc.returncode == EXIT_USAGE
-    assert proc.stderr.decode().count("\n") == 1 and "standard input is closed" in \
-        proc.stderr.decode()
+    assert (
+        proc.stderr.decode().count("\n") == 1 and "standard input is closed" in proc.stderr.decode()
+    )
 
 
 def test_the_statuses_are_documented():
     from conftest import repo_file
+
     readme = repo_file("README.md").read_text(encoding="utf-8")
     for status in ("0", "1", "2", "74", "130", "141"):
         assert f"`{status}`" in readme.split("Exit status")[1][:1500], status
@@ -293,10 +308,15 @@ def _typed_damage(path, sql: str) -> None:
     db.close()
 
 
-@pytest.mark.parametrize("sql", ["UPDATE games SET score = x'00ff'",
-                                 "UPDATE games SET seconds = 'slow'",
-                                 "UPDATE games SET streak = 'many'",
-                                 "UPDATE games SET cards = x'ff'"])
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "UPDATE games SET score = x'00ff'",
+        "UPDATE games SET seconds = 'slow'",
+        "UPDATE games SET streak = 'many'",
+        "UPDATE games SET cards = x'ff'",
+    ],
+)
 def test_values_of_the_wrong_kind_are_a_damaged_file(tmp_path, capsys, sql):
     path = tmp_path / "stats.db"
     _typed_damage(path, sql)
@@ -307,11 +327,12 @@ def test_values_of_the_wrong_kind_are_a_damaged_file(tmp_path, capsys, sql):
     server = Server(stats_path=str(path))
     r = ask(server, {"id": 1, "op": "stats", "profile": "pyramide"})
     assert r["error"]["code"] == "bad_request" and "damaged" in r["error"]["message"]
-    assert ask(server, {"id": 2, "op": "hello"})["ok"]             # and it goes on
+    assert ask(server, {"id": 2, "op": "hello"})["ok"]  # and it goes on
 
 
 def test_a_win_recorded_in_a_damaged_file_costs_nothing(tmp_path):
     from pyramid_solitaire import solve
+
     path = tmp_path / "stats.db"
     _typed_damage(path, "UPDATE games SET streak = 'many'")
     session = Session("PY1-N-AAAAAAS", stats=StatsStore(path))
@@ -327,15 +348,14 @@ def test_the_server_answers_even_its_own_defects(monkeypatch):
     ask(server, {"op": "new", "code": "PY1-N-AAAAAAS"})
     monkeypatch.setattr(Session, "state", lambda self: 1 / 0)
     r = json.loads(server.handle('{"id": 1, "op": "state"}'))
-    assert r["error"]["code"] == "internal_error" and "ZeroDivisionError" in \
-        r["error"]["message"]
+    assert r["error"]["code"] == "internal_error" and "ZeroDivisionError" in r["error"]["message"]
 
 
 def test_empty_and_view_only_files(tmp_path, capsys):
     empty = tmp_path / "empty.db"
     empty.write_bytes(b"")
     assert main(["stats", "--db", str(empty), "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["games"] == 0          # no games, not damaged
+    assert json.loads(capsys.readouterr().out)["games"] == 0  # no games, not damaged
     assert empty.read_bytes() == b""
     view = tmp_path / "view.db"
     db = sqlite3.connect(view)
@@ -344,7 +364,7 @@ def test_empty_and_view_only_files(tmp_path, capsys):
     db.close()
     before = digest(view)
     with pytest.raises(ValueError, match="another program's"):
-        StatsStore(view)                                              # not taken over
+        StatsStore(view)  # not taken over
     assert digest(view) == before
 
 
@@ -353,7 +373,7 @@ def test_a_log_without_its_index_is_read_without_creating_one(tmp_path):
     _recorded(path)
     with StatsStore(path):
         pass
-    (tmp_path / "stats.db-wal").write_bytes(b"")          # a log left alone (a crash)
+    (tmp_path / "stats.db-wal").write_bytes(b"")  # a log left alone (a crash)
     with StatsStore(path, read_only=True) as store:
         assert store.summary()["games"] == 1
     assert sorted(os.listdir(tmp_path)) == ["stats.db", "stats.db-wal"]
@@ -361,7 +381,7 @@ def test_a_log_without_its_index_is_read_without_creating_one(tmp_path):
 
 def test_save_counters_are_what_json_keeps(tmp_path):
     good = json.loads(Session("PY1-N-AAAAAAS").to_json())
-    for field, value in (("score", 1e308), ("moves", 2 ** 60), ("seconds", 1e300)):
+    for field, value in (("score", 1e308), ("moves", 2**60), ("seconds", 1e300)):
         with pytest.raises(ValueError, match=field):
             Session.from_json(json.dumps({**good, field: value}))
     doc = dict(good, difficulty={**good["difficulty"], "random_win_rate": "nan"})
@@ -377,8 +397,7 @@ def test_help_and_version_into_a_full_disk():
 
 
 def test_deal_files_that_never_end_are_refused_at_once():
-    for command in ("solve --file /dev/zero", "simulate --file /dev/urandom",
-                    "deal - < /dev/zero"):
+    for command in ("solve --file /dev/zero", "simulate --file /dev/urandom", "deal - < /dev/zero"):
         proc = sh(command)
         assert proc.returncode == EXIT_USAGE, command
         assert b"NUL byte" in proc.stderr and proc.stderr.count(b"\n") == 1

@@ -2,6 +2,7 @@
 every tab at once and tried again; a game file that does not load, for any reason, is put
 aside and the player gets a new deal with a message (never a dead id); a malformed Host
 header is a 400; the reader is the protocol's (nesting, bad UTF-8, ids)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -12,8 +13,9 @@ import pytest
 
 aiohttp = pytest.importorskip("aiohttp")
 
-from test_web import ask, attached, play, serving          # noqa: E402
-from pyramid_solitaire.session.session import Session     # noqa: E402
+from test_web import ask, attached, play, serving  # noqa: E402
+
+from pyramid_solitaire.session.session import Session  # noqa: E402
 from pyramid_solitaire.web.server import GAMES, Limits, host_name  # noqa: E402
 
 FAST = Limits(save_delay=0.05, save_retry=0.1)
@@ -33,20 +35,20 @@ def test_a_failing_autosave_is_told_at_once_and_retried(tmp_path):
         with serving(tmp_path, limits=FAST) as server:
             async with aiohttp.ClientSession() as http:
                 ws, r = await attached(http, server)
-                other, _ = await attached(http, server, r["game"])     # a second tab
+                other, _ = await attached(http, server, r["game"])  # a second tab
                 path = tmp_path / "data" / "games" / f"{r['game']}.json"
-                path.mkdir()                     # the save's place is taken: saves fail
+                path.mkdir()  # the save's place is taken: saves fail
                 r = await ask(ws, {"id": 1, "op": "new", "code": "PY1-N-AAAAAAS"})
                 assert r["state"]["not_saved"] is None
-                await pushed(other)              # the new deal, pushed to the other tab
-                for tab in (ws, other):          # then the failure, to both, at once
+                await pushed(other)  # the new deal, pushed to the other tab
+                for tab in (ws, other):  # then the failure, to both, at once
                     p = await pushed(tab)
                     assert p["state"]["not_saved"]["code"] == "not_saved"
                     assert "cannot be saved" in p["state"]["not_saved"]["text"]
                 r = await ask(ws, {"id": 2, "op": "state"})
-                assert r["state"]["not_saved"] is not None     # it stays in every state
+                assert r["state"]["not_saved"] is not None  # it stays in every state
                 assert (await pushed(other))["state"]["not_saved"] is not None
-                path.rmdir()                     # the disk has room again: the retry saves
+                path.rmdir()  # the disk has room again: the retry saves
                 for tab in (ws, other):
                     p = await pushed(tab)
                     assert p["state"]["not_saved"] is None
@@ -54,11 +56,13 @@ def test_a_failing_autosave_is_told_at_once_and_retried(tmp_path):
                 assert Session.load(path).game.code == "PY1-N-AAAAAAS"
                 await ws.close()
                 await other.close()
+
     play(main())
 
 
 def test_the_page_shows_the_notice():
     from pyramid_solitaire.web.server import STATIC
+
     page = (STATIC / "index.html").read_text(encoding="utf-8")
     script = (STATIC / "app.js").read_text(encoding="utf-8")
     assert 'id="not-saved"' in page and 'role="alert"' in page
@@ -67,7 +71,7 @@ def test_the_page_shows_the_notice():
 
 def _valid_save(tmp_path) -> bytes:
     s = Session("PY1-N-AAAAAAS")
-    s.tap(22)                           # a King: 10 points
+    s.tap(22)  # a King: 10 points
     s.save(tmp_path / "good.json")
     return (tmp_path / "good.json").read_bytes()
 
@@ -82,7 +86,7 @@ BAD_FILES = {
     "not_utf8": b'{"format": "\xff"}',
     "empty": b"",
     "wrong_types": b'{"format": "pyramid-solitaire-session", "version": 1, "deal": 5}',
-    "list_of_moves": None,      # filled in below: a save whose history is not a list
+    "list_of_moves": None,  # filled in below: a save whose history is not a list
 }
 
 
@@ -104,21 +108,22 @@ def test_a_game_file_that_fails_to_load_is_put_aside_with_a_new_deal(tmp_path, k
                 assert r["game"] == gid and not r["resumed"]
                 assert [m["code"] for m in r["messages"]] == ["save_unreadable"]
                 assert f"{gid}.json.bad" in r["messages"][0]["text"]
-                assert r["state"]["status"] == "playing"          # a fresh game, playable
+                assert r["state"]["status"] == "playing"  # a fresh game, playable
                 r = await ask(ws, {"id": 1, "op": "tap", "target": "stock"})
                 assert r["ok"]
                 await ws.close()
-            assert (games / f"{gid}.json.bad").read_bytes() == data   # kept, byte for byte
-            async with aiohttp.ClientSession() as http:          # the id is not dead
+            assert (games / f"{gid}.json.bad").read_bytes() == data  # kept, byte for byte
+            async with aiohttp.ClientSession() as http:  # the id is not dead
                 ws, r = await attached(http, server, gid)
                 assert r["resumed"] and r["messages"] == [] and r["state"]["moves"] == 1
                 await ws.close()
+
     play(main())
 
 
 def test_a_save_with_a_byte_order_mark_is_resumed(tmp_path):
     gid = "h" * 32
-    data = b"\xef\xbb\xbf" + _valid_save(tmp_path)       # an editor added a BOM
+    data = b"\xef\xbb\xbf" + _valid_save(tmp_path)  # an editor added a BOM
 
     async def main():
         with serving(tmp_path) as server:
@@ -127,6 +132,7 @@ def test_a_save_with_a_byte_order_mark_is_resumed(tmp_path):
                 ws, r = await attached(http, server, gid)
                 assert r["resumed"] and r["state"]["score"] == 10
                 await ws.close()
+
     play(main())
 
 
@@ -135,9 +141,12 @@ def test_before_attach_the_reader_is_the_protocols(tmp_path):
         with serving(tmp_path) as server:
             async with aiohttp.ClientSession() as http:
                 ws = await http.ws_connect(server.ws_url)
-                for line, code in (("[" * 30_000, "bad_json"), (b"\xff", "bad_json"),
-                                   ('{"op": "attach", "id": 9007199254740992}', "bad_request"),
-                                   ('{"op": "fly", "id": 4}', "unknown_op")):
+                for line, code in (
+                    ("[" * 30_000, "bad_json"),
+                    (b"\xff", "bad_json"),
+                    ('{"op": "attach", "id": 9007199254740992}', "bad_request"),
+                    ('{"op": "fly", "id": 4}', "unknown_op"),
+                ):
                     if isinstance(line, bytes):
                         await ws.send_bytes(line)
                         msg = await ws.receive(timeout=10)
@@ -151,6 +160,7 @@ def test_before_attach_the_reader_is_the_protocols(tmp_path):
                 r = await ask(ws, {"id": 6, "op": "attach"})
                 assert r["error"]["code"] == "already_attached"
                 await ws.close()
+
     play(main())
 
 
@@ -165,14 +175,27 @@ def _get(port: int, host: bytes) -> tuple[int, bytes]:
     return int(head.split()[1]), body
 
 
-@pytest.mark.parametrize("host", [b"localhost:99999", b"localhost:0", b"localhost:-1",
-                                  b"localhost:abc", "l\u00f3calhost".encode(), b"\xff\xfe",
-                                  b"[::1", b"[zz]:80", b"a b", b"", b"localhost:1:2"])
+@pytest.mark.parametrize(
+    "host",
+    [
+        b"localhost:99999",
+        b"localhost:0",
+        b"localhost:-1",
+        b"localhost:abc",
+        "l\u00f3calhost".encode(),
+        b"\xff\xfe",
+        b"[::1",
+        b"[zz]:80",
+        b"a b",
+        b"",
+        b"localhost:1:2",
+    ],
+)
 def test_a_malformed_host_header_is_400(tmp_path, host):
     with serving(tmp_path) as server:
         status, body = _get(server.port, host)
         assert status == 400 and b"Traceback" not in body and b"Host" in body
-        assert _get(server.port, b"127.0.0.1:%d" % server.port)[0] == 200   # still serving
+        assert _get(server.port, b"127.0.0.1:%d" % server.port)[0] == 200  # still serving
 
 
 def test_host_names():
@@ -185,6 +208,7 @@ def test_host_names():
 def test_a_game_that_cannot_be_saved_stays_until_it_is(tmp_path):
     """Its last tab closes while saves fail: the game stays in memory, still tried, and a
     reload finds it; once saved, it leaves memory."""
+
     async def main():
         with serving(tmp_path, limits=FAST) as server:
             games = server.app[GAMES].games
@@ -197,8 +221,8 @@ def test_a_game_that_cannot_be_saved_stays_until_it_is(tmp_path):
                 await ask(ws, {"op": "tap", "target": 22})
                 await ws.close()
                 await asyncio.sleep(0.3)
-                assert gid in games                       # not saved: kept
-                ws, r = await attached(http, server, gid)   # a reload finds it
+                assert gid in games  # not saved: kept
+                ws, r = await attached(http, server, gid)  # a reload finds it
                 assert r["resumed"] and r["state"]["score"] == 10
                 await ws.close()
                 path.rmdir()
@@ -207,6 +231,7 @@ def test_a_game_that_cannot_be_saved_stays_until_it_is(tmp_path):
                         break
                     await asyncio.sleep(0.05)
                 assert gid not in games and Session.load(path).score == 10
+
     play(main())
 
 
@@ -216,29 +241,32 @@ def test_nothing_put_aside_is_replaced(tmp_path):
     async def main():
         with serving(tmp_path) as server:
             games = tmp_path / "data" / "games"
-            for n, junk in enumerate((b"first", b"second", b"third")):
+            for junk in (b"first", b"second", b"third"):
                 (games / f"{gid}.json").write_bytes(junk)
                 async with aiohttp.ClientSession() as http:
                     ws, r = await attached(http, server, gid)
                     assert r["messages"][0]["code"] == "save_unreadable"
                     await ws.close()
-                for _ in range(100):              # its new deal saved, it leaves memory
+                for _ in range(100):  # its new deal saved, it leaves memory
                     if gid not in server.app[GAMES].games:
                         break
                     await asyncio.sleep(0.05)
             assert (games / f"{gid}.json.bad").read_bytes() == b"first"
             assert (games / f"{gid}.json.bad.2").read_bytes() == b"second"
             assert (games / f"{gid}.json.bad.3").read_bytes() == b"third"
+
     play(main())
 
 
 def test_the_loopback_address_given_is_answered(tmp_path):
-    from pyramid_solitaire.web.server import make_app, ServerThread
+    from pyramid_solitaire.web.server import ServerThread, make_app
+
     app = make_app(data_dir=tmp_path / "d", stats_path=str(tmp_path / "s.db"), host="127.0.0.2")
     with ServerThread(app, host="127.0.0.2") as server:
         with socket.create_connection(("127.0.0.2", server.port), timeout=10) as s:
-            s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.2:%d\r\nConnection: close\r\n\r\n"
-                      % server.port)
+            s.sendall(
+                b"GET / HTTP/1.1\r\nHost: 127.0.0.2:%d\r\nConnection: close\r\n\r\n" % server.port
+            )
             assert s.recv(100).startswith(b"HTTP/1.1 200")
         with socket.create_connection(("127.0.0.2", server.port), timeout=10) as s:
             s.sendall(b"GET / HTTP/1.1\r\nHost: evil.example:80\r\nConnection: close\r\n\r\n")

@@ -1,10 +1,11 @@
 """The rules page of each game type: written from the profile (every option it has shows,
 none it lacks), in both languages with the same structure, and served by the protocol."""
+
 from __future__ import annotations
 
 import pytest
-
 from test_protocol import ask
+
 from pyramid_solitaire.session.howto import TEXTS, how_to_play
 from pyramid_solitaire.session.profiles import Profile
 from pyramid_solitaire.session.protocol import Server
@@ -17,13 +18,15 @@ def text(page) -> str:
 @pytest.mark.parametrize("name", Profile.names())
 def test_both_languages_have_the_same_page(name):
     en, vi = how_to_play(name, "en"), how_to_play(name, "vi")
-    assert [len(s["paragraphs"]) for s in en["sections"]] == \
-        [len(s["paragraphs"]) for s in vi["sections"]]
+    assert [len(s["paragraphs"]) for s in en["sections"]] == [
+        len(s["paragraphs"]) for s in vi["sections"]
+    ]
     from pyramid_solitaire.session.messages import game_name
+
     assert en["title"] == f"How to play: {game_name(name)}"
     assert vi["title"] == f"Cách chơi: {game_name(name, 'vi')}"
     assert "A + Q, 2 + J, 3 + 10, 4 + 9, 5 + 8, 6 + 7" in text(en)
-    assert "{" not in text(en) + text(vi)                    # every placeholder filled
+    assert "{" not in text(en) + text(vi)  # every placeholder filled
 
 
 def test_every_text_is_in_both_languages():
@@ -33,18 +36,21 @@ def test_every_text_is_in_both_languages():
 
 def test_the_page_follows_the_rules_and_the_scoring():
     page = {n: text(how_to_play(n)) for n in Profile.names()}
-    assert "as often as you like" in page["pyramide"]           # unlimited redeals
+    assert "as often as you like" in page["pyramide"]  # unlimited redeals
     assert "2 times" in page["three-pass"] and "2 times" in page["msc"]
-    assert "never turned over" in page["classic"]               # one pass
+    assert "never turned over" in page["classic"]  # one pass
     assert "three waste piles" in page["classic-draw3"]
     assert "stock's top card is free" in page["msc"]
     assert "stock's top card" not in page["pyramide"]
-    assert "bonus of 600 points" in page["three-pass"]          # seed 002's bonus
+    assert "bonus of 600 points" in page["three-pass"]  # seed 002's bonus
     assert "no points" in page["unlimited"] and "points for each" not in page["unlimited"]
-    assert "no longer be won" in page["unlimited"]               # seed 003's notice
+    assert "no longer be won" in page["unlimited"]  # seed 003's notice
     assert "last 100 actions" in page["pyramide"]
-    custom = Profile.preset("msc").replace(rules=Profile.preset("msc").rules.replace(
-        win="all", pair_with_covering=True, pair_waste_top_two=True, redeals=1))
+    custom = Profile.preset("msc").replace(
+        rules=Profile.preset("msc").rules.replace(
+            win="all", pair_with_covering=True, pair_waste_top_two=True, redeals=1
+        )
+    )
     t = text(how_to_play(custom))
     assert "all 52 cards" in t and "1 time in this game" in t
     assert "covering it" in t and "top two cards of the waste" in t

@@ -6,6 +6,7 @@ in the engine's order, draw or recycle otherwise) and reading only the full obse
 the mask, must play exactly the built-in greedy's games: the same wins, cards removed and
 moves on every deal.
 """
+
 from __future__ import annotations
 
 import os
@@ -18,8 +19,10 @@ from pyramid_solitaire import Rules, simulate
 from pyramid_solitaire.batch import ACTIONS, OBS_LAYOUT
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_greedy_veto import covers as covers_transitively  # noqa: E402
+from test_greedy_veto import expected_veto
+
 import reference as ref  # noqa: E402
-from test_greedy_veto import covers as covers_transitively, expected_veto  # noqa: E402
 
 SUPPORT = [len(ref.above(i)) for i in range(28)]
 PASS_REMOVED = OBS_LAYOUT["pass_removed"][0]
@@ -65,7 +68,7 @@ def greedy_policy_for(rules: Rules):
             pyr = {i for i in range(28) if o[52 + i]}
             talon = {t for t in range(24) if o[80 + t]}
             avail = {t for t in talon if o[80 + t] in (2, 4)}
-            for i in range(52):                     # (full: every card is shown)
+            for i in range(52):  # (full: every card is shown)
                 loc[int(o[i]) - 1] = i
                 rank[i] = (int(o[i]) - 1) % 13 + 1
             moves = []
@@ -91,12 +94,16 @@ def greedy_policy_for(rules: Rules):
                     score = -1
                 else:
                     gone = [z for z in (x, y) if z < 28]
-                    score = (100 * len(gone) + 30 * len(_free(pyr - set(gone)) - free_now)
-                             + sum(SUPPORT[z] for z in gone))
+                    score = (
+                        100 * len(gone)
+                        + 30 * len(_free(pyr - set(gone)) - free_now)
+                        + sum(SUPPORT[z] for z in gone)
+                    )
                 if best is None or score > best_score:
                     best, best_score = a, score
-            if best is not None and (best_score >= 0 or fallback is None
-                                     or (fallback == 101 and stuck)):
+            if best is not None and (
+                best_score >= 0 or fallback is None or (fallback == 101 and stuck)
+            ):
                 out[g] = best
             else:
                 out[g] = fallback
@@ -118,8 +125,16 @@ RULE_SETS = {
 @pytest.mark.parametrize("name", sorted(RULE_SETS))
 def test_greedy_as_a_callable_plays_the_builtin_games(name):
     rules = RULE_SETS[name]
-    mine = simulate(120, start=1000, rules=rules, policy=greedy_policy_for(rules),
-                    observation="full", deterministic=True, batch_size=50, threads=2)
+    mine = simulate(
+        120,
+        start=1000,
+        rules=rules,
+        policy=greedy_policy_for(rules),
+        observation="full",
+        deterministic=True,
+        batch_size=50,
+        threads=2,
+    )
     builtin = simulate(120, start=1000, rules=rules, policy="greedy", threads=1)
     np.testing.assert_array_equal(mine.won, builtin.won)
     np.testing.assert_array_equal(mine.removed, builtin.removed)
@@ -144,9 +159,8 @@ def test_same_result_on_any_thread_count_and_with_rng():
 
 
 def test_given_deals_and_the_result_api():
-    lowest = lambda obs, mask: mask.argmax(axis=1)   # noqa: E731
-    r = simulate(deals=["PY1-M-AAAAAAS", 77, "PY1-M-AAAABBB"], policy=lowest,
-                 deterministic=True)
+    lowest = lambda obs, mask: mask.argmax(axis=1)  # noqa: E731
+    r = simulate(deals=["PY1-M-AAAAAAS", 77, "PY1-M-AAAABBB"], policy=lowest, deterministic=True)
     assert r.games == 3 and r.rules == Rules.preset("msc")
     assert [int(x) for x in r.deal] == [18, 77, 703] and r.code(0) == "PY1-M-AAAAAAS"
     assert len(r.replay(1)) == r.moves[1]
@@ -154,13 +168,16 @@ def test_given_deals_and_the_result_api():
     assert list(df["won"]) == list(r.won)
 
 
-@pytest.mark.parametrize("policy, match", [
-    (lambda obs, mask: np.zeros(3, np.int64), r"shape \(8,\)"),
-    (lambda obs, mask: np.full(len(obs), 150), "actions are 0..101"),
-    (lambda obs, mask: np.full(len(obs), np.nan), "NaN"),
-    (lambda obs, mask: (~mask).argmax(axis=1), "not legal"),
-    (lambda obs, mask: ["x"] * len(obs), "integer actions"),
-])
+@pytest.mark.parametrize(
+    "policy, match",
+    [
+        (lambda obs, mask: np.zeros(3, np.int64), r"shape \(8,\)"),
+        (lambda obs, mask: np.full(len(obs), 150), "actions are 0..101"),
+        (lambda obs, mask: np.full(len(obs), np.nan), "NaN"),
+        (lambda obs, mask: (~mask).argmax(axis=1), "not legal"),
+        (lambda obs, mask: ["x"] * len(obs), "integer actions"),
+    ],
+)
 def test_bad_policies_get_clear_errors(policy, match):
     with pytest.raises(ValueError, match=match):
         simulate(8, rules="msc", policy=policy)
@@ -179,6 +196,7 @@ def test_cancel_stops_a_callable_policy_run():
     import threading
 
     from pyramid_solitaire import Cancelled
+
     ev = threading.Event()
     calls = []
 

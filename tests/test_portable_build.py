@@ -1,6 +1,7 @@
 """The core's C headers compile without AVX-512 (aarch64, macOS, MSVC and -DPYR_NO_AVX512):
 every function simulate.pyx takes from pyr_sim_lockstep.h needs a definition there too, or the
 extension fails to import with an undefined symbol."""
+
 import os
 import shutil
 import subprocess
@@ -47,8 +48,18 @@ def test_lockstep_header_compiles_with_and_without_avx512(tmp_path, define):
     if cc is None:
         pytest.skip("no C compiler")
     (tmp_path / "calls.c").write_text(CALLS)
-    args = [cc, "-std=c99", "-Wall", "-Werror=implicit-function-declaration", "-I", include,
-            "-c", str(tmp_path / "calls.c"), "-o", str(tmp_path / "calls.o")]
+    args = [
+        cc,
+        "-std=c99",
+        "-Wall",
+        "-Werror=implicit-function-declaration",
+        "-I",
+        include,
+        "-c",
+        str(tmp_path / "calls.c"),
+        "-o",
+        str(tmp_path / "calls.o"),
+    ]
     if define:
         args.insert(1, define)
     build = subprocess.run(args, capture_output=True, text=True)

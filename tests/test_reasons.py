@@ -1,5 +1,6 @@
 """The reasons a player's input is refused (pyramid_solitaire.reasons) and the words the
 frontends draw (session.labels): each in both languages, each used, none missing."""
+
 from __future__ import annotations
 
 import json
@@ -9,13 +10,14 @@ import string
 
 import pytest
 
-from conftest import repo_file
 from pyramid_solitaire import Deal, Game, Move
 from pyramid_solitaire.reasons import REASONS, InputError, error_text, reason_text
 from pyramid_solitaire.session import Session
 from pyramid_solitaire.session.labels import LABELS, label, labels
 from pyramid_solitaire.session.messages import LANGUAGES
 from pyramid_solitaire.session.protocol import Server
+
+from conftest import repo_file
 
 
 def _fields(text: str) -> set[str]:
@@ -36,23 +38,34 @@ def _source(*parts: str) -> str:
 
 
 def test_every_reason_raised_or_returned_is_in_the_table_and_every_one_is_used():
-    python = "\n".join(p.read_text(encoding="utf-8")
-                       for p in repo_file("python", "pyramid_solitaire").rglob("*.py"))
-    used = set(re.findall(r'InputError\("([a-z_]+)"', python))
+    python = "\n".join(
+        p.read_text(encoding="utf-8")
+        for p in repo_file("python", "pyramid_solitaire").rglob("*.py")
+    )
+    used = set(re.findall(r'InputError\(\s*"([a-z_]+)"', python))
     game = _source("python", "pyramid_solitaire", "game.py")
-    game = game[game.index("def _why_illegal_reason"):]
-    game = game[:game.index("\n    def ")]                   # that method's body alone
+    game = game[game.index("def _why_illegal_reason") :]
+    game = game[: game.index("\n    def ")]  # that method's body alone
     used |= set(re.findall(r'return \(?"([a-z_]+)"', game))
     used |= set(re.findall(r'else "([a-z_]+)"\)', game))
     assert used <= set(REASONS), used - set(REASONS)
     assert set(REASONS) <= used, set(REASONS) - used
 
 
-BAD = {"PY1-N-AAAAAA": "code_digits_length", "PY1-Q-AAAAAAA": "rules_letter",
-       "PY1-N-AAAA1AA": "code_digit", "PY2-N-AAAAAAA": "code_version",
-       "PY1-NN-AAAAAAA": "code_letter_length", "PY1-N-ÀAAAAAA": "code_not_ascii",
-       "PY1-N": "code_malformed", "Ah 2h": "card_count", "Ah Ah": "card_twice",
-       "Ah 2h 3x": "list_token", "Ah 2h3x": "list_token_in", "x" * 6000: "list_too_long"}
+BAD = {
+    "PY1-N-AAAAAA": "code_digits_length",
+    "PY1-Q-AAAAAAA": "rules_letter",
+    "PY1-N-AAAA1AA": "code_digit",
+    "PY2-N-AAAAAAA": "code_version",
+    "PY1-NN-AAAAAAA": "code_letter_length",
+    "PY1-N-ÀAAAAAA": "code_not_ascii",
+    "PY1-N": "code_malformed",
+    "Ah 2h": "card_count",
+    "Ah Ah": "card_twice",
+    "Ah 2h 3x": "list_token",
+    "Ah 2h3x": "list_token_in",
+    "x" * 6000: "list_too_long",
+}
 
 
 @pytest.mark.parametrize("text", BAD, ids=list(BAD.values()))
@@ -63,7 +76,7 @@ def test_a_bad_code_or_card_list_says_why_in_both_languages(text):
     assert e.reason == BAD[text] and isinstance(e, ValueError)
     assert str(e) == e.text("en") == reason_text(e.reason, "en", **e.params)
     assert e.text("vi") != e.text("en") and error_text(e, "vi") == e.text("vi")
-    again = pickle.loads(pickle.dumps(e))                  # a worker's error keeps its reason
+    again = pickle.loads(pickle.dumps(e))  # a worker's error keeps its reason
     assert (again.reason, again.params, str(again)) == (e.reason, e.params, str(e))
 
 
@@ -78,6 +91,7 @@ def test_fifty_one_cards_name_the_missing_one():
 def test_a_profiles_other_code_and_a_deal_number_are_reasons_too():
     from pyramid_solitaire.session.profiles import Profile
     from pyramid_solitaire.session.session import check_code_profile
+
     with pytest.raises(InputError) as caught:
         check_code_profile("PY1-M-AAAAAAS", Profile.preset("pyramide"), "--profile")
     assert caught.value.reason == "code_other_rules" and "--profile" in caught.value.text("vi")
@@ -99,10 +113,15 @@ def test_why_a_move_is_refused_is_said_in_the_sessions_language():
 
 def test_a_blocked_pair_is_refused_in_vietnamese():
     from pyramid_core import geometry
-    for n in range(500):                       # a deal whose bottom row covers a partner
+
+    for n in range(500):  # a deal whose bottom row covers a partner
         deal = Deal.from_number(n)
-        pairs = [(i, j) for j in range(15, 21) for i in geometry.covers(j)
-                 if deal.cards[i].rank + deal.cards[j].rank == 13]
+        pairs = [
+            (i, j)
+            for j in range(15, 21)
+            for i in geometry.covers(j)
+            if deal.cards[i].rank + deal.cards[j].rank == 13
+        ]
         if pairs:
             break
     i, j = pairs[0]
@@ -111,38 +130,40 @@ def test_a_blocked_pair_is_refused_in_vietnamese():
     assert reason == "card_blocked" and deal.cards[i] in args["covers"]
     out = Session(deal, lang="vi").play(move)
     assert [m.code for m in out] == ["illegal_move"]
-    assert " và ".join(map(str, args["covers"])) in out[0].text      # joined in Vietnamese
+    assert " và ".join(map(str, args["covers"])) in out[0].text  # joined in Vietnamese
 
 
 def test_the_protocol_gives_the_reason_and_its_text_in_the_players_language():
     server = Server()
     answer = json.loads(server.handle('{"id": 1, "op": "new", "cards": "Ah Ah", "lang": "vi"}'))
     assert answer["error"]["reason"] == "card_twice"
-    assert answer["error"]["text"] == reason_text("card_twice", "vi", card="Ah", first=1,
-                                                  second=2)
-    assert answer["error"]["message"] == reason_text("card_twice", "en", card="Ah", first=1,
-                                                     second=2)
+    assert answer["error"]["text"] == reason_text("card_twice", "vi", card="Ah", first=1, second=2)
+    assert answer["error"]["message"] == reason_text(
+        "card_twice", "en", card="Ah", first=1, second=2
+    )
     other = json.loads(server.handle('{"id": 2, "op": "new", "profile": "nope"}'))
-    assert "reason" not in other["error"] and "text" not in other["error"]   # not a player's
+    assert "reason" not in other["error"] and "text" not in other["error"]  # not a player's
 
 
 def test_hello_and_the_page_get_every_label():
     hello = json.loads(Server().handle('{"op": "hello"}'))
     assert hello["labels"] == {lang: labels(lang) for lang in LANGUAGES}
-    assert label("end_won", "vi") == "Bạn đã thắng!"           # the session's own words
+    assert label("end_won", "vi") == "Bạn đã thắng!"  # the session's own words
 
 
 def test_every_label_the_frontends_use_is_there():
     app = _source("python", "pyramid_solitaire", "web", "static", "app.js")
     page = _source("python", "pyramid_solitaire", "web", "static", "index.html")
     used = set(re.findall(r"\bl(?:abel)?\(?\)?\.([a-z_]+)", app))
-    used |= set(re.findall(r"L\(\)\.([a-z_]+)", app)) | set(re.findall(r'\bl\.([a-z_]+)', app))
+    used |= set(re.findall(r"L\(\)\.([a-z_]+)", app)) | set(re.findall(r"\bl\.([a-z_]+)", app))
     used |= set(re.findall(r'data-label(?:-[a-z]+)?="([a-z_ ]+)"', page))
     used |= {f"suit_{s}" for s in "shdc"} | {"playing", "won", "no moves"}
     used |= {f"end_{s}" for s in ("won", "no_moves", "no_chance")}
-    tui = "\n".join(p.read_text(encoding="utf-8")
-                    for p in repo_file("python", "pyramid_solitaire", "tui").glob("*.py"))
-    used |= set(re.findall(r"""label\(["']([a-z_]+)["']""", tui))
+    tui = "\n".join(
+        p.read_text(encoding="utf-8")
+        for p in repo_file("python", "pyramid_solitaire", "tui").glob("*.py")
+    )
+    used |= set(re.findall(r"""label\(\s*["']([a-z_]+)["']""", tui))
     used |= set(re.findall(r'"(leave_for_[a-z]+|replace_game)"', tui))
-    assert "LABELS = {" not in app                              # no second list in the page
+    assert "LABELS = {" not in app  # no second list in the page
     assert used <= set(LABELS), used - set(LABELS)

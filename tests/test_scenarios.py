@@ -1,4 +1,5 @@
 """One scenario for every rule option and preset (docs/rules.md)."""
+
 import pytest
 
 from pyramid_solitaire import Game, IllegalMoveError, Move, Rules, Status
@@ -17,12 +18,26 @@ def draw_all(game):
 
 # ---- presets ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name, letter, waste, passes", [
-    ("pyramide", "N", 1, None), ("three-pass", "T", 0, 3), ("unlimited", "U", 0, None),
-    ("classic", "C", 0, 1), ("classic-draw3", "D", 0, 1), ("msc", "M", 0, 3)])
+
+@pytest.mark.parametrize(
+    "name, letter, waste, passes",
+    [
+        ("pyramide", "N", 1, None),
+        ("three-pass", "T", 0, 3),
+        ("unlimited", "U", 0, None),
+        ("classic", "C", 0, 1),
+        ("classic-draw3", "D", 0, 1),
+        ("msc", "M", 0, 3),
+    ],
+)
 def test_presets(name, letter, waste, passes):
     rules = Rules.preset(name)
-    assert (rules.name, rules.letter, rules.waste_at_deal, rules.passes) == (name, letter, waste, passes)
+    assert (rules.name, rules.letter, rules.waste_at_deal, rules.passes) == (
+        name,
+        letter,
+        waste,
+        passes,
+    )
     game = Game(easy_deal(), rules)
     assert len(game.waste) == waste and len(game.stock) == 24 - waste
 
@@ -45,11 +60,12 @@ def test_won_as_soon_as_the_pyramid_is_clear():
 
 # ---- win = all ------------------------------------------------------------------------------
 
+
 def test_strict_win_needs_the_talon_too():
     game = Game(easy_deal(), Rules(waste_at_deal=0, redeals=0, win="all"))
     game.play_all(EASY_CLEAR)
     assert game.pyramid_left == 0 and game.status is Status.PLAYING
-    draw_all(game)               # talon cards only pair with each other: nothing to remove
+    draw_all(game)  # talon cards only pair with each other: nothing to remove
     assert game.status is Status.NO_MOVES
 
 
@@ -58,20 +74,21 @@ def test_strict_win_with_the_talon_cleared():
     game.play_all(EASY_CLEAR)
     for a, b in zip(EASY_TALON[::2], EASY_TALON[1::2]):
         assert game.status is Status.PLAYING
-        game.play("draw")                       # a on the waste, b on top of the stock
+        game.play("draw")  # a on the waste, b on top of the stock
         game.play(f"{a}+{b}")
     assert game.status is Status.WON and game.stock == [] and game.waste == []
 
 
 # ---- draw three -----------------------------------------------------------------------------
 
+
 def test_draw_three_spreads_over_three_piles():
     game = Game(easy_deal(), "classic-draw3")
     game.play("draw")
     assert [tokens(p) for p in game.waste_piles] == [["Ah"], ["Qh"], ["As"]]
     assert tokens(game.available) == ["Ah", "Qh", "As"]
-    assert Move.parse("Ah+Qh") in game.legal_moves      # two pile tops pair
-    assert Move.parse("Qd+As") in game.legal_moves      # a pile top with a free pyramid card
+    assert Move.parse("Ah+Qh") in game.legal_moves  # two pile tops pair
+    assert Move.parse("Qd+As") in game.legal_moves  # a pile top with a free pyramid card
     game.play("draw")
     assert [tokens(p) for p in game.waste_piles] == [["Ah", "Qs"], ["Qh", "2h"], ["As", "Jh"]]
     with pytest.raises(IllegalMoveError, match="only the top card"):
@@ -89,13 +106,14 @@ def test_draw_three_with_a_card_on_the_waste_at_the_deal():
     assert [tokens(p) for p in game.waste_piles] == [["Ah"], [], []]
     game.play("draw")
     assert [tokens(p) for p in game.waste_piles] == [["Ah", "Qh"], ["As"], ["Qs"]]
-    draw_all(game)                              # 1 + 7 draws of three + a last draw of two
+    draw_all(game)  # 1 + 7 draws of three + a last draw of two
     piles = game.waste_piles
     assert [len(p) for p in piles] == [9, 8, 7]
     assert tokens(p[-1] for p in piles) == ["6s", "7s", "7h"]
 
 
 # ---- recycling ------------------------------------------------------------------------------
+
 
 def test_recycle_keeps_the_order_and_skips_removed_cards():
     game = Game(easy_deal(), "unlimited")
@@ -123,7 +141,7 @@ def test_redeal_limits(preset, recycles):
     assert game.recycles_left == 0 and Move.RECYCLE not in game.legal_moves
     with pytest.raises(IllegalMoveError, match="no recycles are left"):
         game.play("recycle")
-    assert game.status is Status.PLAYING        # the pyramid still has moves (Ks)
+    assert game.status is Status.PLAYING  # the pyramid still has moves (Ks)
 
 
 def test_redeals_custom_count():
@@ -137,13 +155,14 @@ def test_redeals_custom_count():
 
 # ---- pairing options ------------------------------------------------------------------------
 
+
 def test_stock_top_playable():
     msc = Game(easy_deal(), "msc")
-    assert tokens(msc.available) == ["Ah"]      # the stock's top, face up
+    assert tokens(msc.available) == ["Ah"]  # the stock's top, face up
     assert Move.parse("Qd+Ah") in msc.legal_moves
     msc.play("Qd+Ah")
     assert tokens(msc.stock[:1]) == ["Qh"] and msc.waste == []
-    msc.play("draw")                            # Qh to the waste, As now on top of the stock
+    msc.play("draw")  # Qh to the waste, As now on top of the stock
     assert Move.parse("Qh+As") in msc.legal_moves
     classic = Game(easy_deal(), "classic")
     with pytest.raises(IllegalMoveError, match="in the stock"):
@@ -167,12 +186,13 @@ def test_pair_waste_top_two():
 def covering_deal():
     # 9h at (5, 0) is covered by Ks (6, 0) and 4h (6, 1).
     from pyramid_solitaire import Deal
+
     return Deal.from_cards(" ".join(complete({15: "9h", 21: "Ks", 22: "4h"})))
 
 
 def test_pair_with_covering():
     game = Game(covering_deal(), Rules(pair_with_covering=True))
-    assert Move.parse("9h+4h") not in game.legal_moves    # Ks covers 9h too
+    assert Move.parse("9h+4h") not in game.legal_moves  # Ks covers 9h too
     game.play("Ks")
     assert Move.parse("9h+4h") in game.legal_moves
     game.play("9h+4h")
@@ -185,20 +205,27 @@ def test_pair_with_covering():
 
 # ---- end of game ----------------------------------------------------------------------------
 
+
 def test_no_moves_only_when_stock_and_waste_are_empty_under_unlimited_redeals():
     # The talon is 12 adjacent pairs (removable with the stock top playable); the pyramid's
     # Kings are buried and its bottom row holds no pair.
     bottom = "Ac 2c 3c 4c 5c 6c Ad".split()
     talon = EASY_TALON
-    game = Game(complete({21 + i: t for i, t in enumerate(bottom)} | {0: "Kc", 1: "Kd", 2: "Kh", 3: "Ks"},
-                         talon),
-                Rules(waste_at_deal=0, stock_top_playable=True))
-    pyramid_moves = [m for m in game.legal_moves if m.kind in ("king", "pair")
-                     and all(c in game.free_cards for c in m.cards)]
+    game = Game(
+        complete(
+            {21 + i: t for i, t in enumerate(bottom)} | {0: "Kc", 1: "Kd", 2: "Kh", 3: "Ks"}, talon
+        ),
+        Rules(waste_at_deal=0, stock_top_playable=True),
+    )
+    pyramid_moves = [
+        m
+        for m in game.legal_moves
+        if m.kind in ("king", "pair") and all(c in game.free_cards for c in m.cards)
+    ]
     assert pyramid_moves == []
     for a, b in zip(talon[::2], talon[1::2]):
-        draw_all(game)                           # nothing else removed: a full pass...
-        game.play("recycle")                     # ...and the game goes on
+        draw_all(game)  # nothing else removed: a full pass...
+        game.play("recycle")  # ...and the game goes on
         assert game.status is Status.PLAYING
         game.play("draw")
         game.play(f"{a}+{b}")

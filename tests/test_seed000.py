@@ -1,4 +1,5 @@
 """Seed 000's walkthrough of its example deal, on its card list (docs/deal-codes.md)."""
+
 import pytest
 
 from pyramid_solitaire import Game, IllegalMoveError, Move, Status
@@ -14,7 +15,7 @@ def game():
 def test_layout_and_talon(game):
     assert [str(c) for c in game.deal.rows[0]] == ["Jd"]
     assert [str(c) for c in game.deal.rows[6]] == "7c Tc 3h 4h 3s Kd 7s".split()
-    assert [str(c) for c in game.waste] == ["7d"]      # one card on the waste at the deal
+    assert [str(c) for c in game.waste] == ["7d"]  # one card on the waste at the deal
     assert len(game.stock) == 23
 
 
@@ -39,7 +40,7 @@ def test_first_two_moves_free_the_ten_of_spades(game):
     assert Move.parse("Kd") in game.legal_moves
     assert Move.parse("Tc+3s") in game.legal_moves
     game.play("Kd")
-    assert "Ts" not in map(str, game.free_cards)      # still covered by 3s
+    assert "Ts" not in map(str, game.free_cards)  # still covered by 3s
     game.play("Tc+3s")
     assert [str(c) for c in game.free_cards] == "Ts 7c 3h 4h 7s".split()
     assert game.pyramid_removed == 3

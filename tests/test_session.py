@@ -1,4 +1,5 @@
 """The session layer: profiles, the tap model, messages, scoring, undo and redo, the clock."""
+
 from __future__ import annotations
 
 import string
@@ -7,12 +8,12 @@ import numpy as np
 import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
-from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition,
-                                 rule)
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from conftest import EASY_CLEAR, easy_deal, seed000_deal
 from pyramid_solitaire import Deal, Move, Rules, Status, solve, solve_many
 from pyramid_solitaire.session import CATALOGUE, LANGUAGES, Profile, Scoring, Session, message
+
+from conftest import EASY_CLEAR, easy_deal, seed000_deal
 
 
 class FakeClock:
@@ -29,17 +30,18 @@ def index_of(session: Session, token: str) -> int:
 
 # ---- seed 000's walkthrough -----------------------------------------------------------------
 
+
 def test_seed000_walkthrough_by_taps():
     s = Session(seed000_deal(), "pyramide", clock=FakeClock())
     assert [m.text for m in s.tap(index_of(s, "Qc"))] == ["This card is blocked by another card"]
-    assert s.tap(index_of(s, "Kd")) == [] and s.score == 10        # a King: one tap
+    assert s.tap(index_of(s, "Kd")) == [] and s.score == 10  # a King: one tap
     assert s.tap(index_of(s, "Tc")) == [] and s.selection == index_of(s, "Tc")
     assert s.tap(index_of(s, "3s")) == [] and s.score == 30 and s.selection is None
     out = s.tap(index_of(s, "7c")) + s.tap(index_of(s, "7s"))
     assert [m.code for m in out] == ["sum_not_13"] and out[0].text == "Sum must be 13"
-    assert s.selection == index_of(s, "7s")                          # the second stays selected
+    assert s.selection == index_of(s, "7s")  # the second stays selected
     assert s.moves == 2 and s.score == 30
-    s.tap(index_of(s, "7s"))                                         # tap it again: deselected
+    s.tap(index_of(s, "7s"))  # tap it again: deselected
     assert s.selection is None
 
 
@@ -55,7 +57,7 @@ def test_explanations_off_and_vietnamese():
 def test_stock_waste_and_drag():
     s = Session("PY1-N-AAAAAAS", clock=FakeClock())
     assert s.state()["waste_tops"] == ["Tc"]
-    assert s.drag(index_of(s, "3d"), "waste") == [] and s.score == 10   # 3d + Tc (waste): 10
+    assert s.drag(index_of(s, "3d"), "waste") == [] and s.score == 10  # 3d + Tc (waste): 10
     stock = s.state()["stock"]
     assert s.tap("stock") == [] and s.state()["stock"] == stock - 1 and s.moves == 2
     with pytest.raises(ValueError, match="tap target"):
@@ -95,6 +97,7 @@ def test_play_direct_and_illegal():
 
 # ---- scoring, undo, the moves counter -------------------------------------------------------
 
+
 def test_pyramide_undo_takes_points_back_but_not_moves():
     s = Session(seed000_deal(), "pyramide")
     s.play("Kd"), s.play("Tc+3s")
@@ -105,7 +108,7 @@ def test_pyramide_undo_takes_points_back_but_not_moves():
     assert (s.score, s.moves) == (30, 3)
     assert s.redo()[0].code == "nothing_to_redo"
     s.undo()
-    s.tap("stock")                                  # a new action clears the redo stack
+    s.tap("stock")  # a new action clears the redo stack
     assert not s.can_redo
 
 
@@ -121,7 +124,9 @@ def test_pyramide_undo_limit_100():
 
 @pytest.mark.parametrize("profile", ["three-pass", "unlimited"])
 def test_unlimited_undo_counts_a_move(profile):
-    s = Session(seed000_deal(), Profile.preset(profile).replace(rules=Rules(), no_chance_notice=False))
+    s = Session(
+        seed000_deal(), Profile.preset(profile).replace(rules=Rules(), no_chance_notice=False)
+    )
     for _ in range(150):
         s.tap("stock")
     for _ in range(150):
@@ -131,9 +136,10 @@ def test_unlimited_undo_counts_a_move(profile):
 
 def test_three_pass_scoring_and_win_bonus():
     clock = FakeClock()
-    s = Session("PY1-N-AAAAAAS", Profile.preset("three-pass").replace(rules="pyramide"),
-                clock=clock)
-    s.play("3d+Tc")                              # a pyramid card and a talon card: 10 + 2
+    s = Session(
+        "PY1-N-AAAAAAS", Profile.preset("three-pass").replace(rules="pyramide"), clock=clock
+    )
+    s.play("3d+Tc")  # a pyramid card and a talon card: 10 + 2
     assert s.score == 12
     easy = Session(easy_deal(), "three-pass", clock=clock)
     for move in EASY_CLEAR:
@@ -144,7 +150,7 @@ def test_three_pass_scoring_and_win_bonus():
     assert seconds == 2 * len(EASY_CLEAR)
     assert easy.score == 280 + int(600 - 2 * len(EASY_CLEAR) - 0.5 * seconds)
     clock.t += 100
-    assert easy.seconds == seconds                # the clock stops at the end
+    assert easy.seconds == seconds  # the clock stops at the end
     easy.undo()
     assert easy.score == 270 and easy.status is Status.PLAYING
 
@@ -162,7 +168,7 @@ def test_no_points_under_unlimited_and_the_no_chance_notice():
     s = Session(Deal.from_number(lost, rules="unlimited"), "unlimited")
     out = s.tap("stock")
     assert [m.code for m in out] == ["no_chance"] and s.score == 0
-    assert s.tap("stock") == []                  # said once
+    assert s.tap("stock") == []  # said once
     won = int(np.flatnonzero(r.winnable == 1)[0])
     w = Session(Deal.from_number(won, rules="unlimited"), "unlimited")
     assert "no_chance" not in [m.code for m in w.tap("stock")]
@@ -177,6 +183,7 @@ def test_hint_marks_the_game_assisted():
 
 def test_hints_are_in_the_players_words_and_lead_to_a_shortest_win():
     from pyramid_solitaire import solve
+
     s = Session("PY1-N-AAAAAAS")
     shortest = solve("PY1-N-AAAAAAS", objective="min_moves").n_moves
     said = set()
@@ -186,18 +193,25 @@ def test_hints_are_in_the_players_words_and_lead_to_a_shortest_win():
         move = Move.parse(hint.args["move"])
         said.add((move.kind, hint.text))
         s.play(move)
-    assert str(s.status) == "won" and len(s.game.moves) == shortest      # hints alone win fastest
+    assert str(s.status) == "won" and len(s.game.moves) == shortest  # hints alone win fastest
     kinds = {kind for kind, _ in said}
     assert {"king", "pair", "draw"} <= kinds
     for kind, text in said:
-        assert text.startswith({"king": "Remove ", "pair": "Pair ", "draw": "Draw a card",
-                                "recycle": "Turn the waste over"}[kind])
-        assert "+" not in text                                         # words, not notation
+        assert text.startswith(
+            {
+                "king": "Remove ",
+                "pair": "Pair ",
+                "draw": "Draw a card",
+                "recycle": "Turn the waste over",
+            }[kind]
+        )
+        assert "+" not in text  # words, not notation
     s = Session("PY1-N-AAAAAAS", lang="vi")
     assert s.hint()[0].text.startswith(("Bỏ ", "Ghép ", "Rút một lá", "Lật lại"))
 
 
 # ---- the clock -----------------------------------------------------------------------------
+
 
 def test_clock_pause_and_resume():
     clock = FakeClock()
@@ -215,15 +229,27 @@ def test_clock_pause_and_resume():
 
 # ---- profiles and messages ---------------------------------------------------------------------
 
+
 def test_profiles():
-    assert Profile.names() == ["pyramide", "three-pass", "unlimited", "classic", "classic-draw3",
-                               "msc"]
+    assert Profile.names() == [
+        "pyramide",
+        "three-pass",
+        "unlimited",
+        "classic",
+        "classic-draw3",
+        "msc",
+    ]
     p = Profile.preset("pyramide")
     assert p.scoring == Scoring(pyramid=10) and p.undo_limit == 100 and not p.undo_counts_move
     assert Profile.preset("msc").rules == Rules.preset("msc")
     assert p.replace(undo_limit=None).undo_limit is None
-    for bad in (dict(undo_limit=-1), dict(nope=1), dict(rules="vegas"), dict(ranking=("luck",)),
-                dict(explain_errors="yes")):
+    for bad in (
+        dict(undo_limit=-1),
+        dict(nope=1),
+        dict(rules="vegas"),
+        dict(ranking=("luck",)),
+        dict(explain_errors="yes"),
+    ):
         with pytest.raises(ValueError):
             p.replace(**bad)
     with pytest.raises(ValueError, match="unknown profile"):
@@ -233,8 +259,10 @@ def test_profiles():
 def test_every_message_in_every_language():
     for code, texts in CATALOGUE.items():
         assert set(texts) == set(LANGUAGES), code
-        fields = {lang: {f for _, f, _, _ in string.Formatter().parse(t) if f}
-                  for lang, t in texts.items()}
+        fields = {
+            lang: {f for _, f, _, _ in string.Formatter().parse(t) if f}
+            for lang, t in texts.items()
+        }
         assert len({frozenset(f) for f in fields.values()}) == 1, code
         args = {f: "x" for f in fields["en"]}
         assert all(message(code, lang, **args).text for lang in LANGUAGES)
@@ -243,9 +271,10 @@ def test_every_message_in_every_language():
 
 # ---- random taps and undos against the engine ------------------------------------------------
 
-TARGETS = st.one_of(st.integers(0, 27),
-                    st.sampled_from(["stock", "waste", "stock:top", "waste:0", "waste:1",
-                                     "waste:2"]))
+TARGETS = st.one_of(
+    st.integers(0, 27),
+    st.sampled_from(["stock", "waste", "stock:top", "waste:0", "waste:1", "waste:2"]),
+)
 MACHINE_PROFILES = ["pyramide", "three-pass", "unlimited", "classic", "classic-draw3", "msc"]
 
 
@@ -260,7 +289,7 @@ class SessionMachine(RuleBasedStateMachine):
     def start(self, profile, number):
         self.clock = FakeClock()
         self.s = Session(Deal.from_number(number), profile, clock=self.clock)
-        self.done: list[tuple] = []        # (state before, state after, points) per action
+        self.done: list[tuple] = []  # (state before, state after, points) per action
         self.undone: list[tuple] = []
         self.moves = 0
 
@@ -276,7 +305,7 @@ class SessionMachine(RuleBasedStateMachine):
         legal = set(g.legal_moves)
         act()
         if len(g.moves) == played:
-            assert self.snapshot() == before                # nothing played: nothing changed
+            assert self.snapshot() == before  # nothing played: nothing changed
             return
         assert len(g.moves) == played + 1 and g.moves[-1] in legal
         move = g.moves[-1]
@@ -318,7 +347,7 @@ class SessionMachine(RuleBasedStateMachine):
         played = len(self.s.game.moves)
         self._acted(self.snapshot(), act)
         if len(self.s.game.moves) != played:
-            self.undone.clear()                              # a new action ends redo
+            self.undone.clear()  # a new action ends redo
             assert not self.s.can_redo
 
     @precondition(lambda self: self.s.can_undo)
@@ -364,29 +393,35 @@ class SessionMachine(RuleBasedStateMachine):
         if not hasattr(self, "s"):
             return
         g = self.s.game
-        places = len([c for c in g.pyramid if c is not None]) + len(g.stock) + len(g.waste) + len(g.removed)
+        places = (
+            len([c for c in g.pyramid if c is not None])
+            + len(g.stock)
+            + len(g.waste)
+            + len(g.removed)
+        )
         assert places == 52
         assert self.s.moves == self.moves
         assert self.s.can_undo == bool(self.done) and self.s.can_redo == bool(self.undone)
         undoable = [a.move for a in self.s._undo]
-        assert g.moves[len(g.moves) - len(undoable):] == undoable   # the last actions
+        assert g.moves[len(g.moves) - len(undoable) :] == undoable  # the last actions
         targets = self.s.targets()
         if self.s.status is not Status.PLAYING:
-            assert targets == []                  # a finished game: nothing to tap
+            assert targets == []  # a finished game: nothing to tap
             return
         playable = set(g.playable_cards)
-        for t in targets:                     # each one reaches a card that can be played
+        for t in targets:  # each one reaches a card that can be played
             assert t == "stock" or self.s._card_at(t) in playable
-        assert len({self.s._card_at(t) for t in targets if t != "stock"}) == \
-            len(playable) - (len(g.waste) > 1 and g.rules.pair_waste_top_two)
+        assert len({self.s._card_at(t) for t in targets if t != "stock"}) == len(playable) - (
+            len(g.waste) > 1 and g.rules.pair_waste_top_two
+        )
 
 
-SessionMachine.TestCase.settings = settings(max_examples=100, stateful_step_count=60,
-                                            deadline=None)
+SessionMachine.TestCase.settings = settings(max_examples=100, stateful_step_count=60, deadline=None)
 TestSessionMachine = SessionMachine.TestCase
 
 
 # ---- saves -----------------------------------------------------------------------------------
+
 
 def _played(clock=None, **kwargs) -> Session:
     s = Session(seed000_deal(), "three-pass", clock=clock or FakeClock(), **kwargs)
@@ -419,17 +454,20 @@ def test_autosave_after_every_action(tmp_path):
     assert resumed.score == 0 and resumed.can_redo
     resumed.redo()
     assert Session.load(path, clock=clock).score == 10
-    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]     # no temporary file left
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]  # no temporary file left
 
 
-@pytest.mark.parametrize("content, problem", [
-    (b"", "not JSON"),
-    (b'{"format": "pyramid-solitaire-session", "version": 1, "deal"', "truncated"),
-    (b'{"hello": "world"}', "not a pyramid-solitaire save"),
-    (b'{"format": "pyramid-solitaire-session", "version": 99}', "newer"),
-    (b"\xff\xfe\x00garbage", "not JSON"),
-    (b'[1, 2, 3]', "not a pyramid-solitaire save"),
-])
+@pytest.mark.parametrize(
+    "content, problem",
+    [
+        (b"", "not JSON"),
+        (b'{"format": "pyramid-solitaire-session", "version": 1, "deal"', "truncated"),
+        (b'{"hello": "world"}', "not a pyramid-solitaire save"),
+        (b'{"format": "pyramid-solitaire-session", "version": 99}', "newer"),
+        (b"\xff\xfe\x00garbage", "not JSON"),
+        (b"[1, 2, 3]", "not a pyramid-solitaire save"),
+    ],
+)
 def test_bad_saves_are_refused_and_left_alone(tmp_path, content, problem):
     path = tmp_path / "game.json"
     path.write_bytes(content)
@@ -441,6 +479,7 @@ def test_bad_saves_are_refused_and_left_alone(tmp_path, content, problem):
 
 def test_a_save_with_illegal_moves_is_refused(tmp_path):
     import json
+
     doc = json.loads(_played().to_json())
     doc["history"][0] = "Qc+As"
     path = tmp_path / "game.json"
@@ -454,13 +493,20 @@ def test_a_save_with_illegal_moves_is_refused(tmp_path):
 
 # ---- pause, new deals, profiles ---------------------------------------------------------------
 
+
 def test_a_paused_game_refuses_actions_and_a_finished_one_does_not_pause():
     clock = FakeClock()
     s = Session("PY1-N-AAAAAAS", clock=clock)
     s.pause()
     before = s.state()
-    for action in (lambda: s.tap(22), lambda: s.play("Kc"), lambda: s.undo(), lambda: s.redo(),
-                   lambda: s.hint(), lambda: s.drag(21, 25)):
+    for action in (
+        lambda: s.tap(22),
+        lambda: s.play("Kc"),
+        lambda: s.undo(),
+        lambda: s.redo(),
+        lambda: s.hint(),
+        lambda: s.drag(21, 25),
+    ):
         assert [m.code for m in action()] == ["game_paused"]
     assert s.state() == before and not s.assisted
     assert [m.code for m in s.resume()] == ["resumed"] and s.resume() == []
@@ -474,6 +520,7 @@ def test_a_paused_game_refuses_actions_and_a_finished_one_does_not_pause():
 
 def test_new_deal_random_and_under_another_profile(tmp_path):
     from pyramid_solitaire.session.stats import StatsStore
+
     store = StatsStore(tmp_path / "stats.sqlite3")
     s = Session("PY1-N-AAAAAAS", clock=FakeClock(), stats=store)
     s.tap(22)
@@ -486,8 +533,8 @@ def test_new_deal_random_and_under_another_profile(tmp_path):
     rows = store._db.execute("SELECT profile, result FROM games ORDER BY id").fetchall()
     assert rows == [("pyramide", "abandoned"), ("pyramide", "abandoned")]
     with pytest.raises(ValueError):
-        s.new_deal("PY1-N-AAAAAAS", "three-pass")       # the code names other rules
-    assert s.game.code == "PY1-T-AAAAAAS"               # nothing changed
+        s.new_deal("PY1-N-AAAAAAS", "three-pass")  # the code names other rules
+    assert s.game.code == "PY1-T-AAAAAAS"  # nothing changed
     s.play("Kc")
     s.save(tmp_path / "game.json")
     again = Session.load(tmp_path / "game.json", stats=store, lang="vi")
@@ -503,10 +550,10 @@ def test_undoing_the_winning_move_does_not_count_the_time_since():
         s.play(move)
     assert s.status is Status.WON
     won_seconds, won_score = s.seconds, s.score
-    clock.t += 600                                  # the won game left on the screen
+    clock.t += 600  # the won game left on the screen
     s.undo()
     assert s.seconds == won_seconds
-    s.redo()                                        # (undo and redo: two more moves)
+    s.redo()  # (undo and redo: two more moves)
     assert s.seconds == won_seconds and s.score == won_score - 2 * 2
 
 
@@ -525,8 +572,8 @@ def test_a_statistics_file_that_fails_costs_the_record_not_the_game(tmp_path):
 def test_targets_and_codes_named_by_their_game():
     s = Session("PY1-N-AAAAAAS", clock=FakeClock())
     with pytest.raises(ValueError, match="stock:top"):
-        s.tap("stock:top")                          # only where the stock top is playable
-    s.new_deal("PY1-M-AAAAAAS")                     # a pasted msc code: the msc game
+        s.tap("stock:top")  # only where the stock top is playable
+    s.new_deal("PY1-M-AAAAAAS")  # a pasted msc code: the msc game
     assert s.profile.name == "msc" and s.game.code == "PY1-M-AAAAAAS"
-    s.new_deal(Deal.from_number(3).to_cards())      # a card list: this game
+    s.new_deal(Deal.from_number(3).to_cards())  # a card list: this game
     assert s.profile.name == "msc"

@@ -1,5 +1,6 @@
 """The version-1 deal shuffle (docs/deal-codes.md) against its published test vectors and against a
 pure-Python transcription of the spec's pseudo-code."""
+
 from __future__ import annotations
 
 import random
@@ -52,18 +53,18 @@ def spec_deal(n: int) -> list:
 
 VECTORS = {
     "PY1-N-AAAAAAA": "8s Jh 9c 2s 2d Qd 6s Tc 3d Ac Jc 7c 9h 8c Qs Kh 5h 2c 3h 5c Ah 6c 4s Td 5d "
-                     "8h 8d Ad Qh Ts Qc Jd 3s 4d 2h 9d 3c Kd As 7s 9s 7d Js 6h Ks 4c 7h 5s 6d 4h "
-                     "Kc Th",
+    "8h 8d Ad Qh Ts Qc Jd 3s 4d 2h 9d 3c Kd As 7s 9s 7d Js 6h Ks 4c 7h 5s 6d 4h "
+    "Kc Th",
     "PY1-N-AAAAAAS": "Ad 3c 7d 6c 5c 8d 2h 4c 8c 2d Kd Qd 6s 8h 8s 9h 3h 4d Ts Qc Kh 5d Kc 2s Jh "
-                     "3d Th As Tc 3s 4s 9d Qh 9c 7s Td 9s 2c 6h 5h Ah 5s Jd Ac 7h Js 4h Ks 6d Jc "
-                     "7c Qs",
+    "3d Th As Tc 3s 4s 9d Qh 9c 7s Td 9s 2c 6h 5h Ah 5s Jd Ac 7h Js 4h Ks 6d Jc "
+    "7c Qs",
 }
 
 
 def test_deal_numbers_of_the_vectors():
     assert deal_number("PY1-N-AAAAAAA") == 0
     assert deal_number("PY1-N-AAAAAAS") == 18
-    assert deal_number("PY1-N-ZZZZZZZ") == 26 ** 7 - 1 == 8_031_810_175
+    assert deal_number("PY1-N-ZZZZZZZ") == 26**7 - 1 == 8_031_810_175
 
 
 @pytest.mark.parametrize("code", list(VECTORS))
@@ -80,13 +81,29 @@ def test_spec_vectors(code):
 
 def _numbers() -> list:
     rng = random.Random(20240601)
-    nums = [0, 1, 2, 18, 25, 26, 26 ** 7 - 2, 26 ** 7 - 1, 26 ** 7, 2 ** 32 - 1, 2 ** 32,
-            2 ** 63 - 1, 2 ** 63, 2 ** 63 + 1, MASK64 - 1, MASK64]
+    nums = [
+        0,
+        1,
+        2,
+        18,
+        25,
+        26,
+        26**7 - 2,
+        26**7 - 1,
+        26**7,
+        2**32 - 1,
+        2**32,
+        2**63 - 1,
+        2**63,
+        2**63 + 1,
+        MASK64 - 1,
+        MASK64,
+    ]
     nums += [MASK64 - k for k in range(2, 40)]
     # state + the golden-ratio increment wraps around 2**64 on the first draws
-    nums += [(2 ** 64 - 0x9E3779B97F4A7C15 + d) & MASK64 for d in range(-3, 4)]
-    nums += [rng.randrange(26 ** 7) for _ in range(200)]
-    nums += [rng.randrange(2 ** 64) for _ in range(100)]
+    nums += [(2**64 - 0x9E3779B97F4A7C15 + d) & MASK64 for d in range(-3, 4)]
+    nums += [rng.randrange(26**7) for _ in range(200)]
+    nums += [rng.randrange(2**64) for _ in range(100)]
     return nums
 
 
@@ -101,7 +118,7 @@ def test_core_matches_spec_shuffle():
         assert got == spec_deal(n), n
 
 
-@pytest.mark.parametrize("seed", [0, 18, 26 ** 7 - 1, MASK64, MASK64 - 0x9E3779B97F4A7C15 + 1])
+@pytest.mark.parametrize("seed", [0, 18, 26**7 - 1, MASK64, MASK64 - 0x9E3779B97F4A7C15 + 1])
 def test_splitmix64_stream(seed):
     state, expected = seed, []
     for _ in range(60):
@@ -115,7 +132,7 @@ def test_deals_differ():
     assert len(deals) == 200
 
 
-@pytest.mark.parametrize("bad", [-1, 2 ** 64])
+@pytest.mark.parametrize("bad", [-1, 2**64])
 def test_out_of_range_numbers_are_refused(bad):
     with pytest.raises((OverflowError, ValueError)):
         deal_cards(bad)

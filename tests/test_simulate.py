@@ -1,4 +1,5 @@
 """The Monte Carlo simulator (docs/simulation.md): policies, determinism, replays, API and CLI."""
+
 from __future__ import annotations
 
 import doctest
@@ -10,17 +11,16 @@ import re
 import numpy as np
 import pytest
 
-from conftest import SIMD_IDS, on_simd_path, run_main, simd_paths
-
-from pyramid_core import _simulate_tests as hooks
 from pyramid_core import simulate as core
-from pyramid_core.shuffle import MAX_DEAL_NUMBER, deal_cards
-from pyramid_solitaire import (Deal, Game, Move, Rules, SimulationResult, Status, replay,
-                               simulate)
-from conftest import repo_file
 from pyramid_core.position import Table
-from reference import above as ref_above, covers as ref_covers
+from pyramid_core.shuffle import MAX_DEAL_NUMBER, deal_cards
+from pyramid_solitaire import Deal, Game, Move, Rules, SimulationResult, Status, replay, simulate
 from pyramid_solitaire.cli import main
+
+from conftest import SIMD_IDS, on_simd_path, repo_file, run_main, simd_paths
+from core_hooks import _simulate_tests as hooks
+from reference import above as ref_above
+from reference import covers as ref_covers
 
 sim_module = importlib.import_module("pyramid_solitaire.simulate")
 
@@ -34,8 +34,13 @@ OPTION_SETS = {
     "unlimited-covering": Rules.preset("unlimited").replace(pair_with_covering=True),
     "unlimited-stock-top": Rules(waste_at_deal=0, stock_top_playable=True),
     "msc-win-all": Rules.preset("msc").replace(win="all"),
-    "two-redeals-everything": Rules(waste_at_deal=0, redeals=1, stock_top_playable=True,
-                                    pair_waste_top_two=True, pair_with_covering=True),
+    "two-redeals-everything": Rules(
+        waste_at_deal=0,
+        redeals=1,
+        stock_top_playable=True,
+        pair_waste_top_two=True,
+        pair_with_covering=True,
+    ),
     "draw3-waste-covering-all": Rules(draw=3, redeals=0, pair_with_covering=True, win="all"),
     "classic-win-all": Rules.preset("classic").replace(win="all", pair_waste_top_two=True),
 }
@@ -48,6 +53,7 @@ def arrays(result):
 
 # ---- the core agrees with the engine --------------------------------------------------------
 
+
 @pytest.fixture(params=list(SIMD_IDS), ids=list(SIMD_IDS.values()))
 def simd(request):
     """Every path: AVX-512, AVX2 and plain C (a path the CPU lacks is a skip that says so)."""
@@ -56,7 +62,7 @@ def simd(request):
 
 
 def test_fast_shuffle_is_the_v1_shuffle(simd):
-    for number in list(range(300)) + [MAX_DEAL_NUMBER, 2 ** 31, 123456789]:
+    for number in list(range(300)) + [MAX_DEAL_NUMBER, 2**31, 123456789]:
         assert hooks.shuffle_ranks(number) == [c % 13 + 1 for c in deal_cards(number)]
 
 
@@ -67,7 +73,7 @@ def test_batch_deal_setup(name, simd):
     options = Rules.preset(name).core_options()
     assert hooks.check_deal_setup(0, 20000, options) == []
     assert hooks.check_deal_setup(MAX_DEAL_NUMBER - 999, 1000, options) == []
-    assert hooks.check_deal_setup(987654321987, 5, options) == []     # a short last block
+    assert hooks.check_deal_setup(987654321987, 5, options) == []  # a short last block
 
 
 @pytest.mark.parametrize("name", ["pyramide", "classic-draw3", "msc"])
@@ -78,12 +84,17 @@ def test_batch_setup_ways_agree(policy, name):
     and as one game at a time (sim_play on sim_deal_from_number), for any slice of a batch
     (blocks that start anywhere, short last blocks, given deals out of order)."""
     options = Rules.preset(name).core_options()
-    deals = np.array([5, 5, MAX_DEAL_NUMBER, 17, 2 ** 40, 3, 99, 1, 0, 12345678901, 8, 7, 6],
-                     dtype=np.uint64)
+    deals = np.array(
+        [5, 5, MAX_DEAL_NUMBER, 17, 2**40, 3, 99, 1, 0, 12345678901, 8, 7, 6], dtype=np.uint64
+    )
 
     def batch(n, lo, deals=None):
-        out = [np.zeros(n, np.uint8), np.zeros(n, np.uint8), np.zeros(n, np.uint16),
-               np.zeros(n, np.uint16)]
+        out = [
+            np.zeros(n, np.uint8),
+            np.zeros(n, np.uint8),
+            np.zeros(n, np.uint16),
+            np.zeros(n, np.uint16),
+        ]
         core.run(core.POLICIES[policy], options, 3, 1000, deals, lo, n, *out)
         return np.stack([a.astype(np.int64) for a in out])[:, lo:]
 
@@ -92,29 +103,40 @@ def test_batch_setup_ways_agree(policy, name):
         runs = []
         for on in simd_paths():
             hooks.simd(on)
-            runs.append([batch(37, 0), batch(37, 5), batch(len(deals), 0, deals),
-                         batch(len(deals), 11, deals)])
+            runs.append(
+                [
+                    batch(37, 0),
+                    batch(37, 5),
+                    batch(len(deals), 0, deals),
+                    batch(len(deals), 11, deals),
+                ]
+            )
     finally:
         hooks.simd(before)
     for other in runs[1:]:
         for a, b in zip(runs[0], other):
             assert np.array_equal(a, b)
-    one = np.array([core.play(core.POLICIES[policy], options, 3, 1000 + i)[:4]
-                    for i in range(37)]).T
+    one = np.array(
+        [core.play(core.POLICIES[policy], options, 3, 1000 + i)[:4] for i in range(37)]
+    ).T
     assert np.array_equal(runs[0][0], one)
     assert np.array_equal(runs[0][1], one[:, 5:])
-    given = np.array([core.play(core.POLICIES[policy], options, 3, int(n))[:4]
-                      for n in deals]).T
+    given = np.array([core.play(core.POLICIES[policy], options, 3, int(n))[:4] for n in deals]).T
     assert np.array_equal(runs[0][2], given)
     assert np.array_equal(runs[0][3], given[:, 11:])
 
 
 # Rule sets the lockstep playouts take: every combination of what they read.
-LOCKSTEP_RULES = [Rules(waste_at_deal=w, redeals=r, stock_top_playable=stp, win=win)
-                  for w in (0, 1) for r in (0, 1, 2, "unlimited") for stp in (False, True)
-                  for win in ("pyramid", "all")]
-LOCKSTEP_RULES_DRAW3 = [Rules(draw=3, redeals=0, waste_at_deal=w, win=win)
-                        for w in (0, 1) for win in ("pyramid", "all")]
+LOCKSTEP_RULES = [
+    Rules(waste_at_deal=w, redeals=r, stock_top_playable=stp, win=win)
+    for w in (0, 1)
+    for r in (0, 1, 2, "unlimited")
+    for stp in (False, True)
+    for win in ("pyramid", "all")
+]
+LOCKSTEP_RULES_DRAW3 = [
+    Rules(draw=3, redeals=0, waste_at_deal=w, win=win) for w in (0, 1) for win in ("pyramid", "all")
+]
 
 
 @pytest.mark.parametrize("path", [1, 2, 3], ids=["avx512", "avx2", "one-lane"])
@@ -125,11 +147,15 @@ def test_lockstep_playouts_are_the_scalar_ones(rules, policy, path):
     (pyr_sim_lockstep.h), and the same text compiled for one lane of plain C plays them one at
     a time on any CPU; the rows are those of the scalar playouts, game for game."""
     options = rules.core_options()
-    n = 3001                                     # a short last group of lanes
+    n = 3001  # a short last group of lanes
 
     def batch(on):
-        out = [np.zeros(n, np.uint8), np.zeros(n, np.uint8), np.zeros(n, np.uint16),
-               np.zeros(n, np.uint16)]
+        out = [
+            np.zeros(n, np.uint8),
+            np.zeros(n, np.uint8),
+            np.zeros(n, np.uint16),
+            np.zeros(n, np.uint16),
+        ]
         hooks.simd(on)
         core.run(core.POLICIES[policy], options, 11, 777, None, 0, n, *out)
         return out
@@ -138,7 +164,7 @@ def test_lockstep_playouts_are_the_scalar_ones(rules, policy, path):
         vector, scalar = batch(path), batch(0)
     for a, b in zip(vector, scalar):
         assert np.array_equal(a, b)
-    assert len(np.unique(vector[1])) > 10        # real games: many different outcomes
+    assert len(np.unique(vector[1])) > 10  # real games: many different outcomes
 
 
 def test_simd_switch():
@@ -146,12 +172,14 @@ def test_simd_switch():
     cpu = core.cpu_features()
     try:
         assert hooks.simd(0) == 0 and core.simd_path() == "scalar"
-        assert hooks.simd(1) == (1 if cpu["avx512"] else 0)     # only where the CPU has it
+        assert hooks.simd(1) == (1 if cpu["avx512"] else 0)  # only where the CPU has it
         assert hooks.simd(2) == (2 if cpu["avx2"] else 0)
         assert core.simd_path() == ("avx2" if cpu["avx2"] else "scalar")
-        assert hooks.simd(3) == 3 and core.simd_path() == "one-lane"   # on every CPU
-        assert core.simd_path(core.POLICIES["greedy"], Rules(pair_with_covering=True)
-                              .core_options()) == "scalar"
+        assert hooks.simd(3) == 3 and core.simd_path() == "one-lane"  # on every CPU
+        assert (
+            core.simd_path(core.POLICIES["greedy"], Rules(pair_with_covering=True).core_options())
+            == "scalar"
+        )
     finally:
         hooks.simd(before)
 
@@ -178,7 +206,7 @@ def test_fast_playouts_agree_with_engine_playouts(name, policy):
         assert core.play(code, options, 99, number) == hooks.reference(code, options, 99, number)
 
 
-SUPPORT = [len(ref_above(i)) for i in range(28)]   # the cards each position covers
+SUPPORT = [len(ref_above(i)) for i in range(28)]  # the cards each position covers
 
 
 def _free(pyr):
@@ -210,14 +238,18 @@ def greedy_by_definition(options, number):
             else:
                 gone = [x for x in (a, b) if x < 28]
                 after = pyr & ~sum(1 << x for x in gone)
-                score = (100 * len(gone) + 30 * len(_free(after) - _free(pyr))
-                         + sum(SUPPORT[x] for x in gone))
+                score = (
+                    100 * len(gone)
+                    + 30 * len(_free(after) - _free(pyr))
+                    + sum(SUPPORT[x] for x in gone)
+                )
             if best is None or score > best_score:
                 best, best_score = m, score
         if kings:
             m = kings[0]
-        elif best is not None and (best_score >= 0 or fallback is None
-                                   or (fallback == 127 and stuck)):
+        elif best is not None and (
+            best_score >= 0 or fallback is None or (fallback == 127 and stuck)
+        ):
             m = best
         else:
             m = fallback
@@ -285,22 +317,26 @@ def test_policy_follows_its_definition(name, policy):
     move for move as the policy's definition written out in Python (above), 40 deals each."""
     options = OPTION_SETS[name].core_options()
     for number in range(7, 7 + 40 * 97, 97):
-        won, removed, n_moves, score, played = core.play(core.POLICIES[policy], options, 99,
-                                                          number)
-        expected = (greedy_by_definition(options, number) if policy == "greedy"
-                    else random_by_definition(options, 99, number))
+        won, removed, n_moves, score, played = core.play(core.POLICIES[policy], options, 99, number)
+        expected = (
+            greedy_by_definition(options, number)
+            if policy == "greedy"
+            else random_by_definition(options, 99, number)
+        )
         assert played == expected, (name, number)
         assert n_moves == len(played)
 
 
 # ---- determinism ----------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("rules", ["pyramide", "msc", "classic-draw3"])
 @pytest.mark.parametrize("policy", ["greedy", "random"])
 def test_same_arrays_whatever_the_threads_and_chunks(policy, rules):
-    runs = [simulate(6000, start=1000, rules=rules, policy=policy, seed=7, threads=t,
-                     chunk_size=c)
-            for t, c in [(1, None), (2, 1000), (3, 777), (2, 6000), (1, 1)]]
+    runs = [
+        simulate(6000, start=1000, rules=rules, policy=policy, seed=7, threads=t, chunk_size=c)
+        for t, c in [(1, None), (2, 1000), (3, 777), (2, 6000), (1, 1)]
+    ]
     first = arrays(runs[0])
     for other in runs[1:]:
         for a, b in zip(first, arrays(other)):
@@ -321,7 +357,7 @@ def test_random_policy_seed():
     c = simulate(3000, policy="random", seed=2, threads=1)
     assert np.array_equal(a.moves, b.moves) and not np.array_equal(a.moves, c.moves)
     fresh = simulate(10, policy="random")
-    assert 0 <= fresh.seed < 2 ** 64
+    assert 0 <= fresh.seed < 2**64
     again = simulate(deals=fresh.deal, policy="random", seed=fresh.seed)
     assert np.array_equal(fresh.moves, again.moves)
 
@@ -331,6 +367,7 @@ def test_greedy_ignores_the_seed():
 
 
 # ---- replays ------------------------------------------------------------------------------------
+
 
 def _removal_legal(game):
     return any(m.kind in ("king", "pair") for m in game.legal_moves)
@@ -342,7 +379,7 @@ def _replay_on_game(number, rules, policy, seed, won, removed, moves):
     played = replay(number, rules=rules, policy=policy, seed=seed)
     assert len(played) == moves
     game = Game(Deal.from_number(number, rules=rules), rules)
-    seen = False            # a removal was legal at some position since the last recycle
+    seen = False  # a removal was legal at some position since the last recycle
     for m in played:
         seen = seen or (policy == "random" and _removal_legal(game))
         game.play(m)
@@ -359,7 +396,7 @@ def _replay_on_game(number, rules, policy, seed, won, removed, moves):
             assert rules.redeals == "unlimited"
             assert game.stock == [] and Move.RECYCLE in game.legal_moves
             last = max((i for i, m in enumerate(played) if m.kind == "recycle"), default=-1)
-            assert all(m.kind == "draw" for m in played[last + 1:])
+            assert all(m.kind == "draw" for m in played[last + 1 :])
             if policy == "random":
                 assert not seen and not _removal_legal(game) and moves < core.MOVE_CAP
 
@@ -370,8 +407,15 @@ def test_replays_are_legal_and_match_the_batch_rows(name, policy):
     rules = OPTION_SETS[name]
     result = simulate(300, start=4000, rules=rules, policy=policy, seed=5, threads=1)
     for i in range(result.games):
-        _replay_on_game(int(result.deal[i]), rules, policy, result.seed, bool(result.won[i]),
-                        int(result.removed[i]), int(result.moves[i]))
+        _replay_on_game(
+            int(result.deal[i]),
+            rules,
+            policy,
+            result.seed,
+            bool(result.won[i]),
+            int(result.removed[i]),
+            int(result.moves[i]),
+        )
 
 
 @pytest.mark.parametrize("name", PRESETS)
@@ -379,12 +423,16 @@ def test_replays_are_legal_and_match_the_batch_rows(name, policy):
 def test_recorded_games_match_the_batch_rows(name, policy):
     """The move-recording playout gives every batch row (many deals, checked in the core)."""
     rules = Rules.preset(name)
-    result = simulate(3000, start=10 ** 6, rules=rules, policy=policy, seed=8, threads=2)
+    result = simulate(3000, start=10**6, rules=rules, policy=policy, seed=8, threads=2)
     code, options = core.POLICIES[policy], rules.core_options()
     for i in range(0, result.games, 3):
         won, removed, moves, score, codes = core.play(code, options, 8, int(result.deal[i]))
-        assert (won, removed, moves, score) == (result.won[i], result.removed[i],
-                                                 result.moves[i], result.score[i])
+        assert (won, removed, moves, score) == (
+            result.won[i],
+            result.removed[i],
+            result.moves[i],
+            result.score[i],
+        )
         assert len(codes) == moves
 
 
@@ -405,6 +453,7 @@ def test_winning_replay_clears_the_pyramid():
 
 # ---- every preset and option runs; results make sense ------------------------------------------
 
+
 @pytest.mark.parametrize("name", sorted(OPTION_SETS))
 @pytest.mark.parametrize("policy", ["greedy", "random"])
 def test_every_rule_set_runs(name, policy):
@@ -422,8 +471,10 @@ def test_every_rule_set_runs(name, policy):
 
 def test_greedy_beats_random():
     for name in ("pyramide", "msc"):
-        assert simulate(4000, rules=name).win_rate > simulate(4000, rules=name, policy="random",
-                                                              seed=1).win_rate + 0.2
+        assert (
+            simulate(4000, rules=name).win_rate
+            > simulate(4000, rules=name, policy="random", seed=1).win_rate + 0.2
+        )
 
 
 def test_no_move_limit_is_hit():
@@ -447,13 +498,17 @@ def test_random_move_cap_ends_the_same_games_everywhere(cap):
     try:
         hooks.move_cap(cap)
         assert hooks.move_cap() == cap
-        hit = 0                 # games that reached the bound
+        hit = 0  # games that reached the bound
         for rules in [r for r in LOCKSTEP_RULES if r.redeals == "unlimited"]:
             options, n = rules.core_options(), 1001
             rows = []
             for on in simd_paths():
-                out = [np.zeros(n, np.uint8), np.zeros(n, np.uint8), np.zeros(n, np.uint16),
-                       np.zeros(n, np.uint16)]
+                out = [
+                    np.zeros(n, np.uint8),
+                    np.zeros(n, np.uint8),
+                    np.zeros(n, np.uint16),
+                    np.zeros(n, np.uint16),
+                ]
                 hooks.simd(on)
                 core.run(core.POLICIES["random"], options, 5, 300, None, 0, n, *out)
                 rows.append(out)
@@ -469,8 +524,9 @@ def test_random_move_cap_ends_the_same_games_everywhere(cap):
                 continue
             options = rules.core_options()
             for number in range(0, 3000, 15):
-                assert (core.play(core.POLICIES["random"], options, 99, number)
-                        == hooks.reference(core.POLICIES["random"], options, 99, number)), name
+                assert core.play(core.POLICIES["random"], options, 99, number) == hooks.reference(
+                    core.POLICIES["random"], options, 99, number
+                ), name
     finally:
         hooks.move_cap(before)
         hooks.simd(before_simd)
@@ -480,13 +536,17 @@ def test_random_move_cap_ends_the_same_games_everywhere(cap):
 
 # ---- statistics ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("wins, games, low, high", [
-    (50, 100, 0.40383, 0.59617),
-    (0, 10, 0.0, 0.27753),
-    (10, 10, 0.72247, 1.0),
-    (1, 1, 0.20654, 1.0),
-    (6687, 10000, 0.65941, 0.67786),
-])
+
+@pytest.mark.parametrize(
+    "wins, games, low, high",
+    [
+        (50, 100, 0.40383, 0.59617),
+        (0, 10, 0.0, 0.27753),
+        (10, 10, 0.72247, 1.0),
+        (1, 1, 0.20654, 1.0),
+        (6687, 10000, 0.65941, 0.67786),
+    ],
+)
 def test_wilson_interval(wins, games, low, high):
     lo, hi = sim_module.wilson_interval(wins, games)
     assert lo == pytest.approx(low, abs=2e-5) and hi == pytest.approx(high, abs=2e-5)
@@ -499,7 +559,7 @@ def test_summary_and_exports():
     assert r.games_per_second > 0 and len(r) == 2000
     text = r.summary()
     assert "three-pass" in text and f"{r.win_rate * 100:.2f}%" in text
-    assert re.search(r"^\s+28\s+[\d,]+\s+[\d.]+%", text, re.M)   # the histogram's 28 row
+    assert re.search(r"^\s+28\s+[\d,]+\s+[\d.]+%", text, re.M)  # the histogram's 28 row
     data = json.loads(json.dumps(r.to_dict()))
     assert data["games"] == 2000 and data["ci95"] == [low, high]
     assert sum(data["removed_histogram"].values()) == 2000
@@ -526,6 +586,7 @@ def test_plot():
     r = simulate(500, threads=1)
     try:
         import matplotlib
+
         matplotlib.use("Agg")
     except ImportError:
         with pytest.raises(ImportError, match=r"pyramid-solitaire\[plot\]"):
@@ -537,7 +598,8 @@ def test_plot():
 
 def test_progress_bar_and_callback(capsys):
     from pyramid_solitaire._parallel import Progress
-    bar = Progress(100, "games", True)          # a tqdm bar on stderr
+
+    bar = Progress(100, "games", True)  # a tqdm bar on stderr
     bar.update(40)
     bar.update(60)
     bar.close()
@@ -559,41 +621,45 @@ def test_doctests():
 
 # ---- bad input ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({}, "exactly one of games"),
-    ({"games": 5, "deals": [1]}, "exactly one of games"),
-    ({"games": 0}, "games must be 1.."),
-    ({"games": -3}, "games must be"),
-    ({"games": 2.5}, "games must be a whole number"),
-    ({"games": True}, "games must be a whole number"),
-    ({"games": "ten"}, "games must be a whole number"),
-    ({"games": 10, "start": -1}, "start must be 0.."),
-    ({"games": 10, "start": MAX_DEAL_NUMBER}, "runs past the last deal number"),
-    ({"deals": []}, "deals is empty"),
-    ({"deals": [[1, 2]]}, "deal 1: expected 52 cards"),
-    ({"deals": np.zeros((2, 3, 4), np.int64)}, "1-D (deal numbers) or 2-D"),
-    ({"deals": [1, -2]}, "deal 2: a deal number is a whole number 0.."),
-    ({"deals": np.array([1, -2])}, "deal numbers must be 0.."),
-    ({"deals": [MAX_DEAL_NUMBER + 1]}, "deal 1: a deal number"),
-    ({"deals": [2 ** 70]}, "deal"),
-    ({"deals": [1.5]}, "deal 1: a deal is"),
-    ({"deals": np.array([1.5])}, "integer deal numbers"),
-    ({"deals": 7}, "deals is a sequence"),
-    ({"deals": "123"}, "deals is a sequence"),
-    ({"deals": [1], "start": 3}, "start goes with games"),
-    ({"games": 5, "policy": "best"}, "unknown policy 'best'"),
-    ({"games": 5, "policy": "greedy", "max_seconds": 1}, "budgets of the solver"),
-    ({"games": 5, "policy": 1}, "policy must be a name"),
-    ({"games": 5, "rules": "nope"}, "unknown rules preset"),
-    ({"games": 5, "rules": 3}, "rules must be"),
-    ({"games": 5, "seed": -1}, "seed must be 0.."),
-    ({"games": 5, "seed": 2 ** 64}, "seed must be 0.."),
-    ({"games": 5, "seed": 1.5}, "seed must be a whole number"),
-    ({"games": 5, "threads": 0}, "threads must be >= 1"),
-    ({"games": 5, "threads": -1000}, "leaves no thread"),
-    ({"games": 5, "threads": 1.5}, "threads must be a whole number"),
-    ({"games": 5, "chunk_size": 0}, "chunk_size must be"),
-])
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({}, "exactly one of games"),
+        ({"games": 5, "deals": [1]}, "exactly one of games"),
+        ({"games": 0}, "games must be 1.."),
+        ({"games": -3}, "games must be"),
+        ({"games": 2.5}, "games must be a whole number"),
+        ({"games": True}, "games must be a whole number"),
+        ({"games": "ten"}, "games must be a whole number"),
+        ({"games": 10, "start": -1}, "start must be 0.."),
+        ({"games": 10, "start": MAX_DEAL_NUMBER}, "runs past the last deal number"),
+        ({"deals": []}, "deals is empty"),
+        ({"deals": [[1, 2]]}, "deal 1: expected 52 cards"),
+        ({"deals": np.zeros((2, 3, 4), np.int64)}, "1-D (deal numbers) or 2-D"),
+        ({"deals": [1, -2]}, "deal 2: a deal number is a whole number 0.."),
+        ({"deals": np.array([1, -2])}, "deal numbers must be 0.."),
+        ({"deals": [MAX_DEAL_NUMBER + 1]}, "deal 1: a deal number"),
+        ({"deals": [2**70]}, "deal"),
+        ({"deals": [1.5]}, "deal 1: a deal is"),
+        ({"deals": np.array([1.5])}, "integer deal numbers"),
+        ({"deals": 7}, "deals is a sequence"),
+        ({"deals": "123"}, "deals is a sequence"),
+        ({"deals": [1], "start": 3}, "start goes with games"),
+        ({"games": 5, "policy": "best"}, "unknown policy 'best'"),
+        ({"games": 5, "policy": "greedy", "max_seconds": 1}, "budgets of the solver"),
+        ({"games": 5, "policy": 1}, "policy must be a name"),
+        ({"games": 5, "rules": "nope"}, "unknown rules preset"),
+        ({"games": 5, "rules": 3}, "rules must be"),
+        ({"games": 5, "seed": -1}, "seed must be 0.."),
+        ({"games": 5, "seed": 2**64}, "seed must be 0.."),
+        ({"games": 5, "seed": 1.5}, "seed must be a whole number"),
+        ({"games": 5, "threads": 0}, "threads must be >= 1"),
+        ({"games": 5, "threads": -1000}, "leaves no thread"),
+        ({"games": 5, "threads": 1.5}, "threads must be a whole number"),
+        ({"games": 5, "chunk_size": 0}, "chunk_size must be"),
+    ],
+)
 def test_bad_input(kwargs, message):
     with pytest.raises(ValueError, match=re.escape(message)):
         simulate(**kwargs)
@@ -601,6 +667,7 @@ def test_bad_input(kwargs, message):
 
 def test_threads_forms():
     from pyramid_solitaire._parallel import resolve_threads
+
     cpus = os.cpu_count() or 1
     assert resolve_threads(None) == cpus and resolve_threads(-1) == cpus
     assert resolve_threads(3) == 3
@@ -633,6 +700,7 @@ def test_core_rejects_an_unknown_policy_code(name):
 
 # ---- the command line ---------------------------------------------------------------------------
 
+
 def run_cli(capsys, *argv):
     return run_main(capsys, *argv)
 
@@ -647,8 +715,19 @@ def test_cli_text(capsys):
 
 
 def test_cli_json(capsys):
-    status, out, err = run_cli(capsys, "simulate", "--games", "2000", "--start", "PY1-M-AAAAABA",
-                               "--policy", "random", "--seed", "9", "--json")
+    status, out, err = run_cli(
+        capsys,
+        "simulate",
+        "--games",
+        "2000",
+        "--start",
+        "PY1-M-AAAAABA",
+        "--policy",
+        "random",
+        "--seed",
+        "9",
+        "--json",
+    )
     assert status == 0 and err == ""
     data = json.loads(out)
     expected = simulate(2000, start=26, rules="msc", policy="random", seed=9)
@@ -659,25 +738,38 @@ def test_cli_json(capsys):
 
 
 def test_cli_rule_flags(capsys):
-    status, out, err = run_cli(capsys, "simulate", "--games", "500", "--rules", "unlimited",
-                               "--pair-with-covering", "--json")
+    status, out, err = run_cli(
+        capsys,
+        "simulate",
+        "--games",
+        "500",
+        "--rules",
+        "unlimited",
+        "--pair-with-covering",
+        "--json",
+    )
     data = json.loads(out)
     assert status == 0 and data["rules"]["pair_with_covering"] is True
-    assert data["wins"] == simulate(500, rules=Rules.preset("unlimited").replace(
-        pair_with_covering=True)).wins
+    assert (
+        data["wins"]
+        == simulate(500, rules=Rules.preset("unlimited").replace(pair_with_covering=True)).wins
+    )
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--games", "0"], "--games must be 1.."),
-    (["--games", "ten"], "--games must be a whole number"),
-    (["--games", "10", "--start", "x"], "--start must be a whole number"),
-    (["--games", "10", "--start", "PY1-Q-AAAAAAA"], "'Q'"),
-    (["--games", "10", "--policy", "foo"], "--policy must be one of"),
-    (["--games", "10", "--threads", "0"], "threads must be >= 1"),
-    (["--games", "10", "--seed", "-4"], "seed must be 0.."),
-    (["--games", "10", "--draw", "3"], "--draw 3 needs --redeals 0"),
-    (["--games", "10", "--rules", "nope"], "unknown rules preset"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--games", "0"], "--games must be 1.."),
+        (["--games", "ten"], "--games must be a whole number"),
+        (["--games", "10", "--start", "x"], "--start must be a whole number"),
+        (["--games", "10", "--start", "PY1-Q-AAAAAAA"], "'Q'"),
+        (["--games", "10", "--policy", "foo"], "--policy must be one of"),
+        (["--games", "10", "--threads", "0"], "threads must be >= 1"),
+        (["--games", "10", "--seed", "-4"], "seed must be 0.."),
+        (["--games", "10", "--draw", "3"], "--draw 3 needs --redeals 0"),
+        (["--games", "10", "--rules", "nope"], "unknown rules preset"),
+    ],
+)
 def test_cli_bad_input(capsys, argv, message):
     status, out, err = run_cli(capsys, "simulate", *argv)
     assert status == 2 and out == ""
@@ -687,8 +779,10 @@ def test_cli_bad_input(capsys, argv, message):
 
 # ---- the solver policy ------------------------------------------------------------------------
 
+
 def test_solver_policy_is_perfect_play():
     from pyramid_solitaire import Game, solve_many
+
     result = simulate(300, rules="three-pass", policy="solver", threads=2)
     ref = solve_many(np.arange(300), "three-pass", max_removed=True, threads=1)
     assert (result.won == (ref.winnable == 1)).all() and result.decided.all()
@@ -721,8 +815,9 @@ def test_solver_policy_budget_leaves_games_undecided():
 
 
 def test_cli_solver_policy(capsys):
-    from pyramid_solitaire.cli import main
-    assert main(["simulate", "--games", "200", "--policy", "solver", "--json", "--threads", "1"]) == 0
+    assert (
+        main(["simulate", "--games", "200", "--policy", "solver", "--json", "--threads", "1"]) == 0
+    )
     d = json.loads(capsys.readouterr().out)
     assert d["policy"] == "solver" and d["games"] == 200 and d["undecided"] == 0
     assert main(["simulate", "--games", "5", "--max-seconds", "1"]) == 2
@@ -734,6 +829,7 @@ def test_simd_path_says_what_ran():
     and the rules and policy are the lockstep's, else the scalar playouts; none for the
     solver policy."""
     from pyramid_solitaire import simd_path
+
     before = hooks.simd()
     try:
         for on in (1, 0):
@@ -743,10 +839,12 @@ def test_simd_path_says_what_ran():
             r = simulate(300, rules="msc", threads=1)
             assert r.simd == vector and r.to_dict()["simd"] == vector
             assert simulate(300, rules="classic-draw3", policy="random", seed=1).simd == vector
-            assert simulate(50, rules={"preset": "unlimited", "pair_with_covering": True}).simd \
+            assert (
+                simulate(50, rules={"preset": "unlimited", "pair_with_covering": True}).simd
                 == "scalar"
+            )
             layout = repo_file("data", "msc-1500-deals.txt").read_text().splitlines()[0]
-            assert simulate(deals=[layout], rules="msc").simd == "scalar"   # a card list
+            assert simulate(deals=[layout], rules="msc").simd == "scalar"  # a card list
             if vector == "avx512":
                 assert "AVX-512 path" in r.summary()
     finally:
@@ -754,16 +852,21 @@ def test_simd_path_says_what_ran():
     assert simulate(3, rules="pyramide", policy="solver").simd is None
 
 
-@pytest.mark.parametrize("value, path", [("off", "scalar"), ("", None), ("auto", None),
-                                         ("AVX512", None), ("bogus", None)])
+@pytest.mark.parametrize(
+    "value, path",
+    [("off", "scalar"), ("", None), ("auto", None), ("AVX512", None), ("bogus", None)],
+)
 def test_pyramid_simd_environment(value, path):
     """PYRAMID_SIMD chooses the path at import: off is the scalar one; auto (or unset, or an
     unknown value, which warns) the best the CPU has; avx512 warns where there is none."""
     import subprocess
     import sys
-    code = ("import warnings; warnings.simplefilter('always')\n"
-            "from pyramid_core import simulate as s\n"
-            "print(s.simd_path(), s.cpu_features()['avx512'])")
+
+    code = (
+        "import warnings; warnings.simplefilter('always')\n"
+        "from pyramid_core import simulate as s\n"
+        "print(s.simd_path(), s.cpu_features()['avx512'])"
+    )
     env = dict(os.environ, PYRAMID_SIMD=value)
     run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
@@ -781,22 +884,24 @@ def test_disable_cpu_features_environment(hide):
     choose them (asking warns), and the games stay the same."""
     import subprocess
     import sys
-    code = ("import warnings; warnings.simplefilter('always')\n"
-            "from pyramid_core import simulate as s\n"
-            "from pyramid_solitaire import simulate\n"
-            "f = s.cpu_features()\n"
-            "print(int(f['avx512']), int(f['avx2']), s.simd_path(),"
-            " int(simulate(2000, rules='msc', threads=1).wins))")
+
+    code = (
+        "import warnings; warnings.simplefilter('always')\n"
+        "from pyramid_core import simulate as s\n"
+        "from pyramid_solitaire import simulate\n"
+        "f = s.cpu_features()\n"
+        "print(int(f['avx512']), int(f['avx2']), s.simd_path(),"
+        " int(simulate(2000, rules='msc', threads=1).wins))"
+    )
     names = {n.strip().lower() for n in hide.split(",") if n.strip()}
 
     def run(**env):
         env = {k: v for k, v in dict(os.environ, PYRAMID_SIMD="avx512", **env).items() if v}
-        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                             text=True)
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
         assert out.returncode == 0, out.stderr
         return out
 
-    real = run(PYRAMID_DISABLE_CPU_FEATURES="").stdout.split()   # the CPU as it is
+    real = run(PYRAMID_DISABLE_CPU_FEATURES="").stdout.split()  # the CPU as it is
     got = run(PYRAMID_DISABLE_CPU_FEATURES=hide)
     avx512, avx2, path, wins = got.stdout.split()
     assert avx512 == str(int(real[0] == "1" and "avx512" not in names))

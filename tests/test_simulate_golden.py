@@ -1,11 +1,13 @@
 """The simulator's games pinned: a hash of the result arrays (won, removed, moves, score) of
-deals 0..19,999 under every preset (and three option variants) and both policies (random with a fixed seed), on every
-path (the AVX-512 set-up and lockstep playouts where the CPU has them, and the scalar
-playouts), against tests/golden/simulate.json. The file was written by the build before the
-simulator shared the core's geometry tables; any change to the games shows here.
+deals 0..19,999 under every preset (and three option variants) and both policies (random
+with a fixed seed), on every path (the AVX-512 set-up and lockstep playouts where the CPU
+has them, and the scalar playouts), against tests/golden/simulate.json. The file was
+written by the build before the simulator shared the core's geometry tables; any change to
+the games shows here.
 
 Regenerate (only for a deliberate change of the games): python tests/test_simulate_golden.py
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -34,8 +36,8 @@ VARIANTS = {
 
 def digest(preset: str, policy: str) -> str:
     from pyramid_solitaire import simulate
-    r = simulate(DEALS, rules=VARIANTS.get(preset, preset), policy=policy, seed=SEED,
-                 threads=1)
+
+    r = simulate(DEALS, rules=VARIANTS.get(preset, preset), policy=policy, seed=SEED, threads=1)
     h = hashlib.sha256()
     for name in ("won", "removed", "moves", "score"):
         h.update(name.encode())
@@ -45,8 +47,11 @@ def digest(preset: str, policy: str) -> str:
 
 def table() -> dict[str, dict[str, str]]:
     from pyramid_solitaire import Rules
-    return {p: {pol: digest(p, pol) for pol in ("greedy", "random")}
-            for p in [*Rules.preset_names(), *VARIANTS]}
+
+    return {
+        p: {pol: digest(p, pol) for pol in ("greedy", "random")}
+        for p in [*Rules.preset_names(), *VARIANTS]
+    }
 
 
 CASES = json.loads(GOLDEN.read_text()) if GOLDEN.exists() else {}
@@ -61,6 +66,7 @@ def test_games_as_pinned(preset, policy, simd):
 
 def test_every_preset_pinned():
     from pyramid_solitaire import Rules
+
     assert sorted(CASES) == sorted([*Rules.preset_names(), *VARIANTS])
 
 

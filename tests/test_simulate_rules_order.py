@@ -12,6 +12,7 @@ legal at any position of the pass (the game could only repeat). It used to end a
 that removed nothing, even when it had simply chosen to draw instead of removing, and then
 `unlimited` won 9% of these deals where `redeals=63` won 33%.
 """
+
 import functools
 import math
 
@@ -29,12 +30,19 @@ def _tolerance(p, q, n=GAMES, sigmas=3.0):
     return max(sigmas * math.sqrt((p * (1 - p) + q * (1 - q)) / n), 1.0 / n)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _rates(policy, stp):
-    return {r: simulate(GAMES, start=20_000, rules=Rules(waste_at_deal=0, redeals=r,
-                                                         stock_top_playable=stp),
-                        policy=policy, seed=12, threads=2).win_rate
-            for r in REDEALS}
+    return {
+        r: simulate(
+            GAMES,
+            start=20_000,
+            rules=Rules(waste_at_deal=0, redeals=r, stock_top_playable=stp),
+            policy=policy,
+            seed=12,
+            threads=2,
+        ).win_rate
+        for r in REDEALS
+    }
 
 
 @pytest.mark.parametrize("stp", [False, True], ids=["waste-top", "stock-top-playable"])
@@ -44,7 +52,8 @@ def test_more_redeals_never_win_less(policy, stp):
     for stricter, looser in zip(REDEALS, REDEALS[1:]):
         p, q = rates[stricter], rates[looser]
         assert q >= p - _tolerance(p, q), (
-            f"{policy}: redeals={looser!r} wins {q:.2%}, redeals={stricter!r} {p:.2%}")
+            f"{policy}: redeals={looser!r} wins {q:.2%}, redeals={stricter!r} {p:.2%}"
+        )
     # the rates really grow (the test would see a rule set that does nothing)
     assert rates[63] > rates[0] + 0.1
 
@@ -55,5 +64,4 @@ def test_unlimited_redeals_win_as_often_as_63(policy, stp):
     """63 redeals are more than almost any game uses, so unlimited redeals can add little."""
     rates = _rates(policy, stp)
     p, q = rates[63], rates["unlimited"]
-    assert abs(q - p) <= _tolerance(p, q), (
-        f"{policy}: unlimited wins {q:.2%}, redeals=63 {p:.2%}")
+    assert abs(q - p) <= _tolerance(p, q), f"{policy}: unlimited wins {q:.2%}, redeals=63 {p:.2%}"

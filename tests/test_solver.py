@@ -1,14 +1,21 @@
 """The solver: agreement with the public msc data, every rule set, budgets, hints, batches."""
+
 import json
 
 import numpy as np
 import pytest
-from pyramid_core.solver import STOPS as CORE_STOPS
 
+from pyramid_core.solver import STOPS as CORE_STOPS
 from pyramid_solitaire import Deal, Game, Rules
 from pyramid_solitaire.cli import main
-from pyramid_solitaire.solver import (SearchBudgetExceeded, can_still_win, hint, max_removable,
-                                      solve, solve_many)
+from pyramid_solitaire.solver import (
+    SearchBudgetExceeded,
+    can_still_win,
+    hint,
+    max_removable,
+    solve,
+    solve_many,
+)
 
 from conftest import repo_file
 
@@ -48,10 +55,14 @@ def test_msc_all_1500_decided_and_shortest():
 
 
 RULE_SETS = [Rules.preset(n) for n in Rules.preset_names()] + [
-    Rules(win="all"), Rules(waste_at_deal=0, redeals=1, win="all", stock_top_playable=True),
-    Rules(pair_with_covering=True), Rules(waste_at_deal=0, redeals=0, pair_with_covering=True),
+    Rules(win="all"),
+    Rules(waste_at_deal=0, redeals=1, win="all", stock_top_playable=True),
+    Rules(pair_with_covering=True),
+    Rules(waste_at_deal=0, redeals=0, pair_with_covering=True),
     Rules(waste_at_deal=0, redeals=1, pair_waste_top_two=True),
-    Rules(waste_at_deal=0, stock_top_playable=True), Rules(draw=3, redeals=0, waste_at_deal=1)]
+    Rules(waste_at_deal=0, stock_top_playable=True),
+    Rules(draw=3, redeals=0, waste_at_deal=1),
+]
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=repr)
@@ -81,11 +92,12 @@ def test_shortest_line_is_no_longer_than_any_line():
     for n in range(6):
         any_line = solve(Deal.from_number(n), "msc")
         if any_line.winnable:
-            assert solve(Deal.from_number(n), "msc", objective="min_moves").n_moves <= any_line.n_moves
+            assert (
+                solve(Deal.from_number(n), "msc", objective="min_moves").n_moves <= any_line.n_moves
+            )
 
 
 # ---- budgets ---------------------------------------------------------------------------------
-
 
 
 def test_node_budget_gives_unknown():
@@ -132,21 +144,25 @@ def test_min_moves_budget_keeps_the_winning_line(i):
     full = solve(MSC_DEALS[i], MSC, objective="min_moves")
     assert full.optimal is True and full.stopped_by is None and full.n_moves == MSC_OPTIMAL[i]
     assert full.replay().is_won and full.to_dict()["optimal"] is True
-    assert any_line.optimal is False           # objective "any": never claimed shortest
+    assert any_line.optimal is False  # objective "any": never claimed shortest
 
 
 def test_min_moves_time_and_memory_budgets_keep_the_winning_line():
     i = QUICK_WON[0]
     for kw, stop in [(dict(max_memory="64KiB"), "memory"), (dict(max_seconds=1e-9), "time")]:
         s = solve(MSC_DEALS[i], MSC, objective="min_moves", **kw)
-        if s.winnable is None:                 # the budget ran out in the win search already
+        if s.winnable is None:  # the budget ran out in the win search already
             assert s.stopped_by == stop
             continue
         assert s.winnable and not s.optimal and s.stopped_by == stop and s.replay().is_won
 
 
-FREE_TALON_MIN = [Rules.preset("pyramide"), Rules.preset("unlimited"), Rules(win="all"),
-                  Rules.preset("unlimited").replace(win="all")]
+FREE_TALON_MIN = [
+    Rules.preset("pyramide"),
+    Rules.preset("unlimited"),
+    Rules(win="all"),
+    Rules.preset("unlimited").replace(win="all"),
+]
 
 
 @pytest.mark.parametrize("rules", FREE_TALON_MIN, ids=repr)
@@ -162,15 +178,25 @@ def test_min_moves_budget_under_free_talon_rules_replays(rules):
     assert any(m.kind in ("draw", "recycle") for m in s.moves)
 
 
-@pytest.mark.parametrize("kw", [dict(max_nodes=0), dict(max_nodes=1.5), dict(max_seconds=-1),
-                                dict(max_seconds=float("nan")), dict(max_memory=10),
-                                dict(max_memory="lots"), dict(objective="fastest")])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        dict(max_nodes=0),
+        dict(max_nodes=1.5),
+        dict(max_seconds=-1),
+        dict(max_seconds=float("nan")),
+        dict(max_memory=10),
+        dict(max_memory="lots"),
+        dict(objective="fastest"),
+    ],
+)
 def test_bad_budgets_and_objectives(kw):
     with pytest.raises(ValueError):
         solve("PY1-N-AAAAAAA", **kw)
 
 
 # ---- positions in a game ----------------------------------------------------------------------
+
 
 def test_hints_follow_a_winning_line():
     game = Game(MSC_DEALS[0], MSC)
@@ -228,6 +254,7 @@ def test_max_removable_budget():
 
 # ---- many deals ----------------------------------------------------------------------------
 
+
 def test_solve_many_matches_solve_and_thread_counts():
     numbers = np.arange(40)
     one = solve_many(numbers, "three-pass", threads=1, chunk=7, max_removed=True)
@@ -235,6 +262,7 @@ def test_solve_many_matches_solve_and_thread_counts():
     for name in ("winnable", "n_moves", "max_removed", "nodes"):
         assert (getattr(one, name) == getattr(two, name)).all(), name
     from pyramid_solitaire.solver import _budgets, _max_line
+
     for n in range(0, 40, 5):
         s = solve(Deal.from_number(n), "three-pass")
         assert one.winnable[n] == s.winnable
@@ -242,8 +270,7 @@ def test_solve_many_matches_solve_and_thread_counts():
         assert one.max_removed[n] == best == max_removable(Deal.from_number(n), "three-pass")
         # n_moves: the winning line, or for a lost deal the line removing the most cards
         assert one.n_moves[n] == (s.n_moves if s.winnable else len(line))
-    assert 0 < one.win_rate < 1 and one.to_dict()["deals"] == {"count": 40, "first": 0,
-                                                                "last": 39}
+    assert 0 < one.win_rate < 1 and one.to_dict()["deals"] == {"count": 40, "first": 0, "last": 39}
 
 
 def test_solve_many_optimal_flags():
@@ -262,7 +289,7 @@ def test_solve_many_optimal_flags():
         assert bool(cut.optimal[k]) is s.optimal, i
         assert CORE_STOPS[int(cut.stopped_by[k])] == s.stopped_by, i
     assert (cut.winnable[:-1] == 1).all() and not cut.optimal.any()
-    assert (cut.stopped_by[:-1] == 1).all()      # nodes
+    assert (cut.stopped_by[:-1] == 1).all()  # nodes
     anyobj = solve_many(deals, MSC, max_removed=True)
     assert not anyobj.optimal.any()
 
@@ -280,6 +307,7 @@ def test_solve_many_inputs():
 
 
 # ---- command line ----------------------------------------------------------------------------
+
 
 def test_cli_solve_json(capsys):
     assert main(["solve", "PY1-M-AAAAAAS", "--json"]) == 0
@@ -317,25 +345,56 @@ def test_cli_solve_budget_unknown(capsys):
 def test_cli_min_moves_budget_says_not_shortest(capsys):
     i = QUICK_WON[0]
     budget = solve(MSC_DEALS[i], MSC).nodes + 1
-    assert main(["solve", "--cards", MSC_DEALS[i], "--rules", "msc", "--min-moves",
-                 "--max-nodes", str(budget)]) == 1            # not the answer asked for
+    assert (
+        main(
+            [
+                "solve",
+                "--cards",
+                MSC_DEALS[i],
+                "--rules",
+                "msc",
+                "--min-moves",
+                "--max-nodes",
+                str(budget),
+            ]
+        )
+        == 1
+    )  # not the answer asked for
     assert "winning line (not proved shortest: the nodes budget ran out)" in capsys.readouterr().out
-    assert main(["solve", "--cards", MSC_DEALS[i], "--rules", "msc", "--min-moves",
-                 "--max-nodes", str(budget), "--json"]) == 1
+    assert (
+        main(
+            [
+                "solve",
+                "--cards",
+                MSC_DEALS[i],
+                "--rules",
+                "msc",
+                "--min-moves",
+                "--max-nodes",
+                str(budget),
+                "--json",
+            ]
+        )
+        == 1
+    )
     d = json.loads(capsys.readouterr().out)
     assert d["winnable"] is True and d["optimal"] is False and d["stopped_by"] == "nodes"
-    assert main(["solve", "--cards", MSC_DEALS[i], "--rules", "msc",
-                 "--max-nodes", str(budget)]) == 0              # winnable is the answer
+    assert (
+        main(["solve", "--cards", MSC_DEALS[i], "--rules", "msc", "--max-nodes", str(budget)]) == 0
+    )  # winnable is the answer
 
 
 # ---- pruning is sound ------------------------------------------------------------------------
 
-PRUNED_RULES = [Rules.preset(n) for n in ("classic", "classic-draw3", "three-pass", "msc", "pyramide")] + [
-    Rules(waste_at_deal=1, draw=3, redeals=0), Rules(waste_at_deal=0, redeals=0, win="all",
-                                                       stock_top_playable=True),
+PRUNED_RULES = [
+    Rules.preset(n) for n in ("classic", "classic-draw3", "three-pass", "msc", "pyramide")
+] + [
+    Rules(waste_at_deal=1, draw=3, redeals=0),
+    Rules(waste_at_deal=0, redeals=0, win="all", stock_top_playable=True),
     Rules(waste_at_deal=0, redeals=1, pair_waste_top_two=True),
     Rules(waste_at_deal=0, redeals=0, pair_with_covering=True),
-    Rules(waste_at_deal=0, stock_top_playable=True)]
+    Rules(waste_at_deal=0, stock_top_playable=True),
+]
 
 
 @pytest.mark.parametrize("rules", PRUNED_RULES, ids=repr)
@@ -343,7 +402,9 @@ def test_pruning_never_changes_the_answer(rules):
     """The same positions decided with and without the pruning (rank classes, buried waste
     cards): starts of deals and positions part-way through random games."""
     import random
+
     from pyramid_core.solver import solve_table
+
     rng = random.Random(repr(rules))
     decided = 0
     for n in range(40):
@@ -366,15 +427,24 @@ def test_stopped_max_removed_search_that_reached_its_bound_is_decided():
     """A budget stops the exhaustive search after its best line reached the bound on the cards
     removable: that bound is below 28, so the deal is lost too, and nothing is unknown."""
     from pyramid_core.solver import OBJECTIVES, solve_table
+
     game = Game(Deal.from_number(0), Rules(waste_at_deal=0, stock_top_playable=True))
     full = solve_table(game._table, game.position, OBJECTIVES["max_removed"], no_prune=True)
-    cut = solve_table(game._table, game.position, OBJECTIVES["max_removed"], no_prune=True,
-                      max_nodes=full["nodes"] // 10)
+    cut = solve_table(
+        game._table,
+        game.position,
+        OBJECTIVES["max_removed"],
+        no_prune=True,
+        max_nodes=full["nodes"] // 10,
+    )
     assert full["winnable"] == 0 and full["max_removed"] < 28
     assert (cut["winnable"], cut["stop"], cut["max_removed"]) == (0, None, full["max_removed"])
 
 
-FREE_TALON_RULES = [Rules.preset("unlimited"), Rules.preset("unlimited").replace(pair_with_covering=True)]
+FREE_TALON_RULES = [
+    Rules.preset("unlimited"),
+    Rules.preset("unlimited").replace(pair_with_covering=True),
+]
 
 
 @pytest.mark.parametrize("rules", FREE_TALON_RULES, ids=repr)
@@ -383,7 +453,9 @@ def test_free_talon_pruning_never_changes_the_answer(rules):
     already searched with at least the same talon cards is skipped): the same win/loss and
     the same most removable cards with and without the pruning."""
     import random
+
     from pyramid_core.solver import OBJECTIVES, solve_table
+
     rng = random.Random(repr(rules))
     lost = 0
     for n in range(60):
@@ -396,6 +468,9 @@ def test_free_talon_pruning_never_changes_the_answer(rules):
         for objective in (OBJECTIVES["any"], OBJECTIVES["max_removed"]):
             fast = solve_table(game._table, game.position, objective)
             slow = solve_table(game._table, game.position, objective, no_prune=True)
-            assert (fast["winnable"], fast["max_removed"]) == (slow["winnable"], slow["max_removed"]), n
+            assert (fast["winnable"], fast["max_removed"]) == (
+                slow["winnable"],
+                slow["max_removed"],
+            ), n
         lost += fast["winnable"] == 0
     assert lost >= 10

@@ -1,20 +1,25 @@
-"""A*'s lower bound (pyramid_core.solver.lower_bound_of) is admissible: at every position of
+"""A*'s lower bound (the core hook _solver_tests.lower_bound_of) is admissible: at every position of
 a shortest winning line it is at most the moves left, and it is exact at the last move. Then
 the shortest line from positions off the line (a few random moves away) is never shorter
 than the bound there either. Under every preset, on public msc deals and numbered deals.
 
-The free-talon relaxation (pyramid_core.solver.relaxed_ok_of, which the searches prune with)
+The free-talon relaxation (the core hook _solver_tests.relaxed_ok_of, which the searches prune with)
 never calls a winnable position lost: along those lines, and against the search without
 pruning at positions it calls lost."""
+
 from __future__ import annotations
 
 import random
 
 import pytest
 
-from conftest import repo_file
-from pyramid_core.solver import OBJECTIVES, lower_bound_of, relaxed_ok_of, solve_table
+from pyramid_core.solver import OBJECTIVES, solve_table
 from pyramid_solitaire import Game, Rules, Status, solve
+
+from conftest import repo_file
+from core_hooks import _solver_tests
+
+lower_bound_of, relaxed_ok_of = _solver_tests.lower_bound_of, _solver_tests.relaxed_ok_of
 
 MSC = repo_file("data", "msc-1500-deals.txt").read_text().splitlines()
 
@@ -57,10 +62,12 @@ def test_admissible_off_the_line(preset):
     assert checked >= 3
 
 
-RELAXED_RULES = {**{name: Rules.preset(name) for name in ("msc", "three-pass", "unlimited")},
-                 "covering-finite": Rules(waste_at_deal=0, redeals=1, pair_with_covering=True),
-                 "stock-top-unlimited": Rules(waste_at_deal=0, stock_top_playable=True),
-                 "top-two": Rules(waste_at_deal=0, redeals=1, pair_waste_top_two=True)}
+RELAXED_RULES = {
+    **{name: Rules.preset(name) for name in ("msc", "three-pass", "unlimited")},
+    "covering-finite": Rules(waste_at_deal=0, redeals=1, pair_with_covering=True),
+    "stock-top-unlimited": Rules(waste_at_deal=0, stock_top_playable=True),
+    "top-two": Rules(waste_at_deal=0, redeals=1, pair_waste_top_two=True),
+}
 
 
 @pytest.mark.parametrize("name", sorted(RELAXED_RULES))
@@ -80,8 +87,9 @@ def test_relaxation_calls_only_lost_positions_lost(name):
         if game.status is not Status.PLAYING or relaxed_ok_of(game._table, game.position):
             continue
         called_lost += 1
-        r = solve_table(game._table, game.position, OBJECTIVES["any"], max_nodes=300_000,
-                        no_prune=True)
+        r = solve_table(
+            game._table, game.position, OBJECTIVES["any"], max_nodes=300_000, no_prune=True
+        )
         assert r["winnable"] != 1, (name, number, game.moves)
         decided += r["winnable"] == 0
         if decided >= 15:

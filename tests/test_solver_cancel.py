@@ -1,14 +1,16 @@
 """The native solver's cancel flag: a byte another thread sets to stop a search running without
 the GIL. Promptness is checked by node counts against the uncancelled run, never by times."""
+
 import threading
 import time
 
 import numpy as np
 import pytest
+
 from pyramid_core.solver import OBJECTIVES, STOPS, solve_decks, solve_table
+from pyramid_solitaire import Deal, Game, Rules
 
 from conftest import repo_file
-from pyramid_solitaire import Deal, Game, Rules
 
 DATA = repo_file("data")
 MSC_DEALS = (DATA / "msc-1500-deals.txt").read_text().splitlines()
@@ -30,6 +32,7 @@ def _set_later(flag, delay: float) -> threading.Thread:
     def run():
         time.sleep(delay)
         flag[0] = 1
+
     th = threading.Thread(target=run, daemon=True)
     th.start()
     return th
@@ -61,7 +64,7 @@ def test_clear_flag_changes_nothing():
 def test_flag_argument_is_checked():
     game = Game(MSC_DEALS[0], "msc")
     with pytest.raises(TypeError, match="writable"):
-        solve_table(game._table, game.position, 0, cancel=b"\0")        # read-only
+        solve_table(game._table, game.position, 0, cancel=b"\0")  # read-only
     with pytest.raises(TypeError, match="writable"):
         solve_table(game._table, game.position, 0, cancel=np.zeros((1, 1), np.uint8))
     with pytest.raises(ValueError, match="at least one byte"):
@@ -87,11 +90,15 @@ def test_flag_from_another_thread_stops_astar():
 
 # Lost deals whose searches without the pruning take millions of positions: 63 redeals (the
 # general search) and the exhaustive search for the most cards removable under msc.
-LONG_DFS = [(Deal.from_number(0), Rules(waste_at_deal=0, redeals=63), "any"),
-            (Deal.from_cards(MSC_DEALS[160]), Rules.preset("msc"), "max_removed")]
+LONG_DFS = [
+    (Deal.from_number(0), Rules(waste_at_deal=0, redeals=63), "any"),
+    (Deal.from_cards(MSC_DEALS[160]), Rules.preset("msc"), "max_removed"),
+]
 
 
-@pytest.mark.parametrize("deal, rules, objective", LONG_DFS, ids=["redeals63-any", "msc-max_removed"])
+@pytest.mark.parametrize(
+    "deal, rules, objective", LONG_DFS, ids=["redeals63-any", "msc-max_removed"]
+)
 def test_flag_from_another_thread_stops_the_depth_first_searches(deal, rules, objective):
     game = Game(deal, rules)
     full = solve_table(game._table, game.position, OBJECTIVES[objective], no_prune=True)
@@ -100,25 +107,45 @@ def test_flag_from_another_thread_stops_the_depth_first_searches(deal, rules, ob
     th = _set_later(flag, 0.01)
     r = solve_table(game._table, game.position, OBJECTIVES[objective], no_prune=True, cancel=flag)
     th.join()
-    assert r["stop"] == "cancelled" and r["winnable"] == -1     # never "cannot be won"
+    assert r["stop"] == "cancelled" and r["winnable"] == -1  # never "cannot be won"
     assert r["nodes"] < full["nodes"] // 4
 
 
 def _batch(decks, objective, cancel, **budgets):
     n = len(decks)
-    out = dict(winnable=np.zeros(n, np.int8), n_moves=np.zeros(n, np.int32),
-               max_removed=np.zeros(n, np.int32), nodes=np.full(n, -1, np.int64),
-               seconds=np.zeros(n, np.float64), stop=np.zeros(n, np.int8),
-               optimal=np.zeros(n, np.int8))
+    out = dict(
+        winnable=np.zeros(n, np.int8),
+        n_moves=np.zeros(n, np.int32),
+        max_removed=np.zeros(n, np.int32),
+        nodes=np.full(n, -1, np.int64),
+        seconds=np.zeros(n, np.float64),
+        stop=np.zeros(n, np.int8),
+        optimal=np.zeros(n, np.int8),
+    )
     return out, lambda: solve_decks(
-        decks, {k: int(v) for k, v in Rules.preset("msc").core_options().items()}, objective, budgets.get("max_nodes"), None,
-        None, 0, n, out["winnable"], out["n_moves"], out["max_removed"], out["nodes"],
-        out["seconds"], out["stop"], out["optimal"], cancel)
+        decks,
+        {k: int(v) for k, v in Rules.preset("msc").core_options().items()},
+        objective,
+        budgets.get("max_nodes"),
+        None,
+        None,
+        0,
+        n,
+        out["winnable"],
+        out["n_moves"],
+        out["max_removed"],
+        out["nodes"],
+        out["seconds"],
+        out["stop"],
+        out["optimal"],
+        cancel,
+    )
 
 
 def _decks(indices):
-    return np.array([[int(c) for c in Deal.from_cards(MSC_DEALS[i]).cards] for i in indices],
-                    dtype=np.uint8)
+    return np.array(
+        [[int(c) for c in Deal.from_cards(MSC_DEALS[i]).cards] for i in indices], dtype=np.uint8
+    )
 
 
 def test_solve_decks_preset_flag_leaves_every_row_unknown():
@@ -137,7 +164,7 @@ def test_solve_decks_flag_set_mid_batch():
     done = threading.Event()
 
     def watch():
-        while out["nodes"][0] < 0 and not done.is_set():    # row 0 written: set the flag
+        while out["nodes"][0] < 0 and not done.is_set():  # row 0 written: set the flag
             time.sleep(0.001)
         flag[0] = 1
 
@@ -154,6 +181,6 @@ def test_solve_decks_flag_set_mid_batch():
     assert out["n_moves"][0] == len(ref["line"]) == MSC_OPTIMAL[quick]
     assert out["nodes"][0] == ref["nodes"]
     assert out["stop"][1] == CANCELLED and 0 < out["nodes"][1] and out["optimal"][1] == 0
-    assert out["winnable"][1] in (-1, 1)     # 1: the win search's line, not the shortest
+    assert out["winnable"][1] in (-1, 1)  # 1: the win search's line, not the shortest
     assert (out["stop"][2:] == CANCELLED).all() and (out["winnable"][2:] == -1).all()
     assert (out["nodes"][2:] == 0).all() and (out["n_moves"][2:] == -1).all()

@@ -1,4 +1,5 @@
 """Statistics in SQLite: records, queries, streaks, concurrent writers, bad files."""
+
 from __future__ import annotations
 
 import multiprocessing
@@ -6,9 +7,10 @@ import sqlite3
 
 import pytest
 
-from conftest import EASY_CLEAR, easy_deal, run_main, seed000_deal
 from pyramid_solitaire.session import Session
 from pyramid_solitaire.session.stats import SCHEMA_VERSION, StatsStore
+
+from conftest import EASY_CLEAR, easy_deal, run_main, seed000_deal
 
 
 def won_game(profile="pyramide", extra_moves=0) -> Session:
@@ -22,10 +24,10 @@ def won_game(profile="pyramide", extra_moves=0) -> Session:
 
 def test_record_and_summary(tmp_path):
     store = StatsStore(tmp_path / "stats.sqlite3")
-    store.record(won_game())                                   # won
+    store.record(won_game())  # won
     lost = Session(seed000_deal(), clock=lambda: 0.0)
     lost.play("Kd")
-    store.record(lost)                                         # abandoned (still playing)
+    store.record(lost)  # abandoned (still playing)
     store.record(won_game(extra_moves=3))
     store.record(won_game(extra_moves=1))
     s = store.summary("pyramide")
@@ -35,8 +37,7 @@ def test_record_and_summary(tmp_path):
     assert store.summary(deal=seed000_deal().to_cards())["games"] == 1
     assert store.summary("msc")["games"] == 0 and store.summary("msc")["win_rate"] is None
     top = store.high_scores("pyramide")
-    assert [r["moves"] for r in top] == [len(EASY_CLEAR), len(EASY_CLEAR) + 1,
-                                         len(EASY_CLEAR) + 3]
+    assert [r["moves"] for r in top] == [len(EASY_CLEAR), len(EASY_CLEAR) + 1, len(EASY_CLEAR) + 3]
     with pytest.raises(ValueError, match="result"):
         store.record(lost, result="draw")
 
@@ -93,6 +94,7 @@ def test_stats_cli(tmp_path, capsys):
     store.close()
     status, out, err = run_main(capsys, "stats", "--db", str(path), "--json")
     import json
+
     data = json.loads(out)
     assert status == 0 and data["games"] == 1 and data["high_scores"][0]["profile"] == "three-pass"
     status, out, err = run_main(capsys, "stats", "--db", str(path), "--profile", "three-pass")
@@ -108,10 +110,10 @@ def test_sessions_record_their_games(tmp_path):
     s = Session(easy_deal(), "pyramide", clock=lambda: 0.0, stats=path)
     for move in EASY_CLEAR:
         s.play(move)
-    s.new_deal(seed000_deal())         # the won game was recorded when it ended, not again
+    s.new_deal(seed000_deal())  # the won game was recorded when it ended, not again
     s.play("Kd")
-    s.restart()                        # a game with moves, left: abandoned
-    s.restart()                        # no moves: nothing recorded
+    s.restart()  # a game with moves, left: abandoned
+    s.restart()  # no moves: nothing recorded
     summary = StatsStore(path).summary("pyramide")
     assert (summary["games"], summary["wins"]) == (2, 1)
 
@@ -122,6 +124,6 @@ def test_a_game_is_recorded_once(tmp_path):
     for move in EASY_CLEAR:
         s.play(move)
     s.undo()
-    s.redo()                           # won again: the same game
+    s.redo()  # won again: the same game
     s.restart()
     assert StatsStore(path).summary("three-pass")["games"] == 1

@@ -2,6 +2,7 @@
 Parquet, identical to a direct run whatever the sharding, resumable, refusing other
 parameters; on a real Dask cluster (a LocalCluster of two worker processes) the same rows,
 also when a worker dies mid-run."""
+
 from __future__ import annotations
 
 import json
@@ -11,14 +12,14 @@ import signal
 import numpy as np
 import pytest
 
-from conftest import run_main
-
 from pyramid_solitaire import simulate, solve_many
 from pyramid_solitaire import survey as S
 
+from conftest import run_main
+
 pytest.importorskip("pyarrow", reason="the survey extra (pyarrow) is not installed")
 
-SAME = [k for k in S.COLUMNS if k != "seconds"]    # a run's timings differ, nothing else
+SAME = [k for k in S.COLUMNS if k != "seconds"]  # a run's timings differ, nothing else
 KILL = getattr(signal, "SIGKILL", signal.SIGTERM)  # (Windows: TerminateProcess)
 
 
@@ -32,18 +33,35 @@ def same_rows(a, b):
     return all(np.array_equal(a[k], b[k]) for k in SAME)
 
 
-@pytest.mark.parametrize("policy, rules", [("greedy", "msc"), ("random", "pyramide"),
-                                           ("solver", "pyramide")])
+@pytest.mark.parametrize(
+    "policy, rules", [("greedy", "msc"), ("random", "pyramide"), ("solver", "pyramide")]
+)
 def test_survey_rows_are_the_direct_run(tmp_path, policy, rules):
     """The shards' rows are what simulate / solve_many give for the same deals, whatever the
     shard size and the number of local workers."""
     seed = 77 if policy == "random" else None
     start, count = 1000, 2500
-    a = S.survey(tmp_path / "a", rules=rules, policy=policy, start=start, count=count,
-                 shard_size=700, seed=seed)
+    a = S.survey(
+        tmp_path / "a",
+        rules=rules,
+        policy=policy,
+        start=start,
+        count=count,
+        shard_size=700,
+        seed=seed,
+    )
     assert (a["shards"], a["done_now"], a["done_before"]) == (4, 4, 0)
-    b = S.survey(tmp_path / "b", rules=rules, policy=policy, start=start, count=count,
-                 shard_size=1300, seed=seed, workers=2)
+    b = S.survey(  # the same deals in other shards, on two workers
+        tmp_path / "b",
+        rules=rules,
+        policy=policy,
+        start=start,
+        count=count,
+        shard_size=1300,
+        seed=seed,
+        workers=2,
+    )
+    assert b["done_now"] == b["shards"] and b["done_before"] == 0
     ra, rb = rows_of(tmp_path / "a"), rows_of(tmp_path / "b")
     assert same_rows(ra, rb)
     assert np.array_equal(ra["deal"], np.arange(start, start + count, dtype=np.uint64))
@@ -85,7 +103,7 @@ def test_interrupted_survey_resumes_to_the_same_rows(tmp_path):
     assert (again["done_now"], again["done_before"]) == (4, 2)
     S.survey(tmp_path / "whole", **args)
     assert same_rows(rows_of(tmp_path / "r"), rows_of(tmp_path / "whole"))
-    assert S.survey(tmp_path / "r", **args)["done_now"] == 0     # finished: nothing to do
+    assert S.survey(tmp_path / "r", **args)["done_now"] == 0  # finished: nothing to do
 
 
 def test_torn_shard_is_redone(tmp_path):
@@ -93,9 +111,11 @@ def test_torn_shard_is_redone(tmp_path):
     S.survey(tmp_path / "t", **args)
     whole = rows_of(tmp_path / "t")
     (tmp_path / "t" / S.shard_name(1)).write_bytes(b"PAR1 not really")
-    with pytest.raises(ValueError, match=f"{S.shard_name(1)} is damaged: not a readable "
-                                         "Parquet file .*run the survey again"):
-        S.load(tmp_path / "t")          # named, never counted as missing without a word
+    with pytest.raises(
+        ValueError,
+        match=f"{S.shard_name(1)} is damaged: not a readable Parquet file .*run the survey again",
+    ):
+        S.load(tmp_path / "t")  # named, never counted as missing without a word
     assert S.survey(tmp_path / "t", **args)["done_now"] == 1
     assert same_rows(rows_of(tmp_path / "t"), whole)
 
@@ -103,12 +123,16 @@ def test_torn_shard_is_redone(tmp_path):
 def test_other_parameters_are_refused(tmp_path):
     S.survey(tmp_path / "s", rules="msc", policy="greedy", count=2000, shard_size=1000)
     manifest = (tmp_path / "s" / S.MANIFEST).read_text()
-    for other in (dict(rules="pyramide"), dict(count=3000), dict(shard_size=500),
-                  dict(policy="random", seed=1)):
+    for other in (
+        dict(rules="pyramide"),
+        dict(count=3000),
+        dict(shard_size=500),
+        dict(policy="random", seed=1),
+    ):
         args = dict(rules="msc", policy="greedy", count=2000, shard_size=1000) | other
         with pytest.raises(ValueError, match="other parameters"):
             S.survey(tmp_path / "s", **args)
-    assert (tmp_path / "s" / S.MANIFEST).read_text() == manifest      # nothing lost
+    assert (tmp_path / "s" / S.MANIFEST).read_text() == manifest  # nothing lost
     S.survey(tmp_path / "rnd", rules="msc", policy="random", seed=9, count=1000)
     with pytest.raises(ValueError, match=r"\(seed differ"):
         S.survey(tmp_path / "rnd", rules="msc", policy="random", seed=10, count=1000)
@@ -122,13 +146,20 @@ def test_other_parameters_are_refused(tmp_path):
         S.survey(tmp_path / "loose", count=10)
 
 
-@pytest.mark.parametrize("bad, match", [
-    (dict(policy="perfect"), "policy must be one of"), (dict(count=0), "count"),
-    (dict(start=-1), "start"), (dict(shard_size="lots"), "shard_size"),
-    (dict(policy="greedy", seed=4), "seed goes with"),
-    (dict(policy="greedy", objective="min_moves"), "go with policy 'solver'"),
-    (dict(objective="fastest"), "objective must be"), (dict(rules="nope"), "nope"),
-    (dict(start=S.MAX_DEAL_NUMBER, count=2), "count")])
+@pytest.mark.parametrize(
+    "bad, match",
+    [
+        (dict(policy="perfect"), "policy must be one of"),
+        (dict(count=0), "count"),
+        (dict(start=-1), "start"),
+        (dict(shard_size="lots"), "shard_size"),
+        (dict(policy="greedy", seed=4), "seed goes with"),
+        (dict(policy="greedy", objective="min_moves"), "go with policy 'solver'"),
+        (dict(objective="fastest"), "objective must be"),
+        (dict(rules="nope"), "nope"),
+        (dict(start=S.MAX_DEAL_NUMBER, count=2), "count"),
+    ],
+)
 def test_bad_parameters(tmp_path, bad, match):
     with pytest.raises(ValueError, match=match):
         S.survey(tmp_path / "x", **(dict(count=10) | bad))
@@ -137,9 +168,21 @@ def test_bad_parameters(tmp_path, bad, match):
 
 def test_survey_command_line(tmp_path, capsys):
     out = str(tmp_path / "cli")
-    code, stdout, _ = run_main(capsys, "survey", "--rules", "msc", "--policy", "greedy",
-                               "--count", "3000", "--shard-size", "1000", "--out", out,
-                               "--json")
+    code, stdout, _ = run_main(
+        capsys,
+        "survey",
+        "--rules",
+        "msc",
+        "--policy",
+        "greedy",
+        "--count",
+        "3000",
+        "--shard-size",
+        "1000",
+        "--out",
+        out,
+        "--json",
+    )
     assert code == 0 and json.loads(stdout)["done_now"] == 3
     code, stdout, _ = run_main(capsys, "survey", "report", out, "--json")
     rep = json.loads(stdout)
@@ -148,13 +191,29 @@ def test_survey_command_line(tmp_path, capsys):
     code, stdout, _ = run_main(capsys, "survey", "report", out)
     assert code == 0 and "95% interval" in stdout and "pyramid cards removed" in stdout
     for argv, match in (
-            (["--count", "10"], "needs --count and --out"),
-            (["--count", "ten", "--out", out + "2"], "--count must be"),
-            (["--count", "10", "--out", out + "3", "--policy", "greedy", "--seed", "1"],
-             "--seed goes with --policy random"),
-            (["--rules", "pyramide", "--count", "3000", "--shard-size", "1000", "--out", out,
-              "--policy", "greedy"], "other parameters"),
-            (["report", str(tmp_path / "none")], "not a survey folder")):
+        (["--count", "10"], "needs --count and --out"),
+        (["--count", "ten", "--out", out + "2"], "--count must be"),
+        (
+            ["--count", "10", "--out", out + "3", "--policy", "greedy", "--seed", "1"],
+            "--seed goes with --policy random",
+        ),
+        (
+            [
+                "--rules",
+                "pyramide",
+                "--count",
+                "3000",
+                "--shard-size",
+                "1000",
+                "--out",
+                out,
+                "--policy",
+                "greedy",
+            ],
+            "other parameters",
+        ),
+        (["report", str(tmp_path / "none")], "not a survey folder"),
+    ):
         code, _, stderr = run_main(capsys, "survey", *argv)
         assert code == 2 and match in stderr and len(stderr.strip().splitlines()) == 1
 
@@ -167,8 +226,10 @@ def test_a_damaged_manifest_is_an_error_not_a_traceback(tmp_path, capsys, text):
         S.survey(tmp_path / "m", rules="msc", policy="greedy", count=1000)
     with pytest.raises(ValueError, match="manifest"):
         S.survey(tmp_path / "m", rules="msc", policy="random", count=1000)
-    for argv in (["report", str(tmp_path / "m")],
-                 ["--count", "10", "--out", str(tmp_path / "m"), "--policy", "random"]):
+    for argv in (
+        ["report", str(tmp_path / "m")],
+        ["--count", "10", "--out", str(tmp_path / "m"), "--policy", "random"],
+    ):
         code, _, stderr = run_main(capsys, "survey", *argv)
         assert code == 2 and len(stderr.strip().splitlines()) == 1, stderr
 
@@ -179,9 +240,15 @@ def test_unusable_folders(tmp_path, capsys):
         code, _, stderr = run_main(capsys, "survey", "--count", "10", "--out", str(out))
         assert code == 2 and len(stderr.strip().splitlines()) == 1, stderr
     S.survey(tmp_path / "p", rules="msc", policy="greedy", count=1000)
-    code, _, stderr = run_main(capsys, "survey", "report", str(tmp_path / "p"), "--plot",
-                               str(tmp_path / "no" / "such" / "x.png"))
-    assert code == 74 and len(stderr.strip().splitlines()) == 1, stderr   # output: 74
+    code, _, stderr = run_main(
+        capsys,
+        "survey",
+        "report",
+        str(tmp_path / "p"),
+        "--plot",
+        str(tmp_path / "no" / "such" / "x.png"),
+    )
+    assert code == 74 and len(stderr.strip().splitlines()) == 1, stderr  # output: 74
     assert "cannot write" in stderr and "x.png" in stderr and ".tmp" not in stderr
 
 
@@ -202,8 +269,12 @@ def test_policy_spelling_and_pandas(tmp_path):
     """'Random' resumes a random survey as 'random' does; the folder reads as one dataset."""
     pd = pytest.importorskip("pandas")
     S.survey(tmp_path / "r", rules="msc", policy="random", count=3000, shard_size=1000)
-    assert S.survey(tmp_path / "r", rules="msc", policy=" Random ", count=3000,
-                    shard_size=1000)["done_now"] == 0
+    assert (
+        S.survey(tmp_path / "r", rules="msc", policy=" Random ", count=3000, shard_size=1000)[
+            "done_now"
+        ]
+        == 0
+    )
     df = pd.read_parquet(tmp_path / "r")
     assert len(df) == 3000 and sorted(df["deal"]) == list(range(3000))
 
@@ -212,6 +283,7 @@ def test_a_dead_local_worker_has_its_shards_redone(tmp_path):
     """The local pool's process is killed while it holds shards: a fresh pool redoes them;
     the rows are an uninterrupted run's."""
     import multiprocessing
+
     args = dict(rules="msc", policy="solver", max_removed=False, count=1600, shard_size=200)
     killed = []
 
@@ -232,11 +304,11 @@ def test_report_plot(tmp_path):
     S.survey(tmp_path / "p", rules="msc", policy="greedy", count=2000)
     S.plot(S.report(tmp_path / "p"), tmp_path / "p.png")
     assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
-    S.plot(S.report(tmp_path / "p"), tmp_path / "p.svg")          # the format of the name
+    S.plot(S.report(tmp_path / "p"), tmp_path / "p.svg")  # the format of the name
     assert b"<svg" in (tmp_path / "p.svg").read_bytes()[:500]
     (tmp_path / "real.png").write_bytes(b"")
     (tmp_path / "link.png").symlink_to(tmp_path / "real.png")
-    S.plot(S.report(tmp_path / "p"), tmp_path / "link.png")       # through the one writer
+    S.plot(S.report(tmp_path / "p"), tmp_path / "link.png")  # through the one writer
     assert (tmp_path / "link.png").is_symlink()
     assert (tmp_path / "real.png").read_bytes()[:4] == b"\x89PNG"
     with pytest.raises(OSError, match="not a file"):
@@ -245,12 +317,15 @@ def test_report_plot(tmp_path):
 
 # ---- on a Dask cluster ---------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def cluster():
-    distributed = pytest.importorskip("distributed",
-                                      reason="the distributed extra is not installed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None, host="127.0.0.1") as c:
+    distributed = pytest.importorskip(
+        "distributed", reason="the distributed extra is not installed"
+    )
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, host="127.0.0.1"
+    ) as c:
         with distributed.Client(c) as client:
             yield c, client
 
@@ -258,10 +333,14 @@ def cluster():
 def test_distributed_survey_equals_the_local_one(tmp_path, cluster):
     c, client = cluster
     args = dict(rules="pyramide", policy="solver", count=9000, shard_size=1000)
-    run = S.survey(tmp_path / "dask", scheduler=c.scheduler_address, **args)   # an address
+    run = S.survey(tmp_path / "dask", scheduler=c.scheduler_address, **args)  # an address
     assert run["done_now"] == 9
-    S.survey(tmp_path / "dask2", scheduler=client, shard_size=4000,             # a Client
-             **{k: v for k, v in args.items() if k != "shard_size"})
+    S.survey(
+        tmp_path / "dask2",
+        scheduler=client,
+        shard_size=4000,  # a Client
+        **{k: v for k, v in args.items() if k != "shard_size"},
+    )
     S.survey(tmp_path / "local", **args)
     local = rows_of(tmp_path / "local")
     assert same_rows(rows_of(tmp_path / "dask"), local)
@@ -273,18 +352,19 @@ def test_worker_killed_mid_run_loses_and_doubles_nothing(tmp_path, cluster):
     its restarted self); every shard is written once, the rows as a local run's."""
     c, client = cluster
     # (about 0.5 s a shard: long enough for the victim to hold some when the first is done)
-    args = dict(rules="classic-draw3", policy="solver", max_removed=False, count=2400,
-                shard_size=200)
-    pids = client.run(os.getpid)                # worker address -> its process
+    args = dict(
+        rules="classic-draw3", policy="solver", max_removed=False, count=2400, shard_size=200
+    )
+    pids = client.run(os.getpid)  # worker address -> its process
     held = []
 
     def kill_one(i):
         if not held:
             victim = sorted(pids)[0]
             holding = client.processing().get(victim, [])
-            if holding:                         # (else: at the next shard done)
-                held.extend(holding)            # its shards in flight
-                os.kill(pids[victim], KILL)     # its nanny starts a new one
+            if holding:  # (else: at the next shard done)
+                held.extend(holding)  # its shards in flight
+                os.kill(pids[victim], KILL)  # its nanny starts a new one
 
     run = S.survey(tmp_path / "k", scheduler=client, on_shard=kill_one, **args)
     assert held and run["done_now"] == 12
@@ -300,22 +380,39 @@ def test_simulate_and_solve_many_on_a_cluster(cluster, capsys):
     c, client = cluster
     local = simulate(250_000, start=7, rules="msc", policy="random", seed=5)
     for shard in (60_000, 1_000_000):
-        far = simulate(250_000, start=7, rules="msc", policy="random", seed=5,
-                       scheduler=client, shard_size=shard)
+        far = simulate(
+            250_000,
+            start=7,
+            rules="msc",
+            policy="random",
+            seed=5,
+            scheduler=client,
+            shard_size=shard,
+        )
         for k in ("deal", "won", "removed", "moves", "score"):
             assert np.array_equal(getattr(far, k), getattr(local, k)), k
         assert far.workers == 2 and far.to_dict()["workers"] == 2
         assert "2 Dask workers" in far.summary()
-    solver = simulate(1500, rules="pyramide", policy="solver", scheduler=c.scheduler_address,
-                      shard_size=400)
+    solver = simulate(
+        1500, rules="pyramide", policy="solver", scheduler=c.scheduler_address, shard_size=400
+    )
     assert solver.wins == simulate(1500, rules="pyramide", policy="solver").wins
     deals = list(range(50, 2050)) + [9, 8, 7]
     a = solve_many(deals, "unlimited", max_removed=True, scheduler=client, shard_size=333)
     b = solve_many(deals, "unlimited", max_removed=True)
     for k in ("winnable", "n_moves", "max_removed", "nodes", "stopped_by", "optimal"):
         assert np.array_equal(getattr(a, k), getattr(b, k)), k
-    code, stdout, _ = run_main(capsys, "simulate", "--games", "100000", "--rules", "msc",
-                               "--scheduler", c.scheduler_address, "--json")
+    code, stdout, _ = run_main(
+        capsys,
+        "simulate",
+        "--games",
+        "100000",
+        "--rules",
+        "msc",
+        "--scheduler",
+        c.scheduler_address,
+        "--json",
+    )
     d = json.loads(stdout)
     assert code == 0 and d["wins"] == simulate(100_000, rules="msc").wins and d["workers"] == 2
     with pytest.raises(ValueError, match="numbered deals"):

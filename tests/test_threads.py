@@ -7,10 +7,12 @@ equal its reference exactly: arrays element by element, lines of play move by mo
 (``seconds``) differ and are not compared; no call has a time budget, so a budget that runs
 out runs out the same way both times (node budgets count positions, not time).
 """
+
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -33,12 +35,13 @@ def run_together(calls: list[Callable[[], Any]], repeat: int = 1) -> list[list[A
             for _ in range(repeat):
                 barrier.wait()
                 results[i].append(calls[i]())
-        except BaseException as e:     # handed to the test below
+        except BaseException as e:  # handed to the test below
             errors.append(e)
             barrier.abort()
 
-    threads = [threading.Thread(target=worker, args=(i,), name=f"caller-{i}")
-               for i in range(len(calls))]
+    threads = [
+        threading.Thread(target=worker, args=(i,), name=f"caller-{i}") for i in range(len(calls))
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -49,21 +52,30 @@ def run_together(calls: list[Callable[[], Any]], repeat: int = 1) -> list[list[A
 
 
 def many_key(r) -> dict[str, np.ndarray]:
-    return {name: getattr(r, name) for name in ("winnable", "n_moves", "max_removed", "nodes",
-                                                "stopped_by", "optimal")}
+    return {
+        name: getattr(r, name)
+        for name in ("winnable", "n_moves", "max_removed", "nodes", "stopped_by", "optimal")
+    }
 
 
 def sim_key(r) -> dict[str, Any]:
-    out = {name: getattr(r, name) for name in ("deal", "won", "removed", "moves", "score",
-                                               "decided", "removed_known")}
-    out.update(histogram=r.histogram(), wins=r.wins, games=r.games, rules=r.rules,
-               seed=r.seed)
+    out = {
+        name: getattr(r, name)
+        for name in ("deal", "won", "removed", "moves", "score", "decided", "removed_known")
+    }
+    out.update(histogram=r.histogram(), wins=r.wins, games=r.games, rules=r.rules, seed=r.seed)
     return out
 
 
 def solution_key(s) -> tuple:
-    return (s.winnable, None if s.moves is None else [str(m) for m in s.moves], s.nodes,
-            s.stopped_by, s.optimal, s.objective)
+    return (
+        s.winnable,
+        None if s.moves is None else [str(m) for m in s.moves],
+        s.nodes,
+        s.stopped_by,
+        s.optimal,
+        s.objective,
+    )
 
 
 def assert_same(got: Any, want: Any, what: str) -> None:
@@ -89,11 +101,15 @@ def check(calls: list[Callable[[], Any]], key: Callable[[Any], Any], repeat: int
 
 # ---- solve_many ----------------------------------------------------------------------------
 
+
 def test_solve_many_threads():
     """Six callers, six rule sets, node budgets that some deals exhaust."""
-    calls = [lambda k=k: solve_many(range(100 * k, 100 * k + 150), rules=PRESETS[k],
-                                    max_nodes=40_000, threads=1)
-             for k in range(N_THREADS)]
+    calls = [
+        lambda k=k: solve_many(
+            range(100 * k, 100 * k + 150), rules=PRESETS[k], max_nodes=40_000, threads=1
+        )
+        for k in range(N_THREADS)
+    ]
     check(calls, many_key, repeat=3)
 
 
@@ -103,46 +119,79 @@ def test_solve_many_threads_objectives():
     decks = [np.array([rng.permutation(52) for _ in range(12)]) for _ in range(4)]
     calls = []
     for k in range(4):
-        calls.append(lambda k=k: solve_many(decks[k], rules=PRESETS[k], max_nodes=20_000,
-                                            max_removed=True, threads=1))
-        calls.append(lambda k=k: solve_many([f"PY1-C-AAAAAA{'ABCD'[k]}", 3 + k, 40 + k],
-                                            objective="min_moves", max_nodes=20_000,
-                                            threads=1))
+        calls.append(
+            lambda k=k: solve_many(
+                decks[k], rules=PRESETS[k], max_nodes=20_000, max_removed=True, threads=1
+            )
+        )
+        calls.append(
+            lambda k=k: solve_many(
+                [f"PY1-C-AAAAAA{'ABCD'[k]}", 3 + k, 40 + k],
+                objective="min_moves",
+                max_nodes=20_000,
+                threads=1,
+            )
+        )
     check(calls, many_key)
 
 
 # ---- simulate ------------------------------------------------------------------------------
 
+
 def test_simulate_greedy_threads():
-    calls = [lambda k=k: simulate(200_000, start=500_000 * k, rules=PRESETS[k],
-                                  policy="greedy", threads=1, chunk_size=4096)
-             for k in range(N_THREADS)]
+    calls = [
+        lambda k=k: simulate(
+            200_000,
+            start=500_000 * k,
+            rules=PRESETS[k],
+            policy="greedy",
+            threads=1,
+            chunk_size=4096,
+        )
+        for k in range(N_THREADS)
+    ]
     check(calls, sim_key, repeat=3)
 
 
 def test_simulate_random_threads():
-    calls = [lambda k=k: simulate(200_000, start=1000 * k, rules=PRESETS[k], policy="random",
-                                  seed=1000 + k, threads=1, chunk_size=3000)
-             for k in range(N_THREADS)]
+    calls = [
+        lambda k=k: simulate(
+            200_000,
+            start=1000 * k,
+            rules=PRESETS[k],
+            policy="random",
+            seed=1000 + k,
+            threads=1,
+            chunk_size=3000,
+        )
+        for k in range(N_THREADS)
+    ]
     check(calls, sim_key, repeat=3)
 
 
 def test_simulate_decks_threads():
     """Decks (no deal numbers) under the random policy: each game seeded from its row."""
     rng = np.random.default_rng(11)
-    decks = [np.array([rng.permutation(52) for _ in range(20_000)], dtype=np.int16)
-             for _ in range(4)]
-    calls = [lambda k=k: simulate(deals=decks[k], rules=PRESETS[k], policy="random",
-                                  seed=k, threads=1, chunk_size=512)
-             for k in range(4)]
+    decks = [
+        np.array([rng.permutation(52) for _ in range(20_000)], dtype=np.int16) for _ in range(4)
+    ]
+    calls = [
+        lambda k=k: simulate(
+            deals=decks[k], rules=PRESETS[k], policy="random", seed=k, threads=1, chunk_size=512
+        )
+        for k in range(4)
+    ]
     check(calls, sim_key)
 
 
 def test_simulate_solver_policy_threads():
     """The solver policy with a node budget: undecided games are undecided both times."""
-    calls = [lambda k=k: simulate(120, start=300 * k, rules=PRESETS[k], policy="solver",
-                                  max_nodes=30_000, threads=1)
-             for k in range(N_THREADS)]
+    calls = [
+        lambda k=k: simulate(
+            120, start=300 * k, rules=PRESETS[k], policy="solver", max_nodes=30_000, threads=1
+        )
+        for k in range(N_THREADS)
+    ]
     check(calls, sim_key)
 
 
@@ -150,8 +199,16 @@ def test_simulate_solver_policy_threads():
 
 # Deals needing more than the solver's probe (20,000 positions), so the search also runs in
 # a worker thread of its own (run_call), and some that the budget stops.
-HARD = [(4, "msc"), (43, "msc"), (2, "classic"), (33, "classic"), (3, "three-pass"),
-        (5, "classic-draw3"), (7, "classic-draw3"), (158, "msc")]
+HARD = [
+    (4, "msc"),
+    (43, "msc"),
+    (2, "classic"),
+    (33, "classic"),
+    (3, "three-pass"),
+    (5, "classic-draw3"),
+    (7, "classic-draw3"),
+    (158, "msc"),
+]
 
 
 def test_solve_threads():
@@ -160,14 +217,18 @@ def test_solve_threads():
 
 
 def test_solve_min_moves_threads():
-    calls = [lambda k=k: solve(10 + k, rules=PRESETS[k % len(PRESETS)], objective="min_moves",
-                               max_nodes=30_000)
-             for k in range(N_THREADS)]
+    calls = [
+        lambda k=k: solve(
+            10 + k, rules=PRESETS[k % len(PRESETS)], objective="min_moves", max_nodes=30_000
+        )
+        for k in range(N_THREADS)
+    ]
     check(calls, solution_key)
 
 
 def test_solve_positions_threads():
     """solve of Games in progress (each thread its own Game)."""
+
     def game(k: int) -> Game:
         g = Game(20 + k, PRESETS[k])
         for _ in range(6):
@@ -186,15 +247,19 @@ def test_replay_threads():
     calls = []
     for k in range(8):
         policy = ("greedy", "random")[k % 2]
-        calls.append(lambda k=k, p=policy: [moves(d, PRESETS[k % len(PRESETS)], p, k)
-                                            for d in range(100 * k, 100 * k + 40)])
+        calls.append(
+            lambda k=k, p=policy: [
+                moves(d, PRESETS[k % len(PRESETS)], p, k) for d in range(100 * k, 100 * k + 40)
+            ]
+        )
     check(calls, lambda r: r, repeat=2)
 
 
 def test_replay_matches_simulate_under_threads():
     """What replay plays from many threads is what simulate counted."""
-    sims = {r: simulate(30, start=500, rules=r, policy="random", seed=99, threads=1)
-            for r in PRESETS}
+    sims = {
+        r: simulate(30, start=500, rules=r, policy="random", seed=99, threads=1) for r in PRESETS
+    }
 
     def replayed(rules: str) -> list[int]:
         out = []
@@ -211,12 +276,15 @@ def test_replay_matches_simulate_under_threads():
 
 # ---- batch calls using threads themselves, side by side ------------------------------------
 
+
 def test_two_threaded_batches_side_by_side():
     """Two batch calls sharing nothing, each with threads=2, running at the same time."""
-    calls = [lambda: solve_many(range(2000, 2600), rules="msc", max_nodes=40_000, threads=2,
-                                chunk=8),
-             lambda: simulate(2_000_000, start=7_000_000, rules="classic", policy="random",
-                              seed=5, threads=2)]
+    calls = [
+        lambda: solve_many(range(2000, 2600), rules="msc", max_nodes=40_000, threads=2, chunk=8),
+        lambda: simulate(
+            2_000_000, start=7_000_000, rules="classic", policy="random", seed=5, threads=2
+        ),
+    ]
     alone = [many_key(calls[0]()), sim_key(calls[1]())]
     (a,), (b,) = run_together(calls)
     assert_same(many_key(a), alone[0], "solve_many beside simulate")
@@ -225,9 +293,12 @@ def test_two_threaded_batches_side_by_side():
 
 @pytest.mark.parametrize("policy", ["greedy", "random"])
 def test_threaded_simulations_side_by_side(policy):
-    calls = [lambda k=k: simulate(500_000, start=k * 10 ** 6, rules=PRESETS[k], policy=policy,
-                                  seed=k, threads=2)
-             for k in range(3)]
+    calls = [
+        lambda k=k: simulate(
+            500_000, start=k * 10**6, rules=PRESETS[k], policy=policy, seed=k, threads=2
+        )
+        for k in range(3)
+    ]
     check(calls, sim_key)
 
 
@@ -235,9 +306,9 @@ def test_rules_objects_shared_between_threads():
     """One Rules object (and one deal list) passed to every thread at once."""
     rules = Rules(waste_at_deal=0, redeals=1, pair_with_covering=True)
     deals = list(range(900, 960))
-    calls = [lambda: solve_many(deals, rules=rules, max_nodes=20_000, threads=1)] * 4 + \
-            [lambda: simulate(deals=deals, rules=rules, policy="random", seed=3,
-                              threads=1)] * 4
+    calls = [lambda: solve_many(deals, rules=rules, max_nodes=20_000, threads=1)] * 4 + [
+        lambda: simulate(deals=deals, rules=rules, policy="random", seed=3, threads=1)
+    ] * 4
     keys = [many_key] * 4 + [sim_key] * 4
     alone = [k(c()) for k, c in zip(keys, calls)]
     together = run_together(calls)
@@ -251,9 +322,12 @@ def test_cancel_in_one_thread_leaves_the_others_alone():
     from pyramid_solitaire import Cancelled
 
     event = threading.Event()
-    others = [lambda k=k: simulate(100_000, start=k * 10 ** 5, rules=PRESETS[k],
-                                   policy="random", seed=k, threads=1)
-              for k in range(3)]
+    others = [
+        lambda k=k: simulate(
+            100_000, start=k * 10**5, rules=PRESETS[k], policy="random", seed=k, threads=1
+        )
+        for k in range(3)
+    ]
     others.append(lambda: solve_many(range(300), rules="msc", max_nodes=40_000, threads=1))
     keys = [sim_key] * 3 + [many_key]
     alone = [k(c()) for k, c in zip(keys, others)]
@@ -262,8 +336,9 @@ def test_cancel_in_one_thread_leaves_the_others_alone():
         timer = threading.Timer(0.3, event.set)
         timer.start()
         try:
-            simulate(50_000_000, rules="msc", policy="greedy", threads=2, arrays=False,
-                     cancel=event)
+            simulate(
+                50_000_000, rules="msc", policy="greedy", threads=2, arrays=False, cancel=event
+            )
         except Cancelled:
             return "cancelled"
         finally:

@@ -1,6 +1,7 @@
 """The terminal game (Textual): driven through its pilot, with a fake clock and the save and
 statistics files in a temporary folder. Each test checks both the session's state and what
 the widgets draw."""
+
 from __future__ import annotations
 
 import asyncio
@@ -11,16 +12,20 @@ import pytest
 
 textual = pytest.importorskip("textual")
 
-from conftest import seed000_deal  # noqa: E402
-
 from pyramid_solitaire import cli, solve  # noqa: E402
 from pyramid_solitaire.session import Session, StatsStore  # noqa: E402
 from pyramid_solitaire.tui import cursor  # noqa: E402
 from pyramid_solitaire.tui.app import PyramidApp  # noqa: E402
 from pyramid_solitaire.tui.screens import (  # noqa: E402
+    CodeScreen,
     ConfirmScreen,
-    CodeScreen, EndScreen, HelpScreen, StatsScreen)
+    EndScreen,
+    HelpScreen,
+    StatsScreen,
+)
 from pyramid_solitaire.tui.widgets import CardWidget, face  # noqa: E402
+
+from conftest import seed000_deal  # noqa: E402
 
 SIZE = (80, 24)
 SEED000_CARDS = " ".join(c.token for c in seed000_deal().cards)
@@ -36,8 +41,13 @@ class FakeClock:
 
 def make_app(tmp_path, code=SEED000_CARDS, profile="pyramide", **kwargs) -> PyramidApp:
     kwargs.setdefault("clock", FakeClock())
-    return PyramidApp(code, profile, save_path=tmp_path / "game.json",
-                      stats_path=tmp_path / "stats.sqlite3", **kwargs)
+    return PyramidApp(
+        code,
+        profile,
+        save_path=tmp_path / "game.json",
+        stats_path=tmp_path / "stats.sqlite3",
+        **kwargs,
+    )
 
 
 def run(app: PyramidApp, script) -> None:
@@ -45,6 +55,7 @@ def run(app: PyramidApp, script) -> None:
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             await script(pilot)
+
     asyncio.run(main())
 
 
@@ -80,15 +91,15 @@ def test_seed000_walkthrough_by_mouse(tmp_path):
     async def script(pilot):
         qc, kd, tc, s3 = (index_of(app, t) for t in ("Qc", "Kd", "Tc", "3s"))
         assert qc == 15 and "blocked" in card(app, qc).classes and card(app, qc).label == "Q♣"
-        assert await pilot.click(f"#p{qc}")                    # the click lands on Q♣
+        assert await pilot.click(f"#p{qc}")  # the click lands on Q♣
         assert "This card is blocked by another card" in messages_shown(app)
         assert app.session.state()["score"] == 0
-        assert await pilot.click(f"#p{kd}")                    # K♦: one click removes it
+        assert await pilot.click(f"#p{kd}")  # K♦: one click removes it
         assert app.session.state()["pyramid"][kd]["card"] is None
         assert app.session.state()["score"] == 10 and "Score 10" in status_shown(app)
         assert "empty" in card(app, kd).classes and card(app, kd).label == ""
         await pilot.click(f"#p{tc}")
-        assert "selected" in card(app, tc).classes           # the selection is drawn
+        assert "selected" in card(app, tc).classes  # the selection is drawn
         await pilot.click(f"#p{s3}")
         st = app.session.state()
         assert st["score"] == 30 and st["moves"] == 2 and st["selection"] is None
@@ -125,17 +136,17 @@ def test_keyboard_path(tmp_path):
 
     async def script(pilot):
         st = app.session.state()
-        assert app.cursor == st["targets"][0] == 21            # the cursor starts on a target
+        assert app.cursor == st["targets"][0] == 21  # the cursor starts on a target
         assert "cursor" in card(app, 21).classes and card(app, 21).render().plain.startswith("›")
-        kc = index_of(app, "Kc")                                # a free King, right of 21
+        kc = index_of(app, "Kc")  # a free King, right of 21
         for _ in range(kc - 21):
             await pilot.press("right")
         assert app.cursor == kc and "cursor" in card(app, kc).classes
         await pilot.press("enter")
         st = app.session.state()
         assert st["pyramid"][kc]["card"] is None and st["score"] == 10 and st["moves"] == 1
-        assert app.cursor in st["targets"]                      # moved to a card still there
-        await pilot.press("down")                               # from row 7 to the talon row
+        assert app.cursor in st["targets"]  # moved to a card still there
+        await pilot.press("down")  # from row 7 to the talon row
         assert app.cursor == "stock"
         await pilot.press("up")
         assert isinstance(app.cursor, int) and app.cursor >= 21
@@ -144,7 +155,7 @@ def test_keyboard_path(tmp_path):
         st = app.session.state()
         assert st["stock"] == stock - 1 and st["moves"] == 2
         assert card(app, "stock").label == str(stock - 1) and card(app, "waste").token is not None
-        await pilot.press("z")                                  # the draw taken back
+        await pilot.press("z")  # the draw taken back
         st = app.session.state()
         assert st["stock"] == stock and st["score"] == 10 and st["moves"] == 3  # an undo counts
         assert card(app, "stock").label == str(stock)
@@ -166,7 +177,7 @@ def test_undo_by_key_and_state(tmp_path):
         assert app.session.state()["can_undo"] and app.session.state()["score"] == 10
         await pilot.press("z")
         st = app.session.state()
-        assert st["score"] == 0 and st["moves"] == 1          # pyramide: the counter stays
+        assert st["score"] == 0 and st["moves"] == 1  # pyramide: the counter stays
         assert st["pyramid"][kd]["card"] == "Kd" and card(app, kd).label == "K♦"
         assert st["can_redo"] and not st["can_undo"] and "Score 0" in status_shown(app)
 
@@ -190,12 +201,12 @@ def test_win_panel(tmp_path):
         assert str(app.screen.query_one("#end-title").render()) == "You won!"
         summary = str(app.screen.query_one("#end-summary").render())
         assert "Score 280" in summary and f"Moves {st['moves']}" in summary
-        best = str(app.screen.query_one("#end-best").render())   # the best of this game type
+        best = str(app.screen.query_one("#end-best").render())  # the best of this game type
         assert "Best of this game type" in best and "Wins 1" in best
         await pilot.press("escape")
         assert not isinstance(app.screen, EndScreen) and "You won!" in messages_shown(app)
         assert StatsStore(tmp_path / "stats.sqlite3").summary("pyramide")["wins"] == 1
-        await pilot.press("s")                                  # the win is in the statistics
+        await pilot.press("s")  # the win is in the statistics
         assert isinstance(app.screen, StatsScreen)
         assert app.screen.query_one("#stats-summary").get_row("Wins")[1] == "1"
         high = app.screen.query_one("#stats-high")
@@ -203,11 +214,11 @@ def test_win_panel(tmp_path):
         await pilot.press("escape")
 
     run(app, script)
-    again = make_app(tmp_path, code=None)                       # the won game, resumed
+    again = make_app(tmp_path, code=None)  # the won game, resumed
 
     async def resumed(pilot):
         assert isinstance(again.screen, EndScreen)
-        await pilot.press("n")                                  # a new deal from the panel
+        await pilot.press("n")  # a new deal from the panel
         st = again.session.state()
         assert not isinstance(again.screen, EndScreen)
         assert st["status"] == "playing" and st["moves"] == 0 and st["code"] is not None
@@ -235,11 +246,16 @@ def test_resume_after_restart(tmp_path):
     async def second(pilot):
         st = again.session.state()
         assert (st["score"], st["moves"], st["pyramid"], st["code"]) == (
-            seen["score"], seen["moves"], seen["pyramid"], seen["code"])
-        assert st["seconds"] == 65                              # the clock kept at the quit
+            seen["score"],
+            seen["moves"],
+            seen["pyramid"],
+            seen["code"],
+        )
+        assert st["seconds"] == 65  # the clock kept at the quit
         assert "Saved game resumed" in messages_shown(again) and "Time 1:05" in status_shown(again)
         assert [card(again, i).label == "" for i in range(28)] == [
-            e["card"] is None for e in seen["pyramid"]]         # the removed places drawn
+            e["card"] is None for e in seen["pyramid"]
+        ]  # the removed places drawn
 
     run(again, second)
 
@@ -251,7 +267,7 @@ def test_ctrl_q_saves_the_clock_too(tmp_path):
     async def script(pilot):
         await pilot.click(f"#p{index_of(app, 'Kd')}")
         clock.t += 100
-        await pilot.press("ctrl+q")                   # Textual's own quit
+        await pilot.press("ctrl+q")  # Textual's own quit
 
     run(app, script)
     assert json.loads((tmp_path / "game.json").read_text())["seconds"] == 100
@@ -268,7 +284,7 @@ def test_corrupt_save_is_kept(tmp_path):
         await pilot.press("d")
 
     run(app, script)
-    assert bad.read_text() == '{"format": "something else"}'        # never written over
+    assert bad.read_text() == '{"format": "something else"}'  # never written over
     assert Session.load(tmp_path / "game-1.json").moves == 1
 
 
@@ -302,8 +318,8 @@ def test_theme_help_stats_and_a_bad_code(tmp_path):
         assert isinstance(app.screen, HelpScreen)
         shown = str(app.screen.query_one("#help-text").render())
         assert "undo" in shown and "How to play: Pyramide" in shown
-        assert "as often as you like" in shown and "A + Q, 2 + J" in shown   # the rules page
-        await pilot.press("z")                                  # game keys wait under help
+        assert "as often as you like" in shown and "A + Q, 2 + J" in shown  # the rules page
+        await pilot.press("z")  # game keys wait under help
         assert app.session.state()["moves"] == 0
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
@@ -315,17 +331,17 @@ def test_theme_help_stats_and_a_bad_code(tmp_path):
         await pilot.press("c")
         assert isinstance(app.screen, CodeScreen)
         await pilot.press(*"nonsense", "enter")
-        assert isinstance(app.screen, CodeScreen)              # the error shown, still open
+        assert isinstance(app.screen, CodeScreen)  # the error shown, still open
         assert "not a card" in str(app.screen.query_one("#code-error").render())
         await pilot.press("escape")
         assert app.session.state()["code"] == code and app.session.state()["moves"] == 0
-        await pilot.click(f"#p{index_of(app, 'Kd')}")           # the game goes on
+        await pilot.click(f"#p{index_of(app, 'Kd')}")  # the game goes on
         assert app.session.state()["score"] == 10
-        await pilot.press("c")                                  # a game under way: asked
+        await pilot.press("c")  # a game under way: asked
         assert isinstance(app.screen, ConfirmScreen)
         assert "abandoned" in str(app.screen.query_one("#confirm-text").render())
         await pilot.press("y")
-        await pilot.press(*"PY1-N-AAAAAAS", "enter")            # a good code: a new game
+        await pilot.press(*"PY1-N-AAAAAAS", "enter")  # a good code: a new game
         assert not isinstance(app.screen, CodeScreen)
         assert app.session.state()["code"] == "PY1-N-AAAAAAS" and app.session.moves == 0
         assert "Difficulty: easy" in messages_shown(app)
@@ -343,15 +359,15 @@ def test_pause_hides_the_cards_and_stops_the_clock(tmp_path):
         assert "Time 0:10" in status_shown(app)
         await pilot.press("p")
         assert app.session.state()["paused"]
-        assert all(card(app, i).token is None for i in range(28))   # the faces hidden
+        assert all(card(app, i).token is None for i in range(28))  # the faces hidden
         clock.t += 50
         app.table.tick()
         assert "Time 0:10" in status_shown(app)
-        await pilot.click(f"#p{index_of(app, 'Kd')}")            # clicks wait too
+        await pilot.click(f"#p{index_of(app, 'Kd')}")  # clicks wait too
         assert app.session.state()["score"] == 0
-        await pilot.press("d", "z", "h")                         # and keys
+        await pilot.press("d", "z", "h")  # and keys
         shown = messages_shown(app) + status_shown(app)
-        assert shown.count("Paused") == 1 and "press P" in shown   # one paused line
+        assert shown.count("Paused") == 1 and "press P" in shown  # one paused line
         await pilot.press("p")
         assert not app.session.state()["paused"] and card(app, 0).label == "J♦"
 
@@ -389,15 +405,17 @@ def test_cli_play(tmp_path, capsys, monkeypatch):
     assert cli.main(["play", "--profile", "vegas"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "vegas" in err
-    monkeypatch.setitem(sys.modules, "textual", None)        # as if the extra is not there
+    monkeypatch.setitem(sys.modules, "textual", None)  # as if the extra is not there
     assert cli.main(["play"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and 'pip install "pyramid-solitaire[tui]"' in err
     cards = " ".join(c.token for c in __import__("pyramid_solitaire").CARDS)
-    for argv, says in ((["play", "--web", cards], "give a deal code"),
-                       (["play", "--web", "PY1-N-AAAAAA"], "deal code"),
-                       (["play", "--port", "8000"], "--port goes with --web"),
-                       (["play", "--web", "--port", "70000"], "--port must be 0..65,535")):
+    for argv, says in (
+        (["play", "--web", cards], "give a deal code"),
+        (["play", "--web", "PY1-N-AAAAAA"], "deal code"),
+        (["play", "--port", "8000"], "--port goes with --web"),
+        (["play", "--web", "--port", "70000"], "--port must be 0..65,535"),
+    ):
         assert cli.main(argv) == 2, argv
         err = capsys.readouterr().err.strip()
         assert len(err.splitlines()) == 1 and says in err, err
@@ -410,19 +428,50 @@ def test_cli_play_runs_the_app(tmp_path, monkeypatch):
     seen = {}
 
     def fake_run(self):
-        seen.update(code=self.session.state()["code"], profile=self.session.profile.name,
-                    lang=self.session.lang, save=self.save_path, stats=self.stats_path)
+        seen.update(
+            code=self.session.state()["code"],
+            profile=self.session.profile.name,
+            lang=self.session.lang,
+            save=self.save_path,
+            stats=self.stats_path,
+        )
         return 0
 
     monkeypatch.setattr(PyramidApp, "run", fake_run)
-    args = ["play", "PY1-T-AAAAAAS", "--profile", "three-pass", "--lang", "vi",
-            "--save", str(tmp_path / "g.json"), "--db", str(tmp_path / "s.sqlite3")]
+    args = [
+        "play",
+        "PY1-T-AAAAAAS",
+        "--profile",
+        "three-pass",
+        "--lang",
+        "vi",
+        "--save",
+        str(tmp_path / "g.json"),
+        "--db",
+        str(tmp_path / "s.sqlite3"),
+    ]
     assert cli.main(args) == 0
-    assert seen == dict(code="PY1-T-AAAAAAS", profile="three-pass", lang="vi",
-                        save=tmp_path / "g.json", stats=tmp_path / "s.sqlite3")
+    assert seen == dict(
+        code="PY1-T-AAAAAAS",
+        profile="three-pass",
+        lang="vi",
+        save=tmp_path / "g.json",
+        stats=tmp_path / "s.sqlite3",
+    )
     assert json.loads((tmp_path / "g.json").read_text())["format"] == "pyramid-solitaire-session"
-    assert cli.main(["play", "not-a-code", "--save", str(tmp_path / "h.json"),
-                     "--db", str(tmp_path / "s.sqlite3")]) == 2
+    assert (
+        cli.main(
+            [
+                "play",
+                "not-a-code",
+                "--save",
+                str(tmp_path / "h.json"),
+                "--db",
+                str(tmp_path / "s.sqlite3"),
+            ]
+        )
+        == 2
+    )
 
 
 def test_help_is_the_games_rules_page_in_its_language(tmp_path):
@@ -431,7 +480,7 @@ def test_help_is_the_games_rules_page_in_its_language(tmp_path):
     async def script(pilot):
         await pilot.press("question_mark")
         shown = str(app.screen.query_one("#help-text").render())
-        assert "Cách chơi: Không giới hạn" in shown and "không tính điểm" in shown   # no points
+        assert "Cách chơi: Không giới hạn" in shown and "không tính điểm" in shown  # no points
         await pilot.press("escape")
 
     run(app, script)
@@ -441,7 +490,7 @@ def test_leaving_a_game_under_way_is_asked_and_restart_and_language_keys(tmp_pat
     app = make_app(tmp_path, "PY1-N-AAAAAAS")
 
     async def script(pilot):
-        await pilot.press("n")                                  # no move yet: no question
+        await pilot.press("n")  # no move yet: no question
         assert not isinstance(app.screen, ConfirmScreen)
         code = app.session.state()["code"]
         await pilot.press("d")
@@ -449,18 +498,18 @@ def test_leaving_a_game_under_way_is_asked_and_restart_and_language_keys(tmp_pat
         for key in ("n", "x", "c"):
             await pilot.press(key)
             assert isinstance(app.screen, ConfirmScreen), key
-            await pilot.press("n")                              # no: the game is kept
+            await pilot.press("n")  # no: the game is kept
             assert app.session.state()["moves"] == 1 and app.session.state()["code"] == code
-        await pilot.press("x", "y")                             # restart, yes
+        await pilot.press("x", "y")  # restart, yes
         assert app.session.state()["moves"] == 0 and app.session.state()["code"] == code
-        await pilot.press("l")                                  # the language key
+        await pilot.press("l")  # the language key
         assert app.session.lang == "vi"
-        await pilot.press("t")                                  # the theme key
+        await pilot.press("t")  # the theme key
 
     run(app, script)
-    again = make_app(tmp_path, "PY1-N-AAAAAAS")                 # both remembered
+    again = make_app(tmp_path, "PY1-N-AAAAAAS")  # both remembered
     assert again.lang == "vi" and again._theme_name == "textual-light"
-    assert make_app(tmp_path, "PY1-N-AAAAAAS", lang="en").lang == "en"   # unless given
+    assert make_app(tmp_path, "PY1-N-AAAAAAS", lang="en").lang == "en"  # unless given
 
 
 def test_play_code_over_a_game_under_way_asks_first(tmp_path):
@@ -474,7 +523,7 @@ def test_play_code_over_a_game_under_way_asks_first(tmp_path):
 
     async def script(pilot):
         assert isinstance(app.screen, ConfirmScreen)
-        assert app.session.state()["code"] == "PY1-N-AAAAAAS"      # not thrown away yet
+        assert app.session.state()["code"] == "PY1-N-AAAAAAS"  # not thrown away yet
         await pilot.press("n")
         assert app.session.state()["code"] == "PY1-N-AAAAAAS"
         assert app.session.state()["moves"] == 1
@@ -507,7 +556,7 @@ def test_the_status_line_counts_the_cards_removed(tmp_path):
         assert str(foundation.render()) == "K♣" and "shown" in foundation.classes
         info = app.table.query_one("#pile-foundation .pile-info")
         assert str(info.render()) == "1/28"
-        await pilot.click("#foundation")                       # not a card to play
+        await pilot.click("#foundation")  # not a card to play
         assert app.session.state()["moves"] == 1
 
     run(app, script)
@@ -522,7 +571,7 @@ def test_the_end_panel_replays_the_deal(tmp_path):
             app.act("play", str(move))
         await pilot.pause()
         assert isinstance(app.screen, EndScreen)
-        await pilot.press("x")                                  # replay this deal
+        await pilot.press("x")  # replay this deal
         st = app.session.state()
         assert not isinstance(app.screen, EndScreen)
         assert st["status"] == "playing" and st["moves"] == 0 and st["code"] == code
@@ -536,10 +585,10 @@ def test_old_messages_go_after_an_undo(tmp_path):
     async def script(pilot):
         first, second = index_of(app, "7c"), index_of(app, "7s")
         await pilot.click(f"#p{first}")
-        await pilot.click(f"#p{second}")                       # 7 + 7: Sum must be 13
+        await pilot.click(f"#p{second}")  # 7 + 7: Sum must be 13
         assert "Sum must be 13" in messages_shown(app)
         await pilot.click(f"#p{index_of(app, 'Kd')}")
-        await pilot.press("z")                                  # undo: the old news goes
+        await pilot.press("z")  # undo: the old news goes
         assert "Sum must be 13" not in messages_shown(app)
 
     run(app, script)
@@ -550,7 +599,9 @@ def _contrast(fg, bg) -> float:
         def lin(v):
             v /= 255
             return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
         return 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b)
+
     a, b = sorted((lum(fg), lum(bg)), reverse=True)
     return (a + 0.05) / (b + 0.05)
 
@@ -570,15 +621,20 @@ def test_cards_are_readable_in_both_themes(tmp_path, theme):
     app = make_app(tmp_path, theme=theme)
 
     async def script(pilot):
-        await pilot.click(f"#p{index_of(app, '7c')}")           # a card selected
-        await pilot.press("h")                                  # and a hint shown
+        await pilot.click(f"#p{index_of(app, '7c')}")  # a card selected
+        await pilot.press("h")  # and a hint shown
         seen = set()
         for widget in app.table.query(CardWidget):
             if "empty" in widget.classes or not (widget.token or "back" in widget.classes):
                 continue
             fg, bg = widget.styles.color, widget.styles.background
-            kinds = tuple(sorted(c for c in widget.classes
-                                 if c in ("free", "blocked", "hinted", "selected", "red")))
+            kinds = tuple(
+                sorted(
+                    c
+                    for c in widget.classes
+                    if c in ("free", "blocked", "hinted", "selected", "red")
+                )
+            )
             seen.add(kinds)
             assert _contrast(fg, bg) >= 4.5, (widget.token, kinds, fg, bg)
             assert not (_reddish(fg) and _greenish(bg)), (widget.token, kinds)
@@ -592,17 +648,18 @@ def test_big_terminals_get_taller_cards_and_80x24_still_fits(tmp_path):
     for size, tall in (((120, 44), True), ((80, 24), False)):
         app = make_app(tmp_path / str(size[0]))
 
-        async def script(pilot, tall=tall, size=size):
+        async def script(pilot, app=app, tall=tall, size=size):
             await pilot.pause()
             widget = card(app, 27)
             assert ("tall" in app.table.classes) is tall
             assert widget.size.height == (3 if tall else 1)
             bottom = app.table.query_one("#messages").region.bottom
-            assert bottom <= size[1] - 1                     # the footer still shows
+            assert bottom <= size[1] - 1  # the footer still shows
 
-        async def main(script=script, size=size):
+        async def main(app=app, script=script, size=size):
             async with app.run_test(size=size) as pilot:
                 await script(pilot)
+
         asyncio.run(main())
 
 
@@ -610,10 +667,10 @@ def test_a_first_start_offers_the_rules_and_texts_follow_the_language(tmp_path):
     app = make_app(tmp_path, lang="vi")
 
     async def script(pilot):
-        assert "Bấm ? để xem cách chơi" in messages_shown(app)     # offered once
+        assert "Bấm ? để xem cách chơi" in messages_shown(app)  # offered once
         await pilot.press("question_mark")
         shown = str(app.screen.query_one("#help-text").render())
-        assert "Phím" in shown and "ván mới" in shown               # the keys in Vietnamese
+        assert "Phím" in shown and "ván mới" in shown  # the keys in Vietnamese
         await pilot.press("escape", "s")
         assert isinstance(app.screen, StatsScreen)
         assert "Thống kê" in str(app.screen.query_one("#stats-title").render())
@@ -626,13 +683,14 @@ def test_a_first_start_offers_the_rules_and_texts_follow_the_language(tmp_path):
 
 def test_the_footer_follows_the_language(tmp_path):
     from textual.widgets._footer import FooterKey
+
     app = make_app(tmp_path)
 
     async def script(pilot):
         await pilot.pause()
         names = {k.description for k in app.table.query(FooterKey)}
         assert "Undo" in names and "Hoàn tác" not in names
-        await pilot.press("l")                                  # Vietnamese
+        await pilot.press("l")  # Vietnamese
         await pilot.pause()
         names = {k.description for k in app.table.query(FooterKey)}
         assert "Hoàn tác" in names and "Thoát" in names and "Undo" not in names
@@ -643,21 +701,24 @@ def test_the_footer_follows_the_language(tmp_path):
 def test_questions_boxes_and_refusals_are_in_the_players_language(tmp_path):
     from pyramid_solitaire.reasons import InputError
     from pyramid_solitaire.session.labels import label
+
     app = make_app(tmp_path, "PY1-N-AAAAAAS", lang="vi")
 
     async def script(pilot):
-        await pilot.press("d", "c")                             # under way: asked, in Vietnamese
+        await pilot.press("d", "c")  # under way: asked, in Vietnamese
         assert isinstance(app.screen, ConfirmScreen)
         shown = str(app.screen.query_one("#confirm-text").render())
         assert shown == label("replace_game", "vi") and "bỏ dở" in shown
         await pilot.press("y")
         assert isinstance(app.screen, CodeScreen)
-        assert label("tui_code_keys", "vi") in str(app.screen.query(".dialog-keys").first()
-                                                   .render())
-        await pilot.press(*"PY1-N-AAAAAA", "enter")              # six letters: why, in Vietnamese
+        assert label("tui_code_keys", "vi") in str(
+            app.screen.query(".dialog-keys").first().render()
+        )
+        await pilot.press(*"PY1-N-AAAAAA", "enter")  # six letters: why, in Vietnamese
         shown = str(app.screen.query_one("#code-error").render())
-        assert shown == InputError("code_digits_length", code="'PY1-N-AAAAAA'",
-                                   digits="'AAAAAA'", length=6).text("vi")
+        assert shown == InputError(
+            "code_digits_length", code="'PY1-N-AAAAAA'", digits="'AAAAAA'", length=6
+        ).text("vi")
         assert "phải có 7 chữ cái" in shown
         await pilot.press("escape")
 
@@ -666,14 +727,15 @@ def test_questions_boxes_and_refusals_are_in_the_players_language(tmp_path):
 
 def test_a_save_that_fails_is_said_in_the_players_language(tmp_path, monkeypatch):
     from pyramid_solitaire.session.messages import message
+
     app = make_app(tmp_path, "PY1-N-AAAAAAS", lang="vi")
 
     async def script(pilot):
         def refuse(*args, **kwargs):
             raise OSError(28, "No space left on device")
+
         monkeypatch.setattr(Session, "save", refuse)
         await pilot.press("d")
-        assert message("not_saved", "vi", why="No space left on device").text \
-            in messages_shown(app)
+        assert message("not_saved", "vi", why="No space left on device").text in messages_shown(app)
 
     run(app, script)

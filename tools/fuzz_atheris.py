@@ -38,6 +38,7 @@ for four decks); a directory argument keeps the corpus
 between runs. A couple of minutes finds what shallow input bugs there are; leave it for an
 hour or more (``-max_total_time=3600``) for a deeper run.
 """
+
 from __future__ import annotations
 
 import sys
@@ -51,12 +52,23 @@ with atheris.instrument_imports(include=["pyramid_solitaire"]):
 
 ALLOWED = (ValueError, ps.SearchBudgetExceeded)
 MAX_MESSAGE = 400
-PRESETS = ps.Rules.preset_names() + [{"preset": "msc", "pair_with_covering": True},
-                                     {"preset": "unlimited", "pair_waste_top_two": True,
-                                      "win": "all"}]
+PRESETS = ps.Rules.preset_names() + [
+    {"preset": "msc", "pair_with_covering": True},
+    {"preset": "unlimited", "pair_waste_top_two": True, "win": "all"},
+]
 DTYPES = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64]
-OPTIONS = ["waste_at_deal", "draw", "redeals", "win", "stock_top_playable",
-           "pair_waste_top_two", "pair_with_covering", "preset", "name", "letter"]
+OPTIONS = [
+    "waste_at_deal",
+    "draw",
+    "redeals",
+    "win",
+    "stock_top_playable",
+    "pair_waste_top_two",
+    "pair_with_covering",
+    "preset",
+    "name",
+    "letter",
+]
 NODES = 5_000
 
 
@@ -66,8 +78,10 @@ def call(fn, *args, **kwargs):
         return fn(*args, **kwargs)
     except ALLOWED as e:
         if len(str(e)) > MAX_MESSAGE:
-            raise AssertionError(f"{type(e).__name__} message of {len(str(e)):,} characters "
-                                 f"from {getattr(fn, '__name__', fn)}: {str(e)[:200]!r}")
+            raise AssertionError(
+                f"{type(e).__name__} message of {len(str(e)):,} characters "
+                f"from {getattr(fn, '__name__', fn)}: {str(e)[:200]!r}"
+            ) from None
         return None
 
 
@@ -94,16 +108,29 @@ def target_decks(fdp: atheris.FuzzedDataProvider) -> None:
         raw = raw.ljust(rows * 52 * np.dtype(dtype).itemsize, b"\0")
         decks = np.frombuffer(raw, dtype=dtype).reshape(rows, 52)
     rules = PRESETS[fdp.ConsumeIntInRange(0, len(PRESETS) - 1)]
-    r = call(ps.solve_many, decks, rules=rules, max_nodes=NODES, threads=1,
-             max_removed=fdp.ConsumeBool(),
-             objective="min_moves" if fdp.ConsumeBool() else "any")
+    r = call(
+        ps.solve_many,
+        decks,
+        rules=rules,
+        max_nodes=NODES,
+        threads=1,
+        max_removed=fdp.ConsumeBool(),
+        objective="min_moves" if fdp.ConsumeBool() else "any",
+    )
     if r is not None:
         assert len(r) == rows and set(np.unique(r.winnable)) <= {-1, 0, 1}
         assert (r.max_removed <= 28).all()
     policy = ["greedy", "random", "solver"][fdp.ConsumeIntInRange(0, 2)]
     budget = {"max_nodes": NODES} if policy == "solver" else {}
-    s = call(ps.simulate, deals=decks, rules=rules, policy=policy,
-             seed=fdp.ConsumeIntInRange(0, 2 ** 64 - 1), threads=1, **budget)
+    s = call(
+        ps.simulate,
+        deals=decks,
+        rules=rules,
+        policy=policy,
+        seed=fdp.ConsumeIntInRange(0, 2**64 - 1),
+        threads=1,
+        **budget,
+    )
     if s is not None:
         assert s.games == rows and (s.removed <= 28).all()
         for i in range(rows):
@@ -114,12 +141,10 @@ def target_decks(fdp: atheris.FuzzedDataProvider) -> None:
 def target_numbers(fdp: atheris.FuzzedDataProvider) -> None:
     dtype = DTYPES[fdp.ConsumeIntInRange(0, len(DTYPES) - 1)]
     n = fdp.ConsumeIntInRange(0, 4)
-    raw = fdp.ConsumeBytes(n * np.dtype(dtype).itemsize).ljust(n * np.dtype(dtype).itemsize,
-                                                              b"\0")
+    raw = fdp.ConsumeBytes(n * np.dtype(dtype).itemsize).ljust(n * np.dtype(dtype).itemsize, b"\0")
     numbers = np.frombuffer(raw, dtype=dtype)
-    if fdp.ConsumeBool() and np.dtype(dtype).itemsize == 8:    # mostly valid deal numbers
-        numbers = (numbers.astype(np.uint64) % np.uint64(ps.deal.MAX_DEAL_NUMBER + 1)
-                   ).astype(dtype)
+    if fdp.ConsumeBool() and np.dtype(dtype).itemsize == 8:  # mostly valid deal numbers
+        numbers = (numbers.astype(np.uint64) % np.uint64(ps.deal.MAX_DEAL_NUMBER + 1)).astype(dtype)
     rules = PRESETS[fdp.ConsumeIntInRange(0, len(PRESETS) - 1)]
     r = call(ps.solve_many, numbers, rules=rules, max_nodes=NODES, threads=1)
     if r is not None:
@@ -132,10 +157,16 @@ def target_numbers(fdp: atheris.FuzzedDataProvider) -> None:
 def target_cards(fdp: atheris.FuzzedDataProvider) -> None:
     if fdp.ConsumeBool():
         order = permutation(fdp)
-        spell = [lambda c: c.token, lambda c: c.symbol, lambda c: c.token.upper(),
-                 lambda c: c.symbol.lower()]
-        tokens = [spell[fdp.ConsumeIntInRange(0, 3)](ps.CARDS[c]) if 0 <= c < 52 else str(c)
-                  for c in order]
+        spell = [
+            lambda c: c.token,
+            lambda c: c.symbol,
+            lambda c: c.token.upper(),
+            lambda c: c.symbol.lower(),
+        ]
+        tokens = [
+            spell[fdp.ConsumeIntInRange(0, 3)](ps.CARDS[c]) if 0 <= c < 52 else str(c)
+            for c in order
+        ]
         sep = [" ", ",", "", "\n", " | "][fdp.ConsumeIntInRange(0, 4)]
         text = sep.join(tokens)
     else:
@@ -185,8 +216,11 @@ def target_moves(fdp: atheris.FuzzedDataProvider) -> None:
 def target_rules(fdp: atheris.FuzzedDataProvider) -> None:
     d = {}
     for _ in range(fdp.ConsumeIntInRange(0, 6)):
-        key = OPTIONS[fdp.ConsumeIntInRange(0, len(OPTIONS) - 1)] if fdp.ConsumeBool() \
+        key = (
+            OPTIONS[fdp.ConsumeIntInRange(0, len(OPTIONS) - 1)]
+            if fdp.ConsumeBool()
             else fdp.ConsumeUnicodeNoSurrogates(6)
+        )
         kind = fdp.ConsumeIntInRange(0, 5)
         if kind == 0:
             value = fdp.ConsumeInt(fdp.ConsumeIntInRange(1, 80))
@@ -206,8 +240,15 @@ def target_rules(fdp: atheris.FuzzedDataProvider) -> None:
         call(ps.solve, fdp.ConsumeIntInRange(0, 1000), rules=rules, max_nodes=NODES)
 
 
-TARGETS = [target_decks, target_decks, target_numbers, target_cards, target_codes,
-           target_moves, target_rules]
+TARGETS = [
+    target_decks,
+    target_decks,
+    target_numbers,
+    target_cards,
+    target_codes,
+    target_moves,
+    target_rules,
+]
 
 
 def test_one_input(data: bytes) -> None:
@@ -218,7 +259,7 @@ def test_one_input(data: bytes) -> None:
 def main() -> None:
     argv = list(sys.argv)
     if not any(a.startswith("-max_len=") for a in argv):
-        argv.append("-max_len=2048")    # room for four decks from the start
+        argv.append("-max_len=2048")  # room for four decks from the start
     atheris.Setup(argv, test_one_input)
     atheris.Fuzz()
 

@@ -22,6 +22,7 @@ saves and a statistics file (so that mutations start from the formats, not from 
     PYTHONPATH=python:src python tools/fuzz_atheris_files.py -runs=20000 -print_final_stats=1
     PYTHONPATH=python:src python tools/fuzz_atheris_files.py -max_total_time=600 corpus/
 """
+
 from __future__ import annotations
 
 import json
@@ -38,14 +39,27 @@ with atheris.instrument_imports(include=["pyramid_solitaire"]):
     from pyramid_solitaire.session.session import Session
     from pyramid_solitaire.session.stats import StatsStore
 
-import io               # noqa: E402
-import jsonschema       # noqa: E402
+import io  # noqa: E402
 
-SCHEMA = json.loads(resources.files("pyramid_solitaire.session")
-                    .joinpath("protocol.schema.json").read_text(encoding="utf-8"))
+import jsonschema  # noqa: E402
+
+SCHEMA = json.loads(
+    resources.files("pyramid_solitaire.session")
+    .joinpath("protocol.schema.json")
+    .read_text(encoding="utf-8")
+)
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
-CODES = {"bad_json", "bad_request", "unknown_op", "missing_field", "no_session", "too_long",
-         "io_error", "not_allowed", "already_attached"}
+CODES = {
+    "bad_json",
+    "bad_request",
+    "unknown_op",
+    "missing_field",
+    "no_session",
+    "too_long",
+    "io_error",
+    "not_allowed",
+    "already_attached",
+}
 REFUSED = ("another program's", "not a pyramid-solitaire statistics file", "is newer")
 WORK = tempfile.mkdtemp(prefix="pyramid-fuzz-")
 RUNS = {"protocol": 0, "save": 0, "stats": 0}
@@ -121,18 +135,27 @@ def test_one_input(data: bytes) -> None:
         return
     TARGETS[data[0] % len(TARGETS)](data[1:])
     total = sum(RUNS.values())
-    if total & (total - 1) == 0 and total >= 1024:      # now and then: how many of each
+    if total & (total - 1) == 0 and total >= 1024:  # now and then: how many of each
         print(f"inputs run per target: {RUNS}", file=sys.stderr)
 
 
 def seed(folder: str) -> None:
     """Real requests, saves and a statistics file, each behind its target's byte."""
-    requests = [{"id": 1, "op": "hello"}, {"op": "new", "code": "PY1-M-AAAAAAS"},
-                {"op": "tap", "target": 22}, {"op": "drag", "from": 21, "to": 25},
-                {"op": "play", "move": "draw"}, {"op": "undo"}, {"op": "hint"},
-                {"op": "new", "random": {"seed": 5}}, {"op": "lang", "lang": "vi"}]
-    seeds = [b"\x00" + b"\n".join(json.dumps(r).encode() for r in requests[i:i + 3])
-             for i in range(0, len(requests), 3)]
+    requests = [
+        {"id": 1, "op": "hello"},
+        {"op": "new", "code": "PY1-M-AAAAAAS"},
+        {"op": "tap", "target": 22},
+        {"op": "drag", "from": 21, "to": 25},
+        {"op": "play", "move": "draw"},
+        {"op": "undo"},
+        {"op": "hint"},
+        {"op": "new", "random": {"seed": 5}},
+        {"op": "lang", "lang": "vi"},
+    ]
+    seeds = [
+        b"\x00" + b"\n".join(json.dumps(r).encode() for r in requests[i : i + 3])
+        for i in range(0, len(requests), 3)
+    ]
     for code, profile in (("PY1-N-AAAAAAS", "pyramide"), ("PY1-M-AAAAAAB", "msc")):
         s = Session(code, profile)
         s.tap("stock")
@@ -150,15 +173,14 @@ def seed(folder: str) -> None:
 
 def main() -> None:
     argv = list(sys.argv)
-    if not any(os.path.isdir(a) for a in argv[1:]) and not any(
-            os.path.isfile(a) for a in argv[1:]):
+    if not any(os.path.isdir(a) for a in argv[1:]) and not any(os.path.isfile(a) for a in argv[1:]):
         corpus = tempfile.mkdtemp(prefix="pyramid-corpus-")
         seed(corpus)
         argv.append(corpus)
     if not any(a.startswith("-max_len=") for a in argv):
-        argv.append("-max_len=65536")          # a statistics file is about 20 KB
+        argv.append("-max_len=65536")  # a statistics file is about 20 KB
     atheris.Setup(argv, test_one_input)
-    atheris.Fuzz()              # libFuzzer ends the process itself (WORK is in /tmp)
+    atheris.Fuzz()  # libFuzzer ends the process itself (WORK is in /tmp)
 
 
 if __name__ == "__main__":

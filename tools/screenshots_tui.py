@@ -4,6 +4,7 @@ and counted in a temporary folder.
 
     PYTHONPATH=python:src python tools/screenshots_tui.py [OUT_DIR]
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -21,20 +22,26 @@ DEAL = "PY1-N-AAAAAAS"
 
 async def shoot(out: pathlib.Path, folder: pathlib.Path, theme: str) -> None:
     now = [1000.0]
-    app = PyramidApp(DEAL, "pyramide", save_path=folder / "game.json",
-                     stats_path=folder / "stats.sqlite3", clock=lambda: now[0], theme=theme,
-                     lang="en")
+    app = PyramidApp(
+        DEAL,
+        "pyramide",
+        save_path=folder / "game.json",
+        stats_path=folder / "stats.sqlite3",
+        clock=lambda: now[0],
+        theme=theme,
+        lang="en",
+    )
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        await pilot.click("#p22")          # K♣: a free King goes in one tap
+        await pilot.click("#p22")  # K♣: a free King goes in one tap
         now[0] += 21
-        await pilot.click("#p15")          # a covered card: the session says why not
-        await pilot.click("#p25")          # 3♦ ...
-        await pilot.click("#waste")        # ... and the 10♣ on the waste: 13
+        await pilot.click("#p15")  # a covered card: the session says why not
+        await pilot.click("#p25")  # 3♦ ...
+        await pilot.click("#waste")  # ... and the 10♣ on the waste: 13
         now[0] += 17
-        await pilot.click("#p24")          # J♥ selected
-        await pilot.press("left")          # the keyboard cursor on 2♠
-        await pilot.press("h")             # a hint, in words, its cards in light blue
+        await pilot.click("#p24")  # J♥ selected
+        await pilot.press("left")  # the keyboard cursor on 2♠
+        await pilot.press("h")  # a hint, in words, its cards in light blue
         now[0] += 4
         app.table.tick()
         await pilot.pause()

@@ -23,6 +23,7 @@ where the caller allows it (a budget that large means no budget); others raise. 
 is a ``ValueError`` whose message starts with the argument's name and quotes at most a short
 excerpt of the value.
 """
+
 from __future__ import annotations
 
 import ctypes
@@ -35,11 +36,27 @@ import numpy as np
 
 _EXCERPT = 60
 _INT_TEXT = re.compile(r"[+-]?[0-9](?:[0-9_,]*[0-9])?")
-_REAL_TEXT = re.compile(r"[+-]?(?:[0-9][0-9_]*(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
-                        r"|[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
-_UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1 << 10, "kib": 1 << 10, "m": 1 << 20,
-          "mb": 1 << 20, "mib": 1 << 20, "g": 1 << 30, "gb": 1 << 30, "gib": 1 << 30,
-          "t": 1 << 40, "tb": 1 << 40, "tib": 1 << 40}
+_REAL_TEXT = re.compile(
+    r"[+-]?(?:[0-9][0-9_]*(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+    r"|[+-]?(?:inf|infinity|nan)",
+    re.IGNORECASE,
+)
+_UNITS = {
+    "": 1,
+    "b": 1,
+    "k": 1 << 10,
+    "kb": 1 << 10,
+    "kib": 1 << 10,
+    "m": 1 << 20,
+    "mb": 1 << 20,
+    "mib": 1 << 20,
+    "g": 1 << 30,
+    "gb": 1 << 30,
+    "gib": 1 << 30,
+    "t": 1 << 40,
+    "tb": 1 << 40,
+    "tib": 1 << 40,
+}
 _SCIENTIFIC = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?")
 #: Text is read as a whole number of at most this many digits (more is out of every range).
 TEXT_DIGITS_MAX = 100
@@ -65,7 +82,7 @@ def excerpt(value: Any, limit: int = _EXCERPT) -> str:
     if len(text) <= limit:
         return text
     size = f"{len(value):,} characters" if isinstance(value, str) else type(value).__name__
-    return f"{text[:limit - 10]}... ({size})"
+    return f"{text[: limit - 10]}... ({size})"
 
 
 def _is_bool(value: Any) -> bool:
@@ -80,8 +97,9 @@ class _HugeText(Exception):
         self.sign = sign
 
 
-def whole(name: str, value: Any, low: int | None = None, high: int | None = None, *,
-          clamp: bool = False) -> int:
+def whole(
+    name: str, value: Any, low: int | None = None, high: int | None = None, *, clamp: bool = False
+) -> int:
     """A whole number in ``low .. high``; with ``clamp``, values above ``high`` become
     ``high`` (a budget so large it is no budget) instead of raising."""
     try:
@@ -89,8 +107,9 @@ def whole(name: str, value: Any, low: int | None = None, high: int | None = None
     except _HugeText as e:
         if clamp and high is not None and e.sign > 0:
             return high
-        bound = (_range(low, high) if high is not None
-                 else f"a whole number below 10**{TEXT_DIGITS_MAX}")
+        bound = (
+            _range(low, high) if high is not None else f"a whole number below 10**{TEXT_DIGITS_MAX}"
+        )
         raise ValueError(f"{name} must be {bound}, got {excerpt(value)}") from None
     if low is not None and n < low:
         raise ValueError(f"{name} must be {_range(low, high)}, got {_short_int(n)}")
@@ -115,15 +134,18 @@ def _to_int(name: str, value: Any) -> int:
         if len(text) <= 100:
             if _INT_TEXT.fullmatch(text):
                 return int(text.replace("_", "").replace(",", ""))
-            if _REAL_TEXT.fullmatch(text) and "n" not in text.lower():   # "1e6", "2.0"
+            if _REAL_TEXT.fullmatch(text) and "n" not in text.lower():  # "1e6", "2.0"
                 n = _scientific_int(text.replace("_", ""))
                 if n is not None:
                     return n
-        elif text.isascii() and text.lstrip("+-").isdigit():     # digits, just too many
-            raise ValueError(f"{name} must be a whole number written in at most 100 "
-                             f"characters, got a number of {len(text.lstrip('+-')):,} digits")
-        raise ValueError(f"{name} must be a whole number (ASCII digits, or such as 1e6), got "
-                         f"{excerpt(value)}")
+        elif text.isascii() and text.lstrip("+-").isdigit():  # digits, just too many
+            raise ValueError(
+                f"{name} must be a whole number written in at most 100 "
+                f"characters, got a number of {len(text.lstrip('+-')):,} digits"
+            )
+        raise ValueError(
+            f"{name} must be a whole number (ASCII digits, or such as 1e6), got {excerpt(value)}"
+        )
     raise ValueError(f"{name} must be a whole number, got {excerpt(value)}")
 
 
@@ -141,10 +163,10 @@ def _scientific_int(text: str) -> int | None:
     significant = digits.rstrip("0")
     power = int(exponent or 0) - len(fraction) + len(digits) - len(significant)
     if power < 0:
-        return None                                  # a fraction: 1.5e0, 1e-3
+        return None  # a fraction: 1.5e0, 1e-3
     if len(significant) + power > TEXT_DIGITS_MAX:
         raise _HugeText(-1 if sign == "-" else 1)
-    n = int(significant) * 10 ** power
+    n = int(significant) * 10**power
     return -n if sign == "-" else n
 
 
@@ -160,7 +182,7 @@ def _short_int(n: int) -> str:
     """``n`` with separators, or for a long one its number of digits (worked out from its
     bits for a huge one, which Python refuses to turn into text)."""
     bits = abs(n).bit_length()
-    if bits > 10_000:                      # more than about 3,000 digits
+    if bits > 10_000:  # more than about 3,000 digits
         return f"a number of about {int(bits * math.log10(2)) + 1:,} digits"
     text = f"{n:,}"
     return text if len(text) <= 40 else f"a number of {len(str(abs(n))):,} digits"
@@ -179,8 +201,9 @@ def real(name: str, value: Any, *, positive: bool = True, allow_inf: bool = Fals
         number = float(text.replace("_", ""))
         mantissa = re.split("[eE]", text.lower())[0]
         if (math.isinf(number) and "inf" not in mantissa) or (
-                number == 0 and any(ch in "123456789" for ch in mantissa)):
-            raise ValueError(sensible + excerpt(value))      # "1e400", "1e-400"
+            number == 0 and any(ch in "123456789" for ch in mantissa)
+        ):
+            raise ValueError(sensible + excerpt(value))  # "1e400", "1e-400"
         value = number
     elif isinstance(value, (int, np.integer)):
         if abs(int(value)) > 1 << 1000:
@@ -189,7 +212,7 @@ def real(name: str, value: Any, *, positive: bool = True, allow_inf: bool = Fals
     elif isinstance(value, (float, np.floating)):
         number = float(value)
         if (math.isinf(number) and np.isfinite(value)) or (number == 0 and value != 0):
-            raise ValueError(sensible + excerpt(value))      # a long double out of range
+            raise ValueError(sensible + excerpt(value))  # a long double out of range
         value = number
     else:
         raise ValueError(f"{name} must be a number, got {excerpt(value)}")
@@ -205,11 +228,17 @@ def real(name: str, value: Any, *, positive: bool = True, allow_inf: bool = Fals
 class MEMORYSTATUSEX(ctypes.Structure):
     """What Windows' GlobalMemoryStatusEx fills in (sizes in bytes)."""
 
-    _fields_ = [("dwLength", ctypes.c_uint32), ("dwMemoryLoad", ctypes.c_uint32),
-                ("ullTotalPhys", ctypes.c_uint64), ("ullAvailPhys", ctypes.c_uint64),
-                ("ullTotalPageFile", ctypes.c_uint64), ("ullAvailPageFile", ctypes.c_uint64),
-                ("ullTotalVirtual", ctypes.c_uint64), ("ullAvailVirtual", ctypes.c_uint64),
-                ("ullAvailExtendedVirtual", ctypes.c_uint64)]
+    _fields_ = [
+        ("dwLength", ctypes.c_uint32),
+        ("dwMemoryLoad", ctypes.c_uint32),
+        ("ullTotalPhys", ctypes.c_uint64),
+        ("ullAvailPhys", ctypes.c_uint64),
+        ("ullTotalPageFile", ctypes.c_uint64),
+        ("ullAvailPageFile", ctypes.c_uint64),
+        ("ullTotalVirtual", ctypes.c_uint64),
+        ("ullAvailVirtual", ctypes.c_uint64),
+        ("ullAvailExtendedVirtual", ctypes.c_uint64),
+    ]
 
 
 def _windll() -> Any:
@@ -269,8 +298,9 @@ def memory(name: str, value: Any, low: int = 1 << 16) -> int:
     if isinstance(value, str):
         m = re.fullmatch(r"\s*([0-9][0-9_,]*(?:\.[0-9]+)?)\s*([a-zA-Z]*)\s*", value)
         if not m or m.group(2).lower() not in _UNITS or len(value) > 100:
-            raise ValueError(f"{name} must be bytes such as 1000000, '512MB' or '1GiB', "
-                             f"got {excerpt(value)}")
+            raise ValueError(
+                f"{name} must be bytes such as 1000000, '512MB' or '1GiB', got {excerpt(value)}"
+            )
         number = float(m.group(1).replace("_", "").replace(",", ""))
         if not math.isfinite(number):  # pragma: no cover - the pattern has no inf
             raise ValueError(f"{name} must be a finite size, got {excerpt(value)}")
@@ -281,12 +311,15 @@ def memory(name: str, value: Any, low: int = 1 << 16) -> int:
         raise ValueError(f"{name} must be at least {low:,} bytes, got {excerpt(value)}")
     total = machine_memory()
     if total is not None and size > total:
-        raise ValueError(f"{name} {excerpt(value)} is more than this machine's "
-                         f"{format_bytes(total)} of memory")
+        raise ValueError(
+            f"{name} {excerpt(value)} is more than this machine's {format_bytes(total)} of memory"
+        )
     if total is None and size > MEMORY_UNKNOWN_MAX:
-        raise ValueError(f"{name} {excerpt(value)} is more than "
-                         f"{format_bytes(MEMORY_UNKNOWN_MAX)}, the most accepted when the "
-                         "machine's memory cannot be read")
+        raise ValueError(
+            f"{name} {excerpt(value)} is more than "
+            f"{format_bytes(MEMORY_UNKNOWN_MAX)}, the most accepted when the "
+            "machine's memory cannot be read"
+        )
     return size
 
 
@@ -308,8 +341,9 @@ def choice(name: str, value: Any, allowed: tuple[str, ...]) -> str:
 
 def flag(name: str, value: Any) -> bool:
     """On or off: ``True``/``False`` (or numpy bools, 0 and 1)."""
-    if isinstance(value, (bool, np.bool_)) or (isinstance(value, (int, np.integer))
-                                              and not _is_bool(value) and value in (0, 1)):
+    if isinstance(value, (bool, np.bool_)) or (
+        isinstance(value, (int, np.integer)) and not _is_bool(value) and value in (0, 1)
+    ):
         return bool(value)
     raise ValueError(f"{name} is on or off (True/False), got {excerpt(value)}")
 
@@ -323,17 +357,22 @@ def threads(value: Any) -> int:
         return cores
     n = whole("threads", value)
     if n == 0:
-        raise ValueError("threads must be >= 1, or negative to count back from the number of "
-                         f"cores (-1 = all {cores}), got 0")
+        raise ValueError(
+            "threads must be >= 1, or negative to count back from the number of "
+            f"cores (-1 = all {cores}), got 0"
+        )
     if n < 0:
         if cores + 1 + n < 1:
-            raise ValueError(f"threads={_short_int(n)} leaves no thread on {cores} core(s): "
-                             f"use -1 .. -{cores}")
+            raise ValueError(
+                f"threads={_short_int(n)} leaves no thread on {cores} core(s): use -1 .. -{cores}"
+            )
         return cores + 1 + n
     cap = THREADS_PER_CORE_MAX * cores
     if n > cap:
-        raise ValueError(f"threads must be at most {cap} ({THREADS_PER_CORE_MAX} x the "
-                         f"{cores} cores of this machine), got {_short_int(n)}")
+        raise ValueError(
+            f"threads must be at most {cap} ({THREADS_PER_CORE_MAX} x the "
+            f"{cores} cores of this machine), got {_short_int(n)}"
+        )
     return n
 
 
@@ -344,6 +383,8 @@ def workers(value: Any, name: str = "workers") -> int:
     cap = THREADS_PER_CORE_MAX * cores
     n = whole(name, value, 1)
     if n > cap:
-        raise ValueError(f"{name} must be at most {cap} ({THREADS_PER_CORE_MAX} x the {cores} "
-                         f"cores of this machine), got {_short_int(n)}")
+        raise ValueError(
+            f"{name} must be at most {cap} ({THREADS_PER_CORE_MAX} x the {cores} "
+            f"cores of this machine), got {_short_int(n)}"
+        )
     return n

@@ -7,14 +7,16 @@ A symbolic link is followed: the file it points to is replaced (in that file's f
 the link stays a link. Anything that is not a regular file (a device such as ``/dev/full``,
 a folder, a pipe, a socket) is refused with an ``OSError`` and left as it is.
 """
+
 from __future__ import annotations
 
 import errno
 import os
 import stat
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Callable
+from typing import IO
 
 
 def target_of(path: str | os.PathLike) -> tuple[Path, int | None]:
@@ -25,18 +27,26 @@ def target_of(path: str | os.PathLike) -> tuple[Path, int | None]:
     try:
         mode = os.stat(real).st_mode
     except FileNotFoundError:
-        return real, None                 # a new file (or a link to one still to come)
+        return real, None  # a new file (or a link to one still to come)
     if not stat.S_ISREG(mode):
-        kind = ("a folder" if stat.S_ISDIR(mode) else "a device" if stat.S_ISCHR(mode)
-                or stat.S_ISBLK(mode) else "a pipe" if stat.S_ISFIFO(mode) else "a socket"
-                if stat.S_ISSOCK(mode) else "not a regular file")
-        raise OSError(errno.EINVAL, f"{kind}, not a file: it is left as it is",
-                      os.fspath(path))
+        kind = (
+            "a folder"
+            if stat.S_ISDIR(mode)
+            else "a device"
+            if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else "a pipe"
+            if stat.S_ISFIFO(mode)
+            else "a socket"
+            if stat.S_ISSOCK(mode)
+            else "not a regular file"
+        )
+        raise OSError(errno.EINVAL, f"{kind}, not a file: it is left as it is", os.fspath(path))
     return real, stat.S_IMODE(mode)
 
 
-def write_atomic_with(path: str | os.PathLike, write: Callable[[IO[bytes]], object],
-                      mode: int | None = None) -> None:
+def write_atomic_with(
+    path: str | os.PathLike, write: Callable[[IO[bytes]], object], mode: int | None = None
+) -> None:
     """Write ``path`` by calling ``write`` on a binary file, atomically. A new file is
     private to its owner (0600) and a replaced one keeps its permissions, unless ``mode``
     says otherwise."""
@@ -46,7 +56,7 @@ def write_atomic_with(path: str | os.PathLike, write: Callable[[IO[bytes]], obje
         mode = kept
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    except OSError as e:               # named by the file asked for, not the temporary one
+    except OSError as e:  # named by the file asked for, not the temporary one
         raise OSError(e.errno, e.strerror, os.fspath(path)) from None
     try:
         with os.fdopen(fd, "wb") as f:
@@ -62,7 +72,7 @@ def write_atomic_with(path: str | os.PathLike, write: Callable[[IO[bytes]], obje
         except OSError:
             pass
         raise
-    try:   # the rename itself reaches the disk with the folder's entry
+    try:  # the rename itself reaches the disk with the folder's entry
         dir_fd = os.open(folder, os.O_RDONLY)
     except OSError:  # pragma: no cover - platforms without directory handles
         return

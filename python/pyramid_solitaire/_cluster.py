@@ -7,27 +7,29 @@ on all the cores of the process that takes it (on the local pool, its share of t
 The results come back as they finish; the caller places them by index, so the order of
 completion never shows in a result.
 """
+
 from __future__ import annotations
 
 import multiprocessing
 import os
 import time
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor
 from concurrent.futures import wait as wait_local
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 from . import _args
 
-IN_FLIGHT = 2          # tasks handed out per worker at a time
-RETRIES = 2            # times a task is handed out again after its worker died
+IN_FLIGHT = 2  # tasks handed out per worker at a time
+RETRIES = 2  # times a task is handed out again after its worker died
 
 
 class _Local:
     """A process pool of ``workers`` processes (spawned: no state of the caller's threads is
     inherited), each running its tasks with its share of the cores."""
 
-    lost = BrokenProcessPool     # what a task's result raises when its process died
+    lost = BrokenProcessPool  # what a task's result raises when its process died
 
     def __init__(self, workers: int) -> None:
         self.threads = max(1, (os.cpu_count() or 1) // workers)
@@ -35,8 +37,9 @@ class _Local:
         self.pool = self._new()
 
     def _new(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(max_workers=self.width,
-                                   mp_context=multiprocessing.get_context("spawn"))
+        return ProcessPoolExecutor(
+            max_workers=self.width, mp_context=multiprocessing.get_context("spawn")
+        )
 
     def restart(self) -> None:
         """A new pool after a worker died (the old one is broken: all its tasks are lost)."""
@@ -47,8 +50,7 @@ class _Local:
         pass
 
     def submit(self, fn: Callable, args: tuple, key: str | None, threads: bool):
-        return self.pool.submit(fn, *args, self.threads) if threads else \
-            self.pool.submit(fn, *args)
+        return self.pool.submit(fn, *args, self.threads) if threads else self.pool.submit(fn, *args)
 
     def wait(self, pending: set) -> set:
         return wait_local(pending, return_when=FIRST_COMPLETED).done
@@ -84,21 +86,25 @@ class _Dask:
         try:
             import distributed
         except ImportError:
-            raise ImportError('running on a cluster needs dask.distributed: python -m pip '
-                              'install "pyramid-solitaire[distributed]"',
-                              name="distributed") from None
+            raise ImportError(
+                "running on a cluster needs dask.distributed: python -m pip "
+                'install "pyramid-solitaire[distributed]"',
+                name="distributed",
+            ) from None
         self.distributed = distributed
         self.own = not isinstance(scheduler, distributed.Client)
         if self.own:
             if not isinstance(scheduler, str) or not scheduler.strip():
-                raise ValueError("scheduler must be an address (tcp://host:port) or a "
-                                 f"distributed.Client, got {_args.excerpt(scheduler)}")
+                raise ValueError(
+                    "scheduler must be an address (tcp://host:port) or a "
+                    f"distributed.Client, got {_args.excerpt(scheduler)}"
+                )
             try:
                 scheduler = distributed.Client(scheduler.strip(), timeout=10)
             except (OSError, TimeoutError) as e:
                 raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
         self.client = scheduler
-        self.lost = ()               # Dask redoes a dead worker's tasks itself
+        self.lost = ()  # Dask redoes a dead worker's tasks itself
         self.checked = 0.0
         self.refresh()
 
@@ -124,9 +130,15 @@ class _Dask:
             self.client.close()
 
 
-def run_tasks(fn: Callable, tasks: Sequence[tuple], scheduler: Any = None, workers: Any = 1,
-              keys: Sequence[str] | None = None, local_threads: bool = False,
-              info: dict | None = None) -> Iterator[tuple[int, Any]]:
+def run_tasks(
+    fn: Callable,
+    tasks: Sequence[tuple],
+    scheduler: Any = None,
+    workers: Any = 1,
+    keys: Sequence[str] | None = None,
+    local_threads: bool = False,
+    info: dict | None = None,
+) -> Iterator[tuple[int, Any]]:
     """``fn(*tasks[i])`` for every i, on the local pool of ``workers`` processes (scheduler
     None) or on the Dask cluster ``scheduler``; yields ``(i, result)`` as each finishes, at
     most IN_FLIGHT tasks a worker handed out at a time. With ``local_threads`` the local
@@ -145,8 +157,9 @@ def run_tasks(fn: Callable, tasks: Sequence[tuple], scheduler: Any = None, worke
             runner.refresh()
             while queue and len(pending) < IN_FLIGHT * runner.width:
                 i = queue.pop()
-                pending[runner.submit(fn, tuple(tasks[i]), keys[i] if keys else None,
-                                      local_threads)] = i
+                pending[
+                    runner.submit(fn, tuple(tasks[i]), keys[i] if keys else None, local_threads)
+                ] = i
             for fut in runner.wait(set(pending)):
                 i = pending.pop(fut)
                 try:
@@ -159,8 +172,9 @@ def run_tasks(fn: Callable, tasks: Sequence[tuple], scheduler: Any = None, worke
                     for j in lost:
                         tries[j] += 1
                         if tries[j] > RETRIES:
-                            raise RuntimeError(f"a worker process died {tries[j]} times on "
-                                               f"task {j}: giving up") from None
+                            raise RuntimeError(
+                                f"a worker process died {tries[j]} times on task {j}: giving up"
+                            ) from None
                     runner.restart()
                     queue.extend(reversed(lost))
                     break

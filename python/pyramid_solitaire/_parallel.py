@@ -12,19 +12,28 @@ stderr, or a notebook widget through ``tqdm.auto``), or a callable ``progress(do
 ``cancel``: any object with ``is_set()``, such as a ``threading.Event``; it is polled every
 50 ms.
 """
+
 from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import numpy as np
 
 from ._args import threads as resolve_threads
 
-__all__ = ["Cancelled", "Progress", "make_progress", "new_flag", "resolve_threads",
-           "run_call", "run_chunks"]
+__all__ = [
+    "Cancelled",
+    "Progress",
+    "make_progress",
+    "new_flag",
+    "resolve_threads",
+    "run_call",
+    "run_chunks",
+]
 
 POLL_SECONDS = 0.05
 
@@ -44,22 +53,37 @@ def new_flag() -> np.ndarray:
 class Progress:
     """What the batch code reports progress to: a tqdm bar, a callback or nothing."""
 
-    def __init__(self, total: int, unit: str, progress: Any = False, desc: str | None = None,
-                 delay: float = 0.0) -> None:
+    def __init__(
+        self,
+        total: int,
+        unit: str,
+        progress: Any = False,
+        desc: str | None = None,
+        delay: float = 0.0,
+    ) -> None:
         self.total, self.done = total, 0
         self._bar = None
         self._callback: Callable[[int, int], Any] | None = None
-        self._pending: dict[str, Any] | None = None   # a bar drawn only after `delay` seconds
+        self._pending: dict[str, Any] | None = None  # a bar drawn only after `delay` seconds
         if callable(progress) and not isinstance(progress, bool):
             self._callback = progress
         elif not isinstance(progress, (bool, type(None))):
             from ._args import excerpt
-            raise ValueError("progress must be True, False or a callable progress(done, total),"
-                             f" got {excerpt(progress)}")
+
+            raise ValueError(
+                "progress must be True, False or a callable progress(done, total),"
+                f" got {excerpt(progress)}"
+            )
         elif progress:
-            self._pending = dict(total=total or None, unit=unit, desc=desc, dynamic_ncols=True,
-                                 leave=False, unit_scale=total > 100_000)
-            if not total:     # work of unknown size: the time it has taken so far
+            self._pending = dict(
+                total=total or None,
+                unit=unit,
+                desc=desc,
+                dynamic_ncols=True,
+                leave=False,
+                unit_scale=total > 100_000,
+            )
+            if not total:  # work of unknown size: the time it has taken so far
                 self._pending["bar_format"] = "{desc}... {elapsed}"
             self._start, self._delay = time.monotonic(), delay
             self._show()
@@ -67,8 +91,9 @@ class Progress:
     def _show(self) -> None:
         if self._pending is not None and time.monotonic() - self._start >= self._delay:
             from tqdm.auto import tqdm
+
             self._bar = tqdm(initial=self.done, **self._pending)
-            self._bar.start_t -= time.monotonic() - self._start   # the time since the work began
+            self._bar.start_t -= time.monotonic() - self._start  # the time since the work began
             self._pending = None
 
     @property
@@ -114,8 +139,10 @@ def make_progress(progress: Any, total: int, unit: str, desc: str | None = None)
 def _check_cancel(cancel: Any) -> None:
     if cancel is not None and not callable(getattr(cancel, "is_set", None)):
         from ._args import excerpt
-        raise ValueError(f"cancel must be an event with is_set() (threading.Event), got "
-                         f"{excerpt(cancel)}")
+
+        raise ValueError(
+            f"cancel must be an event with is_set() (threading.Event), got {excerpt(cancel)}"
+        )
 
 
 def _drain(pool: ThreadPoolExecutor, pending: dict, flag: np.ndarray) -> None:
@@ -127,9 +154,15 @@ def _drain(pool: ThreadPoolExecutor, pending: dict, flag: np.ndarray) -> None:
     pool.shutdown(wait=True)
 
 
-def run_chunks(work: Callable[[int, int, np.ndarray], None], total: int, threads: Any,
-               chunk: int, progress: Progress | None = None, cancel: Any = None,
-               what: str = "the batch") -> int:
+def run_chunks(
+    work: Callable[[int, int, np.ndarray], None],
+    total: int,
+    threads: Any,
+    chunk: int,
+    progress: Progress | None = None,
+    cancel: Any = None,
+    what: str = "the batch",
+) -> int:
     """Call ``work(lo, hi, flag)`` over [0, total) in chunks on ``threads`` worker threads and
     return how many ran. Every item must be computed on its own, so results do not depend on
     the chunking or the thread count. Ctrl-C or ``cancel`` stop it (see the module)."""
@@ -138,8 +171,9 @@ def run_chunks(work: Callable[[int, int, np.ndarray], None], total: int, threads
         raise Cancelled(what)
     n = resolve_threads(threads)
     flag = new_flag()
-    bounds: Iterator[tuple[int, int]] = ((lo, min(lo + chunk, total))
-                                         for lo in range(0, total, chunk))
+    bounds: Iterator[tuple[int, int]] = (
+        (lo, min(lo + chunk, total)) for lo in range(0, total, chunk)
+    )
     chunks = -(-total // chunk) if total else 0
     used = max(1, min(n, chunks))
     pool = ThreadPoolExecutor(max_workers=used, thread_name_prefix="pyramid")
@@ -147,7 +181,7 @@ def run_chunks(work: Callable[[int, int, np.ndarray], None], total: int, threads
     try:
         more = True
         while more or pending:
-            while more and len(pending) < 2 * used:    # a short queue: quick to cancel
+            while more and len(pending) < 2 * used:  # a short queue: quick to cancel
                 lohi = next(bounds, None)
                 if lohi is None:
                     more = False
@@ -168,8 +202,12 @@ def run_chunks(work: Callable[[int, int, np.ndarray], None], total: int, threads
     return used
 
 
-def run_call(fn: Callable[[np.ndarray], Any], cancel: Any = None, progress: Progress | None = None,
-             what: str = "the search") -> Any:
+def run_call(
+    fn: Callable[[np.ndarray], Any],
+    cancel: Any = None,
+    progress: Progress | None = None,
+    what: str = "the search",
+) -> Any:
     """``fn(flag)`` in a worker thread, the calling thread waiting where it sees Ctrl-C and
     ``cancel``; ``progress`` (a bar with no total) is refreshed while it waits."""
     _check_cancel(cancel)
@@ -177,8 +215,8 @@ def run_call(fn: Callable[[np.ndarray], Any], cancel: Any = None, progress: Prog
         raise Cancelled(what)
     flag = new_flag()
     box: dict[str, Any] = {}
-    finished = threading.Event()    # waited on instead of join(): an interrupted join() can
-                                    # leave a thread that reads as alive forever (CPython 3.11)
+    finished = threading.Event()  # waited on instead of join(): an interrupted join() can
+    # leave a thread that reads as alive forever (CPython 3.11)
 
     def target() -> None:
         try:
@@ -198,7 +236,7 @@ def run_call(fn: Callable[[np.ndarray], Any], cancel: Any = None, progress: Prog
                 raise Cancelled(what)
     except BaseException:
         flag[0] = 1
-        if worker.ident is not None:      # started: wait for it to see the flag
+        if worker.ident is not None:  # started: wait for it to see the flag
             finished.wait()
             worker.join()
         raise
@@ -213,16 +251,20 @@ def run_call(fn: Callable[[np.ndarray], Any], cancel: Any = None, progress: Prog
     return box["result"]
 
 
-def map_ordered(fn: Callable[[Any, np.ndarray], Any], items: list, threads: Any,
-                cancel: Any = None, what: str = "the batch") -> Iterator[Any]:
+def map_ordered(
+    fn: Callable[[Any, np.ndarray], Any],
+    items: list,
+    threads: Any,
+    cancel: Any = None,
+    what: str = "the batch",
+) -> Iterator[Any]:
     """``fn(item, flag)`` for every item on worker threads, yielded in the items' order as
     soon as each is ready (for output that streams in input order). Ctrl-C and ``cancel``
     stop it like :func:`run_chunks`."""
     _check_cancel(cancel)
     n = resolve_threads(threads)
     flag = new_flag()
-    pool = ThreadPoolExecutor(max_workers=max(1, min(n, len(items))),
-                              thread_name_prefix="pyramid")
+    pool = ThreadPoolExecutor(max_workers=max(1, min(n, len(items))), thread_name_prefix="pyramid")
     pending: dict[int, Future] = {}
     nxt = 0
     try:

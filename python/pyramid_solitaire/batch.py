@@ -17,6 +17,7 @@ The games live in the core as plain C structs (240 bytes a game); every call rel
 GIL, and a large batch is spread over threads. Each game's episodes depend only on the seed
 (or the given deals), its index and the actions, never on the thread count or the split.
 """
+
 from __future__ import annotations
 
 import time
@@ -35,8 +36,18 @@ from .game import Game
 from .move import Move
 from .rules import Rules
 
-__all__ = ["ACTIONS", "N_ACTIONS", "OBS_SIZE", "OBS_LAYOUT", "GameBatch", "IllegalActionError",
-           "StepResult", "action_id", "action_move", "UNKNOWN_CARD"]
+__all__ = [
+    "ACTIONS",
+    "N_ACTIONS",
+    "OBS_SIZE",
+    "OBS_LAYOUT",
+    "GameBatch",
+    "IllegalActionError",
+    "StepResult",
+    "action_id",
+    "action_move",
+    "UNKNOWN_CARD",
+]
 
 #: The number of actions: 4 Kings, 96 pairs, draw, recycle.
 N_ACTIONS: int = _core.N_ACTIONS_
@@ -48,9 +59,16 @@ UNKNOWN_CARD: int = _core.UNKNOWN_
 BYTES_PER_GAME: int = _core.BYTES_PER_GAME
 #: The observation's parts: name -> (start, stop) in one row.
 OBS_LAYOUT: dict[str, tuple[int, int]] = {
-    "pyramid_cards": (0, 28), "talon_cards": (28, 52), "pyramid_state": (52, 80),
-    "talon_state": (80, 104), "stock_count": (104, 105), "waste_count": (105, 106),
-    "recycles_used": (106, 107), "recycles_left": (107, 108), "pass_removed": (108, 109)}
+    "pyramid_cards": (0, 28),
+    "talon_cards": (28, 52),
+    "pyramid_state": (52, 80),
+    "talon_state": (80, 104),
+    "stock_count": (104, 105),
+    "waste_count": (105, 106),
+    "recycles_used": (106, 107),
+    "recycles_left": (107, 108),
+    "pass_removed": (108, 109),
+}
 #: Games per thread below which a step stays on the calling thread.
 MIN_GAMES_PER_THREAD = 4096
 #: The default step limit: above any game under limited redeals (at most
@@ -123,6 +141,7 @@ _OBS = ("visible", "full")
 def _reward(reward: Any) -> tuple[int, tuple[float, float, float, float], str]:
     """``removed``, ``win``, a session profile (name or Profile) or a Scoring."""
     from .session.profiles import Profile, Scoring
+
     if isinstance(reward, str) and reward.strip().lower() in _REWARDS:
         name = reward.strip().lower()
         return _core.REWARDS[name], (0.0, 0.0, 0.0, 0.0), name
@@ -134,22 +153,29 @@ def _reward(reward: Any) -> tuple[int, tuple[float, float, float, float], str]:
         try:
             profile = Profile.preset(reward)
         except ValueError:
-            raise ValueError(f"reward must be 'removed', 'win', a session profile's name "
-                             f"({', '.join(Profile.names())}), a Profile or a Scoring; got "
-                             f"{_args.excerpt(reward)}") from None
+            raise ValueError(
+                f"reward must be 'removed', 'win', a session profile's name "
+                f"({', '.join(Profile.names())}), a Profile or a Scoring; got "
+                f"{_args.excerpt(reward)}"
+            ) from None
         scoring, name = profile.scoring, f"score:{profile.name}"
         if scoring == Scoring():
-            raise ValueError(f"profile {profile.name!r} scores no points; choose another "
-                             "reward ('removed', 'win' or a profile with points)")
+            raise ValueError(
+                f"profile {profile.name!r} scores no points; choose another "
+                "reward ('removed', 'win' or a profile with points)"
+            )
     if scoring is None:
-        raise ValueError(f"reward must be 'removed', 'win', a session profile's name, a Profile "
-                         f"or a Scoring; got {_args.excerpt(reward)}")
+        raise ValueError(
+            f"reward must be 'removed', 'win', a session profile's name, a Profile "
+            f"or a Scoring; got {_args.excerpt(reward)}"
+        )
     # (the batch has no clock: a bonus per second counts no seconds; docs/env.md)
     points = (scoring.pyramid, scoring.talon, scoring.win_bonus, scoring.bonus_per_move)
     for field_name, v in zip(("pyramid", "talon", "win_bonus", "bonus_per_move"), points):
         if not -1e6 <= _args.real(f"the scoring's {field_name}", v, positive=False) <= 1e6:
-            raise ValueError(f"the scoring's {field_name} must be -1,000,000 .. 1,000,000, "
-                             f"got {v!r}")
+            raise ValueError(
+                f"the scoring's {field_name} must be -1,000,000 .. 1,000,000, got {v!r}"
+            )
     return _core.REWARDS["score"], tuple(float(v) for v in points), name  # type: ignore
 
 
@@ -192,12 +218,23 @@ class GameBatch:
       return the batch's own buffers, overwritten by the next call.
     """
 
-    def __init__(self, n: int, rules: Rules | str | dict | None = None, *,
-                 deals: Any = None, seed: int | None = None, offset: int = 0,
-                 observation: str = "visible", reward: Any = "removed",
-                 illegal: str = "raise", penalty: float = 1.0, autoreset: str | None = None,
-                 max_steps: int | None = None, threads: int | None = None,
-                 copy: bool = False) -> None:
+    def __init__(
+        self,
+        n: int,
+        rules: Rules | str | dict | None = None,
+        *,
+        deals: Any = None,
+        seed: int | None = None,
+        offset: int = 0,
+        observation: str = "visible",
+        reward: Any = "removed",
+        illegal: str = "raise",
+        penalty: float = 1.0,
+        autoreset: str | None = None,
+        max_steps: int | None = None,
+        threads: int | None = None,
+        copy: bool = False,
+    ) -> None:
         self.n = _args.whole("n", n, 1, 1 << 28)
         explicit = None if rules is None else Rules.coerce(rules)
         self._deals = None
@@ -212,6 +249,7 @@ class GameBatch:
             self.rules = explicit if explicit is not None else Rules()
         if seed is None:
             import secrets
+
             seed = secrets.randbits(53)
         self.seed = _args.whole("seed", seed, 0, (1 << 64) - 1)
         self.offset = _args.whole("offset", offset, 0, (1 << 64) - 1 - self.n)
@@ -220,27 +258,45 @@ class GameBatch:
         self.illegal_mode = _args.choice("illegal", illegal, tuple(_core.ILLEGAL))
         self.penalty = _args.real("penalty", penalty, positive=False)
         if not 0 <= self.penalty <= 1e6:
-            raise ValueError(f"penalty must be 0 .. 1,000,000 (it is taken off the reward), "
-                             f"got {self.penalty!r}")
+            raise ValueError(
+                f"penalty must be 0 .. 1,000,000 (it is taken off the reward), got {self.penalty!r}"
+            )
         self.autoreset = _autoreset(autoreset)
-        self.max_steps = _args.whole("max_steps", DEFAULT_MAX_STEPS if max_steps is None
-                                     else max_steps, 1, 65535)
+        self.max_steps = _args.whole(
+            "max_steps", DEFAULT_MAX_STEPS if max_steps is None else max_steps, 1, 65535
+        )
         self.copy = _args.flag("copy", copy)
         cores = _args.threads(None)
-        self.threads = (max(1, min(cores, self.n // MIN_GAMES_PER_THREAD)) if threads is None
-                        else _args.threads(threads))
+        self.threads = (
+            max(1, min(cores, self.n // MIN_GAMES_PER_THREAD))
+            if threads is None
+            else _args.threads(threads)
+        )
         need = self.n * (BYTES_PER_GAME + 2 * (OBS_SIZE + N_ACTIONS) + 80)
         free = _args.available_memory()
         if free is not None and need > free:
-            raise ValueError(f"a batch of {self.n:,} games needs about "
-                             f"{_args.format_bytes(need)}, more than the "
-                             f"{_args.format_bytes(free)} of memory available: ask for fewer "
-                             "games")
-        self._core = _core.Batch(self.n, self.rules.core_options(), self.seed, self.offset,
-                                 self.observation == "visible", kind,
-                                 _core.ILLEGAL[self.illegal_mode],
-                                 _core.AUTORESET[self.autoreset], self.max_steps,
-                                 self.penalty, scoring, decks, keys, numbered)
+            raise ValueError(
+                f"a batch of {self.n:,} games needs about "
+                f"{_args.format_bytes(need)}, more than the "
+                f"{_args.format_bytes(free)} of memory available: ask for fewer "
+                "games"
+            )
+        self._core = _core.Batch(
+            self.n,
+            self.rules.core_options(),
+            self.seed,
+            self.offset,
+            self.observation == "visible",
+            kind,
+            _core.ILLEGAL[self.illegal_mode],
+            _core.AUTORESET[self.autoreset],
+            self.max_steps,
+            self.penalty,
+            scoring,
+            decks,
+            keys,
+            numbered,
+        )
         n = self.n
         self.obs = np.zeros((n, OBS_SIZE), np.int8)
         self.mask = np.zeros((n, N_ACTIONS), np.bool_)
@@ -253,21 +309,34 @@ class GameBatch:
         self.reset_games = np.zeros(n, np.bool_)
         #: Under ``autoreset="same_step"``: the last observation and mask of the games that
         #: ended in the last step (rows where ``reset_games``).
-        self.final_obs = np.zeros((n, OBS_SIZE), np.int8) if self.autoreset == "same_step" \
+        self.final_obs = (
+            np.zeros((n, OBS_SIZE), np.int8)
+            if self.autoreset == "same_step"
             else np.zeros((1, OBS_SIZE), np.int8)
-        self.final_mask = np.zeros((n, N_ACTIONS), np.bool_) if self.autoreset == "same_step" \
+        )
+        self.final_mask = (
+            np.zeros((n, N_ACTIONS), np.bool_)
+            if self.autoreset == "same_step"
             else np.zeros((1, N_ACTIONS), np.bool_)
+        )
         self._actions = np.zeros(n, np.int64)
         self._moves = np.zeros(n, np.uint16)
         self._keys = np.zeros(n, np.uint64)
         self._numbered = np.zeros(n, np.uint8)
         self._core.set_info(self._moves, self._keys, self._numbered)
         self._codes = np.full(n, "", "<U13")
-        self._stale = np.zeros(n, np.bool_)      # games whose code is not worked out yet
-        self._core.set_outputs(self.obs, self.mask.view(np.uint8), self.reward,
-                               self.terminated.view(np.uint8), self.truncated.view(np.uint8),
-                               self.illegal.view(np.uint8), self.reset_games.view(np.uint8),
-                               self.final_obs, self.final_mask.view(np.uint8))
+        self._stale = np.zeros(n, np.bool_)  # games whose code is not worked out yet
+        self._core.set_outputs(
+            self.obs,
+            self.mask.view(np.uint8),
+            self.reward,
+            self.terminated.view(np.uint8),
+            self.truncated.view(np.uint8),
+            self.illegal.view(np.uint8),
+            self.reset_games.view(np.uint8),
+            self.final_obs,
+            self.final_mask.view(np.uint8),
+        )
         self._span_cache: tuple[int, list[tuple[int, int]]] = (0, [])
         self._pool: ThreadPoolExecutor | None = None
         self._started = False
@@ -290,8 +359,9 @@ class GameBatch:
             fn(0, self.n)
             return
         if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=len(spans) - 1,
-                                            thread_name_prefix="pyramid-batch")
+            self._pool = ThreadPoolExecutor(
+                max_workers=len(spans) - 1, thread_name_prefix="pyramid-batch"
+            )
         futures = [self._pool.submit(fn, lo, hi) for lo, hi in spans[1:]]
         try:
             fn(*spans[0])
@@ -310,7 +380,7 @@ class GameBatch:
         if pool is not None:
             pool.shutdown(wait=False)
 
-    def __enter__(self) -> "GameBatch":
+    def __enter__(self) -> GameBatch:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -325,14 +395,15 @@ class GameBatch:
         arr = np.asarray(games)
         if arr.dtype == np.bool_:
             if arr.shape != (self.n,):
-                raise ValueError(f"a boolean mask of games has shape ({self.n},), got "
-                                 f"{arr.shape}")
+                raise ValueError(f"a boolean mask of games has shape ({self.n},), got {arr.shape}")
             return np.flatnonzero(arr).astype(np.int64)
         if arr.ndim == 0:
             arr = arr.reshape(1)
         if arr.ndim != 1 or (arr.size and arr.dtype.kind not in "iu"):
-            raise ValueError("games must be a game index, a sequence of indices or a boolean "
-                             f"mask of length {self.n}; got {_args.excerpt(games)}")
+            raise ValueError(
+                "games must be a game index, a sequence of indices or a boolean "
+                f"mask of length {self.n}; got {_args.excerpt(games)}"
+            )
         arr = arr.astype(np.int64)
         if arr.size and (arr.min() < 0 or arr.max() >= self.n):
             bad = arr[(arr < 0) | (arr >= self.n)][0]
@@ -347,31 +418,34 @@ class GameBatch:
         batch. The first reset of a batch deals every game, whatever ``games`` says (then
         the listed ones get the given ``deals``)."""
         core = self._core
-        idx = None if games is None else self._games(games)   # (checked before any deal)
+        idx = None if games is None else self._games(games)  # (checked before any deal)
         batch = None
         if deals is not None:
             batch = read_deals(deals, self.rules)
             want = self.n if idx is None else idx.size
             if len(batch) != want:
-                raise ValueError(f"reset of {want} game(s) got {len(batch)} deal(s): give "
-                                 "one deal per game")
+                raise ValueError(
+                    f"reset of {want} game(s) got {len(batch)} deal(s): give one deal per game"
+                )
         if not self._started and idx is not None:
-            self.reset()              # the first reset deals every game
+            self.reset()  # the first reset deals every game
             if batch is None:
                 return self._out((self.obs, self.mask))  # type: ignore[return-value]
         if batch is not None:
-            core.reset_decks(np.arange(self.n, dtype=np.int64) if idx is None else idx,
-                             np.ascontiguousarray(batch.decks, np.uint8),
-                             np.ascontiguousarray(batch.keys, np.uint64),
-                             np.ascontiguousarray(batch.numbered, np.uint8), self.obs,
-                             self.mask.view(np.uint8))
+            core.reset_decks(
+                np.arange(self.n, dtype=np.int64) if idx is None else idx,
+                np.ascontiguousarray(batch.decks, np.uint8),
+                np.ascontiguousarray(batch.keys, np.uint64),
+                np.ascontiguousarray(batch.numbered, np.uint8),
+                self.obs,
+                self.mask.view(np.uint8),
+            )
         else:
             which = None
             if idx is not None:
                 which = np.zeros(self.n, np.uint8)
                 which[idx] = 1
-            self._run(lambda lo, hi: core.reset(lo, hi, which, self.obs,
-                                                self.mask.view(np.uint8)))
+            self._run(lambda lo, hi: core.reset(lo, hi, which, self.obs, self.mask.view(np.uint8)))
         sel: Any = slice(None) if idx is None else idx
         self._stale[sel] = True
         self.reward[sel] = 0
@@ -393,18 +467,20 @@ class GameBatch:
             if self.n == 1 and arr.ndim == 0:
                 arr = arr.reshape(1)
             else:
-                raise ValueError(f"actions must have shape ({self.n},), one per game; got "
-                                 f"shape {arr.shape}")
+                raise ValueError(
+                    f"actions must have shape ({self.n},), one per game; got shape {arr.shape}"
+                )
         kind = arr.dtype.kind
         if kind == "b" or kind not in "iuf":
-            raise ValueError(f"actions must be integers 0..{N_ACTIONS - 1}, got dtype "
-                             f"{arr.dtype}")
+            raise ValueError(f"actions must be integers 0..{N_ACTIONS - 1}, got dtype {arr.dtype}")
         if kind == "f":
             bad = ~np.isfinite(arr) | (arr != np.round(arr))
             if bad.any():
                 i = int(np.flatnonzero(bad)[0])
-                raise ValueError(f"actions must be whole numbers 0..{N_ACTIONS - 1}; game {i} "
-                                 f"got {arr[i].item()!r}")
+                raise ValueError(
+                    f"actions must be whole numbers 0..{N_ACTIONS - 1}; game {i} "
+                    f"got {arr[i].item()!r}"
+                )
         out = self._actions
         if kind == "u":
             too = arr > N_ACTIONS - 1
@@ -428,16 +504,18 @@ class GameBatch:
             if bad >= 0:
                 self._raise_illegal(bad, int(acts[bad]))
         self._step(acts, False)
-        return StepResult(*self._out((self.obs, self.mask, self.reward, self.terminated,
-                                      self.truncated)))
+        return StepResult(
+            *self._out((self.obs, self.mask, self.reward, self.terminated, self.truncated))
+        )
 
     def step_random(self) -> StepResult:
         """Play a uniform legal action in every game, drawn in the core from (seed, game,
         episode, move); the actions played are in ``.last_actions``."""
         self._check_started()
         self._step(self._actions, True)
-        return StepResult(*self._out((self.obs, self.mask, self.reward, self.terminated,
-                                      self.truncated)))
+        return StepResult(
+            *self._out((self.obs, self.mask, self.reward, self.terminated, self.truncated))
+        )
 
     @property
     def last_actions(self) -> np.ndarray:
@@ -470,22 +548,28 @@ class GameBatch:
         move = ACTIONS[a]
         legal = ", ".join(f"{action_id(m)} ({m})" for m in game.legal_moves)
         why = game._why_illegal(move) if hasattr(game, "_why_illegal") else "not legal"
-        raise IllegalActionError(f"game {i}: action {a} ({move}) is not legal: {why}; legal "
-                                 f"actions: {legal}")
+        raise IllegalActionError(
+            f"game {i}: action {a} ({move}) is not legal: {why}; legal actions: {legal}"
+        )
 
     def observe(self, observation: str | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Fresh arrays ``(obs, mask)`` of every game's position, in the batch's observation
         mode or the one given (``"full"`` from a ``"visible"`` batch, say)."""
-        mode = self.observation if observation is None else _args.choice(
-            "observation", observation, _OBS)
+        mode = (
+            self.observation
+            if observation is None
+            else _args.choice("observation", observation, _OBS)
+        )
         obs = np.empty((self.n, OBS_SIZE), np.int8)
         mask = np.empty((self.n, N_ACTIONS), np.bool_)
-        self._run(lambda lo, hi: self._core.observe(lo, hi, obs, mask.view(np.uint8),
-                                                    mode == "visible"))
+        self._run(
+            lambda lo, hi: self._core.observe(lo, hi, obs, mask.view(np.uint8), mode == "visible")
+        )
         return obs, mask
 
-    def rollout(self, steps: int, *, observe: bool = True, progress: Any = False,
-                cancel: Any = None) -> dict[str, Any]:
+    def rollout(
+        self, steps: int, *, observe: bool = True, progress: Any = False, cancel: Any = None
+    ) -> dict[str, Any]:
         """Play ``steps`` uniform random legal moves in every game, each game dealt anew as
         soon as its episode ends, entirely in the core (``observe``: also write the
         observations and masks at every move, as a step does). Returns the moves played, the
@@ -497,7 +581,7 @@ class GameBatch:
         spans = self._spans()
         outs = np.zeros((len(spans), 3), np.int64)
         obs, mask = self.obs, self.mask.view(np.uint8)
-        block = max(1, min(steps, ROLLOUT_MOVES // self.n))   # steps per call: ~50 ms
+        block = max(1, min(steps, ROLLOUT_MOVES // self.n))  # steps per call: ~50 ms
         bar = make_progress(progress, steps * self.n, "moves")
         t0 = time.perf_counter()
         try:
@@ -515,8 +599,13 @@ class GameBatch:
             self._stale[:] = True
         seconds = time.perf_counter() - t0
         moves, episodes, wins = (int(x) for x in outs.sum(axis=0))
-        return {"moves": moves, "episodes": episodes, "wins": wins, "seconds": seconds,
-                "moves_per_second": moves / seconds if seconds else None}
+        return {
+            "moves": moves,
+            "episodes": episodes,
+            "wins": wins,
+            "seconds": seconds,
+            "moves_per_second": moves / seconds if seconds else None,
+        }
 
     # ---- reading the games -----------------------------------------------------------------
     def _state(self) -> np.ndarray:
@@ -588,15 +677,24 @@ class GameBatch:
         """Game i as a :class:`Game` at its current position (no undo history)."""
         i = _args.whole("game", i, 0, self.n - 1)
         game = Game(self.deal(i))
-        game._pos = int(self._state()[i, 0])     # (bit 63 of a position is always 0)
+        game._pos = int(self._state()[i, 0])  # (bit 63 of a position is always 0)
         game._codes = None
         return game
 
     # ---- solver labels ---------------------------------------------------------------------
-    def labels(self, games: Any = None, *, shortest: bool = True, max_removed: bool = True,
-               max_nodes: int | None = None, max_seconds: float | None = 1.0,
-               max_memory: int | str | None = None, threads: int | None = None,
-               progress: Any = False, cancel: Any = None) -> dict[str, np.ndarray]:
+    def labels(
+        self,
+        games: Any = None,
+        *,
+        shortest: bool = True,
+        max_removed: bool = True,
+        max_nodes: int | None = None,
+        max_seconds: float | None = 1.0,
+        max_memory: int | str | None = None,
+        threads: int | None = None,
+        progress: Any = False,
+        cancel: Any = None,
+    ) -> dict[str, np.ndarray]:
         """What perfect play says of each game's current position (all games, or the given
         indices or mask), solved in the core over threads:
 
@@ -614,42 +712,81 @@ class GameBatch:
 
         Budgets are per position (``max_seconds`` default 1)."""
         from .solver import _budgets
+
         idx = np.arange(self.n, dtype=np.int64) if games is None else self._games(games)
         b = _budgets(max_nodes, max_seconds, max_memory)
         m = idx.size
         out: dict[str, np.ndarray] = {
-            "winnable": np.full(m, -1, np.int8), "n_moves": np.full(m, -1, np.int16),
-            "action": np.full(m, -1, np.int16), "removable": np.full(m, -1, np.int8),
-            "stop": np.zeros(m, np.int8)}
+            "winnable": np.full(m, -1, np.int8),
+            "n_moves": np.full(m, -1, np.int16),
+            "action": np.full(m, -1, np.int16),
+            "removable": np.full(m, -1, np.int8),
+            "stop": np.zeros(m, np.int8),
+        }
         shortest = _args.flag("shortest", shortest)
         max_removed = _args.flag("max_removed", max_removed)
         n_threads = _args.threads(threads)
         bar = make_progress(progress, m, "positions")
 
         def work(lo: int, hi: int, flag: np.ndarray) -> None:
-            self._core.labels(idx, lo, hi, shortest, max_removed, b["max_nodes"] or 0,
-                              b["max_seconds"] or 0.0, b["max_memory"] or 0,
-                              out["winnable"], out["n_moves"], out["action"],
-                              out["removable"], out["stop"], flag)
+            self._core.labels(
+                idx,
+                lo,
+                hi,
+                shortest,
+                max_removed,
+                b["max_nodes"] or 0,
+                b["max_seconds"] or 0.0,
+                b["max_memory"] or 0,
+                out["winnable"],
+                out["n_moves"],
+                out["action"],
+                out["removable"],
+                out["stop"],
+                flag,
+            )
 
         try:
             if m:
-                run_chunks(work, m, n_threads, max(1, min(64, m // (4 * n_threads) or 1)), bar,
-                           cancel, "the labels")
+                run_chunks(
+                    work,
+                    m,
+                    n_threads,
+                    max(1, min(64, m // (4 * n_threads) or 1)),
+                    bar,
+                    cancel,
+                    "the labels",
+                )
         finally:
             bar.close()
         return out
 
     def memory(self) -> int:
         """Bytes this batch holds: its games' native state and its buffers."""
-        bufs = (self.obs, self.mask, self.reward, self.terminated, self.truncated,
-                self.illegal, self.reset_games, self.final_obs, self.final_mask, self._actions,
-                self._moves, self._keys, self._numbered, self._codes, self._stale)
+        bufs = (
+            self.obs,
+            self.mask,
+            self.reward,
+            self.terminated,
+            self.truncated,
+            self.illegal,
+            self.reset_games,
+            self.final_obs,
+            self.final_mask,
+            self._actions,
+            self._moves,
+            self._keys,
+            self._numbered,
+            self._codes,
+            self._stale,
+        )
         return BYTES_PER_GAME * self.n + sum(a.nbytes for a in bufs)
 
     def __len__(self) -> int:
         return self.n
 
     def __repr__(self) -> str:
-        return (f"<GameBatch {self.n:,} games, {self.rules.name} rules, {self.observation} "
-                f"observation, reward {self.reward_name}, seed {self.seed}>")
+        return (
+            f"<GameBatch {self.n:,} games, {self.rules.name} rules, {self.observation} "
+            f"observation, reward {self.reward_name}, seed {self.seed}>"
+        )

@@ -13,11 +13,13 @@ deal still to play. A callable that accepts a keyword ``rng`` also receives a
 >>> r.games, r.policy, 0 <= r.win_rate <= 1
 (200, '<lambda>', True)
 """
+
 from __future__ import annotations
 
 import inspect
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -39,34 +41,57 @@ def _wants_rng(fn: Callable) -> bool:
     return "rng" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
 
 
-def check_options(observation: Any, batch_size: Any, deterministic: Any,
-                  max_steps: Any) -> dict[str, Any]:
+def check_options(
+    observation: Any, batch_size: Any, deterministic: Any, max_steps: Any
+) -> dict[str, Any]:
     """simulate's options of a callable policy, checked."""
-    return dict(observation=_args.choice("observation", observation, ("visible", "full")),
-                batch_size=_args.whole("batch_size", batch_size, 1, 1 << 24),
-                deterministic=_args.flag("deterministic", deterministic),
-                max_steps=None if max_steps is None else _args.whole("max_steps", max_steps,
-                                                                     1, 65535))
+    return dict(
+        observation=_args.choice("observation", observation, ("visible", "full")),
+        batch_size=_args.whole("batch_size", batch_size, 1, 1 << 24),
+        deterministic=_args.flag("deterministic", deterministic),
+        max_steps=None if max_steps is None else _args.whole("max_steps", max_steps, 1, 65535),
+    )
 
 
-def play(fn: Callable, n: int, first: int, deals: DealBatch | None, rules: Rules, *,
-         seed: int | None, observation: str, batch_size: int, deterministic: bool,
-         max_steps: int | None, threads: Any, progress: Any, cancel: Any
-         ) -> dict[str, np.ndarray]:
+def play(
+    fn: Callable,
+    n: int,
+    first: int,
+    deals: DealBatch | None,
+    rules: Rules,
+    *,
+    seed: int | None,
+    observation: str,
+    batch_size: int,
+    deterministic: bool,
+    max_steps: int | None,
+    threads: Any,
+    progress: Any,
+    cancel: Any,
+) -> dict[str, np.ndarray]:
     """Play rows 0..n-1 (deal numbers first.. or the rows of `deals`) with `fn`; the
     per-game arrays of a SimulationResult."""
     if not callable(fn):
-        raise ValueError(f"policy must be a name or a callable policy(obs, mask), got "
-                         f"{_args.excerpt(fn)}")
+        raise ValueError(
+            f"policy must be a name or a callable policy(obs, mask), got {_args.excerpt(fn)}"
+        )
     size = min(batch_size, n)
-    gb = GameBatch(size, rules, seed=0, observation=observation, autoreset=None,
-                   illegal="raise", max_steps=max_steps, threads=threads)
+    gb = GameBatch(
+        size,
+        rules,
+        seed=0,
+        observation=observation,
+        autoreset=None,
+        illegal="raise",
+        max_steps=max_steps,
+        threads=threads,
+    )
     rng = np.random.default_rng(seed) if _wants_rng(fn) else None
     unlimited = rules.redeals == "unlimited"
     won = np.zeros(n, np.bool_)
     removed = np.zeros(n, np.uint8)
     moves = np.zeros(n, np.uint16)
-    row = np.full(size, -1, np.int64)          # the row each game plays (-1: none left)
+    row = np.full(size, -1, np.int64)  # the row each game plays (-1: none left)
     pass_removed = np.zeros(size, np.bool_)
     acts = np.zeros(size, np.int64)
     nxt = 0
@@ -113,7 +138,7 @@ def play(fn: Callable, n: int, first: int, deals: DealBatch | None, rules: Rules
                 # pass that removed nothing would repeat that pass for ever: the game ends
                 # here (the recycle is not played).
                 stop = active & (acts == N_ACTIONS - 1) & ~pass_removed
-            acts[~active | stop] = -1                 # (these games make no move)
+            acts[~active | stop] = -1  # (these games make no move)
             gb._step(acts, False)
             pass_removed[(acts >= 0) & (acts < N_ACTIONS - 2)] = True
             pass_removed[acts == N_ACTIONS - 1] = False
@@ -122,43 +147,65 @@ def play(fn: Callable, n: int, first: int, deals: DealBatch | None, rules: Rules
     finally:
         bar.close()
         gb.close()
-    return {"won": won, "removed": removed, "moves": moves,
-            "score": 10 * removed.astype(np.uint16)}
+    return {"won": won, "removed": removed, "moves": moves, "score": 10 * removed.astype(np.uint16)}
 
 
 def _actions(out: Any, size: int, mask: np.ndarray, active: np.ndarray) -> np.ndarray:
     """The policy's answer, checked: one legal action per game still playing."""
     arr = np.asarray(out)
     if arr.shape != (size,):
-        raise ValueError(f"the policy must return one action per game, shape ({size},); got "
-                         f"shape {arr.shape}")
-    if arr.dtype.kind not in "iu" and not (arr.dtype.kind == "f" and np.isfinite(arr).all()
-                                            and (arr == np.round(arr)).all()):
-        raise ValueError(f"the policy must return integer actions 0..{N_ACTIONS - 1}, got "
-                         f"dtype {arr.dtype}" + (" with NaN or fractions"
-                                                 if arr.dtype.kind == "f" else ""))
+        raise ValueError(
+            f"the policy must return one action per game, shape ({size},); got shape {arr.shape}"
+        )
+    if arr.dtype.kind not in "iu" and not (
+        arr.dtype.kind == "f" and np.isfinite(arr).all() and (arr == np.round(arr)).all()
+    ):
+        raise ValueError(
+            f"the policy must return integer actions 0..{N_ACTIONS - 1}, got "
+            f"dtype {arr.dtype}" + (" with NaN or fractions" if arr.dtype.kind == "f" else "")
+        )
     a = arr.astype(np.int64)
     bad = active & ((a < 0) | (a >= N_ACTIONS))
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"the policy returned action {a[i]} for game {i}: actions are "
-                         f"0..{N_ACTIONS - 1}")
+        raise ValueError(
+            f"the policy returned action {a[i]} for game {i}: actions are 0..{N_ACTIONS - 1}"
+        )
     legal = mask[np.arange(size), np.clip(a, 0, N_ACTIONS - 1)]
     bad = active & ~legal
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         from .batch import ACTIONS
-        raise ValueError(f"the policy returned action {a[i]} ({ACTIONS[a[i]]}) for game {i}, "
-                         "which is not legal there: choose among mask[i] (the legal actions)")
+
+        raise ValueError(
+            f"the policy returned action {a[i]} ({ACTIONS[a[i]]}) for game {i}, "
+            "which is not legal there: choose among mask[i] (the legal actions)"
+        )
     return a
 
 
-def replay(fn: Callable, deal: Any, rules: Rules, *, seed: int | None, observation: str,
-           deterministic: bool, max_steps: int | None) -> list:
+def replay(
+    fn: Callable,
+    deal: Any,
+    rules: Rules,
+    *,
+    seed: int | None,
+    observation: str,
+    deterministic: bool,
+    max_steps: int | None,
+) -> list:
     """The moves `fn` plays on one deal (alone in a batch of one game)."""
     from .batch import ACTIONS
-    gb = GameBatch(1, rules, seed=0, observation=observation, autoreset=None, illegal="raise",
-                   max_steps=max_steps)
+
+    gb = GameBatch(
+        1,
+        rules,
+        seed=0,
+        observation=observation,
+        autoreset=None,
+        illegal="raise",
+        max_steps=max_steps,
+    )
     gb.reset(deals=[deal])
     rng = np.random.default_rng(seed) if _wants_rng(fn) else None
     played, pass_removed = [], False

@@ -8,11 +8,12 @@ Card('Td')
 >>> Card("Kh").rank, Card("Kh").suit, str(Card(51)), Card(9).symbol
 (13, 2, 'Ks', '10♣')
 """
+
 from __future__ import annotations
 
 import operator
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from ._args import excerpt
 from .reasons import InputError
@@ -21,13 +22,25 @@ RANKS = "A23456789TJQK"
 SUITS = "cdhs"
 SUIT_SYMBOLS = "♣♦♥♠"
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
-_SUIT_INPUT = {"c": 0, "d": 1, "h": 2, "s": 3, "♣": 0, "♦": 1, "♥": 2, "♠": 3,
-               "♧": 0, "♢": 1, "♡": 2, "♤": 3}
+_SUIT_INPUT = {
+    "c": 0,
+    "d": 1,
+    "h": 2,
+    "s": 3,
+    "♣": 0,
+    "♦": 1,
+    "♥": 2,
+    "♠": 3,
+    "♧": 0,
+    "♢": 1,
+    "♡": 2,
+    "♤": 3,
+}
 # One card token: a rank (10 or one char) then a suit; case-insensitive.
 _TOKEN = re.compile(r"(10|[A2-9TJQK])([CDHS♣♦♥♠♧♢♡♤])\ufe0f?", re.IGNORECASE | re.ASCII)
 # What may separate tokens in a card list.
 _SEPARATORS = re.compile(r"[\s,;|/]+")
-MAX_TEXT = 5_000          # far more than 52 tokens with any separators need
+MAX_TEXT = 5_000  # far more than 52 tokens with any separators need
 
 
 class Card(int):
@@ -35,7 +48,7 @@ class Card(int):
 
     __slots__ = ()
 
-    def __new__(cls, value: int | str) -> "Card":
+    def __new__(cls, value: int | str) -> Card:
         if isinstance(value, str):
             return parse_card(value)
         if isinstance(value, Card):
@@ -49,7 +62,7 @@ class Card(int):
         return super().__new__(cls, index)
 
     @classmethod
-    def parse(cls, token: str) -> "Card":
+    def parse(cls, token: str) -> Card:
         return parse_card(token)
 
     @property
@@ -117,11 +130,14 @@ def parse_cards(text: str | Iterable, count: int | None = 52) -> list[Card]:
             raise InputError("list_too_long", length=len(text))
         tokens = _tokens(text)
     elif not isinstance(text, Iterable):
-        raise ValueError("cards must be a card list: a string of tokens or a sequence of cards "
-                         f"(Card, index 0..51 or token), got {excerpt(text)}")
+        raise ValueError(
+            "cards must be a card list: a string of tokens or a sequence of cards "
+            f"(Card, index 0..51 or token), got {excerpt(text)}"
+        )
     else:
-        tokens = [(i + 1, x.strip() if isinstance(x, str) else Card(x), None)
-                  for i, x in enumerate(text)]
+        tokens = [
+            (i + 1, x.strip() if isinstance(x, str) else Card(x), None) for i, x in enumerate(text)
+        ]
     cards: list[Card] = []
     seen: dict[int, int] = {}
     for pos, tok, run in tokens:
@@ -141,8 +157,9 @@ def parse_cards(text: str | Iterable, count: int | None = 52) -> list[Card]:
     if count is not None and len(cards) != count:
         missing = [c.token for c in CARDS if c not in seen]
         if 0 < len(missing) <= 8 and len(cards) < count:
-            raise InputError("card_count_missing", count=count, got=len(cards),
-                             missing=" ".join(missing))
+            raise InputError(
+                "card_count_missing", count=count, got=len(cards), missing=" ".join(missing)
+            )
         raise InputError("card_count", count=count, got=len(cards))
     return cards
 
@@ -170,7 +187,9 @@ def format_cards(cards: Iterable[int], symbols: bool = False) -> str:
     """Space-separated tokens (ASCII by default, ``10♦`` forms with ``symbols=True``) of a
     sequence of cards (Cards, indices 0..51 or tokens); ValueError naming a bad one."""
     if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
-        raise ValueError("format_cards: cards must be a sequence of cards (Card, index 0..51 "
-                         f"or token), got {excerpt(cards)}")
+        raise ValueError(
+            "format_cards: cards must be a sequence of cards (Card, index 0..51 "
+            f"or token), got {excerpt(cards)}"
+        )
     out = [Card(c) for c in cards]
     return " ".join(c.symbol if symbols else c.token for c in out)

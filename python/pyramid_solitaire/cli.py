@@ -19,6 +19,7 @@ status (README, "Exit status"):
 A closed standard error (``2>&-``) changes nothing but that the lines are not shown: the
 exit status still tells what happened.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,7 +27,8 @@ import importlib
 import os
 import re
 import sys
-from typing import Any, NoReturn, Sequence
+from collections.abc import Sequence
+from typing import Any, NoReturn
 
 from . import __version__
 from .deal import Deal, code_rules
@@ -35,11 +37,11 @@ from .rules import Rules
 PROG = "pyramid-solitaire"
 # Subcommands, one module each in pyramid_solitaire/commands/ with register(subparsers, rules).
 COMMANDS = ["deal", "solve", "simulate", "survey", "stats", "serve", "play"]
-EXIT_BUDGET = 1          # a budget ran out before an answer that needs one
+EXIT_BUDGET = 1  # a budget ran out before an answer that needs one
 EXIT_USAGE = 2
-EXIT_IO = 74             # sysexits' EX_IOERR: output that cannot be written
+EXIT_IO = 74  # sysexits' EX_IOERR: output that cannot be written
 EXIT_INTERRUPTED = 130
-EXIT_PIPE = 141          # 128 + SIGPIPE, what a shell reports for a writer whose reader left
+EXIT_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a writer whose reader left
 
 
 class UsageError(ValueError):
@@ -54,7 +56,7 @@ class _Parser(argparse.ArgumentParser):
         if message:
             (file or sys.stderr).write(message)
 
-    def error(self, message: str) -> "NoReturn":  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:  # type: ignore[override]
         self.exit(EXIT_USAGE, f"{PROG}: error: {_one_line(message)} (see '{self.prog} --help')\n")
 
 
@@ -66,22 +68,35 @@ def rule_flags() -> argparse.ArgumentParser:
     """The rule flags every subcommand shares."""
     p = argparse.ArgumentParser(add_help=False)
     g = p.add_argument_group("rules")
-    g.add_argument("--rules", metavar="PRESET",
-                   help="preset: " + ", ".join(Rules.preset_names()) + " (or its letter)")
-    g.add_argument("--redeals", metavar="N|unlimited",
-                   help="how many times the waste may be recycled")
+    g.add_argument(
+        "--rules",
+        metavar="PRESET",
+        help="preset: " + ", ".join(Rules.preset_names()) + " (or its letter)",
+    )
+    g.add_argument(
+        "--redeals", metavar="N|unlimited", help="how many times the waste may be recycled"
+    )
     g.add_argument("--waste-at-deal", metavar="0|1", help="cards turned onto the waste at the deal")
     g.add_argument("--draw", metavar="1|3", help="draw one card, or three onto three waste piles")
     g.add_argument("--win", metavar="pyramid|all", help="clear the pyramid, or remove all 52 cards")
-    for flag, text in (("stock-top-playable", "the stock's top card is available"),
-                       ("pair-waste-top-two", "the top two waste cards may pair"),
-                       ("pair-with-covering", "a card may pair with the only card covering it")):
+    for flag, text in (
+        ("stock-top-playable", "the stock's top card is available"),
+        ("pair-waste-top-two", "the top two waste cards may pair"),
+        ("pair-with-covering", "a card may pair with the only card covering it"),
+    ):
         g.add_argument(f"--{flag}", action=argparse.BooleanOptionalAction, default=None, help=text)
     return p
 
 
-_OPTIONS = ("redeals", "waste_at_deal", "draw", "win", "stock_top_playable",
-            "pair_waste_top_two", "pair_with_covering")
+_OPTIONS = (
+    "redeals",
+    "waste_at_deal",
+    "draw",
+    "win",
+    "stock_top_playable",
+    "pair_waste_top_two",
+    "pair_with_covering",
+)
 
 
 def rule_changes(args: argparse.Namespace) -> dict[str, object]:
@@ -98,8 +113,11 @@ def _with_flags(base: Rules, changes: dict[str, object]) -> Rules:
     except ValueError as e:
         text = str(e)
         for name in _OPTIONS:
-            text = re.sub(rf"\b{name}\b(=?)", lambda m, n=name: "--" + n.replace("_", "-")
-                          + (" " if m.group(1) else ""), text)
+            text = re.sub(
+                rf"\b{name}\b(=?)",
+                lambda m, n=name: "--" + n.replace("_", "-") + (" " if m.group(1) else ""),
+                text,
+            )
         raise UsageError(text) from None
 
 
@@ -119,21 +137,29 @@ def rules_from_args(args: argparse.Namespace, deal: Deal | None = None) -> Rules
     given = Rules.preset(args.rules) if args.rules is not None else None
     if deal is not None and deal.number is not None and deal.code is not None:
         # a code: its letter's preset, or --rules (the flags alone for an X code)
-        base = code_rules(deal.code, deal.rules,
-                          given if given is not None or not changes or deal.rules is not None
-                          else Rules(), cli=True)
+        base = code_rules(
+            deal.code,
+            deal.rules,
+            given if given is not None or not changes or deal.rules is not None else Rules(),
+            cli=True,
+        )
     else:
-        base = given if given is not None else (deal.rules if deal is not None and
-                                                deal.rules is not None else Rules())
+        base = (
+            given
+            if given is not None
+            else (deal.rules if deal is not None and deal.rules is not None else Rules())
+        )
     return _with_flags(base, changes)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog=PROG,
-                     description="Pyramid Solitaire engine: deals, rules, solver, simulator.")
+    parser = _Parser(
+        prog=PROG, description="Pyramid Solitaire engine: deals, rules, solver, simulator."
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
-                                parser_class=_Parser)
+    sub = parser.add_subparsers(
+        dest="command", metavar="COMMAND", required=True, parser_class=_Parser
+    )
     rules = rule_flags()
     for name in COMMANDS:
         module = importlib.import_module(f".commands.{name}", __package__)
@@ -169,19 +195,20 @@ def _cannot_write(e: OSError) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     from .solver import SearchBudgetExceeded
-    if sys.stderr is None:         # 2>&-: notes and progress go nowhere, statuses still tell
+
+    if sys.stderr is None:  # 2>&-: notes and progress go nowhere, statuses still tell
         sys.stderr = open(os.devnull, "w", encoding="utf-8")
-    if sys.stdout is None:         # >&-: print() would drop everything without a word
+    if sys.stdout is None:  # >&-: print() would drop everything without a word
         _say(f"{PROG}: error: standard output is closed: nothing can be written")
         return EXIT_IO
     try:
         try:
             args = build_parser().parse_args(argv)
-        except SystemExit as e:    # --help, --version (0) and usage errors (2): printed
-            sys.stdout.flush()     # --help > /dev/full is a failure too
+        except SystemExit as e:  # --help, --version (0) and usage errors (2): printed
+            sys.stdout.flush()  # --help > /dev/full is a failure too
             return e.code if isinstance(e.code, int) else EXIT_USAGE
         status = args.func(args)
-        sys.stdout.flush()         # a full disk shows here, not at the interpreter's exit
+        sys.stdout.flush()  # a full disk shows here, not at the interpreter's exit
         return status
     except ValueError as e:
         _say(f"{PROG}: error: {_one_line(e)}")
@@ -195,7 +222,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_PIPE
-    except OSError as e:           # a full disk, a closed descriptor, a file not writable
+    except OSError as e:  # a full disk, a closed descriptor, a file not writable
         _silence_stdout()
         _say(_cannot_write(e))
         return EXIT_IO

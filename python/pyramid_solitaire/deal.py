@@ -8,11 +8,13 @@
 >>> Deal.from_number(18, rules="msc").code
 'PY1-M-AAAAAAS'
 """
+
 from __future__ import annotations
 
 import operator
 import random as _random
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 
@@ -37,8 +39,9 @@ def _deal_number(number: object) -> int:
     except TypeError:
         raise InputError("deal_number", top=MAX_DEAL_NUMBER, got=excerpt(number)) from None
     if not 0 <= n <= MAX_DEAL_NUMBER:
-        raise InputError("deal_number", top=MAX_DEAL_NUMBER,
-                         got=f"{n:,}" if abs(n) < 1 << 64 else excerpt(n))
+        raise InputError(
+            "deal_number", top=MAX_DEAL_NUMBER, got=f"{n:,}" if abs(n) < 1 << 64 else excerpt(n)
+        )
     return n
 
 
@@ -55,8 +58,7 @@ def number_to_letters(number: int) -> str:
 def parse_code(code: str) -> tuple[int, str]:
     """``PY1-N-AAAAAAS`` -> (deal number, rules letter); ValueError naming the bad part."""
     if not isinstance(code, str):
-        raise ValueError(f"code must be a deal code, a string like {_FORMAT}, got "
-                         f"{excerpt(code)}")
+        raise ValueError(f"code must be a deal code, a string like {_FORMAT}, got {excerpt(code)}")
     if not code.isascii():
         bad = next(ch for ch in code if not ch.isascii())
         raise InputError("code_not_ascii", code=excerpt(code), char=bad)
@@ -70,8 +72,9 @@ def parse_code(code: str) -> tuple[int, str]:
         raise InputError("code_letter_length", code=excerpt(code), letter=excerpt(letter))
     Rules.from_letter(letter)  # an unknown letter raises, naming the letters there are
     if len(digits) != 7:
-        raise InputError("code_digits_length", code=excerpt(code), digits=excerpt(digits),
-                         length=len(digits))
+        raise InputError(
+            "code_digits_length", code=excerpt(code), digits=excerpt(digits), length=len(digits)
+        )
     number = 0
     for i, ch in enumerate(digits):
         if ch not in _ALPHABET:
@@ -87,8 +90,9 @@ def looks_like_code(text: str) -> bool:
     return stripped.upper().startswith("PY") and len(stripped.split()) == 1
 
 
-def code_rules(code: str, named: Rules | None, given: Rules | None, *, cli: bool = False,
-               required: bool = True) -> Rules | None:
+def code_rules(
+    code: str, named: Rules | None, given: Rules | None, *, cli: bool = False, required: bool = True
+) -> Rules | None:
     """The rules a deal code is played under: the preset its letter names (``named``; None
     for ``X``), which ``given`` (an explicit ``rules=``, or the CLI's ``--rules``) must
     agree with; for an ``X`` code, ``given``. The one check of a code's letter: every entry
@@ -97,17 +101,27 @@ def code_rules(code: str, named: Rules | None, given: Rules | None, *, cli: bool
     code = excerpt(code.strip())
     if named is None:
         if given is None and required:
-            raise ValueError(f"deal code {code} was named under custom rules (letter X): "
-                             + ("give --rules or option flags to play it" if cli else
-                                "pass rules=Rules(...) to play it"))
+            raise ValueError(
+                f"deal code {code} was named under custom rules (letter X): "
+                + (
+                    "give --rules or option flags to play it"
+                    if cli
+                    else "pass rules=Rules(...) to play it"
+                )
+            )
         return given
     if given is not None and given != named:
-        what, drop = ("--rules " + given.name, "drop --rules") if cli else \
-            (f"rules={given.name!r}", "drop rules=")
-        raise ValueError(f"deal code {code} names the {named.name} rules (letter "
-                         f"{named.letter}), but {what} was given: {drop} to play the code's "
-                         f"rules, or name the deal under the other rules "
-                         f"(PY1-{given.letter}-{digits})")
+        what, drop = (
+            ("--rules " + given.name, "drop --rules")
+            if cli
+            else (f"rules={given.name!r}", "drop rules=")
+        )
+        raise ValueError(
+            f"deal code {code} names the {named.name} rules (letter "
+            f"{named.letter}), but {what} was given: {drop} to play the code's "
+            f"rules, or name the deal under the other rules "
+            f"(PY1-{given.letter}-{digits})"
+        )
     return named
 
 
@@ -122,36 +136,43 @@ class Deal:
 
     __slots__ = ("_cards", "_number", "_rules")
 
-    def __init__(self, cards: Iterable[int] | str, *, number: int | None = None,
-                 rules: Rules | str | None = None) -> None:
+    def __init__(
+        self,
+        cards: Iterable[int] | str,
+        *,
+        number: int | None = None,
+        rules: Rules | str | None = None,
+    ) -> None:
         self._cards: tuple[Card, ...] = tuple(parse_cards(cards))
         self._number = None if number is None else _number_of(self._cards, number)
         self._rules = None if rules is None else Rules.coerce(rules)
 
     # ---- constructors -----------------------------------------------------------------------
     @classmethod
-    def from_number(cls, number: int, rules: Rules | str | None = "pyramide") -> "Deal":
+    def from_number(cls, number: int, rules: Rules | str | None = "pyramide") -> Deal:
         """Deal ``number`` (0 .. 26**7 - 1) of the version-1 shuffle."""
         number = _deal_number(number)
         return cls(deal_cards(number), number=number, rules=rules)
 
     @classmethod
-    def from_code(cls, code: str) -> "Deal":
+    def from_code(cls, code: str) -> Deal:
         """A deal from its code, ``PY1-N-AAAAAAS``; ``X`` codes leave ``rules`` None."""
         number, letter = parse_code(code)
         return cls(deal_cards(number), number=number, rules=Rules.from_letter(letter))
 
     @classmethod
-    def from_cards(cls, cards: str | Iterable[int], rules: Rules | str | None = None) -> "Deal":
+    def from_cards(cls, cards: str | Iterable[int], rules: Rules | str | None = None) -> Deal:
         """A deal from 52 card tokens: the pyramid row by row, then the talon in draw order."""
         return cls(cards, rules=rules)
 
     @classmethod
-    def parse(cls, text: str, rules: Rules | str | None = None) -> "Deal":
+    def parse(cls, text: str, rules: Rules | str | None = None) -> Deal:
         """A deal code or a card list, whichever ``text`` is."""
         if not isinstance(text, str):
-            raise ValueError("Deal.parse: text must be a deal code such as PY1-N-AAAAAAS or 52 "
-                             f"card tokens, got {excerpt(text)}")
+            raise ValueError(
+                "Deal.parse: text must be a deal code such as PY1-N-AAAAAAS or 52 "
+                f"card tokens, got {excerpt(text)}"
+            )
         stripped = text.strip()
         if looks_like_code(stripped):
             deal = cls.from_code(stripped)
@@ -161,7 +182,7 @@ class Deal:
         return cls.from_cards(stripped, rules=rules)
 
     @classmethod
-    def random(cls, rng: Any = None, rules: Rules | str | None = "pyramide") -> "Deal":
+    def random(cls, rng: Any = None, rules: Rules | str | None = "pyramide") -> Deal:
         """A random numbered deal (so it has a code to share). ``rng``: None, a seed, a
         ``random.Random`` or a ``numpy.random.Generator``."""
         if rng is None or (isinstance(rng, (int, np.integer)) and not _is_bool(rng)):
@@ -172,11 +193,13 @@ class Deal:
         elif hasattr(rng, "randrange"):
             number = rng.randrange(MAX_DEAL_NUMBER + 1)
         else:
-            raise ValueError(f"rng must be None, an int seed, random.Random or "
-                             f"numpy.random.Generator, got {type(rng).__name__}")
+            raise ValueError(
+                f"rng must be None, an int seed, random.Random or "
+                f"numpy.random.Generator, got {type(rng).__name__}"
+            )
         return cls.from_number(number, rules=rules)
 
-    def with_rules(self, rules: Rules | str | None) -> "Deal":
+    def with_rules(self, rules: Rules | str | None) -> Deal:
         """The same layout named under other rules."""
         return Deal(self._cards, number=self._number, rules=rules)
 
@@ -197,7 +220,7 @@ class Deal:
     @property
     def rows(self) -> list[tuple[Card, ...]]:
         """The pyramid's 7 rows, top first."""
-        return [self._cards[r * (r + 1) // 2: (r + 1) * (r + 2) // 2] for r in range(7)]
+        return [self._cards[r * (r + 1) // 2 : (r + 1) * (r + 2) // 2] for r in range(7)]
 
     @property
     def number(self) -> int | None:
@@ -221,17 +244,24 @@ class Deal:
 
     def to_dict(self) -> dict[str, Any]:
         """The layout as JSON-ready data."""
-        return {"code": self.code, "number": self._number,
-                "rules": None if self._rules is None else self._rules.name,
-                "pyramid": [[c.token for c in row] for row in self.rows],
-                "talon": [c.token for c in self.talon],
-                "cards": self.to_cards()}
+        return {
+            "code": self.code,
+            "number": self._number,
+            "rules": None if self._rules is None else self._rules.name,
+            "pyramid": [[c.token for c in row] for row in self.rows],
+            "talon": [c.token for c in self.talon],
+            "cards": self.to_cards(),
+        }
 
     # ---- value semantics --------------------------------------------------------------------
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Deal):
             return NotImplemented
-        return (self._cards, self._number, self._rules) == (other._cards, other._number, other._rules)
+        return (self._cards, self._number, self._rules) == (
+            other._cards,
+            other._number,
+            other._rules,
+        )
 
     def __hash__(self) -> int:
         return hash((self._cards, self._number, self._rules))
@@ -255,10 +285,12 @@ def _number_of(cards: tuple[Card, ...], number: object) -> int:
     n = _deal_number(number)
     dealt = tuple(deal_cards(n))
     if dealt != cards:
-        raise ValueError(f"number {n:,} does not deal these cards (deal {n:,} starts "
-                         f"{format_cards(dealt[:4])}, these start {format_cards(cards[:4])}): "
-                         "a deal's number names its shuffle; give the cards alone for a "
-                         f"layout without a number, or Deal.from_number({n})")
+        raise ValueError(
+            f"number {n:,} does not deal these cards (deal {n:,} starts "
+            f"{format_cards(dealt[:4])}, these start {format_cards(cards[:4])}): "
+            "a deal's number names its shuffle; give the cards alone for a "
+            f"layout without a number, or Deal.from_number({n})"
+        )
     return n
 
 

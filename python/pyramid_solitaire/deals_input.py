@@ -12,15 +12,18 @@ that differs from a code's raises. A :class:`Deal` object is a layout that can b
 under any rules: an explicit ``rules=`` renames it (its code follows the rules played).
 Deal numbers and card lists take ``rules=``, else ``pyramide``.
 """
+
 from __future__ import annotations
 
 import operator
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 
-from pyramid_core.shuffle import MAX_DEAL_NUMBER, decks as _shuffle_decks
+from pyramid_core.shuffle import MAX_DEAL_NUMBER
+from pyramid_core.shuffle import decks as _shuffle_decks
 
 from ._args import excerpt, whole
 from .cards import parse_cards
@@ -43,8 +46,9 @@ def _number(value: Any) -> int | None:
     except TypeError:
         return None
     if not 0 <= n <= MAX_DEAL_NUMBER:
-        raise ValueError(f"a deal number is a whole number 0..{MAX_DEAL_NUMBER:,}, "
-                         f"got {excerpt(n)}")
+        raise ValueError(
+            f"a deal number is a whole number 0..{MAX_DEAL_NUMBER:,}, got {excerpt(n)}"
+        )
     return n
 
 
@@ -71,8 +75,10 @@ def _read_code(text: str, explicit: Rules | None) -> tuple[int, Rules | None]:
 def _deck_list(arr: np.ndarray) -> list:
     """One deal given as a numpy array: its 52 card indices as a list."""
     if arr.ndim != 1 or arr.dtype.kind not in "iuO":
-        raise ValueError(f"a deal as an array is 52 card indices, got an array of {arr.dtype} "
-                         f"with shape {arr.shape}")
+        raise ValueError(
+            f"a deal as an array is 52 card indices, got an array of {arr.dtype} "
+            f"with shape {arr.shape}"
+        )
     return arr.tolist()
 
 
@@ -81,8 +87,10 @@ def read_deal(deal: Any, rules: Any = None) -> Deal:
     the single-deal entry points (``Game``, ``solve``, ``replay``) read deals through this.
     None is refused (only ``Game()`` deals a random deal when given none)."""
     if deal is None:
-        raise ValueError("deal must be a Deal, a deal code such as PY1-N-AAAAAAS, a card list "
-                         "or a deal number, got None (for a random deal: Deal.random())")
+        raise ValueError(
+            "deal must be a Deal, a deal code such as PY1-N-AAAAAAS, a card list "
+            "or a deal number, got None (for a random deal: Deal.random())"
+        )
     explicit = _explicit(rules)
     if isinstance(deal, Deal):
         if explicit is not None:
@@ -90,7 +98,7 @@ def read_deal(deal: Any, rules: Any = None) -> Deal:
         if deal.rules is not None:
             return deal
         if deal.number is not None:
-            code_rules(deal.code, None, None)       # an X code: raises
+            code_rules(deal.code, None, None)  # an X code: raises
         return deal.with_rules(Rules())
     if isinstance(deal, str):
         if looks_like_code(deal):
@@ -104,8 +112,10 @@ def read_deal(deal: Any, rules: Any = None) -> Deal:
         return Deal.from_cards(_deck_list(deal), rules=explicit or Rules())
     if isinstance(deal, (list, tuple)):
         return Deal.from_cards(deal, rules=explicit or Rules())
-    raise ValueError("deal must be a Deal, a deal code such as PY1-N-AAAAAAS, a card list or "
-                     f"a deal number, got {excerpt(deal)}")
+    raise ValueError(
+        "deal must be a Deal, a deal code such as PY1-N-AAAAAAS, a card list or "
+        f"a deal number, got {excerpt(deal)}"
+    )
 
 
 @dataclass(frozen=True)
@@ -164,11 +174,15 @@ def _numbers_array(arr: np.ndarray) -> np.ndarray:
     if arr.size == 0:
         raise ValueError("deals is empty: give at least one deal")
     if arr.dtype.kind == "i" and int(arr.min()) < 0:
-        raise ValueError(f"deal numbers must be 0..{MAX_DEAL_NUMBER:,}, got {int(arr.min()):,} "
-                         f"(deal {int(np.argmin(arr)) + 1})")
+        raise ValueError(
+            f"deal numbers must be 0..{MAX_DEAL_NUMBER:,}, got {int(arr.min()):,} "
+            f"(deal {int(np.argmin(arr)) + 1})"
+        )
     if int(arr.max()) > MAX_DEAL_NUMBER:
-        raise ValueError(f"deal numbers must be 0..{MAX_DEAL_NUMBER:,}, got {int(arr.max()):,} "
-                         f"(deal {int(np.argmax(arr)) + 1})")
+        raise ValueError(
+            f"deal numbers must be 0..{MAX_DEAL_NUMBER:,}, got {int(arr.max()):,} "
+            f"(deal {int(np.argmax(arr)) + 1})"
+        )
     return np.ascontiguousarray(arr, dtype=np.uint64)
 
 
@@ -176,8 +190,9 @@ def check_decks(arr: np.ndarray) -> np.ndarray:
     """A 2-D integer array of decks, checked row by row: 52 columns, each row the card
     indices 0..51 once each. Returns it as contiguous uint8."""
     if arr.ndim != 2 or arr.shape[1] != 52:
-        raise ValueError(f"a deck array has one row of 52 card indices per deal, got shape "
-                         f"{arr.shape}")
+        raise ValueError(
+            f"a deck array has one row of 52 card indices per deal, got shape {arr.shape}"
+        )
     if arr.shape[0] == 0:
         raise ValueError("deals is empty: give at least one deal")
     if arr.dtype.kind not in "iu":
@@ -185,8 +200,10 @@ def check_decks(arr: np.ndarray) -> np.ndarray:
     low, high = int(arr.min()), int(arr.max())
     if low < 0 or high > 51:
         bad = np.argwhere((arr < 0) | (arr > 51))[0]
-        raise ValueError(f"deck {bad[0] + 1}: column {bad[1] + 1} holds {int(arr[tuple(bad)])}, "
-                         "not a card index 0..51")
+        raise ValueError(
+            f"deck {bad[0] + 1}: column {bad[1] + 1} holds {int(arr[tuple(bad)])}, "
+            "not a card index 0..51"
+        )
     decks = np.ascontiguousarray(arr, dtype=np.uint8)
     ok = (np.sort(decks, axis=1) == np.arange(52, dtype=np.uint8)).all(axis=1)
     if not ok.all():
@@ -194,8 +211,11 @@ def check_decks(arr: np.ndarray) -> np.ndarray:
         counts = np.bincount(decks[row], minlength=52)
         twice = int(np.flatnonzero(counts > 1)[0])
         from .cards import CARDS
-        raise ValueError(f"deck {row + 1}: card {CARDS[twice].token} (index {twice}) appears "
-                         f"{int(counts[twice])} times; each of the 52 cards must appear once")
+
+        raise ValueError(
+            f"deck {row + 1}: card {CARDS[twice].token} (index {twice}) appears "
+            f"{int(counts[twice])} times; each of the 52 cards must appear once"
+        )
     return decks
 
 
@@ -206,30 +226,35 @@ def read_deals(deals: Any, rules: Any = None) -> DealBatch:
         if len(deals) == 0:
             raise ValueError("deals is empty: give at least one deal")
         if deals.start < 0 or deals[-1] < 0 or max(deals.start, deals[-1]) > MAX_DEAL_NUMBER:
-            raise ValueError(f"deal numbers must be 0..{MAX_DEAL_NUMBER:,}, got "
-                             f"{excerpt(deals)}")
+            raise ValueError(f"deal numbers must be 0..{MAX_DEAL_NUMBER:,}, got {excerpt(deals)}")
         deals = np.arange(deals.start, deals.stop, deals.step, dtype=np.int64)
     if isinstance(deals, np.ndarray) and deals.ndim == 0:
-        raise ValueError(f"deals must be a sequence or an array of deals, got a 0-d array "
-                         f"{_excerpt_array(deals)} (wrap one deal in a list)")
+        raise ValueError(
+            f"deals must be a sequence or an array of deals, got a 0-d array "
+            f"{_excerpt_array(deals)} (wrap one deal in a list)"
+        )
     if isinstance(deals, np.ndarray) and deals.dtype.kind != "O":
         if deals.dtype.kind not in "iu":
-            raise ValueError(f"deals as an array are integer deal numbers (1-D) or decks "
-                             f"(2-D, 52 columns), got an array of {deals.dtype}")
+            raise ValueError(
+                f"deals as an array are integer deal numbers (1-D) or decks "
+                f"(2-D, 52 columns), got an array of {deals.dtype}"
+            )
         if deals.ndim == 2:
             decks = check_decks(deals)
             rows = np.arange(len(decks), dtype=np.uint64)
-            return DealBatch(None, rows, explicit or Rules(), np.zeros(len(decks), np.bool_),
-                             decks)
+            return DealBatch(None, rows, explicit or Rules(), np.zeros(len(decks), np.bool_), decks)
         if deals.ndim != 1:
-            raise ValueError(f"deals as an array are 1-D (deal numbers) or 2-D (decks), got "
-                             f"shape {deals.shape}")
+            raise ValueError(
+                f"deals as an array are 1-D (deal numbers) or 2-D (decks), got shape {deals.shape}"
+            )
         numbers = _numbers_array(deals)
         return _numbered(numbers, explicit or Rules())
     if isinstance(deals, (str, bytes, Deal, dict)) or _number(deals) is not None:
-        raise ValueError("deals is a sequence of deals (codes, card lists, Deals or deal "
-                         f"numbers) or an array; got one {type(deals).__name__}: "
-                         f"{excerpt(deals)} (wrap it in a list)")
+        raise ValueError(
+            "deals is a sequence of deals (codes, card lists, Deals or deal "
+            f"numbers) or an array; got one {type(deals).__name__}: "
+            f"{excerpt(deals)} (wrap it in a list)"
+        )
     if not isinstance(deals, Iterable):
         raise ValueError(f"deals must be a sequence or an array of deals, got {excerpt(deals)}")
     return _read_items(deals, explicit)
@@ -247,11 +272,12 @@ def _numbered(numbers: np.ndarray, rules: Rules) -> DealBatch:
 
 
 def _read_items(deals: Iterable, explicit: Rules | None) -> DealBatch:
-    numbers: list[int] = []             # per row: the deal number, or -1
-    cards: dict[int, list[int]] = {}    # row -> the layout of a deal without a number
-    named: Rules | None = None          # the rules the codes and Deals name
+    numbers: list[int] = []  # per row: the deal number, or -1
+    cards: dict[int, list[int]] = {}  # row -> the layout of a deal without a number
+    named: Rules | None = None  # the rules the codes and Deals name
     named_at = ""
     from .game import Game
+
     for i, item in enumerate(deals):
         where = f"deal {i + 1}"
         try:
@@ -276,8 +302,10 @@ def _read_items(deals: Iterable, explicit: Rules | None) -> DealBatch:
                     if isinstance(item, np.ndarray):
                         item = _deck_list(item)
                     if not isinstance(item, (str, list, tuple)):
-                        raise ValueError("a deal is a Deal, a deal code, a card list or a deal "
-                                         f"number, got {excerpt(item)}")
+                        raise ValueError(
+                            "a deal is a Deal, a deal code, a card list or a deal "
+                            f"number, got {excerpt(item)}"
+                        )
                     numbers.append(-1)
                     cards[i] = [int(c) for c in parse_cards(item)]
         except ValueError as e:
@@ -286,9 +314,11 @@ def _read_items(deals: Iterable, explicit: Rules | None) -> DealBatch:
             if named is None:
                 named, named_at = own, where
             elif own != named:
-                raise ValueError(f"{named_at} names the {named.name} rules and {where} the "
-                                 f"{own.name} rules: one call plays one rule set (solve them "
-                                 "apart, or pass rules=)")
+                raise ValueError(
+                    f"{named_at} names the {named.name} rules and {where} the "
+                    f"{own.name} rules: one call plays one rule set (solve them "
+                    "apart, or pass rules=)"
+                )
     if not numbers:
         raise ValueError("deals is empty: give at least one deal")
     rules = explicit or named or Rules()

@@ -15,6 +15,7 @@ Importing this module registers ``pyramid_solitaire/Pyramid-v0``:
 ``PyramidEnv`` is one game; ``PyramidVectorEnv`` steps ``num_envs`` games at once in the
 core (a :class:`~pyramid_solitaire.batch.GameBatch`), not a loop over single environments.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -26,22 +27,32 @@ try:
     from gymnasium import spaces
     from gymnasium.vector import AutoresetMode, VectorEnv
     from gymnasium.vector.utils import batch_space
-except ImportError:   # pragma: no cover - the message names the extra
-    raise ImportError("pyramid_solitaire.env needs gymnasium (the rl extra): "
-                      "python -m pip install 'pyramid-solitaire[rl]'", name="gymnasium") from None
+except ImportError:  # pragma: no cover - the message names the extra
+    raise ImportError(
+        "pyramid_solitaire.env needs gymnasium (the rl extra): "
+        "python -m pip install 'pyramid-solitaire[rl]'",
+        name="gymnasium",
+    ) from None
 
 from . import _args
-from .batch import (DEFAULT_MAX_STEPS, N_ACTIONS, OBS_LAYOUT, OBS_SIZE, UNKNOWN_CARD,
-                    GameBatch)
+from .batch import DEFAULT_MAX_STEPS, N_ACTIONS, OBS_LAYOUT, OBS_SIZE, UNKNOWN_CARD, GameBatch
 from .rules import Rules
 
 __all__ = ["ENV_ID", "PyramidEnv", "PyramidVectorEnv", "observation_space"]
 
 ENV_ID = "pyramid_solitaire/Pyramid-v0"
 
-_HIGH = {"pyramid_cards": 52, "talon_cards": UNKNOWN_CARD, "pyramid_state": 2,
-         "talon_state": 4, "stock_count": 24, "waste_count": 24, "recycles_used": 63,
-         "recycles_left": 63, "pass_removed": 1}
+_HIGH = {
+    "pyramid_cards": 52,
+    "talon_cards": UNKNOWN_CARD,
+    "pyramid_state": 2,
+    "talon_state": 4,
+    "stock_count": 24,
+    "waste_count": 24,
+    "recycles_used": 63,
+    "recycles_left": 63,
+    "pass_removed": 1,
+}
 
 
 def observation_space(dict_observation: bool = False) -> spaces.Space:
@@ -52,17 +63,31 @@ def observation_space(dict_observation: bool = False) -> spaces.Space:
     for name, (a, b) in OBS_LAYOUT.items():
         high[a:b] = _HIGH[name]
     low[OBS_LAYOUT["recycles_left"][0]] = -1
-    low[OBS_LAYOUT["pyramid_cards"][0]:OBS_LAYOUT["talon_cards"][1]] = 1   # cards: 1..52 (53)
+    low[OBS_LAYOUT["pyramid_cards"][0] : OBS_LAYOUT["talon_cards"][1]] = 1  # cards: 1..52 (53)
     box = spaces.Box(low, high, (OBS_SIZE,), np.int8)
     if dict_observation:
         return spaces.Dict({"observation": box, "action_mask": spaces.MultiBinary(N_ACTIONS)})
     return box
 
 
-def _batch_args(rules: Any, observation: str, reward: Any, illegal: str, penalty: float,
-                max_episode_steps: int | None, deals: Any) -> dict[str, Any]:
-    return dict(rules=rules, observation=observation, reward=reward, illegal=illegal,
-                penalty=penalty, max_steps=max_episode_steps, deals=deals)
+def _batch_args(
+    rules: Any,
+    observation: str,
+    reward: Any,
+    illegal: str,
+    penalty: float,
+    max_episode_steps: int | None,
+    deals: Any,
+) -> dict[str, Any]:
+    return dict(
+        rules=rules,
+        observation=observation,
+        reward=reward,
+        illegal=illegal,
+        penalty=penalty,
+        max_steps=max_episode_steps,
+        deals=deals,
+    )
 
 
 class PyramidEnv(gym.Env):
@@ -80,21 +105,31 @@ class PyramidEnv(gym.Env):
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
-    def __init__(self, rules: Rules | str | dict | None = None, *,
-                 observation: str = "visible", reward: Any = "removed",
-                 illegal: str = "ignore", penalty: float = 1.0,
-                 max_episode_steps: int | None = None, dict_observation: bool = False,
-                 deals: Any = None, render_mode: str | None = None) -> None:
-        self._args = _batch_args(rules, observation, reward, illegal, penalty,
-                                 max_episode_steps, deals)
-        self._batch = GameBatch(1, seed=0, **self._args)   # checks every argument
+    def __init__(
+        self,
+        rules: Rules | str | dict | None = None,
+        *,
+        observation: str = "visible",
+        reward: Any = "removed",
+        illegal: str = "ignore",
+        penalty: float = 1.0,
+        max_episode_steps: int | None = None,
+        dict_observation: bool = False,
+        deals: Any = None,
+        render_mode: str | None = None,
+    ) -> None:
+        self._args = _batch_args(
+            rules, observation, reward, illegal, penalty, max_episode_steps, deals
+        )
+        self._batch = GameBatch(1, seed=0, **self._args)  # checks every argument
         self.rules = self._batch.rules
         self.dict_observation = _args.flag("dict_observation", dict_observation)
         self.observation_space = observation_space(self.dict_observation)
         self.action_space = spaces.Discrete(N_ACTIONS)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError("render_mode must be None or 'ansi', got "
-                             f"{_args.excerpt(render_mode)}")
+            raise ValueError(
+                f"render_mode must be None or 'ansi', got {_args.excerpt(render_mode)}"
+            )
         self.render_mode = render_mode
         self._seeded = False
 
@@ -106,17 +141,24 @@ class PyramidEnv(gym.Env):
 
     def _info(self) -> dict[str, Any]:
         b = self._batch
-        return {"action_mask": b.mask[0].copy(), "code": self._code, "deal": self._deal,
-                "moves": int(b.moves[0]), "illegal": bool(b.illegal[0])}
+        return {
+            "action_mask": b.mask[0].copy(),
+            "code": self._code,
+            "deal": self._deal,
+            "moves": int(b.moves[0]),
+            "illegal": bool(b.illegal[0]),
+        }
 
-    def reset(self, *, seed: int | None = None,
-              options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None or not self._seeded:
-            stream = seed if seed is not None else int(self.np_random.integers(0, 2 ** 63))
+            stream = seed if seed is not None else int(self.np_random.integers(0, 2**63))
             self._batch.close()
-            self._batch = GameBatch(1, seed=_args.whole("seed", stream, 0, (1 << 64) - 1),
-                                    **self._args)
+            self._batch = GameBatch(
+                1, seed=_args.whole("seed", stream, 0, (1 << 64) - 1), **self._args
+            )
             self._seeded = True
         deal = None if options is None else options.get("deal")
         if deal is not None:
@@ -169,30 +211,48 @@ class PyramidVectorEnv(VectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
-    def __init__(self, num_envs: int = 1, rules: Rules | str | dict | None = None, *,
-                 observation: str = "visible", reward: Any = "removed",
-                 illegal: str = "ignore", penalty: float = 1.0,
-                 max_episode_steps: int | None = None, dict_observation: bool = False,
-                 deals: Any = None, autoreset_mode: Any = AutoresetMode.NEXT_STEP,
-                 threads: int | None = None, copy: bool = True,
-                 render_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        num_envs: int = 1,
+        rules: Rules | str | dict | None = None,
+        *,
+        observation: str = "visible",
+        reward: Any = "removed",
+        illegal: str = "ignore",
+        penalty: float = 1.0,
+        max_episode_steps: int | None = None,
+        dict_observation: bool = False,
+        deals: Any = None,
+        autoreset_mode: Any = AutoresetMode.NEXT_STEP,
+        threads: int | None = None,
+        copy: bool = True,
+        render_mode: str | None = None,
+    ) -> None:
         self.num_envs = _args.whole("num_envs", num_envs, 1, 1 << 28)
         if render_mode is not None:
             raise ValueError("PyramidVectorEnv does not render; use .game(i)")
         try:
             mode = AutoresetMode(autoreset_mode)
         except ValueError:
-            raise ValueError("autoreset_mode must be an AutoresetMode or one of 'NextStep', "
-                             "'SameStep', 'Disabled'; got "
-                             f"{_args.excerpt(autoreset_mode)}") from None
+            raise ValueError(
+                "autoreset_mode must be an AutoresetMode or one of 'NextStep', "
+                "'SameStep', 'Disabled'; got "
+                f"{_args.excerpt(autoreset_mode)}"
+            ) from None
         self.autoreset_mode = mode
         self.metadata = dict(self.metadata, autoreset_mode=mode)
-        self._mode = {AutoresetMode.NEXT_STEP: "next_step", AutoresetMode.SAME_STEP: "same_step",
-                      AutoresetMode.DISABLED: None}[mode]
+        self._mode = {
+            AutoresetMode.NEXT_STEP: "next_step",
+            AutoresetMode.SAME_STEP: "same_step",
+            AutoresetMode.DISABLED: None,
+        }[mode]
         self.copy = _args.flag("copy", copy)
-        self._args = dict(_batch_args(rules, observation, reward, illegal, penalty,
-                                      max_episode_steps, deals), threads=threads,
-                          copy=self.copy, autoreset=self._mode)
+        self._args = dict(
+            _batch_args(rules, observation, reward, illegal, penalty, max_episode_steps, deals),
+            threads=threads,
+            copy=self.copy,
+            autoreset=self._mode,
+        )
         self._batch = GameBatch(self.num_envs, seed=0, **self._args)
         self.rules = self._batch.rules
         self.dict_observation = _args.flag("dict_observation", dict_observation)
@@ -217,11 +277,18 @@ class PyramidVectorEnv(VectorEnv):
     def _info(self, mask: np.ndarray) -> dict[str, Any]:
         b = self._batch
         keep = (lambda a: a.copy()) if self.copy else (lambda a: a)
-        info: dict[str, Any] = {"action_mask": mask, "_action_mask": self._all,
-                                "deal": keep(b.deal_numbers), "_deal": self._all,
-                                "code": keep(b.deal_codes), "_code": self._all,
-                                "moves": keep(b.moves), "_moves": self._all,
-                                "illegal": keep(b.illegal), "_illegal": self._all}
+        info: dict[str, Any] = {
+            "action_mask": mask,
+            "_action_mask": self._all,
+            "deal": keep(b.deal_numbers),
+            "_deal": self._all,
+            "code": keep(b.deal_codes),
+            "_code": self._all,
+            "moves": keep(b.moves),
+            "_moves": self._all,
+            "illegal": keep(b.illegal),
+            "_illegal": self._all,
+        }
         if self._mode == "same_step" and b.reset_games.any():
             # As Gymnasium's vector envs give them: an object array of the last observations
             # (None for the games that did not end) and the last infos (the action mask).
@@ -229,39 +296,47 @@ class PyramidVectorEnv(VectorEnv):
             final = np.full(self.num_envs, None, dtype=object)
             for i in np.flatnonzero(ended):
                 obs = b.final_obs[i].copy()
-                final[i] = ({"observation": obs,
-                             "action_mask": b.final_mask[i].astype(np.int8)}
-                            if self.dict_observation else obs)
-            info.update(final_obs=final, _final_obs=ended,
-                        final_info={"action_mask": b.final_mask.copy(), "_action_mask": ended},
-                        _final_info=ended)
+                final[i] = (
+                    {"observation": obs, "action_mask": b.final_mask[i].astype(np.int8)}
+                    if self.dict_observation
+                    else obs
+                )
+            info.update(
+                final_obs=final,
+                _final_obs=ended,
+                final_info={"action_mask": b.final_mask.copy(), "_action_mask": ended},
+                _final_info=ended,
+            )
         return info
 
-    def reset(self, *, seed: int | list | None = None,
-              options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | list | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
         if isinstance(seed, (list, tuple, np.ndarray)):
-            raise ValueError("PyramidVectorEnv takes one seed for all its games (game i plays "
-                             "the deals of (seed, i, k)); got a sequence")
+            raise ValueError(
+                "PyramidVectorEnv takes one seed for all its games (game i plays "
+                "the deals of (seed, i, k)); got a sequence"
+            )
         if seed is not None or not self._seeded:
             if seed is None:
                 seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
             self._batch.close()
-            self._batch = GameBatch(self.num_envs, seed=_args.whole("seed", seed, 0,
-                                                                    (1 << 64) - 1),
-                                    **self._args)
+            self._batch = GameBatch(
+                self.num_envs, seed=_args.whole("seed", seed, 0, (1 << 64) - 1), **self._args
+            )
             self._seeded = True
         games = None
         if options and "reset_mask" in options:
             rm = np.asarray(options["reset_mask"])
             if rm.dtype != np.bool_ or rm.shape != (self.num_envs,):
-                raise ValueError(f"options['reset_mask'] must be a bool array of shape "
-                                 f"({self.num_envs},)")
+                raise ValueError(
+                    f"options['reset_mask'] must be a bool array of shape ({self.num_envs},)"
+                )
             games = rm
         obs, mask = self._batch.reset(games)
         return self._obs(obs, mask), self._info(mask)
 
-    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray,
-                                          dict[str, Any]]:
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         obs, mask, reward, term, trunc = self._batch.step(actions)
         return self._obs(obs, mask), reward, term, trunc, self._info(mask)
 
@@ -279,9 +354,12 @@ class PyramidVectorEnv(VectorEnv):
 
 def _register() -> None:
     if ENV_ID not in gym.registry:
-        gym.register(id=ENV_ID, entry_point="pyramid_solitaire.env:PyramidEnv",
-                     vector_entry_point="pyramid_solitaire.env:PyramidVectorEnv",
-                     disable_env_checker=False)
+        gym.register(
+            id=ENV_ID,
+            entry_point="pyramid_solitaire.env:PyramidEnv",
+            vector_entry_point="pyramid_solitaire.env:PyramidVectorEnv",
+            disable_env_checker=False,
+        )
 
 
 _register()

@@ -8,14 +8,16 @@
 >>> game.play("Th+3s")
 Traceback (most recent call last):
 ...
-pyramid_solitaire.game.IllegalMoveError: Th+3s: 3s is in the stock (the next card to draw is 3s); the stock's top card is not playable under these rules
+pyramid_solitaire.game.IllegalMoveError: Th+3s: 3s is in the stock (the next card to draw ...
 >>> game.undo()
 Move('3d+Tc')
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import Enum
-from typing import Any, Iterable
+from typing import Any
 
 from pyramid_core import geometry
 from pyramid_core.position import DRAW, NONE, RECYCLE, TALON, Table
@@ -57,6 +59,7 @@ class Game:
 
     def __init__(self, deal: Deal | str | None = None, rules: Rules | str | None = None) -> None:
         from .deals_input import read_deal
+
         if deal is None:
             deal = Deal.random(rules=Rules.coerce(rules))
         self._deal = read_deal(deal, rules)
@@ -64,7 +67,7 @@ class Game:
         self._table = Table([int(c) for c in self._deal.cards], **self._rules.core_options())
         self._loc = {card: loc for loc, card in enumerate(self._deal.cards)}
         self._pos: int = self._table.start()
-        self._history: list[tuple[int, Move]] = []   # (position before, move)
+        self._history: list[tuple[int, Move]] = []  # (position before, move)
         self._codes: list[int] | None = None
 
     # ---- identity ---------------------------------------------------------------------------
@@ -135,7 +138,7 @@ class Game:
     def play_all(self, moves: Iterable[Move | str]) -> None:
         """Play several moves; on an illegal one, nothing after it is played."""
         if isinstance(moves, str):
-            moves = moves.replace(",", " ").split()     # "Kc 3d+Tc draw"
+            moves = moves.replace(",", " ").split()  # "Kc 3d+Tc draw"
         elif not isinstance(moves, Iterable):
             raise IllegalMoveError(f"play_all takes a sequence of moves, got {excerpt(moves)}")
         for i, m in enumerate(moves):
@@ -293,8 +296,11 @@ class Game:
             if where == "pyramid":
                 if card not in self.free_cards:
                     loc = self._loc[card]
-                    covers = [self._deal.cards[i] for i in geometry.covers(loc)
-                              if (self._pyr_mask() >> i) & 1]
+                    covers = [
+                        self._deal.cards[i]
+                        for i in geometry.covers(loc)
+                        if (self._pyr_mask() >> i) & 1
+                    ]
                     other = [c for c in move.cards if c != card]
                     if covers == other and not self._rules.pair_with_covering:
                         return "card_covered_by", {"card": card, "other": other[0]}
@@ -303,24 +309,29 @@ class Game:
                 if where == "stock":
                     nxt = self.stock[0]
                     hidden = not self._rules.stock_top_playable and card == nxt
-                    return ("stock_top_not_playable" if hidden else "card_in_stock"), \
-                        {"card": card, "next": nxt}
+                    return ("stock_top_not_playable" if hidden else "card_in_stock"), {
+                        "card": card,
+                        "next": nxt,
+                    }
                 piles = [p for p in self.waste_piles if card in p]
                 top = piles[0][-1] if piles else None
-                if (self._rules.draw == 1 and len(move.cards) == 2
-                        and set(move.cards) <= set(self.waste[-2:])):
+                if (
+                    self._rules.draw == 1
+                    and len(move.cards) == 2
+                    and set(move.cards) <= set(self.waste[-2:])
+                ):
                     return "waste_top_two", {"card": card, "top": top}
                 return "waste_under", {"card": card, "top": top}
         return "not_legal", {}
 
     # ---- copying, pickling, display ---------------------------------------------------------
-    def copy(self) -> "Game":
+    def copy(self) -> Game:
         g = Game.__new__(Game)
         g.__dict__.update(self.__dict__)
         g._history = list(self._history)
         return g
 
-    def __copy__(self) -> "Game":
+    def __copy__(self) -> Game:
         return self.copy()
 
     def __reduce__(self):
@@ -329,22 +340,30 @@ class Game:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
             return NotImplemented
-        return (self._deal.cards, self._rules, self._pos, self.moves) == \
-            (other._deal.cards, other._rules, other._pos, other.moves)
+        return (self._deal.cards, self._rules, self._pos, self.moves) == (
+            other._deal.cards,
+            other._rules,
+            other._pos,
+            other.moves,
+        )
 
     __hash__ = None  # type: ignore[assignment]  # games change as they are played
 
     def __repr__(self) -> str:
         name = self.code or "card list"
-        return (f"<Game {name} {self._rules.name}: {self.status}, {len(self._history)} moves, "
-                f"{self.pyramid_left} pyramid cards left>")
+        return (
+            f"<Game {name} {self._rules.name}: {self.status}, {len(self._history)} moves, "
+            f"{self.pyramid_left} pyramid cards left>"
+        )
 
     def __str__(self) -> str:
         from .render import table_text
+
         return table_text(self)
 
     def _repr_svg_(self) -> str:
         from .render import table_svg
+
         return table_svg(self)
 
 

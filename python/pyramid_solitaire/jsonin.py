@@ -21,6 +21,7 @@ Traceback (most recent call last):
 ...
 pyramid_solitaire.jsonin.BadJSON: NaN is not JSON
 """
+
 from __future__ import annotations
 
 import json
@@ -75,8 +76,7 @@ def depth(text: str) -> int:
     return deepest
 
 
-def loads(data: bytes | bytearray | str, *, max_depth: int = MAX_DEPTH,
-          bom: bool = False) -> Any:
+def loads(data: bytes | bytearray | str, *, max_depth: int = MAX_DEPTH, bom: bool = False) -> Any:
     """The value of the JSON text ``data`` (bytes must be UTF-8); :class:`BadJSON` saying
     what is wrong otherwise. ``bom``: a leading UTF-8 byte-order mark is skipped (files
     saved by some editors have one); else it is refused."""
@@ -99,7 +99,7 @@ def loads(data: bytes | bytearray | str, *, max_depth: int = MAX_DEPTH,
         return json.loads(text, parse_constant=_constant, parse_float=_float, parse_int=_int)
     except BadJSON:
         raise
-    except RecursionError:       # pragma: no cover - the depth check comes first
+    except RecursionError:  # pragma: no cover - the depth check comes first
         raise BadJSON(f"nested more than {max_depth} deep") from None
-    except ValueError as e:      # JSONDecodeError, and int() of too many digits
+    except ValueError as e:  # JSONDecodeError, and int() of too many digits
         raise BadJSON(" ".join(str(e).split())) from None

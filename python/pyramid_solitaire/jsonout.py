@@ -8,6 +8,7 @@
 >>> dumps({"rate": float("nan"), "seed": 2**64 - 1, "games": 10})
 '{"rate": null, "seed": "18446744073709551615", "games": 10}'
 """
+
 from __future__ import annotations
 
 import json

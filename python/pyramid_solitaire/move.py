@@ -9,6 +9,7 @@ Move('Tc+3s')
 >>> str(Move.parse("Kd")), Move.parse("3s+Tc") == Move.parse("Tc+3s"), str(Move.DRAW)
 ('Kd', True, 'draw')
 """
+
 from __future__ import annotations
 
 from typing import ClassVar
@@ -28,8 +29,8 @@ class Move:
     __slots__ = ("kind", "cards")
     kind: str
     cards: tuple[Card, ...]
-    DRAW: ClassVar["Move"]
-    RECYCLE: ClassVar["Move"]
+    DRAW: ClassVar[Move]
+    RECYCLE: ClassVar[Move]
 
     def __init__(self, kind: str, cards: tuple[int, ...] | None = None) -> None:
         if cards is None:
@@ -39,16 +40,20 @@ class Move:
                 kind, cards = parsed.kind, parsed.cards
             else:
                 cards = ()
-        if isinstance(cards, (int, str)):        # Move("king", "Kd"): one card
+        if isinstance(cards, (int, str)):  # Move("king", "Kd"): one card
             cards = (cards,)
         try:
             cards = tuple(Card(c) for c in cards)
         except TypeError:
-            raise ValueError(f"a move's cards are a sequence of cards, got {excerpt(cards)}") from None
+            raise ValueError(
+                f"a move's cards are a sequence of cards, got {excerpt(cards)}"
+            ) from None
         if kind == "king":
             if len(cards) != 1 or cards[0].rank != 13:
-                raise ValueError(f"{'+'.join(map(str, cards)) or 'nothing'}: a card alone is a "
-                                 "move only when it is a King")
+                raise ValueError(
+                    f"{'+'.join(map(str, cards)) or 'nothing'}: a card alone is a "
+                    "move only when it is a King"
+                )
         elif kind == "pair":
             if len(cards) != 2:
                 raise ValueError(f"a pair is two cards, got {len(cards)}")
@@ -56,32 +61,39 @@ class Move:
             if a == b:
                 raise ValueError(f"{a}+{b}: a card cannot pair with itself")
             if a.rank + b.rank != 13:
-                what = "a King is removed alone" if 13 in (a.rank, b.rank) else \
-                    f"ranks sum to {a.rank + b.rank}, not 13"
+                what = (
+                    "a King is removed alone"
+                    if 13 in (a.rank, b.rank)
+                    else f"ranks sum to {a.rank + b.rank}, not 13"
+                )
                 raise ValueError(f"{a}+{b}: {what}")
         elif kind in ("draw", "recycle"):
             if cards:
                 raise ValueError(f"{kind} takes no cards")
         else:
-            raise ValueError(f"unknown move kind {excerpt(kind)}: expected king, pair, draw or recycle")
+            raise ValueError(
+                f"unknown move kind {excerpt(kind)}: expected king, pair, draw or recycle"
+            )
         object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "cards", cards)
 
     @classmethod
-    def king(cls, card: int | str) -> "Move":
+    def king(cls, card: int | str) -> Move:
         return cls("king", (Card(card),))
 
     @classmethod
-    def pair(cls, a: int | str, b: int | str) -> "Move":
+    def pair(cls, a: int | str, b: int | str) -> Move:
         return cls("pair", (Card(a), Card(b)))
 
     @classmethod
-    def parse(cls, text: str) -> "Move":
+    def parse(cls, text: str) -> Move:
         """``Kd``, ``Tc+3s`` (or ``10♣ + 3♠``), ``draw`` / ``d``, ``recycle`` / ``r``."""
         if isinstance(text, Move):
             return text
         if not isinstance(text, str):
-            raise ValueError(f"a move is a string like 'Kd', 'Tc+3s', 'draw' or 'recycle', got {excerpt(text)}")
+            raise ValueError(
+                f"a move is a string like 'Kd', 'Tc+3s', 'draw' or 'recycle', got {excerpt(text)}"
+            )
         t = text.strip()
         if t.lower() in _DRAW_WORDS:
             return cls.DRAW
@@ -89,8 +101,10 @@ class Move:
             return cls.RECYCLE
         parts = [p.strip() for p in t.split("+")]
         if not t or not all(parts) or len(parts) > 2:
-            raise ValueError(f"{excerpt(text)} is not a move: expected a King ('Kd'), a pair ('Tc+3s'), "
-                             "'draw' or 'recycle'")
+            raise ValueError(
+                f"{excerpt(text)} is not a move: expected a King ('Kd'), a pair ('Tc+3s'), "
+                "'draw' or 'recycle'"
+            )
         try:
             cards = tuple(parse_card(p) for p in parts)
         except ValueError as e:

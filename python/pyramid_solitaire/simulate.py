@@ -19,20 +19,23 @@ Memory: the per-game arrays cost 14 bytes a game (more under the solver policy);
 before anything is allocated. ``arrays=False`` keeps only running totals (constant memory,
 any number of games): what the command line does.
 """
+
 from __future__ import annotations
 
 import os
 import secrets
 import sys
 import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
 from pyramid_core import simulate as _core
 from pyramid_core.position import DRAW, NONE
-from pyramid_core.shuffle import MAX_DEAL_NUMBER, decks as _decks
+from pyramid_core.shuffle import MAX_DEAL_NUMBER
+from pyramid_core.shuffle import decks as _decks
 
 from . import _args
 from ._parallel import make_progress, run_chunks
@@ -41,8 +44,7 @@ from .deals_input import DealBatch, read_deal, read_deals
 from .move import Move
 from .rules import Rules
 
-__all__ = ["POLICIES", "SimulationResult", "memory_needed", "replay", "simulate",
-           "wilson_interval"]
+__all__ = ["POLICIES", "SimulationResult", "memory_needed", "replay", "simulate", "wilson_interval"]
 
 #: The built-in policies, by name: the core's playouts, and perfect play by the solver.
 POLICIES: tuple[str, ...] = tuple(sorted(_core.POLICIES)) + ("solver",)
@@ -50,12 +52,12 @@ POLICIES: tuple[str, ...] = tuple(sorted(_core.POLICIES)) + ("solver",)
 #: budget is reported as undecided, never guessed.
 SOLVER_MAX_SECONDS = 10.0
 
-_Z95 = 1.959963984540054          # the 97.5% quantile of the standard normal distribution
+_Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal distribution
 _MIN_CHUNK = 4096
-_MAX_CHUNK = 1 << 17              # about 0.1 s of games: Ctrl-C is seen between chunks
-_BLOCK = 1 << 22                  # games per block with arrays=False (about 60 MB)
+_MAX_CHUNK = 1 << 17  # about 0.1 s of games: Ctrl-C is seen between chunks
+_BLOCK = 1 << 22  # games per block with arrays=False (about 60 MB)
 _SEED_LIMIT = 1 << 64
-_FRESH_SEED_BITS = 53             # fresh seeds stay exact in JSON readers (JavaScript)
+_FRESH_SEED_BITS = 53  # fresh seeds stay exact in JSON readers (JavaScript)
 #: Bytes of the per-game arrays: deal 8, won 1, removed 1, moves 2, score 2.
 BYTES_PER_GAME = 14
 #: ... and under the solver policy: the masks of decided games and the solver's own rows.
@@ -72,14 +74,17 @@ def memory_needed(games: int, policy: str = "greedy", arrays: bool = True) -> in
 
 # ---- validation -------------------------------------------------------------------------------
 
+
 def _policy(policy: Any) -> str:
     if not isinstance(policy, str):
-        raise ValueError(f"policy must be a name ({', '.join(POLICIES)}), got "
-                         f"{_args.excerpt(policy)}")
+        raise ValueError(
+            f"policy must be a name ({', '.join(POLICIES)}), got {_args.excerpt(policy)}"
+        )
     name = policy.strip().lower()
     if name not in POLICIES:
-        raise ValueError(f"unknown policy {_args.excerpt(policy)}: expected one of "
-                         f"{', '.join(POLICIES)}")
+        raise ValueError(
+            f"unknown policy {_args.excerpt(policy)}: expected one of {', '.join(POLICIES)}"
+        )
     return name
 
 
@@ -100,6 +105,7 @@ def _start(start: Any, rules: Rules | None) -> tuple[int, Rules]:
 
 # ---- statistics -------------------------------------------------------------------------------
 
+
 def wilson_interval(wins: int, games: int, z: float = _Z95) -> tuple[float, float]:
     """The Wilson score interval of a win rate (95% for the default z)."""
     games = _args.whole("games", games, 1, 1 << 62)
@@ -119,28 +125,38 @@ class Totals:
 
     games: int = 0
     wins: int = 0
-    decided: int = 0         # games whose win or loss is settled (all but the solver's undecided)
-    known: int = 0           # games whose removed count is settled
+    decided: int = 0  # games whose win or loss is settled (all but the solver's undecided)
+    known: int = 0  # games whose removed count is settled
     histogram: np.ndarray = field(default_factory=lambda: np.zeros(29, np.int64))
-    removed_sum: int = 0     # over the known games
+    removed_sum: int = 0  # over the known games
     moves_sum: int = 0
     score_sum: int = 0
 
     @classmethod
-    def of(cls, won: np.ndarray, removed: np.ndarray, moves: np.ndarray, score: np.ndarray,
-           decided: np.ndarray | None = None, known: np.ndarray | None = None) -> "Totals":
+    def of(
+        cls,
+        won: np.ndarray,
+        removed: np.ndarray,
+        moves: np.ndarray,
+        score: np.ndarray,
+        decided: np.ndarray | None = None,
+        known: np.ndarray | None = None,
+    ) -> Totals:
         decided = np.ones(won.size, np.bool_) if decided is None else decided
         known = decided if known is None else known
-        return cls(games=int(won.size), wins=int(np.count_nonzero(won)),
-                   decided=int(np.count_nonzero(decided)), known=int(np.count_nonzero(known)),
-                   histogram=np.bincount(removed[known], minlength=29)[:29].astype(np.int64),
-                   removed_sum=int(removed[known].sum(dtype=np.int64)),
-                   moves_sum=int(moves[known].sum(dtype=np.int64)),
-                   score_sum=int(score[known].sum(dtype=np.int64)))
+        return cls(
+            games=int(won.size),
+            wins=int(np.count_nonzero(won)),
+            decided=int(np.count_nonzero(decided)),
+            known=int(np.count_nonzero(known)),
+            histogram=np.bincount(removed[known], minlength=29)[:29].astype(np.int64),
+            removed_sum=int(removed[known].sum(dtype=np.int64)),
+            moves_sum=int(moves[known].sum(dtype=np.int64)),
+            score_sum=int(score[known].sum(dtype=np.int64)),
+        )
 
-    def add(self, other: "Totals") -> None:
-        for name in ("games", "wins", "decided", "known", "removed_sum", "moves_sum",
-                     "score_sum"):
+    def add(self, other: Totals) -> None:
+        for name in ("games", "wins", "decided", "known", "removed_sum", "moves_sum", "score_sum"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.histogram = self.histogram + other.histogram
 
@@ -161,14 +177,28 @@ class SimulationResult:
     were not settled (left out of the histogram and the means); their other entries are 0.
     """
 
-    def __init__(self, *, policy: str, rules: Rules, seed: int | None, threads: int,
-                 seconds: float, deal: np.ndarray | None = None, won: np.ndarray | None = None,
-                 removed: np.ndarray | None = None, moves: np.ndarray | None = None,
-                 score: np.ndarray | None = None, decided: np.ndarray | None = None,
-                 removed_known: np.ndarray | None = None, numbered: np.ndarray | None = None,
-                 totals: Totals | None = None, deals: dict[str, Any] | None = None,
-                 decks: np.ndarray | None = None, simd: str | None = None,
-                 workers: int | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        policy: str,
+        rules: Rules,
+        seed: int | None,
+        threads: int,
+        seconds: float,
+        deal: np.ndarray | None = None,
+        won: np.ndarray | None = None,
+        removed: np.ndarray | None = None,
+        moves: np.ndarray | None = None,
+        score: np.ndarray | None = None,
+        decided: np.ndarray | None = None,
+        removed_known: np.ndarray | None = None,
+        numbered: np.ndarray | None = None,
+        totals: Totals | None = None,
+        deals: dict[str, Any] | None = None,
+        decks: np.ndarray | None = None,
+        simd: str | None = None,
+        workers: int | None = None,
+    ) -> None:
         self.deal, self.won, self.removed, self.moves, self.score = deal, won, removed, moves, score
         if won is not None:
             self.decided = np.ones(won.size, dtype=np.bool_) if decided is None else decided
@@ -176,8 +206,11 @@ class SimulationResult:
             self.numbered = np.ones(won.size, np.bool_) if numbered is None else numbered
         else:
             self.decided = self.removed_known = self.numbered = None
-        self.totals = totals if totals is not None else Totals.of(
-            won, removed, moves, score, self.decided, self.removed_known)
+        self.totals = (
+            totals
+            if totals is not None
+            else Totals.of(won, removed, moves, score, self.decided, self.removed_known)
+        )
         self.policy = policy
         self.rules = rules
         self.seed = seed
@@ -185,9 +218,9 @@ class SimulationResult:
         self.seconds = seconds
         self.deals = deals if deals is not None else _span(deal)
         self._decks = decks
-        self._own: tuple[Any, dict[str, Any]] | None = None   # a callable policy, its options
-        self.simd = simd            # the vector path the playouts ran on (None: the solver)
-        self.workers = workers      # the Dask workers it ran on (None: this process)
+        self._own: tuple[Any, dict[str, Any]] | None = None  # a callable policy, its options
+        self.simd = simd  # the vector path the playouts ran on (None: the solver)
+        self.workers = workers  # the Dask workers it ran on (None: this process)
 
     # ---- summary ----------------------------------------------------------------------------
     @property
@@ -228,8 +261,10 @@ class SimulationResult:
 
     def _arrays(self, what: str) -> None:
         if not self.has_arrays:
-            raise ValueError(f"{what} needs the per-game arrays; this result keeps totals only "
-                             "(simulate(..., arrays=False))")
+            raise ValueError(
+                f"{what} needs the per-game arrays; this result keeps totals only "
+                "(simulate(..., arrays=False))"
+            )
 
     def code(self, i: int) -> str | None:
         """The deal code of game i (under this simulation's rules); None for a card list."""
@@ -246,38 +281,52 @@ class SimulationResult:
         if self._own is not None:
             return self._replay_own(i)
         if self.numbered[i]:
-            return replay(int(self.deal[i]), rules=self.rules, policy=self.policy,
-                          seed=self.seed)
+            return replay(int(self.deal[i]), rules=self.rules, policy=self.policy, seed=self.seed)
         deal = Deal.from_cards(self._decks[i].tolist(), rules=self.rules)
-        return replay(deal, rules=self.rules, policy=self.policy, seed=self.seed,
-                      key=int(self.deal[i]))
+        return replay(
+            deal, rules=self.rules, policy=self.policy, seed=self.seed, key=int(self.deal[i])
+        )
 
     def _replay_own(self, i: int) -> list[Move]:
         """A callable policy's game i, played again alone; checked against the recorded one
         (a policy that is not a function of its observation cannot be replayed)."""
         from . import callable_policy
+
         fn, opts = self._own  # type: ignore[misc]
         if callable_policy._wants_rng(fn):
-            raise ValueError("a policy that draws random numbers (it takes rng) cannot replay "
-                             "one game alone: its draws depend on the whole batch")
+            raise ValueError(
+                "a policy that draws random numbers (it takes rng) cannot replay "
+                "one game alone: its draws depend on the whole batch"
+            )
         deal: Any = int(self.deal[i]) if self.numbered[i] else self._decks[i].tolist()
         if self.numbered[i]:
             deal = Deal.from_number(deal, rules=self.rules)
-        moves = callable_policy.replay(fn, deal, self.rules, seed=self.seed,
-                                       observation=opts["observation"],
-                                       deterministic=opts["deterministic"],
-                                       max_steps=opts["max_steps"])
+        moves = callable_policy.replay(
+            fn,
+            deal,
+            self.rules,
+            seed=self.seed,
+            observation=opts["observation"],
+            deterministic=opts["deterministic"],
+            max_steps=opts["max_steps"],
+        )
         from .game import Game
+
         game = Game(deal, self.rules)
         for m in moves:
             game.play(m)
         if (len(moves), game.is_won, game.pyramid_removed) != (
-                int(self.moves[i]), bool(self.won[i]), int(self.removed[i])):
-            raise ValueError(f"game {i} plays differently alone ({len(moves)} moves, "
-                             f"{game.pyramid_removed} cards removed, not {int(self.moves[i])} "
-                             f"and {int(self.removed[i])}): the policy's choices depend on more "
-                             "than each game's own observation, so its games cannot be "
-                             "replayed")
+            int(self.moves[i]),
+            bool(self.won[i]),
+            int(self.removed[i]),
+        ):
+            raise ValueError(
+                f"game {i} plays differently alone ({len(moves)} moves, "
+                f"{game.pyramid_removed} cards removed, not {int(self.moves[i])} "
+                f"and {int(self.removed[i])}): the policy's choices depend on more "
+                "than each game's own observation, so its games cannot be "
+                "replayed"
+            )
         return moves
 
     def to_dict(self, arrays: bool = False) -> dict[str, Any]:
@@ -290,23 +339,35 @@ class SimulationResult:
         low, high = self.ci95
         t = self.totals
         data: dict[str, Any] = {
-            "games": self.games, "wins": self.wins, "undecided": self.undecided,
-            "win_rate": self.win_rate, "ci95": [low, high],
-            "policy": self.policy, "seed": self.seed,
-            "rules": self.rules.describe_dict(), "deals": self.deals,
-            "threads": self.threads, "workers": self.workers, "simd": self.simd,
+            "games": self.games,
+            "wins": self.wins,
+            "undecided": self.undecided,
+            "win_rate": self.win_rate,
+            "ci95": [low, high],
+            "policy": self.policy,
+            "seed": self.seed,
+            "rules": self.rules.describe_dict(),
+            "deals": self.deals,
+            "threads": self.threads,
+            "workers": self.workers,
+            "simd": self.simd,
             "seconds": self.seconds,
             "games_per_second": self.games_per_second,
             "removed_unknown": t.games - t.known,
-            "mean_removed": t.mean("removed"), "mean_moves": t.mean("moves"),
+            "mean_removed": t.mean("removed"),
+            "mean_moves": t.mean("moves"),
             "mean_score": t.mean("score"),
             "removed_histogram": {str(k): int(v) for k, v in enumerate(t.histogram) if v},
         }
         if arrays:
             self._arrays("to_dict(arrays=True)")
-            data.update(deal=self.deal.tolist(), won=self.won.tolist(),
-                        removed=self.removed.tolist(), moves=self.moves.tolist(),
-                        score=self.score.tolist())
+            data.update(
+                deal=self.deal.tolist(),
+                won=self.won.tolist(),
+                removed=self.removed.tolist(),
+                moves=self.moves.tolist(),
+                score=self.score.tolist(),
+            )
         return data
 
     def to_pandas(self):
@@ -316,10 +377,19 @@ class SimulationResult:
         try:
             import pandas as pd
         except ImportError:
-            raise ImportError("SimulationResult.to_pandas() needs pandas: "
-                              "python -m pip install pandas") from None
-        df = pd.DataFrame({"deal": self.deal, "won": self.won, "removed": self.removed,
-                           "moves": self.moves, "score": self.score, "decided": self.decided})
+            raise ImportError(
+                "SimulationResult.to_pandas() needs pandas: python -m pip install pandas"
+            ) from None
+        df = pd.DataFrame(
+            {
+                "deal": self.deal,
+                "won": self.won,
+                "removed": self.removed,
+                "moves": self.moves,
+                "score": self.score,
+                "decided": self.decided,
+            }
+        )
         df.attrs.update(self.to_dict())
         return df
 
@@ -328,13 +398,16 @@ class SimulationResult:
         with its 95% interval. Needs the ``plot`` extra (matplotlib)."""
         try:
             import matplotlib
+
             if fig is None and not _has_display():
                 matplotlib.use("Agg", force=False)
             import matplotlib.pyplot as plt
         except ImportError:
-            raise ImportError("SimulationResult.plot() needs matplotlib: "
-                              "python -m pip install 'pyramid-solitaire[plot]'",
-                              name="matplotlib") from None
+            raise ImportError(
+                "SimulationResult.plot() needs matplotlib: "
+                "python -m pip install 'pyramid-solitaire[plot]'",
+                name="matplotlib",
+            ) from None
         if fig is None:
             fig = plt.figure(figsize=(9, 4))
         ax1, ax2 = fig.subplots(1, 2, gridspec_kw={"width_ratios": [4, 1]})
@@ -347,8 +420,9 @@ class SimulationResult:
         low, high = self.ci95
         rate = self.win_rate * 100
         ax2.bar([0], [rate], color="#58a868", width=0.6)
-        ax2.errorbar([0], [rate], yerr=[[rate - low * 100], [high * 100 - rate]], color="black",
-                     capsize=8)
+        ax2.errorbar(
+            [0], [rate], yerr=[[rate - low * 100], [high * 100 - rate]], color="black", capsize=8
+        )
         ax2.set_xticks([0], ["won"])
         ax2.set_ylabel("win rate (%)")
         ax2.set_ylim(0, max(5.0, min(100.0, high * 100 * 1.25)))
@@ -364,21 +438,36 @@ class SimulationResult:
             f"policy {self.policy}, rules {self.rules.describe()}",
             f"games {self.games:,} (deals {_deals_text(self.deals)})"
             + (f", seed {self.seed}" if self.policy == "random" else ""),
-            (f"won {self.wins:,}: {self.win_rate * 100:.2f}% "
-             f"(95% interval {low * 100:.2f}% .. {high * 100:.2f}%)" if t.decided else
-             "no game decided within the budget: no win rate")
-            + (f"; {self.undecided:,} undecided within the budget (left out)"
-               if self.undecided else "")
-            + (f"; most removable cards unknown for {t.games - t.known:,}"
-               f" (left out of the table)" if t.known < t.games else ""),
+            (
+                f"won {self.wins:,}: {self.win_rate * 100:.2f}% "
+                f"(95% interval {low * 100:.2f}% .. {high * 100:.2f}%)"
+                if t.decided
+                else "no game decided within the budget: no win rate"
+            )
+            + (
+                f"; {self.undecided:,} undecided within the budget (left out)"
+                if self.undecided
+                else ""
+            )
+            + (
+                f"; most removable cards unknown for {t.games - t.known:,} (left out of the table)"
+                if t.known < t.games
+                else ""
+            ),
             f"{self.games_per_second:,.0f} games/s on "
-            + (f"{self.workers} Dask worker{'s' if self.workers != 1 else ''}" if self.workers
-               else f"{self.threads} thread{'s' if self.threads != 1 else ''}")
+            + (
+                f"{self.workers} Dask worker{'s' if self.workers != 1 else ''}"
+                if self.workers
+                else f"{self.threads} thread{'s' if self.threads != 1 else ''}"
+            )
             + f" ({self.seconds:.2f} s"
             + (f", {_PATH_NAMES.get(self.simd, self.simd)} path)" if self.simd else ")"),
-            (f"mean pyramid cards removed {t.mean('removed'):.2f}, "
-             f"mean moves {t.mean('moves'):.1f}" if t.known else
-             "no game's pyramid cards removed known"),
+            (
+                f"mean pyramid cards removed {t.mean('removed'):.2f}, "
+                f"mean moves {t.mean('moves'):.1f}"
+                if t.known
+                else "no game's pyramid cards removed known"
+            ),
             "",
             histogram_table(self.histogram()),
         ]
@@ -389,10 +478,12 @@ class SimulationResult:
 
     def __repr__(self) -> str:
         low, high = self.ci95
-        return (f"<SimulationResult {self.policy} {self.rules.name}: {self.games:,} "
-                f"game{'s' if self.games != 1 else ''}, "
-                f"{self.win_rate * 100:.2f}% won [{low * 100:.2f}%, {high * 100:.2f}%], "
-                f"{self.games_per_second:,.0f} games/s>")
+        return (
+            f"<SimulationResult {self.policy} {self.rules.name}: {self.games:,} "
+            f"game{'s' if self.games != 1 else ''}, "
+            f"{self.win_rate * 100:.2f}% won [{low * 100:.2f}%, {high * 100:.2f}%], "
+            f"{self.games_per_second:,.0f} games/s>"
+        )
 
 
 def histogram_table(hist: Sequence[int], width: int = 40) -> str:
@@ -410,8 +501,9 @@ def histogram_table(hist: Sequence[int], width: int = 40) -> str:
         bar = "#" * round(n / top * width) if n else ""
         if n and not bar:
             bar = "."
-        rows.append(f"{k:>7}  {n:>12,}  {n / total * 100:>6.2f}%  {at_least / total * 100:>6.2f}%  "
-                    f"{bar}")
+        rows.append(
+            f"{k:>7}  {n:>12,}  {n / total * 100:>6.2f}%  {at_least / total * 100:>6.2f}%  {bar}"
+        )
         at_least -= n
     return "\n".join(rows)
 
@@ -433,22 +525,39 @@ def _deals_text(deals: dict[str, Any] | None) -> str:
 
 
 def _has_display() -> bool:
-    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
-                or sys.platform in ("win32", "darwin"))
+    return bool(
+        os.environ.get("DISPLAY")
+        or os.environ.get("WAYLAND_DISPLAY")
+        or sys.platform in ("win32", "darwin")
+    )
 
 
 # ---- the API ------------------------------------------------------------------------------------
 
-def simulate(games: int | None = None, *, deals: Iterable | np.ndarray | None = None,
-             start: int | str = 0, rules: Rules | str | dict | None = None,
-             policy: Any = "greedy", seed: int | None = None, threads: int | None = None,
-             progress: Any = False, cancel: Any = None, chunk_size: int | None = None,
-             arrays: bool = True, max_nodes: int | None = None,
-             max_seconds: float | None = None,
-             max_memory: int | str | None = None, scheduler: Any = None,
-             shard_size: int | None = None, observation: str = "visible",
-             batch_size: int | None = None, deterministic: bool = False,
-             max_steps: int | None = None) -> SimulationResult:
+
+def simulate(
+    games: int | None = None,
+    *,
+    deals: Iterable | np.ndarray | None = None,
+    start: int | str = 0,
+    rules: Rules | str | dict | None = None,
+    policy: Any = "greedy",
+    seed: int | None = None,
+    threads: int | None = None,
+    progress: Any = False,
+    cancel: Any = None,
+    chunk_size: int | None = None,
+    arrays: bool = True,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+    max_memory: int | str | None = None,
+    scheduler: Any = None,
+    shard_size: int | None = None,
+    observation: str = "visible",
+    batch_size: int | None = None,
+    deterministic: bool = False,
+    max_steps: int | None = None,
+) -> SimulationResult:
     """Play ``games`` deals numbered ``start``, ``start + 1``, ... (or the given ``deals``)
     with ``policy`` under ``rules`` and return a :class:`SimulationResult`.
 
@@ -498,47 +607,68 @@ def simulate(games: int | None = None, *, deals: Iterable | np.ndarray | None = 
     also depend on ``batch_size``).
     """
     if (games is None) == (deals is None):
-        raise ValueError("simulate takes exactly one of games (a count of deals, played from "
-                         "deal number start) or deals (the deals to play); got "
-                         + ("neither: games and deals are None" if games is None else "both"))
+        raise ValueError(
+            "simulate takes exactly one of games (a count of deals, played from "
+            "deal number start) or deals (the deals to play); got "
+            + ("neither: games and deals are None" if games is None else "both")
+        )
     own = callable(policy) and not isinstance(policy, str)
     own_opts: dict[str, Any] = {}
     if own:
         from . import callable_policy
+
         own_opts = callable_policy.check_options(
-            observation, callable_policy.DEFAULT_BATCH_SIZE if batch_size is None
-            else batch_size, deterministic, max_steps)
+            observation,
+            callable_policy.DEFAULT_BATCH_SIZE if batch_size is None else batch_size,
+            deterministic,
+            max_steps,
+        )
         seed = None if seed is None else _args.whole("seed", seed, 0, _SEED_LIMIT - 1)
         if scheduler is not None or shard_size is not None:
-            raise ValueError("a callable policy runs in this process: scheduler and "
-                             "shard_size are for the built-in policies")
+            raise ValueError(
+                "a callable policy runs in this process: scheduler and "
+                "shard_size are for the built-in policies"
+            )
         if (max_nodes, max_seconds, max_memory) != (None, None, None):
-            raise ValueError("max_nodes, max_seconds and max_memory are budgets of the solver "
-                             "policy")
+            raise ValueError(
+                "max_nodes, max_seconds and max_memory are budgets of the solver policy"
+            )
     else:
-        if (observation, batch_size, deterministic, max_steps) != ("visible", None, False,
-                                                                   None):
-            raise ValueError("observation, batch_size, deterministic and max_steps go with a "
-                             "callable policy (policy=your_function)")
+        if (observation, batch_size, deterministic, max_steps) != ("visible", None, False, None):
+            raise ValueError(
+                "observation, batch_size, deterministic and max_steps go with a "
+                "callable policy (policy=your_function)"
+            )
         policy = _policy(policy)
         seed = _seed(seed, policy)
     n_threads = _args.threads(threads)
     arrays = _args.flag("arrays", arrays)
     explicit = None if rules is None else Rules.coerce(rules)
-    if not own and policy != "solver" and (max_nodes, max_seconds,
-                                           max_memory) != (None, None, None):
-        raise ValueError("max_nodes, max_seconds and max_memory are budgets of the solver "
-                         "policy; the greedy and random policies take none")
+    if (
+        not own
+        and policy != "solver"
+        and (max_nodes, max_seconds, max_memory) != (None, None, None)
+    ):
+        raise ValueError(
+            "max_nodes, max_seconds and max_memory are budgets of the solver "
+            "policy; the greedy and random policies take none"
+        )
     batch: DealBatch | None = None
-    if isinstance(deals, range) and deals.step == 1 and 0 <= deals.start < deals.stop \
-            and start == 0:   # a range of deal numbers is games from its start: no array
+    if (
+        isinstance(deals, range)
+        and deals.step == 1
+        and 0 <= deals.start < deals.stop
+        and start == 0
+    ):  # a range of deal numbers is games from its start: no array
         games, start, deals = len(deals), deals.start, None
     if games is not None:
         n = _args.whole("games", games, 1, MAX_DEAL_NUMBER + 1)
         first, rules = _start(start, explicit)
         if first + n - 1 > MAX_DEAL_NUMBER:
-            raise ValueError(f"games={n:,} from start={first:,} runs past the last deal number "
-                             f"{MAX_DEAL_NUMBER:,}")
+            raise ValueError(
+                f"games={n:,} from start={first:,} runs past the last deal number "
+                f"{MAX_DEAL_NUMBER:,}"
+            )
         described = {"count": n, "first": first, "last": first + n - 1}
     else:
         if not (isinstance(start, int) and start == 0):
@@ -552,30 +682,61 @@ def simulate(games: int | None = None, *, deals: Iterable | np.ndarray | None = 
         described = batch.describe()
     _check_fits(n, "greedy" if own else policy, arrays)
     if own:
-        return _simulate_own(policy, n, first, batch, rules, seed, own_opts, threads,
-                             progress, cancel, arrays, described)
+        return _simulate_own(
+            policy,
+            n,
+            first,
+            batch,
+            rules,
+            seed,
+            own_opts,
+            threads,
+            progress,
+            cancel,
+            arrays,
+            described,
+        )
     if scheduler is not None:
         if batch is not None:
-            raise ValueError("a scheduler plays numbered deals: give games (and start), not "
-                             "deals")
-        budget = {k: v for k, v in (("max_nodes", max_nodes), ("max_seconds", max_seconds),
-                                    ("max_memory", max_memory)) if v is not None}
-        return _simulate_on_cluster(scheduler, shard_size, n, first, rules, policy, seed,
-                                    arrays, progress, described, budget)
+            raise ValueError("a scheduler plays numbered deals: give games (and start), not deals")
+        budget = {
+            k: v
+            for k, v in (
+                ("max_nodes", max_nodes),
+                ("max_seconds", max_seconds),
+                ("max_memory", max_memory),
+            )
+            if v is not None
+        }
+        return _simulate_on_cluster(
+            scheduler,
+            shard_size,
+            n,
+            first,
+            rules,
+            policy,
+            seed,
+            arrays,
+            progress,
+            described,
+            budget,
+        )
     if shard_size is not None:
         raise ValueError("shard_size goes with scheduler")
     if chunk_size is None:
         chunk = min(_MAX_CHUNK, max(_MIN_CHUNK, n // (n_threads * 16) or 1))
         if policy == "solver":
             chunk = max(1, min(256, n // (n_threads * 8) or 1))
-    else:   # the playouts see Ctrl-C between chunks: at most _MAX_CHUNK games each
+    else:  # the playouts see Ctrl-C between chunks: at most _MAX_CHUNK games each
         chunk = _args.whole("chunk_size", chunk_size, 1, 1 << 24)
         chunk = chunk if policy == "solver" else min(chunk, _MAX_CHUNK)
     budgets = None
     if policy == "solver":
         from .solver import _budgets
-        budgets = _budgets(max_nodes, SOLVER_MAX_SECONDS if max_seconds is None else max_seconds,
-                           max_memory)
+
+        budgets = _budgets(
+            max_nodes, SOLVER_MAX_SECONDS if max_seconds is None else max_seconds, max_memory
+        )
     play = _Player(policy, rules, seed, first, batch, n_threads, chunk, cancel, budgets)
     bar = make_progress(progress, n, "games")
     t0 = time.perf_counter()
@@ -584,44 +745,89 @@ def simulate(games: int | None = None, *, deals: Iterable | np.ndarray | None = 
         block = n if arrays else _BLOCK
         for lo in range(0, n, block):
             rows = play(lo, min(n, lo + block), bar)
-            totals.add(Totals.of(rows["won"], rows["removed"], rows["moves"], rows["score"],
-                                 rows.get("decided"), rows.get("removed_known")))
+            totals.add(
+                Totals.of(
+                    rows["won"],
+                    rows["removed"],
+                    rows["moves"],
+                    rows["score"],
+                    rows.get("decided"),
+                    rows.get("removed_known"),
+                )
+            )
             kept = rows if arrays else None
     finally:
         bar.close()
     seconds = time.perf_counter() - t0
     kept = kept or {}
-    used = min(n_threads, max(1, -(-n // chunk)))   # whatever the blocks
-    return SimulationResult(policy=policy, rules=rules, seed=seed, threads=used,
-                            seconds=seconds, totals=totals, deals=described,
-                            simd=play.path(),
-                            decks=batch.layouts if batch is not None and arrays else None,
-                            numbered=(batch.numbered if batch is not None and arrays
-                                      else None), **kept)
+    used = min(n_threads, max(1, -(-n // chunk)))  # whatever the blocks
+    return SimulationResult(
+        policy=policy,
+        rules=rules,
+        seed=seed,
+        threads=used,
+        seconds=seconds,
+        totals=totals,
+        deals=described,
+        simd=play.path(),
+        decks=batch.layouts if batch is not None and arrays else None,
+        numbered=(batch.numbered if batch is not None and arrays else None),
+        **kept,
+    )
 
 
-def _simulate_own(fn: Any, n: int, first: int, batch: DealBatch | None, rules: Rules,
-                  seed: int | None, opts: dict[str, Any], threads: Any, progress: Any,
-                  cancel: Any, arrays: bool, described: dict[str, Any]) -> SimulationResult:
+def _simulate_own(
+    fn: Any,
+    n: int,
+    first: int,
+    batch: DealBatch | None,
+    rules: Rules,
+    seed: int | None,
+    opts: dict[str, Any],
+    threads: Any,
+    progress: Any,
+    cancel: Any,
+    arrays: bool,
+    described: dict[str, Any],
+) -> SimulationResult:
     """simulate() of a callable policy (callable_policy.play)."""
     from . import callable_policy
+
     t0 = time.perf_counter()
-    rows = callable_policy.play(fn, n, first, batch, rules, seed=seed, threads=threads,
-                                progress=progress, cancel=cancel, **opts)
+    rows = callable_policy.play(
+        fn,
+        n,
+        first,
+        batch,
+        rules,
+        seed=seed,
+        threads=threads,
+        progress=progress,
+        cancel=cancel,
+        **opts,
+    )
     seconds = time.perf_counter() - t0
     if batch is None:
         deal = np.arange(first, first + n, dtype=np.uint64)
     else:
-        deal = np.ascontiguousarray(batch.numbers if batch.numbers is not None
-                                    else batch.keys, np.uint64)
+        deal = np.ascontiguousarray(
+            batch.numbers if batch.numbers is not None else batch.keys, np.uint64
+        )
     totals = Totals.of(rows["won"], rows["removed"], rows["moves"], rows["score"])
     name = getattr(fn, "__name__", type(fn).__name__)
     kept = dict(deal=deal, **rows) if arrays else {}
-    result = SimulationResult(policy=name, rules=rules, seed=seed, threads=1, seconds=seconds,
-                              totals=totals, deals=described,
-                              decks=batch.layouts if batch is not None and arrays else None,
-                              numbered=(batch.numbered if batch is not None and arrays
-                                        else None), **kept)
+    result = SimulationResult(
+        policy=name,
+        rules=rules,
+        seed=seed,
+        threads=1,
+        seconds=seconds,
+        totals=totals,
+        deals=described,
+        decks=batch.layouts if batch is not None and arrays else None,
+        numbered=(batch.numbered if batch is not None and arrays else None),
+        **kept,
+    )
     result._own = (fn, opts)
     return result
 
@@ -629,35 +835,70 @@ def _simulate_own(fn: Any, n: int, first: int, batch: DealBatch | None, rules: R
 def _simulate_shard(kwargs: dict[str, Any], lo: int, hi: int) -> dict[str, Any]:
     """One shard of a simulation on a cluster: deals lo .. hi - 1 on the worker's cores."""
     r = simulate(hi - lo, start=lo, **kwargs)
-    return {"won": r.won, "removed": r.removed, "moves": r.moves, "score": r.score,
-            "decided": r.decided, "removed_known": r.removed_known, "simd": r.simd}
+    return {
+        "won": r.won,
+        "removed": r.removed,
+        "moves": r.moves,
+        "score": r.score,
+        "decided": r.decided,
+        "removed_known": r.removed_known,
+        "simd": r.simd,
+    }
 
 
-def _simulate_on_cluster(scheduler: Any, shard_size: Any, n: int, first: int, rules: Rules,
-                         policy: str, seed: int | None, arrays: bool, progress: Any,
-                         described: dict[str, Any], budget: dict[str, Any]) -> SimulationResult:
+def _simulate_on_cluster(
+    scheduler: Any,
+    shard_size: Any,
+    n: int,
+    first: int,
+    rules: Rules,
+    policy: str,
+    seed: int | None,
+    arrays: bool,
+    progress: Any,
+    described: dict[str, Any],
+    budget: dict[str, Any],
+) -> SimulationResult:
     from ._cluster import run_tasks, shards
+
     default = 20_000 if policy == "solver" else 1_000_000
     size = _args.whole("shard_size", default if shard_size is None else shard_size, 1, 1 << 30)
     kwargs = dict(rules=rules, policy=policy, seed=seed, **budget)
     parts = shards(n, size)
     rows: dict[str, np.ndarray] = {}
     if arrays:
-        rows = {"deal": np.arange(first, first + n, dtype=np.uint64),
-                "won": np.zeros(n, np.bool_), "removed": np.zeros(n, np.uint8),
-                "moves": np.zeros(n, np.uint16), "score": np.zeros(n, np.uint16),
-                "decided": np.zeros(n, np.bool_), "removed_known": np.zeros(n, np.bool_)}
+        rows = {
+            "deal": np.arange(first, first + n, dtype=np.uint64),
+            "won": np.zeros(n, np.bool_),
+            "removed": np.zeros(n, np.uint8),
+            "moves": np.zeros(n, np.uint16),
+            "score": np.zeros(n, np.uint16),
+            "decided": np.zeros(n, np.bool_),
+            "removed_known": np.zeros(n, np.bool_),
+        }
     totals, info, simd = Totals(), {}, None
     bar = make_progress(progress, n, "games")
     t0 = time.perf_counter()
-    tasks = run_tasks(_simulate_shard, [(kwargs, first + lo, first + hi) for lo, hi in parts],
-                      scheduler, info=info)
+    tasks = run_tasks(
+        _simulate_shard,
+        [(kwargs, first + lo, first + hi) for lo, hi in parts],
+        scheduler,
+        info=info,
+    )
     try:
         for i, got in tasks:
             lo, hi = parts[i]
             simd = got.pop("simd")
-            totals.add(Totals.of(got["won"], got["removed"], got["moves"], got["score"],
-                                 got["decided"], got["removed_known"]))
+            totals.add(
+                Totals.of(
+                    got["won"],
+                    got["removed"],
+                    got["moves"],
+                    got["score"],
+                    got["decided"],
+                    got["removed_known"],
+                )
+            )
             if arrays:
                 for k, v in got.items():
                     rows[k][lo:hi] = v
@@ -665,13 +906,26 @@ def _simulate_on_cluster(scheduler: Any, shard_size: Any, n: int, first: int, ru
     finally:
         tasks.close()
         bar.close()
-    return SimulationResult(policy=policy, rules=rules, seed=seed, threads=info["workers"],
-                            seconds=time.perf_counter() - t0, totals=totals, deals=described,
-                            simd=simd, workers=info["workers"], **rows)
+    return SimulationResult(
+        policy=policy,
+        rules=rules,
+        seed=seed,
+        threads=info["workers"],
+        seconds=time.perf_counter() - t0,
+        totals=totals,
+        deals=described,
+        simd=simd,
+        workers=info["workers"],
+        **rows,
+    )
 
 
-_PATH_NAMES = {"avx512": "AVX-512", "avx2": "AVX2", "one-lane": "one-lane (tests)",
-               "scalar": "scalar"}
+_PATH_NAMES = {
+    "avx512": "AVX-512",
+    "avx2": "AVX2",
+    "one-lane": "one-lane (tests)",
+    "scalar": "scalar",
+}
 
 
 def simd_path() -> str:
@@ -683,7 +937,7 @@ def simd_path() -> str:
     The games are the same on every path; ``SimulationResult.simd`` says which one a run
     took (explicit layouts, and the rarer options pair_waste_top_two and pair_with_covering,
     always take the scalar one). (``"one-lane"``, the lockstep's text on one lane of plain C,
-    is only ever in use under the tests' ``pyramid_core._simulate_tests.simd(3)``.)
+    is only ever in use under the tests' hook ``_simulate_tests.simd(3)`` (tests/core_hooks).)
 
     >>> simd_path() in ("avx512", "avx2", "scalar")
     True
@@ -695,18 +949,29 @@ def _check_fits(n: int, policy: str, arrays: bool, extra: int = 0) -> None:
     need = memory_needed(n, policy, arrays) + extra * n
     free = _args.available_memory()
     if free is not None and need > free:
-        raise ValueError(f"simulate of {n:,} games needs about {_args.format_bytes(need)} for "
-                         f"its per-game arrays, more than the {_args.format_bytes(free)} of "
-                         "memory available: pass arrays=False to keep only the totals "
-                         "(constant memory), or ask for fewer games")
+        raise ValueError(
+            f"simulate of {n:,} games needs about {_args.format_bytes(need)} for "
+            f"its per-game arrays, more than the {_args.format_bytes(free)} of "
+            "memory available: pass arrays=False to keep only the totals "
+            "(constant memory), or ask for fewer games"
+        )
 
 
 class _Player:
     """Plays rows lo..hi-1 of a simulation into fresh arrays (one block)."""
 
-    def __init__(self, policy: str, rules: Rules, seed: int | None, first: int,
-                 batch: DealBatch | None, threads: int, chunk: int, cancel: Any,
-                 budgets: dict[str, Any] | None) -> None:
+    def __init__(
+        self,
+        policy: str,
+        rules: Rules,
+        seed: int | None,
+        first: int,
+        batch: DealBatch | None,
+        threads: int,
+        chunk: int,
+        cancel: Any,
+        budgets: dict[str, Any] | None,
+    ) -> None:
         self.policy, self.rules, self.first, self.batch = policy, rules, first, batch
         self.seed = 0 if seed is None else seed
         self.threads, self.chunk, self.cancel, self.budgets = threads, chunk, cancel, budgets
@@ -728,13 +993,22 @@ class _Player:
 
     def __call__(self, lo: int, hi: int, bar: Any) -> dict[str, np.ndarray]:
         m = hi - lo
-        if self.batch is None:     # deal numbers written chunk by chunk by the workers
+        if self.batch is None:  # deal numbers written chunk by chunk by the workers
             deal = np.empty(m, np.uint64)
         else:
-            deal = np.ascontiguousarray(self.batch.numbers[lo:hi] if self.batch.numbers
-                                        is not None else self.batch.keys[lo:hi], np.uint64)
-        rows = dict(deal=deal, won=np.zeros(m, np.bool_), removed=np.zeros(m, np.uint8),
-                    moves=np.zeros(m, np.uint16), score=np.zeros(m, np.uint16))
+            deal = np.ascontiguousarray(
+                self.batch.numbers[lo:hi]
+                if self.batch.numbers is not None
+                else self.batch.keys[lo:hi],
+                np.uint64,
+            )
+        rows = dict(
+            deal=deal,
+            won=np.zeros(m, np.bool_),
+            removed=np.zeros(m, np.uint8),
+            moves=np.zeros(m, np.uint16),
+            score=np.zeros(m, np.uint16),
+        )
         if self.policy == "solver":
             self._solver(lo, hi, rows, bar)
             return rows
@@ -746,18 +1020,52 @@ class _Player:
 
             def work(a: int, b: int, flag: np.ndarray) -> None:
                 deal[a:b] = np.arange(start + a, start + b, dtype=np.uint64)
-                _core.run(code, options, self.seed, start, None, a, b, won_u8,
-                          rows["removed"], rows["moves"], rows["score"])
+                _core.run(
+                    code,
+                    options,
+                    self.seed,
+                    start,
+                    None,
+                    a,
+                    b,
+                    won_u8,
+                    rows["removed"],
+                    rows["moves"],
+                    rows["score"],
+                )
         elif self.batch.numbers is not None:
+
             def work(a: int, b: int, flag: np.ndarray) -> None:
-                _core.run(code, options, self.seed, 0, deal, a, b, won_u8,
-                          rows["removed"], rows["moves"], rows["score"])
+                _core.run(
+                    code,
+                    options,
+                    self.seed,
+                    0,
+                    deal,
+                    a,
+                    b,
+                    won_u8,
+                    rows["removed"],
+                    rows["moves"],
+                    rows["score"],
+                )
         else:
             decks = self.batch.layouts[lo:hi]
 
             def work(a: int, b: int, flag: np.ndarray) -> None:
-                _core.run_decks(code, options, self.seed, decks, deal, a, b, won_u8,
-                                rows["removed"], rows["moves"], rows["score"])
+                _core.run_decks(
+                    code,
+                    options,
+                    self.seed,
+                    decks,
+                    deal,
+                    a,
+                    b,
+                    won_u8,
+                    rows["removed"],
+                    rows["moves"],
+                    rows["score"],
+                )
 
         run_chunks(work, m, self.threads, self.chunk, bar, self.cancel, "simulate")
         return rows
@@ -765,12 +1073,13 @@ class _Player:
     def _solver(self, lo: int, hi: int, rows: dict[str, np.ndarray], bar: Any) -> None:
         """Perfect play: each deal decided by the solver; a lost one removes the most pyramid
         cards any line removes. Decks are shuffled chunk by chunk."""
-        from .solver import _core as _solver_core, _solve_rows
+        from .solver import _core as _solver_core
+        from .solver import _solve_rows
 
         def decks_of(a: int, b: int) -> np.ndarray:
             numbers = self.numbers(lo + a, lo + b)
             if numbers is None:
-                return self.batch.layouts[lo + a:lo + b]
+                return self.batch.layouts[lo + a : lo + b]
             if self.batch is None:
                 rows["deal"][a:b] = numbers
             out = np.empty((b - a, 52), dtype=np.uint8)
@@ -778,8 +1087,19 @@ class _Player:
             return out
 
         b = self.budgets
-        out = _solve_rows(decks_of, hi - lo, self.rules, _solver_core.OBJECTIVES["any"], True,
-                          b, self.threads, self.chunk, bar, self.cancel, "simulate")
+        out = _solve_rows(
+            decks_of,
+            hi - lo,
+            self.rules,
+            _solver_core.OBJECTIVES["any"],
+            True,
+            b,
+            self.threads,
+            self.chunk,
+            bar,
+            self.cancel,
+            "simulate",
+        )
         decided = out["winnable"] >= 0
         known = decided & (out["max_removed"] >= 0)
         rows["won"][:] = out["winnable"] == 1
@@ -789,8 +1109,13 @@ class _Player:
         rows["decided"], rows["removed_known"] = decided, known
 
 
-def replay(deal: int | str | Deal, rules: Rules | str | None = None, policy: str = "greedy",
-           seed: int | None = None, key: int | None = None) -> list[Move]:
+def replay(
+    deal: int | str | Deal,
+    rules: Rules | str | None = None,
+    policy: str = "greedy",
+    seed: int | None = None,
+    key: int | None = None,
+) -> list[Move]:
     """The moves ``policy`` plays on ``deal`` (a deal number, a deal code, a :class:`Deal` or
     a card list), exactly as in :func:`simulate` with the same rules and seed. ``rules``
     defaults to the code's rules, else ``pyramide``; the ``random`` policy needs the seed of
@@ -802,29 +1127,35 @@ def replay(deal: int | str | Deal, rules: Rules | str | None = None, policy: str
     if policy == "solver":
         from .game import Game
         from .solver import _budgets, _max_line, solve
+
         s = solve(deal, rules, max_seconds=SOLVER_MAX_SECONDS)
         if s.winnable is None:
-            raise ValueError(f"the solver could not decide deal {deal} within "
-                             f"{SOLVER_MAX_SECONDS} s")
+            raise ValueError(
+                f"the solver could not decide deal {deal} within {SOLVER_MAX_SECONDS} s"
+            )
         if s.winnable:
             return s.moves
         return _max_line(Game(deal, rules), _budgets(None, SOLVER_MAX_SECONDS, None))[1]
     if seed is None:
         if policy == "random":
-            raise ValueError("replaying a random-policy game needs its simulation's seed "
-                             "(SimulationResult.seed)")
+            raise ValueError(
+                "replaying a random-policy game needs its simulation's seed (SimulationResult.seed)"
+            )
         seed = 0
     seed = _args.whole("seed", seed, 0, _SEED_LIMIT - 1)
     if deal.number is not None:
         number, deck = deal.number, None
     else:
         if key is None and policy == "random":
-            raise ValueError("replaying a random-policy game of a card list needs its row in "
-                             "the simulated batch (key=; SimulationResult.replay(i) knows it)")
+            raise ValueError(
+                "replaying a random-policy game of a card list needs its row in "
+                "the simulated batch (key=; SimulationResult.replay(i) knows it)"
+            )
         number = 0 if key is None else _args.whole("key", key, 0, _SEED_LIMIT - 1)
         deck = [int(c) for c in deal.cards]
-    won, removed, n_moves, score, codes = _core.play(_core.POLICIES[policy], rules.core_options(),
-                                                     seed, number, deck)
+    won, removed, n_moves, score, codes = _core.play(
+        _core.POLICIES[policy], rules.core_options(), seed, number, deck
+    )
     cards = deal.cards
     return [_move(cards, c) for c in codes]
 

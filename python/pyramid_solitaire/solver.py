@@ -10,10 +10,12 @@ Answers are exact: ``winnable`` is None (never a guess) when a budget ran out, a
 keeps the winning line found (``winnable`` True, ``optimal`` False, ``stopped_by`` set) when
 the budget runs out during the search for the shortest one.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -51,15 +53,15 @@ class SearchBudgetExceeded(RuntimeError):
 class Solution:
     """What the solver found for one deal or position."""
 
-    winnable: bool | None          # None: a budget ran out (see stopped_by)
-    moves: list[Move] | None       # a winning line (the shortest when optimal), else None
-    nodes: int                     # positions searched
+    winnable: bool | None  # None: a budget ran out (see stopped_by)
+    moves: list[Move] | None  # a winning line (the shortest when optimal), else None
+    nodes: int  # positions searched
     seconds: float
     objective: str = "any"
     stopped_by: str | None = None  # "nodes", "time", "memory" or "cancelled" when the search
-                                   # stopped early
-    optimal: bool = False          # True only when moves is known to be a shortest winning
-                                   # line (min_moves, search finished); False with "any"
+    # stopped early
+    optimal: bool = False  # True only when moves is known to be a shortest winning
+    # line (min_moves, search finished); False with "any"
     deal: Deal | None = field(default=None, repr=False)
     rules: Rules | None = field(default=None, repr=False)
     start: Game | None = field(default=None, repr=False, compare=False)
@@ -72,8 +74,10 @@ class Solution:
     def replay(self) -> Game:
         """The game after playing the winning line (ValueError when there is none)."""
         if self.moves is None:
-            raise ValueError("no winning line to replay"
-                             + (f" (the {self.stopped_by} budget ran out)" if self.stopped_by else ""))
+            raise ValueError(
+                "no winning line to replay"
+                + (f" (the {self.stopped_by} budget ran out)" if self.stopped_by else "")
+            )
         game = self.start.copy() if self.start is not None else Game(self.deal, self.rules)
         game.play_all(self.moves)
         return game
@@ -81,20 +85,28 @@ class Solution:
     def __repr__(self) -> str:
         stop = f", stopped_by={self.stopped_by!r}" if self.stopped_by else ""
         opt = ", optimal=True" if self.optimal else ""
-        return (f"Solution(winnable={self.winnable}, n_moves={self.n_moves}, nodes={self.nodes}, "
-                f"seconds={self.seconds:.6f}, objective={self.objective!r}{opt}{stop})")
+        return (
+            f"Solution(winnable={self.winnable}, n_moves={self.n_moves}, nodes={self.nodes}, "
+            f"seconds={self.seconds:.6f}, objective={self.objective!r}{opt}{stop})"
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        return {"deal": None if self.deal is None else (self.deal.code or self.deal.to_cards()),
-                "rules": None if self.rules is None else self.rules.describe_dict(),
-                "objective": self.objective, "winnable": self.winnable,
-                "n_moves": self.n_moves, "optimal": self.optimal,
-                "moves": None if self.moves is None else [str(m) for m in self.moves],
-                "nodes": self.nodes,
-                "seconds": round(self.seconds, 6), "stopped_by": self.stopped_by}
+        return {
+            "deal": None if self.deal is None else (self.deal.code or self.deal.to_cards()),
+            "rules": None if self.rules is None else self.rules.describe_dict(),
+            "objective": self.objective,
+            "winnable": self.winnable,
+            "n_moves": self.n_moves,
+            "optimal": self.optimal,
+            "moves": None if self.moves is None else [str(m) for m in self.moves],
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+            "stopped_by": self.stopped_by,
+        }
 
 
 # ---- argument checking ---------------------------------------------------------------------
+
 
 def parse_memory(value: int | str | None, name: str = "max_memory") -> int | None:
     """Bytes from an int or a text such as ``"512MB"`` or ``"1 GiB"`` (None stays None)."""
@@ -104,22 +116,30 @@ def parse_memory(value: int | str | None, name: str = "max_memory") -> int | Non
 def _budgets(max_nodes: Any, max_seconds: Any, max_memory: Any) -> dict[str, Any]:
     """The budgets of one search, checked (see :mod:`pyramid_solitaire._args`): a node
     budget beyond what the core counts is no budget; an infinite time budget is none."""
-    nodes = None if max_nodes is None else _args.whole("max_nodes", max_nodes, 1,
-                                                       _args.INT64_MAX, clamp=True)
+    nodes = (
+        None
+        if max_nodes is None
+        else _args.whole("max_nodes", max_nodes, 1, _args.INT64_MAX, clamp=True)
+    )
     seconds = None
     if max_seconds is not None:
         seconds = _args.real("max_seconds", max_seconds, allow_inf=True)
         if seconds == float("inf") or seconds > 1e9:
             seconds = None
     memory = parse_memory(max_memory)
-    return dict(max_nodes=nodes, max_seconds=seconds,
-                max_memory=DEFAULT_MAX_MEMORY if memory is None else memory)
+    return dict(
+        max_nodes=nodes,
+        max_seconds=seconds,
+        max_memory=DEFAULT_MAX_MEMORY if memory is None else memory,
+    )
 
 
 def _objective(objective: str) -> int:
     if not isinstance(objective, str) or objective not in OBJECTIVES:
-        raise ValueError(f"objective must be one of {', '.join(map(repr, OBJECTIVES))}, "
-                         f"got {_args.excerpt(objective)}")
+        raise ValueError(
+            f"objective must be one of {', '.join(map(repr, OBJECTIVES))}, "
+            f"got {_args.excerpt(objective)}"
+        )
     return _core.OBJECTIVES[objective]
 
 
@@ -133,10 +153,17 @@ def _game_of(deal: Deal | Game | str | Sequence, rules: Rules | str | None) -> G
     return Game(read_deal(deal, rules))
 
 
-def _run(game: Game, objective: int, budgets: dict[str, Any], cancel: Any = None,
-         progress: Any = False, flag: np.ndarray | None = None) -> dict[str, Any]:
+def _run(
+    game: Game,
+    objective: int,
+    budgets: dict[str, Any],
+    cancel: Any = None,
+    progress: Any = False,
+    flag: np.ndarray | None = None,
+) -> dict[str, Any]:
     """One search, stoppable by Ctrl-C and ``cancel`` (see PROBE_NODES); with ``flag`` (a
     worker thread's, see _parallel), in this thread reading that flag."""
+
     def search(flag: Any, budgets: dict[str, Any] = budgets) -> dict[str, Any]:
         return _core.solve_table(game._table, game.position, objective, cancel=flag, **budgets)
 
@@ -156,10 +183,18 @@ def _run(game: Game, objective: int, budgets: dict[str, Any], cancel: Any = None
 
 # ---- one deal or position ------------------------------------------------------------------
 
-def solve(deal: Deal | Game | str | Sequence, rules: Rules | str | None = None, *,
-          objective: str = "any", max_nodes: int | None = None,
-          max_seconds: float | None = None, max_memory: int | str | None = None,
-          cancel: Any = None, progress: Any = False) -> Solution:
+
+def solve(
+    deal: Deal | Game | str | Sequence,
+    rules: Rules | str | None = None,
+    *,
+    objective: str = "any",
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+    max_memory: int | str | None = None,
+    cancel: Any = None,
+    progress: Any = False,
+) -> Solution:
     """Decide a deal (a Deal, code, card list or deal number) or a Game's current position
     exactly.
 
@@ -175,20 +210,31 @@ def solve(deal: Deal | Game | str | Sequence, rules: Rules | str | None = None, 
     budgets = _budgets(max_nodes, max_seconds, max_memory)
     progress = _args.flag("progress", progress)
     game = _game_of(deal, rules)
-    return _solution(game, objective, _run(game, obj, budgets, cancel, progress),
-                     isinstance(deal, Game))
+    return _solution(
+        game, objective, _run(game, obj, budgets, cancel, progress), isinstance(deal, Game)
+    )
 
 
 def _solution(game: Game, objective: str, r: dict[str, Any], from_position: bool) -> Solution:
     winnable = None if r["winnable"] < 0 else bool(r["winnable"])
     moves = [game._to_move(c) for c in r["line"]] if winnable else None
-    return Solution(winnable=winnable, moves=moves, nodes=r["nodes"], seconds=r["seconds"],
-                    objective=objective, stopped_by=r["stop"], deal=game.deal, rules=game.rules,
-                    start=game if from_position else None, optimal=bool(r["optimal"]))
+    return Solution(
+        winnable=winnable,
+        moves=moves,
+        nodes=r["nodes"],
+        seconds=r["seconds"],
+        objective=objective,
+        stopped_by=r["stop"],
+        deal=game.deal,
+        rules=game.rules,
+        start=game if from_position else None,
+        optimal=bool(r["optimal"]),
+    )
 
 
-def solve_flagged(game: Game, objective: str, budgets: dict[str, Any], flag: np.ndarray,
-                  max_removed: bool = False) -> tuple[Solution, tuple[int, list[Move]] | None]:
+def solve_flagged(
+    game: Game, objective: str, budgets: dict[str, Any], flag: np.ndarray, max_removed: bool = False
+) -> tuple[Solution, tuple[int, list[Move]] | None]:
     """For batch callers already on a worker thread (see ``_parallel.map_ordered``): the
     solution of ``game``'s position, and with ``max_removed``, for a lost one, the most
     pyramid cards removable and such a line (None when a budget ran out). ``budgets`` as
@@ -214,19 +260,30 @@ def _max_line(game: Game, budgets: dict[str, Any], cancel: Any = None) -> tuple[
     return r["max_removed"], [game._to_move(c) for c in r["line"]]
 
 
-def max_removable(deal: Deal | Game | str | Sequence, rules: Rules | str | None = None, *,
-                  max_nodes: int | None = None, max_seconds: float | None = None,
-                  max_memory: int | str | None = None, cancel: Any = None) -> int:
+def max_removable(
+    deal: Deal | Game | str | Sequence,
+    rules: Rules | str | None = None,
+    *,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+    max_memory: int | str | None = None,
+    cancel: Any = None,
+) -> int:
     """The most pyramid cards any line of play removes (28 when the deal can be won), counting
     the cards already removed in a Game. SearchBudgetExceeded if a budget runs out."""
     game = _game_of(deal, rules)
     return _max_line(game, _budgets(max_nodes, max_seconds, max_memory), cancel)[0]
 
 
-def max_removed_line(deal: Deal | Game | str | Sequence, rules: Rules | str | None = None, *,
-                     max_nodes: int | None = None, max_seconds: float | None = None,
-                     max_memory: int | str | None = None,
-                     cancel: Any = None) -> tuple[int, list[Move]]:
+def max_removed_line(
+    deal: Deal | Game | str | Sequence,
+    rules: Rules | str | None = None,
+    *,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+    max_memory: int | str | None = None,
+    cancel: Any = None,
+) -> tuple[int, list[Move]]:
     """The most pyramid cards any line removes, and such a line (a winning one when 28)."""
     game = _game_of(deal, rules)
     return _max_line(game, _budgets(max_nodes, max_seconds, max_memory), cancel)
@@ -238,8 +295,14 @@ def _game_arg(fn: str, game: Any) -> Game:
     return game
 
 
-def hint(game: Game, *, max_nodes: int | None = None, max_seconds: float | None = None,
-         max_memory: int | str | None = None, cancel: Any = None) -> Move | None:
+def hint(
+    game: Game,
+    *,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+    max_memory: int | str | None = None,
+    cancel: Any = None,
+) -> Move | None:
     """A move on a winning line; when the game cannot be won any more, the first move of a
     line removing the most pyramid cards. None when the game is over or no line removes
     anything more."""
@@ -256,13 +319,20 @@ def hint(game: Game, *, max_nodes: int | None = None, max_seconds: float | None 
     return game._to_move(line[0]) if line and r["max_removed"] > game.pyramid_removed else None
 
 
-def can_still_win(game: Game, *, max_nodes: int | None = None, max_seconds: float | None = None,
-                  max_memory: int | str | None = None, cancel: Any = None) -> bool | None:
+def can_still_win(
+    game: Game,
+    *,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+    max_memory: int | str | None = None,
+    cancel: Any = None,
+) -> bool | None:
     """Whether the current position can still be won (seed 003's "no chance to win" notice
     is ``can_still_win(game) is False``); None when a budget ran out."""
     game = _game_arg("can_still_win", game)
-    return solve(game, max_nodes=max_nodes, max_seconds=max_seconds,
-                 max_memory=max_memory, cancel=cancel).winnable
+    return solve(
+        game, max_nodes=max_nodes, max_seconds=max_seconds, max_memory=max_memory, cancel=cancel
+    ).winnable
 
 
 # ---- many deals ----------------------------------------------------------------------------
@@ -274,15 +344,15 @@ STOP_NAMES = ("none", "nodes", "time", "memory", "cancelled")
 class SolveManyResult:
     """Per-deal results as numpy arrays (row i is deal i of the input)."""
 
-    winnable: np.ndarray      # int8: 1 winnable, 0 not, -1 unknown (a budget ran out)
-    n_moves: np.ndarray       # int32: length of the line found (-1: none)
-    max_removed: np.ndarray   # int32: most pyramid cards removable (-1 unless asked for)
-    nodes: np.ndarray         # int64
-    seconds: np.ndarray       # float64
-    stopped_by: np.ndarray    # int8: 0 none, 1 nodes, 2 time, 3 memory, 4 cancelled (STOP_NAMES)
+    winnable: np.ndarray  # int8: 1 winnable, 0 not, -1 unknown (a budget ran out)
+    n_moves: np.ndarray  # int32: length of the line found (-1: none)
+    max_removed: np.ndarray  # int32: most pyramid cards removable (-1 unless asked for)
+    nodes: np.ndarray  # int64
+    seconds: np.ndarray  # float64
+    stopped_by: np.ndarray  # int8: 0 none, 1 nodes, 2 time, 3 memory, 4 cancelled (STOP_NAMES)
     rules: Rules
     objective: str
-    optimal: np.ndarray | None = None    # bool: the line is a shortest one (min_moves)
+    optimal: np.ndarray | None = None  # bool: the line is a shortest one (min_moves)
     deals: DealBatch | None = field(default=None, repr=False)
     budgets: dict[str, Any] = field(default_factory=dict)
 
@@ -299,15 +369,18 @@ class SolveManyResult:
         """The summary as JSON-ready data (see :func:`pyramid_solitaire.jsonout.dumps`)."""
         decided = int(np.sum(self.winnable >= 0))
         rate = self.win_rate
-        return {"rules": self.rules.describe_dict(), "objective": self.objective,
-                "deals": self.deals.describe() if self.deals is not None else len(self),
-                "budgets": {k: v for k, v in self.budgets.items()},
-                "count": len(self),
-                "winnable": int(np.sum(self.winnable == 1)),
-                "unwinnable": int(np.sum(self.winnable == 0)),
-                "unknown": len(self) - decided,
-                "win_rate": None if decided == 0 else rate,
-                "seconds": float(self.seconds.sum())}
+        return {
+            "rules": self.rules.describe_dict(),
+            "objective": self.objective,
+            "deals": self.deals.describe() if self.deals is not None else len(self),
+            "budgets": {k: v for k, v in self.budgets.items()},
+            "count": len(self),
+            "winnable": int(np.sum(self.winnable == 1)),
+            "unwinnable": int(np.sum(self.winnable == 0)),
+            "unknown": len(self) - decided,
+            "win_rate": None if decided == 0 else rate,
+            "seconds": float(self.seconds.sum()),
+        }
 
     def to_pandas(self):
         """A pandas DataFrame with one row per deal: ``deal`` (its number, -1 for a card
@@ -317,22 +390,33 @@ class SolveManyResult:
         try:
             import pandas as pd
         except ImportError:
-            raise ImportError("SolveManyResult.to_pandas() needs pandas: "
-                              "python -m pip install pandas") from None
-        numbers = (np.where(self.deals.numbered, self.deals.keys.astype(np.int64), -1)
-                   if self.deals is not None else np.full(len(self), -1, np.int64))
+            raise ImportError(
+                "SolveManyResult.to_pandas() needs pandas: python -m pip install pandas"
+            ) from None
+        numbers = (
+            np.where(self.deals.numbered, self.deals.keys.astype(np.int64), -1)
+            if self.deals is not None
+            else np.full(len(self), -1, np.int64)
+        )
         stops = np.array([None, *STOP_NAMES[1:]], dtype=object)
-        df = pd.DataFrame({
-            "deal": numbers,
-            "winnable": pd.array(np.where(self.winnable < 0, None, self.winnable == 1),
-                                 dtype="boolean"),
-            "n_moves": pd.array(np.where(self.n_moves < 0, None, self.n_moves), dtype="Int32"),
-            "max_removed": pd.array(np.where(self.max_removed < 0, None, self.max_removed),
-                                    dtype="Int32"),
-            "optimal": (self.optimal if self.optimal is not None
-                        else np.zeros(len(self), np.bool_)),
-            "nodes": self.nodes, "seconds": self.seconds,
-            "stopped_by": stops[self.stopped_by.astype(np.int64)]})
+        df = pd.DataFrame(
+            {
+                "deal": numbers,
+                "winnable": pd.array(
+                    np.where(self.winnable < 0, None, self.winnable == 1), dtype="boolean"
+                ),
+                "n_moves": pd.array(np.where(self.n_moves < 0, None, self.n_moves), dtype="Int32"),
+                "max_removed": pd.array(
+                    np.where(self.max_removed < 0, None, self.max_removed), dtype="Int32"
+                ),
+                "optimal": (
+                    self.optimal if self.optimal is not None else np.zeros(len(self), np.bool_)
+                ),
+                "nodes": self.nodes,
+                "seconds": self.seconds,
+                "stopped_by": stops[self.stopped_by.astype(np.int64)],
+            }
+        )
         df.attrs.update(self.to_dict())
         return df
 
@@ -342,17 +426,29 @@ def _check_fits(what: str, n: int, per_item: int) -> None:
     need = n * per_item
     free = _args.available_memory()
     if free is not None and need > free:
-        raise ValueError(f"{what} of {n:,} needs about {_args.format_bytes(need)} for its "
-                         f"arrays, more than the {_args.format_bytes(free)} of memory available: "
-                         "ask for fewer at a time")
+        raise ValueError(
+            f"{what} of {n:,} needs about {_args.format_bytes(need)} for its "
+            f"arrays, more than the {_args.format_bytes(free)} of memory available: "
+            "ask for fewer at a time"
+        )
 
 
-def solve_many(deals: Iterable | np.ndarray, rules: Rules | str | None = None, *,
-               objective: str = "any", max_removed: bool = False, threads: int | None = None,
-               max_nodes: int | None = None, max_seconds: float | None = None,
-               max_memory: int | str | None = None, progress: Any = False,
-               cancel: Any = None, chunk: int = 64, scheduler: Any = None,
-               shard_size: int = 20_000) -> SolveManyResult:
+def solve_many(
+    deals: Iterable | np.ndarray,
+    rules: Rules | str | None = None,
+    *,
+    objective: str = "any",
+    max_removed: bool = False,
+    threads: int | None = None,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+    max_memory: int | str | None = None,
+    progress: Any = False,
+    cancel: Any = None,
+    chunk: int = 64,
+    scheduler: Any = None,
+    shard_size: int = 20_000,
+) -> SolveManyResult:
     """Solve many deals from their start, without the GIL, over ``threads`` threads (None:
     all cores; -1: all cores too; -2: all but one).
 
@@ -381,64 +477,137 @@ def solve_many(deals: Iterable | np.ndarray, rules: Rules | str | None = None, *
     batch = read_deals(deals, rules)
     _check_fits("solve_many", len(batch), BYTES_PER_DEAL - 52)
     if scheduler is not None:
-        out = _solve_on_cluster(scheduler, shard_size, batch, objective, max_removed,
-                                dict(max_nodes=max_nodes, max_seconds=max_seconds,
-                                     max_memory=max_memory), progress)
+        out = _solve_on_cluster(
+            scheduler,
+            shard_size,
+            batch,
+            objective,
+            max_removed,
+            dict(max_nodes=max_nodes, max_seconds=max_seconds, max_memory=max_memory),
+            progress,
+        )
     else:
-        out = _solve_rows(batch.decks_of, len(batch), batch.rules, obj,
-                          max_removed, budgets, threads, chunk, progress, cancel)
-    return SolveManyResult(winnable=out["winnable"], n_moves=out["n_moves"],
-                           max_removed=out["max_removed"], nodes=out["nodes"],
-                           seconds=out["seconds"], stopped_by=out["stop"], rules=batch.rules,
-                           objective=objective, optimal=out["optimal"].astype(np.bool_),
-                           deals=batch, budgets=budgets)
+        out = _solve_rows(
+            batch.decks_of,
+            len(batch),
+            batch.rules,
+            obj,
+            max_removed,
+            budgets,
+            threads,
+            chunk,
+            progress,
+            cancel,
+        )
+    return SolveManyResult(
+        winnable=out["winnable"],
+        n_moves=out["n_moves"],
+        max_removed=out["max_removed"],
+        nodes=out["nodes"],
+        seconds=out["seconds"],
+        stopped_by=out["stop"],
+        rules=batch.rules,
+        objective=objective,
+        optimal=out["optimal"].astype(np.bool_),
+        deals=batch,
+        budgets=budgets,
+    )
 
 
-def _solve_rows(decks_of: Callable[[int, int], np.ndarray], n: int, rules: Rules, obj: int,
-                max_removed: bool, budgets: dict[str, Any], threads: Any, chunk: int,
-                progress: Any, cancel: Any, what: str = "solve_many") -> dict[str, np.ndarray]:
+def _solve_rows(
+    decks_of: Callable[[int, int], np.ndarray],
+    n: int,
+    rules: Rules,
+    obj: int,
+    max_removed: bool,
+    budgets: dict[str, Any],
+    threads: Any,
+    chunk: int,
+    progress: Any,
+    cancel: Any,
+    what: str = "solve_many",
+) -> dict[str, np.ndarray]:
     """The per-deal arrays of n deals, deals lo..hi-1 given by ``decks_of(lo, hi)`` (so that a
     caller can shuffle them chunk by chunk)."""
     out = _rows(n)
     core_rules = {k: int(v) for k, v in rules.core_options().items()}
 
-    def work(lo: int, hi: int, flag: np.ndarray, objective: int = obj,
-             target: dict = out, source: Callable = decks_of) -> None:
+    def work(
+        lo: int,
+        hi: int,
+        flag: np.ndarray,
+        objective: int = obj,
+        target: dict = out,
+        source: Callable = decks_of,
+    ) -> None:
         decks = np.ascontiguousarray(source(lo, hi))
         sub = _rows(hi - lo)
-        _core.solve_decks(decks, core_rules, objective, budgets["max_nodes"],
-                          budgets["max_seconds"], budgets["max_memory"], 0, hi - lo,
-                          sub["winnable"], sub["n_moves"], sub["max_removed"], sub["nodes"],
-                          sub["seconds"], sub["stop"], sub["optimal"], cancel=flag)
+        _core.solve_decks(
+            decks,
+            core_rules,
+            objective,
+            budgets["max_nodes"],
+            budgets["max_seconds"],
+            budgets["max_memory"],
+            0,
+            hi - lo,
+            sub["winnable"],
+            sub["n_moves"],
+            sub["max_removed"],
+            sub["nodes"],
+            sub["seconds"],
+            sub["stop"],
+            sub["optimal"],
+            cancel=flag,
+        )
         for k, v in sub.items():
             target[k][lo:hi] = v
 
     bar = make_progress(progress, n, "deals")
     try:
-        _fill_rows(work, decks_of, out, n, max_removed, obj, threads, chunk, bar, progress,
-                   cancel, what)
+        _fill_rows(
+            work, decks_of, out, n, max_removed, obj, threads, chunk, bar, progress, cancel, what
+        )
     finally:
-        if not isinstance(progress, Progress):   # a caller's bar is the caller's to close
+        if not isinstance(progress, Progress):  # a caller's bar is the caller's to close
             bar.close()
     return out
 
 
-def _fill_rows(work: Callable, decks_of: Callable, out: dict[str, np.ndarray], n: int,
-               max_removed: bool, obj: int, threads: Any, chunk: int, bar: Progress,
-               progress: Any, cancel: Any, what: str) -> None:
+def _fill_rows(
+    work: Callable,
+    decks_of: Callable,
+    out: dict[str, np.ndarray],
+    n: int,
+    max_removed: bool,
+    obj: int,
+    threads: Any,
+    chunk: int,
+    bar: Progress,
+    progress: Any,
+    cancel: Any,
+    what: str,
+) -> None:
     # With objective "any", one search per deal answers both (the core's max_removed search
     # looks for a win first).
     single = max_removed and obj == _core.OBJECTIVES["any"]
     if single:
-        run_chunks(lambda lo, hi, flag: work(lo, hi, flag, _core.OBJECTIVES["max_removed"]), n,
-                   threads, chunk, bar, cancel, what)
+        run_chunks(
+            lambda lo, hi, flag: work(lo, hi, flag, _core.OBJECTIVES["max_removed"]),
+            n,
+            threads,
+            chunk,
+            bar,
+            cancel,
+            what,
+        )
         lost_unknown = (out["winnable"] == 0) & (out["stop"] != 0)
         out["max_removed"][lost_unknown] = -1
         out["n_moves"][lost_unknown] = -1
     else:
         run_chunks(work, n, threads, chunk, bar, cancel, what)
         if not isinstance(progress, Progress):
-            bar.close()           # a second bar follows for the lost deals
+            bar.close()  # a second bar follows for the lost deals
     if max_removed and not single:
         lost = np.flatnonzero(out["winnable"] == 0)
         out["max_removed"][out["winnable"] == 1] = 28
@@ -448,13 +617,23 @@ def _fill_rows(work: Callable, decks_of: Callable, out: dict[str, np.ndarray], n
             def lost_decks(lo: int, hi: int) -> np.ndarray:
                 return np.concatenate([decks_of(int(i), int(i) + 1) for i in lost[lo:hi]])
 
-            lost_bar = None if isinstance(progress, Progress) else \
-                make_progress(progress, len(lost), "lost deals")
+            lost_bar = (
+                None
+                if isinstance(progress, Progress)
+                else make_progress(progress, len(lost), "lost deals")
+            )
             try:
-                run_chunks(lambda lo, hi, flag: work(lo, hi, flag,
-                                                     _core.OBJECTIVES["max_removed"], sub,
-                                                     lost_decks),
-                           len(lost), threads, chunk, lost_bar, cancel, what)
+                run_chunks(
+                    lambda lo, hi, flag: work(
+                        lo, hi, flag, _core.OBJECTIVES["max_removed"], sub, lost_decks
+                    ),
+                    len(lost),
+                    threads,
+                    chunk,
+                    lost_bar,
+                    cancel,
+                    what,
+                )
             finally:
                 if lost_bar is not None:
                     lost_bar.close()
@@ -470,21 +649,41 @@ def _fill_rows(work: Callable, decks_of: Callable, out: dict[str, np.ndarray], n
 def _solve_shard(decks: np.ndarray, rules: Rules, kwargs: dict[str, Any]) -> dict[str, Any]:
     """One shard of solve_many on a cluster: its layouts, on the worker's cores."""
     r = solve_many(decks, rules, **kwargs)
-    return dict(winnable=r.winnable, n_moves=r.n_moves, max_removed=r.max_removed,
-                nodes=r.nodes, seconds=r.seconds, stop=r.stopped_by, optimal=r.optimal)
+    return dict(
+        winnable=r.winnable,
+        n_moves=r.n_moves,
+        max_removed=r.max_removed,
+        nodes=r.nodes,
+        seconds=r.seconds,
+        stop=r.stopped_by,
+        optimal=r.optimal,
+    )
 
 
-def _solve_on_cluster(scheduler: Any, shard_size: Any, batch: DealBatch, objective: str,
-                      max_removed: bool, budgets: dict[str, Any],
-                      progress: Any) -> dict[str, np.ndarray]:
+def _solve_on_cluster(
+    scheduler: Any,
+    shard_size: Any,
+    batch: DealBatch,
+    objective: str,
+    max_removed: bool,
+    budgets: dict[str, Any],
+    progress: Any,
+) -> dict[str, np.ndarray]:
     from ._cluster import LazyTasks, run_tasks, shards
+
     n = len(batch)
     parts = shards(n, shard_size)
     kwargs = dict(objective=objective, max_removed=max_removed, **budgets)
     out = _rows(n)
     bar = make_progress(progress, n, "deals")
-    tasks = run_tasks(_solve_shard, LazyTasks(len(parts), lambda i: (
-        np.ascontiguousarray(batch.decks_of(*parts[i])), batch.rules, kwargs)), scheduler)
+    tasks = run_tasks(
+        _solve_shard,
+        LazyTasks(
+            len(parts),
+            lambda i: (np.ascontiguousarray(batch.decks_of(*parts[i])), batch.rules, kwargs),
+        ),
+        scheduler,
+    )
     try:
         for i, got in tasks:
             lo, hi = parts[i]
@@ -498,7 +697,12 @@ def _solve_on_cluster(scheduler: Any, shard_size: Any, batch: DealBatch, objecti
 
 
 def _rows(n: int) -> dict[str, np.ndarray]:
-    return dict(winnable=np.zeros(n, np.int8), n_moves=np.zeros(n, np.int32),
-                max_removed=np.full(n, -1, np.int32), nodes=np.zeros(n, np.int64),
-                seconds=np.zeros(n, np.float64), stop=np.zeros(n, np.int8),
-                optimal=np.zeros(n, np.int8))
+    return dict(
+        winnable=np.zeros(n, np.int8),
+        n_moves=np.zeros(n, np.int32),
+        max_removed=np.full(n, -1, np.int32),
+        nodes=np.zeros(n, np.int64),
+        seconds=np.zeros(n, np.float64),
+        stop=np.zeros(n, np.int8),
+        optimal=np.zeros(n, np.int8),
+    )

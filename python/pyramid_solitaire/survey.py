@@ -35,6 +35,7 @@ The Parquet files are pyarrow's, the ``survey`` extra (``pip install
 "pyramid-solitaire[survey]"``; without it a survey says so before it starts); a cluster also
 needs dask.distributed (the ``distributed`` extra).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -42,34 +43,44 @@ import json
 import os
 import stat
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
+
 from pyramid_core.shuffle import MAX_DEAL_NUMBER
 
 from . import _args
 from ._atomic import write_atomic, write_atomic_with
-from .jsonin import loads
 from ._cluster import run_tasks
 from ._parallel import make_progress
+from .jsonin import loads
 from .rules import Rules
 
 FORMAT = "pyramid-solitaire survey 1"
-MANIFEST = "_manifest.json"   # a leading _: readers of the folder as a dataset skip it
+MANIFEST = "_manifest.json"  # a leading _: readers of the folder as a dataset skip it
 LOCK = ".lock"
 POLICIES = ("solver", "greedy", "random")
 OBJECTIVES = ("any", "min_moves")
 DEFAULT_SHARD_SIZE = 20_000
 MAX_SHARD_SIZE = 10_000_000
-COLUMNS = {"deal": np.uint64, "won": np.int8, "length": np.int16, "removed": np.int8,
-           "nodes": np.uint64, "seconds": np.float32}
+COLUMNS = {
+    "deal": np.uint64,
+    "won": np.int8,
+    "length": np.int16,
+    "removed": np.int8,
+    "nodes": np.uint64,
+    "seconds": np.float32,
+}
 
 
 #: what a survey says when pyarrow is not installed
-NEEDS_PYARROW = ('surveys write and read Parquet files with pyarrow: python -m pip install '
-                 '"pyramid-solitaire[survey]"')
+NEEDS_PYARROW = (
+    "surveys write and read Parquet files with pyarrow: python -m pip install "
+    '"pyramid-solitaire[survey]"'
+)
 
 
 def _pyarrow() -> Any:
@@ -94,15 +105,25 @@ class Plan:
     start: int
     count: int
     shard_size: int
-    seed: int | None = None          # the random policy's
-    objective: str = "any"           # the solver's
+    seed: int | None = None  # the random policy's
+    objective: str = "any"  # the solver's
     max_seconds: float | None = None  # the solver's budget per deal (None: none)
-    max_removed: bool = False        # the solver: also the most removable cards of lost deals
+    max_removed: bool = False  # the solver: also the most removable cards of lost deals
 
     @classmethod
-    def make(cls, *, rules: Any, policy: str, start: Any, count: Any,
-             shard_size: Any = DEFAULT_SHARD_SIZE, seed: Any = None, objective: str = "any",
-             max_seconds: Any = None, max_removed: Any = None) -> "Plan":
+    def make(
+        cls,
+        *,
+        rules: Any,
+        policy: str,
+        start: Any,
+        count: Any,
+        shard_size: Any = DEFAULT_SHARD_SIZE,
+        seed: Any = None,
+        objective: str = "any",
+        max_seconds: Any = None,
+        max_removed: Any = None,
+    ) -> Plan:
         """The plan of checked parameters (ValueError naming the bad one)."""
         rules = Rules.coerce(rules if rules is not None else "pyramide")
         policy = _args.choice("policy", policy, POLICIES)
@@ -112,19 +133,22 @@ class Plan:
         objective = _args.choice("objective", objective, OBJECTIVES)
         if policy == "random":
             from .simulate import _seed
-            seed = _seed(seed, policy)           # a fresh one, as simulate draws it, or checked
+
+            seed = _seed(seed, policy)  # a fresh one, as simulate draws it, or checked
         elif seed is not None:
             raise ValueError("seed goes with policy 'random' only")
-        if policy != "solver" and (objective != "any" or max_seconds is not None
-                                   or max_removed is not None):
-            raise ValueError("objective, max_seconds and max_removed go with policy 'solver' "
-                             "only")
+        if policy != "solver" and (
+            objective != "any" or max_seconds is not None or max_removed is not None
+        ):
+            raise ValueError("objective, max_seconds and max_removed go with policy 'solver' only")
         if max_seconds is not None:
             max_seconds = _args.real("max_seconds", max_seconds)
-        max_removed = policy == "solver" and (max_removed is None
-                                              or _args.flag("max_removed", max_removed))
-        return cls(rules, policy, start, count, shard_size, seed, objective, max_seconds,
-                   max_removed)
+        max_removed = policy == "solver" and (
+            max_removed is None or _args.flag("max_removed", max_removed)
+        )
+        return cls(
+            rules, policy, start, count, shard_size, seed, objective, max_seconds, max_removed
+        )
 
     @property
     def shards(self) -> int:
@@ -136,20 +160,38 @@ class Plan:
         return lo, min(lo + self.shard_size, self.start + self.count)
 
     def manifest(self) -> dict[str, Any]:
-        return {"format": FORMAT, "rules": self.rules.to_dict(), "rules_name": self.rules.name,
-                "policy": self.policy, "start": self.start, "count": self.count,
-                "shard_size": self.shard_size, "seed": self.seed, "objective": self.objective,
-                "max_seconds": self.max_seconds, "max_removed": self.max_removed}
+        return {
+            "format": FORMAT,
+            "rules": self.rules.to_dict(),
+            "rules_name": self.rules.name,
+            "policy": self.policy,
+            "start": self.start,
+            "count": self.count,
+            "shard_size": self.shard_size,
+            "seed": self.seed,
+            "objective": self.objective,
+            "max_seconds": self.max_seconds,
+            "max_removed": self.max_removed,
+        }
 
     @classmethod
-    def from_manifest(cls, m: dict[str, Any]) -> "Plan":
+    def from_manifest(cls, m: dict[str, Any]) -> Plan:
         if m.get("format") != FORMAT:
-            raise ValueError(f"not a survey manifest of this version ({FORMAT!r} expected, "
-                             f"got {_args.excerpt(m.get('format'))})")
-        return cls.make(rules=Rules.from_dict(m["rules"]), policy=m["policy"],
-                        start=m["start"], count=m["count"], shard_size=m["shard_size"],
-                        seed=m["seed"], objective=m["objective"], max_seconds=m["max_seconds"],
-                        max_removed=m["max_removed"] if m["policy"] == "solver" else None)
+            raise ValueError(
+                f"not a survey manifest of this version ({FORMAT!r} expected, "
+                f"got {_args.excerpt(m.get('format'))})"
+            )
+        return cls.make(
+            rules=Rules.from_dict(m["rules"]),
+            policy=m["policy"],
+            start=m["start"],
+            count=m["count"],
+            shard_size=m["shard_size"],
+            seed=m["seed"],
+            objective=m["objective"],
+            max_seconds=m["max_seconds"],
+            max_removed=m["max_removed"] if m["policy"] == "solver" else None,
+        )
 
     @property
     def key(self) -> str:
@@ -164,42 +206,62 @@ def shard_name(index: int) -> str:
 
 # ---- one shard: runs where the task runs (a pool process or a Dask worker) -----------------
 
-def run_shard(manifest: dict[str, Any], index: int, threads: int | None = None
-              ) -> dict[str, np.ndarray]:
+
+def run_shard(
+    manifest: dict[str, Any], index: int, threads: int | None = None
+) -> dict[str, np.ndarray]:
     """The rows of shard ``index`` of the survey ``manifest`` (a plain dict, so that it
     travels to any process), on ``threads`` threads (None: all cores)."""
     from .simulate import simulate
     from .solver import solve_many
+
     plan = Plan.from_manifest(manifest)
     lo, hi = plan.deals(index)
     n = hi - lo
     numbers = np.arange(lo, hi, dtype=np.uint64)
     t0 = time.perf_counter()
     if plan.policy == "solver":
-        r = solve_many(numbers, plan.rules, objective=plan.objective, max_removed=plan.max_removed,
-                       threads=threads, max_seconds=plan.max_seconds)
+        r = solve_many(
+            numbers,
+            plan.rules,
+            objective=plan.objective,
+            max_removed=plan.max_removed,
+            threads=threads,
+            max_seconds=plan.max_seconds,
+        )
         won = r.winnable.astype(np.int8)
         length = np.where(won == 1, r.n_moves, -1)
-        removed = np.where(won == 1, 28, np.where(won == 0, r.max_removed, -1))   # -1 unasked
+        removed = np.where(won == 1, 28, np.where(won == 0, r.max_removed, -1))  # -1 unasked
         nodes, seconds = r.nodes, r.seconds
     else:
-        r = simulate(n, start=lo, rules=plan.rules, policy=plan.policy, seed=plan.seed,
-                     threads=threads)
+        r = simulate(
+            n, start=lo, rules=plan.rules, policy=plan.policy, seed=plan.seed, threads=threads
+        )
         won, length, removed = r.won, r.moves, r.removed
         nodes = np.zeros(n, np.uint64)
         seconds = np.full(n, (time.perf_counter() - t0) / n)
-    rows = {"deal": numbers, "won": won, "length": length, "removed": removed,
-            "nodes": nodes, "seconds": seconds}
+    rows = {
+        "deal": numbers,
+        "won": won,
+        "length": length,
+        "removed": removed,
+        "nodes": nodes,
+        "seconds": seconds,
+    }
     return {k: np.ascontiguousarray(rows[k], dtype=t) for k, t in COLUMNS.items()}
 
 
 # ---- the folder --------------------------------------------------------------------------
 
+
 def _write_shard(folder: Path, index: int, rows: dict[str, np.ndarray]) -> None:
     pa = _pyarrow()
     table = pa.table({k: rows[k] for k in COLUMNS})
-    write_atomic_with(folder / shard_name(index),
-                      lambda f: pa.parquet.write_table(table, f, compression="zstd"), mode=0o644)
+    write_atomic_with(
+        folder / shard_name(index),
+        lambda f: pa.parquet.write_table(table, f, compression="zstd"),
+        mode=0o644,
+    )
 
 
 def _shard_done(folder: Path, plan: Plan, index: int) -> bool:
@@ -227,8 +289,10 @@ def _column_problem(schema: Any) -> str | None:
     for name, dtype in COLUMNS.items():
         if name not in schema.names:
             have = ", ".join(map(repr, schema.names)) or "no columns"
-            return (f"it has no column {name!r} (it has {have}; a shard has "
-                    f"{', '.join(map(repr, COLUMNS))})")
+            return (
+                f"it has no column {name!r} (it has {have}; a shard has "
+                f"{', '.join(map(repr, COLUMNS))})"
+            )
         have, want = schema.field(name).type, pa.from_numpy_dtype(np.dtype(dtype))
         if have != want:
             return f"its column {name!r} is of type {have}, not {want}"
@@ -248,8 +312,11 @@ def _read_shard(folder: Path, plan: Plan, index: int) -> dict[str, np.ndarray] |
     def damaged(what: str, resumed: bool = True) -> ValueError:
         # a resumed survey redoes a shard that _shard_done finds unfinished; other damage
         # (a value out of range) it cannot see
-        fix = "run the survey again to redo it" if resumed else \
-            "delete it and run the survey again to redo it"
+        fix = (
+            "run the survey again to redo it"
+            if resumed
+            else "delete it and run the survey again to redo it"
+        )
         return ValueError(f"survey shard {path} is damaged: {what}; {fix}")
 
     if not path.is_file():
@@ -257,52 +324,66 @@ def _read_shard(folder: Path, plan: Plan, index: int) -> dict[str, np.ndarray] |
     try:
         table = pa.parquet.read_table(path)
     except (OSError, pa.ArrowException) as e:
-        text = " ".join(str(e).split())                   # pyarrow's reason, without the path
+        text = " ".join(str(e).split())  # pyarrow's reason, without the path
         text = text.split(f"{path}': ", 1)[-1].split(f"{path}: ", 1)[-1]
-        raise damaged("not a readable Parquet file ("
-                      + (text if len(text) <= 120 else text[:117] + "...") + ")") from None
+        raise damaged(
+            "not a readable Parquet file ("
+            + (text if len(text) <= 120 else text[:117] + "...")
+            + ")"
+        ) from None
     problem = _column_problem(table.schema)
     if problem is not None:
         raise damaged(problem)
     if table.num_rows != hi - lo:
-        raise damaged(f"it has {table.num_rows:,} rows, not the {hi - lo:,} deals "
-                      f"{lo:,}..{hi - 1:,} of shard {index}")
+        raise damaged(
+            f"it has {table.num_rows:,} rows, not the {hi - lo:,} deals "
+            f"{lo:,}..{hi - 1:,} of shard {index}"
+        )
     rows = {}
     for name in COLUMNS:
         column = table.column(name)
         if column.null_count:
-            raise damaged(f"its column {name!r} has {column.null_count:,} empty values",
-                          resumed=False)
+            raise damaged(
+                f"its column {name!r} has {column.null_count:,} empty values", resumed=False
+            )
         rows[name] = column.to_numpy()
     expected = np.arange(lo, hi, dtype=np.uint64)
     if not np.array_equal(rows["deal"], expected):
         at = int(np.flatnonzero(rows["deal"] != expected)[0])
-        raise damaged(f"row {at + 1:,} is deal {int(rows['deal'][at]):,}, not "
-                      f"{int(expected[at]):,} (shard {index} holds deals {lo:,}..{hi - 1:,})",
-                      resumed=False)
+        raise damaged(
+            f"row {at + 1:,} is deal {int(rows['deal'][at]):,}, not "
+            f"{int(expected[at]):,} (shard {index} holds deals {lo:,}..{hi - 1:,})",
+            resumed=False,
+        )
     for name, (low, high) in _RANGES.items():
         values = rows[name]
         bad = np.flatnonzero((values < low) | (values > high))
         if bad.size:
             at = int(bad[0])
-            raise damaged(f"column {name!r} holds {int(values[at])} for deal {lo + at:,}, "
-                          f"not a value {low}..{high}", resumed=False)
+            raise damaged(
+                f"column {name!r} holds {int(values[at])} for deal {lo + at:,}, "
+                f"not a value {low}..{high}",
+                resumed=False,
+            )
     seconds = rows["seconds"]
     bad = np.flatnonzero(~np.isfinite(seconds) | (seconds < 0))
     if bad.size:
         at = int(bad[0])
-        raise damaged(f"column 'seconds' holds {float(seconds[at])!r} for deal {lo + at:,}, "
-                      "not a time of 0 or more", resumed=False)
+        raise damaged(
+            f"column 'seconds' holds {float(seconds[at])!r} for deal {lo + at:,}, "
+            "not a time of 0 or more",
+            resumed=False,
+        )
     return rows
 
 
-MAX_MANIFEST = 1 << 20       # a manifest is a few hundred bytes
+MAX_MANIFEST = 1 << 20  # a manifest is a few hundred bytes
 
 
 def _manifest_at(path: Path) -> dict[str, Any]:
     """The manifest in ``path`` as a dict (ValueError when it is not one)."""
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):       # a FIFO would block, a device...
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block, a device...
             raise ValueError("not a regular file")
         with open(path, "rb") as f:
             data = f.read(MAX_MANIFEST + 1)
@@ -325,13 +406,15 @@ def _open_folder(folder: Path, plan: Plan) -> None:
         have = _manifest_at(path)
         if have != manifest:
             diff = sorted(k for k in set(have) | set(manifest) if have.get(k) != manifest.get(k))
-            raise ValueError(f"{folder} holds a survey of other parameters ({', '.join(diff)} "
-                             "differ): resume it with its own, or use another folder")
+            raise ValueError(
+                f"{folder} holds a survey of other parameters ({', '.join(diff)} "
+                "differ): resume it with its own, or use another folder"
+            )
     else:
         if any(folder.glob("shard-*.parquet")):
             raise ValueError(f"{folder} has shards but no manifest: not a survey folder to reuse")
         write_atomic(path, json.dumps(manifest, indent=1, sort_keys=True) + "\n", mode=0o644)
-    for stale in folder.glob(".shard-*.tmp"):      # a killed run's half-written shards
+    for stale in folder.glob(".shard-*.tmp"):  # a killed run's half-written shards
         try:
             stale.unlink()
         except OSError:
@@ -353,21 +436,25 @@ class _Lock:
         try:
             try:
                 import fcntl
+
                 fcntl.flock(self.f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
             except ImportError:  # pragma: no cover - Windows
                 import msvcrt
+
                 self.f.seek(0)
                 msvcrt.locking(self.f.fileno(), msvcrt.LK_NBLCK, 1)
         except OSError:
             self.f.close()
-            raise ValueError(f"another survey run is using {folder}: wait for it to end "
-                             "(or stop it), then run again") from None
+            raise ValueError(
+                f"another survey run is using {folder}: wait for it to end "
+                "(or stop it), then run again"
+            ) from None
 
-    def __enter__(self) -> "_Lock":
+    def __enter__(self) -> _Lock:
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        self.f.close()                 # releases the lock
+        self.f.close()  # releases the lock
 
 
 def _folder_seed(folder: Path) -> int | None:
@@ -388,18 +475,30 @@ def read_manifest(folder: str | os.PathLike) -> Plan:
         return Plan.from_manifest(have)
     except (KeyError, TypeError, AttributeError) as e:
         raise ValueError(f"{path} is not a survey manifest ({type(e).__name__}: {e})") from None
-    except ValueError as e:         # a parameter out of range, unknown rules...
+    except ValueError as e:  # a parameter out of range, unknown rules...
         raise ValueError(f"survey manifest {path}: {e}") from None
 
 
 # ---- running -----------------------------------------------------------------------------
 
-def survey(out: str | os.PathLike, *, rules: Any = "pyramide", policy: str = "solver",
-           start: Any = 0, count: Any, shard_size: Any = DEFAULT_SHARD_SIZE, seed: Any = None,
-           objective: str = "any", max_seconds: Any = None, max_removed: Any = None,
-           scheduler: Any = None,
-           workers: Any = 1, progress: Any = False,
-           on_shard: Callable[[int], None] | None = None) -> dict[str, Any]:
+
+def survey(
+    out: str | os.PathLike,
+    *,
+    rules: Any = "pyramide",
+    policy: str = "solver",
+    start: Any = 0,
+    count: Any,
+    shard_size: Any = DEFAULT_SHARD_SIZE,
+    seed: Any = None,
+    objective: str = "any",
+    max_seconds: Any = None,
+    max_removed: Any = None,
+    scheduler: Any = None,
+    workers: Any = 1,
+    progress: Any = False,
+    on_shard: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
     """Run (or resume) the survey of deals ``start .. start + count - 1`` into folder ``out``
     (see the module's docstring); returns a summary dict: the folder, the shards done now
     and before, the deals per second of this run.
@@ -409,13 +508,21 @@ def survey(out: str | os.PathLike, *, rules: Any = "pyramide", policy: str = "so
     scheduler's address or a ``distributed.Client``. ``progress``: True for a bar (deals,
     rate, time left) or a callable ``progress(done, total)``. ``on_shard(index)`` is called
     after each shard is written (tests stop a run there)."""
-    _pyarrow()                                   # the extra, before anything is done
+    _pyarrow()  # the extra, before anything is done
     folder = Path(out)
     if seed is None and isinstance(policy, str) and policy.strip().lower() == "random":
-        seed = _folder_seed(folder)              # resuming without the seed: the folder's
-    plan = Plan.make(rules=rules, policy=policy, start=start, count=count,
-                     shard_size=shard_size, seed=seed, objective=objective,
-                     max_seconds=max_seconds, max_removed=max_removed)
+        seed = _folder_seed(folder)  # resuming without the seed: the folder's
+    plan = Plan.make(
+        rules=rules,
+        policy=policy,
+        start=start,
+        count=count,
+        shard_size=shard_size,
+        seed=seed,
+        objective=objective,
+        max_seconds=max_seconds,
+        max_removed=max_removed,
+    )
     workers = _args.workers(workers)
     with _Lock(folder):
         _open_folder(folder, plan)
@@ -426,9 +533,14 @@ def survey(out: str | os.PathLike, *, rules: Any = "pyramide", policy: str = "so
         bar = make_progress(progress, plan.count, "deals", desc=f"survey {plan.rules.name}")
         bar.update(plan.count - sum(hi - lo for lo, hi in map(plan.deals, todo)))
         done = 0
-        tasks = run_tasks(run_shard, [(manifest, i) for i in todo], scheduler, workers,
-                          keys=[f"pyramid-survey-{plan.key}-{i}" for i in todo],
-                          local_threads=True)
+        tasks = run_tasks(
+            run_shard,
+            [(manifest, i) for i in todo],
+            scheduler,
+            workers,
+            keys=[f"pyramid-survey-{plan.key}-{i}" for i in todo],
+            local_threads=True,
+        )
         try:
             for i, rows in tasks:
                 index = todo[i]
@@ -439,16 +551,22 @@ def survey(out: str | os.PathLike, *, rules: Any = "pyramide", policy: str = "so
                 if on_shard is not None:
                     on_shard(index)
         finally:
-            tasks.close()          # an interruption: the shards in flight are cancelled
+            tasks.close()  # an interruption: the shards in flight are cancelled
             bar.close()
     seconds = time.perf_counter() - t0
     deals = sum(hi - lo for lo, hi in map(plan.deals, todo))
-    return {"folder": str(folder), "shards": plan.shards, "done_now": done,
-            "done_before": before, "seconds": seconds,
-            "deals_per_second": deals / seconds if seconds > 0 and deals else None}
+    return {
+        "folder": str(folder),
+        "shards": plan.shards,
+        "done_now": done,
+        "done_before": before,
+        "seconds": seconds,
+        "deals_per_second": deals / seconds if seconds > 0 and deals else None,
+    }
 
 
 # ---- reading and reporting ---------------------------------------------------------------
+
 
 def load(folder: str | os.PathLike) -> tuple[Plan, dict[str, np.ndarray], int]:
     """A survey folder's plan, its finished shards' rows (in deal order, all in memory: about
@@ -464,8 +582,12 @@ def load(folder: str | os.PathLike) -> tuple[Plan, dict[str, np.ndarray], int]:
             missing += 1
         else:
             parts.append(rows)
-    out = {k: (np.concatenate([p[k] for p in parts]).astype(c, copy=False)
-               if parts else np.zeros(0, c)) for k, c in COLUMNS.items()}
+    out = {
+        k: (
+            np.concatenate([p[k] for p in parts]).astype(c, copy=False) if parts else np.zeros(0, c)
+        )
+        for k, c in COLUMNS.items()
+    }
     return plan, out, missing
 
 
@@ -477,6 +599,7 @@ def report(folder: str | os.PathLike) -> dict[str, Any]:
     shard is checked as it is read: a damaged one (cut short, not Parquet, other columns, a
     value out of range) raises a ValueError naming its file and what is wrong."""
     from .simulate import wilson_interval
+
     _pyarrow()
     folder = Path(folder)
     plan = read_manifest(folder)
@@ -484,7 +607,7 @@ def report(folder: str | os.PathLike) -> dict[str, Any]:
     seconds = 0.0
     lengths = np.zeros(1 << 15, np.int64)
     removed = np.zeros(29, np.int64)
-    for i in range(plan.shards):          # shard by shard: a survey of any size fits
+    for i in range(plan.shards):  # shard by shard: a survey of any size fits
         rows = _read_shard(folder, plan, i)
         if rows is None:
             missing += 1
@@ -498,7 +621,7 @@ def report(folder: str | os.PathLike) -> dict[str, Any]:
         lengths += np.bincount(length[(won == 1) & (length >= 0)], minlength=lengths.size)
         removed += np.bincount(rem[rem >= 0], minlength=29)
         top, bottom = rows["nodes"] >> np.uint64(32), rows["nodes"] & np.uint64(0xFFFFFFFF)
-        nodes += (int(top.sum()) << 32) + int(bottom.sum())   # never wraps round 2**64
+        nodes += (int(top.sum()) << 32) + int(bottom.sum())  # never wraps round 2**64
         seconds += float(rows["seconds"].astype(np.float64).sum())
     low, high = wilson_interval(wins, decided) if decided else (None, None)
 
@@ -506,46 +629,74 @@ def report(folder: str | os.PathLike) -> dict[str, Any]:
         total = int(hist.sum())
         return float(np.dot(np.arange(hist.size), hist) / total) if total else None
 
-    return {"folder": str(folder), "rules": plan.rules.describe_dict(), "policy": plan.policy,
-            "objective": plan.objective if plan.policy == "solver" else None,
-            "seed": plan.seed, "start": plan.start, "count": plan.count,
-            "shards": plan.shards, "missing_shards": missing,
-            "deals": deals, "decided": decided, "wins": wins,
-            "win_rate": wins / decided if decided else None,
-            "ci95": [low, high] if decided else None,
-            "length_histogram": {str(k): int(v) for k, v in enumerate(lengths) if v},
-            "removed_histogram": {str(k): int(v) for k, v in enumerate(removed) if v},
-            "mean_length": mean(lengths), "mean_removed": mean(removed),
-            "nodes": nodes, "seconds": seconds}
+    return {
+        "folder": str(folder),
+        "rules": plan.rules.describe_dict(),
+        "policy": plan.policy,
+        "objective": plan.objective if plan.policy == "solver" else None,
+        "seed": plan.seed,
+        "start": plan.start,
+        "count": plan.count,
+        "shards": plan.shards,
+        "missing_shards": missing,
+        "deals": deals,
+        "decided": decided,
+        "wins": wins,
+        "win_rate": wins / decided if decided else None,
+        "ci95": [low, high] if decided else None,
+        "length_histogram": {str(k): int(v) for k, v in enumerate(lengths) if v},
+        "removed_histogram": {str(k): int(v) for k, v in enumerate(removed) if v},
+        "mean_length": mean(lengths),
+        "mean_removed": mean(removed),
+        "nodes": nodes,
+        "seconds": seconds,
+    }
 
 
 def report_text(rep: dict[str, Any]) -> str:
     """The report as text (what ``survey report`` prints)."""
     from .simulate import histogram_table
-    what = {"solver": f"perfect play (solver, objective {rep['objective']})",
-            "greedy": "the greedy policy",
-            "random": f"the random policy (seed {rep['seed']})"}[rep["policy"]]
-    lines = [f"survey {rep['folder']}: {what}, rules {rep['rules']['name']}",
-             f"deals {rep['start']:,}..{rep['start'] + rep['count'] - 1:,}: {rep['deals']:,} done"
-             + (f" ({rep['missing_shards']:,} of {rep['shards']:,} shards missing: resume the "
-                "survey to finish it)" if rep["missing_shards"] else "")]
+
+    what = {
+        "solver": f"perfect play (solver, objective {rep['objective']})",
+        "greedy": "the greedy policy",
+        "random": f"the random policy (seed {rep['seed']})",
+    }[rep["policy"]]
+    lines = [
+        f"survey {rep['folder']}: {what}, rules {rep['rules']['name']}",
+        f"deals {rep['start']:,}..{rep['start'] + rep['count'] - 1:,}: {rep['deals']:,} done"
+        + (
+            f" ({rep['missing_shards']:,} of {rep['shards']:,} shards missing: resume the "
+            "survey to finish it)"
+            if rep["missing_shards"]
+            else ""
+        ),
+    ]
     if rep["decided"]:
         low, high = rep["ci95"]
         label = "winnable" if rep["policy"] == "solver" else "won"
-        lines.append(f"{label} {rep['wins']:,} of {rep['decided']:,}: {rep['win_rate'] * 100:.3f}% "
-                     f"(95% interval {low * 100:.3f}% .. {high * 100:.3f}%)")
+        lines.append(
+            f"{label} {rep['wins']:,} of {rep['decided']:,}: {rep['win_rate'] * 100:.3f}% "
+            f"(95% interval {low * 100:.3f}% .. {high * 100:.3f}%)"
+        )
         if rep["decided"] < rep["deals"]:
             lines.append(f"undecided (budget ran out) {rep['deals'] - rep['decided']:,}")
     if rep["length_histogram"]:
         name = "winning line length" if rep["policy"] == "solver" else "moves of won games"
-        lines += ["", f"{name}: mean {rep['mean_length']:.2f}",
-                  _length_table({int(k): v for k, v in rep["length_histogram"].items()})]
+        lines += [
+            "",
+            f"{name}: mean {rep['mean_length']:.2f}",
+            _length_table({int(k): v for k, v in rep["length_histogram"].items()}),
+        ]
     if rep["removed_histogram"]:
         hist = [0] * 29
         for k, v in rep["removed_histogram"].items():
             hist[int(k)] = v
-        lines += ["", f"pyramid cards removed: mean {rep['mean_removed']:.2f}",
-                  histogram_table(hist)]
+        lines += [
+            "",
+            f"pyramid cards removed: mean {rep['mean_removed']:.2f}",
+            histogram_table(hist),
+        ]
     if rep["policy"] == "solver":
         lines += ["", f"solver: {rep['nodes']:,} positions, {rep['seconds']:,.1f} s of solving"]
     return "\n".join(lines)
@@ -566,23 +717,29 @@ def plot(rep: dict[str, Any], path: str | os.PathLike) -> None:
     the plot extra)."""
     try:
         import matplotlib
+
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise ImportError('a plot needs matplotlib: python -m pip install '
-                          '"pyramid-solitaire[plot]"',
-                          name="matplotlib") from None
+        raise ImportError(
+            'a plot needs matplotlib: python -m pip install "pyramid-solitaire[plot]"',
+            name="matplotlib",
+        ) from None
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-    for ax, key, label in ((axes[0], "length_histogram", "winning line length"),
-                           (axes[1], "removed_histogram", "pyramid cards removed")):
+    for ax, key, label in (
+        (axes[0], "length_histogram", "winning line length"),
+        (axes[1], "removed_histogram", "pyramid cards removed"),
+    ):
         hist = {int(k): v for k, v in rep[key].items()}
         ax.bar(list(hist), list(hist.values()), color="#3a6ea5")
         ax.set_xlabel(label)
         ax.set_ylabel("deals")
     rate = rep["win_rate"]
-    fig.suptitle(f"{rep['rules']['name']}, {rep['policy']}: {rep['deals']:,} deals"
-                 + (f", {rate * 100:.2f}% won" if rate is not None else ""))
+    fig.suptitle(
+        f"{rep['rules']['name']}, {rep['policy']}: {rep['deals']:,} deals"
+        + (f", {rate * 100:.2f}% won" if rate is not None else "")
+    )
     fig.tight_layout()
     kind = Path(path).suffix.lstrip(".").lower() or "png"
-    write_atomic_with(path, lambda f: fig.savefig(f, format=kind))   # the one writer
+    write_atomic_with(path, lambda f: fig.savefig(f, format=kind))  # the one writer
     plt.close(fig)

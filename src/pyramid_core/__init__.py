@@ -4,6 +4,7 @@ Cython code can ``cimport`` the C-level API declared in the ``.pxd`` files shipp
 (``from pyramid_core.position cimport pyr_table, pyr_pos, gen_moves, pos_apply``); build such
 extensions with ``include_dirs=[pyramid_core.get_include()]``.
 """
+
 import os
 
 

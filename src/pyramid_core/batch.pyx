@@ -2,10 +2,10 @@
 """N games stepped at once: the native half of pyramid_solitaire.batch (docs/env.md).
 
 Each game is one engine table (position.pxd's pyr_table, its deal under the batch's rules) and
-one position word, with a few counters and a random generator: a `bgame`, 240 bytes. Every call here takes a range of
-games [lo, hi) and runs without the GIL, so the Python layer can spread a batch over threads;
-each game's step depends only on its own state, its action and the batch's seed, so results
-do not depend on how the games are split.
+one position word, with a few counters and a random generator: a `bgame`, 240 bytes. Every
+call here takes a range of games [lo, hi) and runs without the GIL, so the Python layer can
+spread a batch over threads; each game's step depends only on its own state, its action and
+the batch's seed, so results do not depend on how the games are split.
 
 Actions are by card identity, the same under every rule set (N_ACTIONS = 102):
 
@@ -32,7 +32,7 @@ from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint16_t, uint32_t, 
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
-from pyramid_core.cards cimport card_rank, card_suit, N_CARDS, N_PYRAMID, N_TALON, KING
+from pyramid_core.cards cimport card_rank, card_suit, N_PYRAMID, KING
 from pyramid_core.rules cimport pyr_rules, REDEALS_UNLIMITED, rules_from_options
 from pyramid_core.geometry cimport free_mask, pyr_ctz32, pyr_popcount32, pyr_geometry_init
 from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, MAX_MOVES, LOC_TALON,
@@ -42,8 +42,7 @@ from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, MAX_MOVES, LOC
                                     move_king, move_pair, below, stock_top, TALON_ALL)
 from pyramid_core.shuffle cimport deal_shuffle, splitmix64_next, rand_below
 from pyramid_core.solver cimport (solve_ws, solve_out, solve_limits, solve_with, ws_init,
-                                  ws_free, OBJ_ANY, OBJ_MIN_MOVES, OBJ_MAX_REMOVED,
-                                  STOP_CANCELLED)
+                                  ws_free, OBJ_ANY, OBJ_MIN_MOVES, OBJ_MAX_REMOVED)
 
 pyr_geometry_init()
 
@@ -70,7 +69,7 @@ cdef enum:
     F_SAW_REMOVAL = 8   # a removal was legal at some position of this pass
     F_NUMBERED = 16     # the deal is a numbered one (`key` is its number)
     F_ILLEGAL = 32      # this episode ended on an illegal action (penalty mode)
-    F_PASS_REMOVED = 64 # a card was removed since the last recycle (or the deal)
+    F_PASS_REMOVED = 64  # a card was removed since the last recycle (or the deal)
     # reward kinds
     R_REMOVED = 0       # pyramid cards removed by the step
     R_WIN = 1           # 1 on the winning step
@@ -121,7 +120,6 @@ cdef void _init_tables():
                 ACTION_OF[52 * i + j] = pair_action(i, j)
         if card_rank(i) == KING:
             ACTION_OF[52 * i + i] = card_suit(i)
-
 
 
 # ---- the action table -----------------------------------------------------------------------
@@ -626,7 +624,7 @@ cdef class Batch:
         anew as soon as its episode ends (the benchmark's "random actions chosen in the
         core"); write: write the observations and masks at every step. Adds to out the
         steps played, the episodes ended and the wins. Stops early once cancel[0] is set."""
-        cdef int64_t s, i, n_steps = 0, ended = 0, wins = 0
+        cdef int64_t _s, i, n_steps = 0, ended = 0, wins = 0
         cdef bgame* g
         cdef uint8_t ill
         with nogil:
@@ -638,7 +636,7 @@ cdef class Batch:
                 g = &self.g[i]
                 if g.flags & F_DONE:          # ended before this call: dealt anew, not counted
                     next_deal(&self.c, g, i)
-                for s in range(steps):
+                for _s in range(steps):
                     step_game(&self.c, g, random_action(g), &ill)
                     n_steps += 1
                     if g.flags & F_DONE:
@@ -722,7 +720,8 @@ cdef class Batch:
                                &lim, out)
                     winnable[j] = out.winnable
                     stop[j] = out.stop
-                    n_moves[j] = out.n_moves if shortest and out.winnable == 1 and out.optimal else -1
+                    n_moves[j] = (out.n_moves if shortest and out.winnable == 1 and out.optimal
+                                  else -1)
                     action[j] = move_action(&g.t, out.line[0]) \
                         if out.winnable == 1 and out.n_moves > 0 else -1
                     removable[j] = 28 - gone if out.winnable == 1 else -1

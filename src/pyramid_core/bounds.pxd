@@ -60,7 +60,8 @@ cdef inline bint can_ever_go(const search* s, pyr_pos p, int t) noexcept nogil:
         return True
     if s.t.rules.draw == 3:              # pile tops pair with each other
         return (pos_talon(p) & s.talon_rank[q]) != 0
-    return s.t.rules.stock_top_playable and (pos_talon(p) & ~below(pos_cur(p)) & s.talon_rank[q]) != 0
+    return (s.t.rules.stock_top_playable
+            and (pos_talon(p) & ~below(pos_cur(p)) & s.talon_rank[q]) != 0)
 
 
 cdef inline bint buries(const search* s, pyr_pos p) noexcept nogil:

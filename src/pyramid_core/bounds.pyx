@@ -126,11 +126,12 @@ cdef inline int class_m(uint32_t packed, int r) noexcept nogil:
 
 
 cdef int pyramid_partners(const search* s, uint32_t pyr) noexcept nogil:
-    """(Needs s.dcache: without it the search would be exponential.) The fewest talon partners any game needs to clear the pyramid cards `pyr` (the
-    pyramid alone, exactly: which cards are free when; a talon partner of a rank is
-    assumed at hand whenever the deal's talon has that rank): PARTNERS_NONE when no game
-    can clear them. Free Kings go first (alone, no partner). Remembered in s.dcache, so
-    each pyramid (at most some 1,400 shapes a deal) is worked out once."""
+    """(Needs s.dcache: without it the search would be exponential.) The fewest talon
+    partners any game needs to clear the pyramid cards `pyr` (the pyramid alone, exactly:
+    which cards are free when; a talon partner of a rank is assumed at hand whenever the
+    deal's talon has that rank): PARTNERS_NONE when no game can clear them. Free Kings go
+    first (alone, no partner). Remembered in s.dcache, so each pyramid (at most some 1,400
+    shapes a deal) is worked out once."""
     cdef uint64_t slot = 0, e
     cdef uint32_t f, x, y, kings
     cdef int best = PARTNERS_NONE, got, a, r
@@ -292,7 +293,8 @@ cdef int relaxed_won(search* s, uint32_t pyr, uint64_t cnt) noexcept nogil:
                 a = pyr_ctz32(x)
                 k = y & ~s.rel[a]
                 while k:
-                    if relaxed_won(s, pyr & ~((<uint32_t>1) << a) & ~((<uint32_t>1) << pyr_ctz32(k)), cnt):
+                    if relaxed_won(s, pyr & ~((<uint32_t>1) << a)
+                                   & ~((<uint32_t>1) << pyr_ctz32(k)), cnt):
                         res = 1
                         break
                     k &= k - 1
@@ -301,7 +303,8 @@ cdef int relaxed_won(search* s, uint32_t pyr, uint64_t cnt) noexcept nogil:
         while x and not res:
             a = pyr_ctz32(x)
             q = 13 - s.t.rank[a]
-            if tc[q] and relaxed_won(s, pyr & ~((<uint32_t>1) << a), cnt - ((<uint64_t>1) << (3 * (q - 1)))):
+            if tc[q] and relaxed_won(s, pyr & ~((<uint32_t>1) << a),
+                                     cnt - ((<uint64_t>1) << (3 * (q - 1)))):
                 res = 1
             x &= x - 1
     if s.relax != NULL and relax_note(s, key, kept | <uint64_t>(res + 1)) < 0:
@@ -353,7 +356,8 @@ cdef int relaxed_most(search* s, uint32_t pyr, uint64_t cnt) noexcept nogil:
             a = pyr_ctz32(x)
             k = y & ~s.rel[a]
             while k and best < top:
-                got = relaxed_most(s, pyr & ~((<uint32_t>1) << a) & ~((<uint32_t>1) << pyr_ctz32(k)), cnt)
+                got = relaxed_most(s, pyr & ~((<uint32_t>1) << a)
+                                   & ~((<uint32_t>1) << pyr_ctz32(k)), cnt)
                 if got < 0:
                     return -1
                 if got + 2 > best:
@@ -365,7 +369,8 @@ cdef int relaxed_most(search* s, uint32_t pyr, uint64_t cnt) noexcept nogil:
         a = pyr_ctz32(x)
         q = 13 - s.t.rank[a]
         if (cnt >> (3 * (q - 1))) & 7:
-            got = relaxed_most(s, pyr & ~((<uint32_t>1) << a), cnt - ((<uint64_t>1) << (3 * (q - 1))))
+            got = relaxed_most(s, pyr & ~((<uint32_t>1) << a),
+                               cnt - ((<uint64_t>1) << (3 * (q - 1))))
             if got < 0:
                 return -1
             if got + 1 > best:
@@ -532,7 +537,8 @@ cdef inline int halves(const pyr_part* pp, int c, int use) noexcept nogil:
     return (use - pp.least[c] + 1) >> 1 if use > pp.least[c] else 0   # a + b + t is even
 
 
-cdef inline void way_change(way* w, const pyr_part* pp, int y, int by, bint pairable) noexcept nogil:
+cdef inline void way_change(way* w, const pyr_part* pp, int y, int by,
+                            bint pairable) noexcept nogil:
     """One card of rank y more (by = 1) or fewer (by = -1) in the way; pairable: it may go
     with a pyramid card (else it costs a whole move)."""
     cdef int c = class_of(y), before = w.count[y]
@@ -594,7 +600,8 @@ cdef uint32_t stuck_of(const search* s, uint32_t pyr, uint32_t ranks) noexcept n
     return stuck
 
 
-cdef inline bint all_free(const search* s, uint32_t pyr, uint32_t wq, uint32_t stuck) noexcept nogil:
+cdef inline bint all_free(const search* s, uint32_t pyr, uint32_t wq,
+                          uint32_t stuck) noexcept nogil:
     """Has each rank in wq (bit r: rank r) a pyramid card outside stuck?"""
     cdef int r
     while wq:
@@ -676,7 +683,7 @@ cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
     partner's way adds and these d moves are the same extra partners counted twice, so
     the larger of the two counts (and d alone when no partner is needed)."""
     cdef uint32_t talon, stock, waste, x_bits
-    cdef int cur = pos_cur(p), x, y, t, worst = 0, cost, k, i, j
+    cdef int cur = pos_cur(p), y, t, worst = 0, cost, k, i, j
     cdef int draw_self = 0 if s.t.rules.stock_top_playable else 1
     cdef bint recycle
     cdef way above                # the cards above the card looked at

@@ -68,7 +68,8 @@ cdef inline uint32_t below(int n) noexcept nogil:
 
 # ---- the deal -------------------------------------------------------------------------------
 
-cdef inline void table_init(pyr_table* t, const uint8_t* deck, const pyr_rules* rules) noexcept nogil:
+cdef inline void table_init(pyr_table* t, const uint8_t* deck,
+                            const pyr_rules* rules) noexcept nogil:
     """Fill t from 52 card indices (pyramid row-major, then the talon in draw order)."""
     cdef int i, c, w
     t.rules = rules[0]

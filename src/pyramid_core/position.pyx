@@ -2,7 +2,7 @@
 """The engine seen from Python: a `Table` (one deal under one rule set) whose methods take and
 return positions as plain ints (the 64-bit words of position.pxd). The Python layer
 (pyramid_solitaire.Game) builds on this; nothing here is meant for loops of millions."""
-from libc.stdint cimport uint8_t, uint64_t
+from libc.stdint cimport uint8_t
 
 from pyramid_core.rules cimport REDEALS_UNLIMITED, REDEALS_MAX
 

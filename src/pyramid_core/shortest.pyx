@@ -198,7 +198,8 @@ cdef inline pyr_move talon_step(const pyr_table* t, pyr_pos p) noexcept nogil:
     return 0
 
 
-cdef inline uint32_t newly_available(const pyr_table* t, pyr_pos before, pyr_pos after) noexcept nogil:
+cdef inline uint32_t newly_available(const pyr_table* t, pyr_pos before,
+                                     pyr_pos after) noexcept nogil:
     """Talon bits of the cards a draw or recycle from `before` to `after` made available:
     the new stock top where it is playable, else the card drawn (draw 1) or the cards drawn
     (draw 3)."""
@@ -484,7 +485,7 @@ cdef int astar_line(search* s, const anodes* N, uint32_t goal, pyr_pos start) no
     """Write the line to node `goal` into s.path (each node's steps, then its removal);
     1, or -1 when it is too long to return."""
     cdef uint32_t idx = goal
-    cdef int n = 0, i, k, total = N.at[goal].g
+    cdef int n = 0, i, _k, total = N.at[goal].g
     cdef pyr_pos q = start
     cdef uint32_t chain[MAX_LINE]
     if total >= MAX_LINE:
@@ -496,7 +497,7 @@ cdef int astar_line(search* s, const anodes* N, uint32_t goal, pyr_pos start) no
         idx = N.at[idx].parent
     s.path_len = 0
     for i in range(n - 1, -1, -1):
-        for k in range(N.steps[chain[i]]):
+        for _k in range(N.steps[chain[i]]):
             s.path[s.path_len] = talon_step(s.t, q)
             q = pos_apply(s.t, q, s.path[s.path_len])
             s.path_len += 1

@@ -83,7 +83,8 @@ ctypedef struct sim_result:
 # ---- per-game set-up ------------------------------------------------------------------------
 cdef void sim_deal_from_number(sim_deal* d, uint64_t number, const pyr_rules* rules,
                                bint with_cards) noexcept nogil
-cdef void sim_deal_from_deck(sim_deal* d, const uint8_t* deck, const pyr_rules* rules) noexcept nogil
+cdef void sim_deal_from_deck(sim_deal* d, const uint8_t* deck,
+                             const pyr_rules* rules) noexcept nogil
 cdef uint64_t sim_game_seed(uint64_t seed, uint64_t number) noexcept nogil
 
 # ---- playouts: fill res; record the moves into rec (room for SIM_MAX_RECORD) unless NULL ----
@@ -107,7 +108,7 @@ cdef int sim_batch_decks(int policy, const pyr_rules* rules, uint64_t seed, cons
                          const uint64_t* keys, Py_ssize_t lo, Py_ssize_t hi, uint8_t* won,
                          uint8_t* removed, uint16_t* moves, uint16_t* score) noexcept nogil
 
-# ---- for the test and benchmark hooks (_simulate_tests.pyx) ---------------------------------
+# ---- for the test and benchmark hooks (tests/core_hooks/_simulate_tests.pyx) -----------------
 cdef int sim_rules_from(pyr_rules* r, dict d) except -1    # rules_from_options, checked
 cdef int sim_check(int rc) except -1                       # raise for an error code
 cdef void sim_deal_rules(sim_deal* d, const pyr_rules* rules) noexcept nogil

@@ -5,7 +5,7 @@ See simulate.pxd for the design and docs/simulation.md for what the policies do.
 layer (pyramid_solitaire.simulate) calls `run` on chunks of a batch from a thread pool;
 `run_decks` is the same batch on explicit layouts (card lists) instead of deal numbers; `play`
 records one game's moves; `simd_path` and `cpu_features` say which vector path runs. The
-hooks of the tests and benchmarks are in _simulate_tests.pyx.
+hooks of the tests and benchmarks are in tests/core_hooks/_simulate_tests.pyx.
 """
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
@@ -118,7 +118,7 @@ cdef uint64_t sim_game_seed(uint64_t seed, uint64_t number) noexcept nogil:
 # ---- the deal -------------------------------------------------------------------------------
 
 cdef inline void _deal_masks(sim_deal* d, const pyr_rules* rules) noexcept nogil:
-    cdef int i, w
+    cdef int i
     d.rules = rules[0]
     memset(d.prank, 0, sizeof(d.prank))
     memset(d.trank, 0, sizeof(d.trank))
@@ -183,7 +183,8 @@ cdef inline void _deal_block(sim_deal* ds, const uint64_t* numbers, const uint64
     pyr_sim_shuffle_masks_block(b, numbers, nxt, RANK_OF, ds)
 
 
-cdef void sim_deal_from_deck(sim_deal* d, const uint8_t* deck, const pyr_rules* rules) noexcept nogil:
+cdef void sim_deal_from_deck(sim_deal* d, const uint8_t* deck,
+                             const pyr_rules* rules) noexcept nogil:
     cdef int i
     for i in range(N_CARDS):
         d.card[i] = deck[i]
@@ -450,7 +451,7 @@ cdef inline void _free_bottom_row(const sim_deal* d, uint32_t* free, uint32_t* f
 
 
 cdef inline uint32_t _play_cards(const sim_deal* d, int m, uint32_t* talon,
-                                uint8_t* tc) noexcept nogil:
+                                 uint8_t* tc) noexcept nogil:
     """The specialised playouts' removal m (a King or a pair): its talon cards leave the
     talon (and their rank counts tc, unless NULL); returns its pyramid cards, for
     _take_pyr."""
@@ -1292,7 +1293,7 @@ def play(int policy, dict rules, unsigned long long seed, unsigned long long num
 
 def simd_path(policy=None, rules=None):
     """The vector path the simulator uses now: "avx512", "avx2" or "scalar" (the PYRAMID_SIMD
-    environment variable, and the tests' _simulate_tests.simd(), choose among what the CPU
+    environment variable, and the tests' hook _simulate_tests.simd(), choose among what the CPU
     has; "one-lane" only under the tests' simd(3)); given a policy and
     rules, the path a numbered batch of them takes (the lockstep playouts know the greedy
     and random policies and every rule set but pair_waste_top_two and pair_with_covering)."""
@@ -1308,7 +1309,7 @@ def cpu_features():
     return {"avx2": bool(pyr_cpu_avx2()), "avx512": bool(pyr_cpu_avx512())}
 
 
-# ---- for the test and benchmark hooks (_simulate_tests.pyx; declared in simulate.pxd) ------
+# ---- for the test and benchmark hooks (tests/core_hooks; declared in simulate.pxd) ---------
 
 
 cdef void sim_deal_rules(sim_deal* d, const pyr_rules* rules) noexcept nogil:

@@ -55,3 +55,10 @@ cdef int solve_with(solve_ws* ws, const pyr_table* t, pyr_pos start, int objecti
                     const solve_limits* lim, solve_out* out) noexcept nogil
 cdef int ws_init(solve_ws* ws) noexcept nogil
 cdef void ws_free(solve_ws* ws) noexcept nogil
+
+# The search's bounds at a position, one at a time (for the tests' hooks)
+cdef enum:
+    PROBE_LOWER_BOUND = 0       # A*'s lower bound on the moves still needed to a win
+    PROBE_RELAXED_OK = 1        # 0 when the free-talon relaxation proves the position lost
+    PROBE_RELAXED_REMOVAL = 2   # a bound on the pyramid cards a line can still remove
+cdef int solve_probe(const pyr_table* t, pyr_pos pos, int what) noexcept nogil

@@ -70,7 +70,7 @@ pyr_geometry_init()
 
 cdef void search_init(search* s, const pyr_table* t, int objective, const solve_limits* lim,
                       pyr_move* path, pyr_move* best) noexcept nogil:
-    cdef int i, r
+    cdef int i
     memset(s, 0, sizeof(search))
     s.t = t
     s.objective = objective
@@ -144,7 +144,7 @@ cdef int free_dfs(search* s, uint32_t pyr, uint64_t cnt, int depth) noexcept nog
     cdef uint32_t f, k, x, y
     cdef uint64_t key
     cdef int tc[14]
-    cdef int r, q, a, b, res, n = 0, i
+    cdef int r, q, a, res, n = 0, i
     cdef pyr_move mv[64]
     # Free Kings go at once.
     f = free_mask(pyr)
@@ -209,17 +209,18 @@ cdef int free_dfs(search* s, uint32_t pyr, uint64_t cnt, int depth) noexcept nog
             res = free_dfs(s, pyr & ~((<uint32_t>1) << a), cnt - ((<uint64_t>1) << (3 * (q - 1))),
                            depth + 1)
         else:
-            res = free_dfs(s, pyr & ~(((<uint32_t>1) << move_a(mv[i])) | ((<uint32_t>1) << move_b(mv[i]))),
-                           cnt, depth + 1)
+            res = free_dfs(s, pyr & ~(((<uint32_t>1) << move_a(mv[i]))
+                                      | ((<uint32_t>1) << move_b(mv[i]))), cnt, depth + 1)
         if res != 0:
             return res
     return 0
 
 
-cdef int bring_to_waste(const pyr_table* t, pyr_pos* p, int rank, pyr_move* line, int* n) noexcept nogil:
+cdef int bring_to_waste(const pyr_table* t, pyr_pos* p, int rank, pyr_move* line,
+                        int* n) noexcept nogil:
     """Draw (and recycle) until the waste top has `rank`; 0 ok, -1 impossible."""
-    cdef int steps, w
-    for steps in range(3 * (N_TALON + 1)):
+    cdef int _steps, w
+    for _steps in range(3 * (N_TALON + 1)):
         w = waste_top(p[0])
         if w >= 0 and t.rank[LOC_TALON + w] == rank:
             return 0
@@ -239,7 +240,7 @@ cdef int bring_to_waste(const pyr_table* t, pyr_pos* p, int rank, pyr_move* line
 cdef int realize(const pyr_table* t, pyr_pos p, const pyr_move* abstract, int count,
                  bint finish_talon, pyr_move* line) noexcept nogil:
     """Turn a free-talon line into real moves from p; returns the count (-1 on failure)."""
-    cdef int n = 0, i, a, w
+    cdef int n = 0, i, a
     cdef pyr_move m
     for i in range(count):
         m = abstract[i]
@@ -748,14 +749,11 @@ def solve_decks(const uint8_t[:, ::1] decks, dict rules, int objective, max_node
         ws_free(&ws)
 
 
-cdef enum:
-    PROBE_LOWER_BOUND = 0
-    PROBE_RELAXED_OK = 1
-    PROBE_RELAXED_REMOVAL = 2
-
-
-cdef int _probe(Table table, pyr_pos pos, int what) except? -1:
-    """One of the bounds at pos, in a search context of its own (for the test hooks below)."""
+cdef int solve_probe(const pyr_table* t, pyr_pos pos, int what) noexcept nogil:
+    """One of the search's bounds at pos (PROBE_LOWER_BOUND, PROBE_RELAXED_OK or
+    PROBE_RELAXED_REMOVAL), in a search context of its own; -1 when its memory cannot be
+    had. For the tests (tests/core_hooks/_solver_tests.pyx), which check each bound against
+    the true answers."""
     cdef search s
     cdef solve_ws ws
     cdef solve_limits lim
@@ -763,9 +761,9 @@ cdef int _probe(Table table, pyr_pos pos, int what) except? -1:
     memset(&ws, 0, sizeof(solve_ws))
     if ws_init(&ws) < 0:
         ws_free(&ws)
-        raise MemoryError()
-    _limits(&lim, None, None, None)
-    search_init(&s, &table.t, OBJ_MIN_MOVES if what == PROBE_LOWER_BOUND else OBJ_ANY, &lim,
+        return -1
+    memset(&lim, 0, sizeof(solve_limits))
+    search_init(&s, t, OBJ_MIN_MOVES if what == PROBE_LOWER_BOUND else OBJ_ANY, &lim,
                 NULL, NULL)
     ws.epoch = 1
     s.mcache = ws.mcache
@@ -782,22 +780,3 @@ cdef int _probe(Table table, pyr_pos pos, int what) except? -1:
         out = relaxed_removal_bound(&s, pos)
     ws_free(&ws)
     return out
-
-
-def lower_bound_of(Table table not None, pyr_pos pos):
-    """A*'s lower bound on the moves still needed from pos to a win (for the tests, which
-    check it never exceeds the true distance)."""
-    return _probe(table, pos, PROBE_LOWER_BOUND)
-
-
-def relaxed_ok_of(Table table not None, pyr_pos pos):
-    """bounds.pyx's relaxed_ok (for the tests, which check it never calls a winnable
-    position lost): False when pos cannot be won even with every talon card still playable
-    at hand at any time (True in the last pass and for win="all", where it is not used)."""
-    return _probe(table, pos, PROBE_RELAXED_OK) != 0
-
-
-def relaxed_removal_bound_of(Table table not None, pyr_pos pos):
-    """bounds.pyx's relaxed_removal_bound (for the tests, which check it is never below the
-    most pyramid cards a line removes): 28 where it is not worked out."""
-    return _probe(table, pos, PROBE_RELAXED_REMOVAL)

@@ -8,6 +8,7 @@ or ``\r`` and nothing else (a form feed or U+2028 is whitespace inside a line, n
 break: :func:`split_lines`), so line numbers are what an editor shows. Errors name the file
 and the line; with ``--skip-bad`` a bad line is skipped instead and reported on stderr.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -18,7 +19,7 @@ from typing import Any
 
 from .. import _args
 from .._args import excerpt
-from ..cards import _tokens, _TOKEN
+from ..cards import _TOKEN, _tokens
 from ..cli import UsageError, explicit_rules, rules_from_args
 from ..deal import Deal, looks_like_code
 from ..deals_input import deal_number_of
@@ -34,9 +35,9 @@ _COUNTS = {2: "two", 3: "three", 4: "four", 5: "five"}
 class Line:
     """One deal of the input: where it came from, its text, the deal and its rules."""
 
-    where: str          # "deals.txt, line 3", or "the argument"
+    where: str  # "deals.txt, line 3", or "the argument"
     text: str
-    deal: Deal          # named under the rules it is played under
+    deal: Deal  # named under the rules it is played under
 
 
 def split_lines(text: str) -> list[str]:
@@ -57,24 +58,29 @@ def _what_is_seen(text: str, where: str) -> str | None:
     card)."""
     words = text.split()
     if len(words) > 1 and looks_like_code(words[0]):
-        return (f"a deal code and {len(words) - 1:,} more word{'s' if len(words) > 2 else ''} "
-                f"({excerpt(words[0], 20)} ...): one deal a line (a comment starts with #)")
+        return (
+            f"a deal code and {len(words) - 1:,} more word{'s' if len(words) > 2 else ''} "
+            f"({excerpt(words[0], 20)} ...): one deal a line (a comment starts with #)"
+        )
     tokens = _tokens(text)
     n = len(tokens)
     if n == 52 or not tokens or not all(_TOKEN.fullmatch(t) for _, t, _ in tokens):
         return None
     if n % 52 == 0:
-        return (f"{n} card tokens: {_COUNTS.get(n // 52, f'{n // 52:,}')} deals on one line? "
-                "(one deal a line)")
+        return (
+            f"{n} card tokens: {_COUNTS.get(n // 52, f'{n // 52:,}')} deals on one line? "
+            "(one deal a line)"
+        )
     if n < 44 or n > 52:
         line = " on one line" if where != "the argument" else ""
-        return (f"got {n} card token{'s' if n != 1 else ''} (a deal is a code, a deal number "
-                f"or 52 card tokens{line})")
+        return (
+            f"got {n} card token{'s' if n != 1 else ''} (a deal is a code, a deal number "
+            f"or 52 card tokens{line})"
+        )
     return None
 
 
-def parse_deal(text: str, args: argparse.Namespace, where: str, *,
-               rules: bool = True) -> Line:
+def parse_deal(text: str, args: argparse.Namespace, where: str, *, rules: bool = True) -> Line:
     """A deal code or a card list, with the rules flags applied (errors name ``where``).
     ``rules=False``: the rules are not needed (only the cards are shown), so a code of
     custom rules (an X code) given without rule flags is read as it is."""
@@ -82,16 +88,20 @@ def parse_deal(text: str, args: argparse.Namespace, where: str, *,
         if len(text) > 10_000:
             raise ValueError(f"a deal is a code or 52 card tokens, got {len(text):,} characters")
         number = deal_number_of(text)
-        if number is not None:                                   # a deal number
+        if number is not None:  # a deal number
             return Line(where, text, Deal.from_number(number, rules=rules_from_args(args)))
         if not looks_like_code(text):
             problem = _what_is_seen(text, where)
             if problem is not None:
                 raise ValueError(problem)
         deal = Deal.parse(text)
-        if not rules and deal.number is not None and deal.rules is None \
-                and explicit_rules(args) is None:
-            return Line(where, text, deal)                      # an X code, its cards only
+        if (
+            not rules
+            and deal.number is not None
+            and deal.rules is None
+            and explicit_rules(args) is None
+        ):
+            return Line(where, text, deal)  # an X code, its cards only
         return Line(where, text, deal.with_rules(rules_from_args(args, deal)))
     except ValueError as e:
         raise UsageError(f"{where}: {e}" if where != "the argument" else str(e)) from None
@@ -124,12 +134,13 @@ def _read_bounded(f: Any, name: str) -> bytes:
         if not utf16 and b"\x00" in chunk:
             data = b"".join(parts) + chunk
             line = _line_of(data, data.index(b"\x00"))
-            raise UsageError(f"{name}, line {line}: a NUL byte: this is not a text file of "
-                             f"deals")
+            raise UsageError(f"{name}, line {line}: a NUL byte: this is not a text file of deals")
         size += len(chunk)
         if size > limit:
-            raise UsageError(f"{name} is over {_args.format_bytes(limit)} (a quarter of the "
-                             f"memory available): split it, or free memory")
+            raise UsageError(
+                f"{name} is over {_args.format_bytes(limit)} (a quarter of the "
+                f"memory available): split it, or free memory"
+            )
         parts.append(chunk)
 
 
@@ -151,7 +162,7 @@ def read_text(path: str) -> tuple[str, str]:
         raise UsageError(f"cannot read {name}: {e.strerror or e}") from None
     for bom, encoding in _BOMS:
         if data.startswith(bom):
-            data = data[len(bom):]
+            data = data[len(bom) :]
             if encoding != "utf-8":
                 try:
                     return data.decode(encoding), name
@@ -165,12 +176,15 @@ def read_text(path: str) -> tuple[str, str]:
         return data.decode("utf-8"), name
     except UnicodeDecodeError as e:
         line = _line_of(data, e.start)
-        raise UsageError(f"{name}, line {line}: byte 0x{data[e.start]:02x} is not UTF-8 text; "
-                         "save the file as UTF-8") from None
+        raise UsageError(
+            f"{name}, line {line}: byte 0x{data[e.start]:02x} is not UTF-8 text; "
+            "save the file as UTF-8"
+        ) from None
 
 
-def read_deal_file(path: str, args: argparse.Namespace, skip_bad: bool = False
-                   ) -> tuple[list[Line], list[str]]:
+def read_deal_file(
+    path: str, args: argparse.Namespace, skip_bad: bool = False
+) -> tuple[list[Line], list[str]]:
     """The deals of a file, and (with ``skip_bad``) the errors of the lines skipped, each
     naming its line and why."""
     text, name = read_text(path)
@@ -187,8 +201,10 @@ def read_deal_file(path: str, args: argparse.Namespace, skip_bad: bool = False
             bad.append(str(e))
     if not lines:
         if bad:
-            raise UsageError(f"{name} holds no deals ({len(bad):,} bad line"
-                             f"{'s' if len(bad) != 1 else ''} skipped; the first: {bad[0]})")
+            raise UsageError(
+                f"{name} holds no deals ({len(bad):,} bad line"
+                f"{'s' if len(bad) != 1 else ''} skipped; the first: {bad[0]})"
+            )
         raise UsageError(f"{name} holds no deals")
     return lines, bad
 
@@ -208,20 +224,27 @@ def report_bad(bad: list[str]) -> None:
 def add_budget_flags(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--max-seconds", metavar="S", help=f"time budget per {what}")
     p.add_argument("--max-nodes", metavar="N", help=f"positions budget per {what}")
-    p.add_argument("--max-memory", metavar="BYTES",
-                   help=f"memory budget per {what}, e.g. 512MB (default 1GiB)")
+    p.add_argument(
+        "--max-memory", metavar="BYTES", help=f"memory budget per {what}, e.g. 512MB (default 1GiB)"
+    )
 
 
 def budgets(args: argparse.Namespace, default_seconds: float | None = None) -> dict[str, Any]:
     """The budget flags, checked under their flags' names."""
-    seconds = None if args.max_seconds is None else _args.real("--max-seconds", args.max_seconds,
-                                                               allow_inf=True)
+    seconds = (
+        None
+        if args.max_seconds is None
+        else _args.real("--max-seconds", args.max_seconds, allow_inf=True)
+    )
     return dict(
         max_seconds=default_seconds if seconds is None else seconds,
-        max_nodes=None if args.max_nodes is None else _args.whole(
-            "--max-nodes", args.max_nodes, 1, _args.INT64_MAX, clamp=True),
-        max_memory=None if args.max_memory is None else _args.memory("--max-memory",
-                                                                     args.max_memory))
+        max_nodes=None
+        if args.max_nodes is None
+        else _args.whole("--max-nodes", args.max_nodes, 1, _args.INT64_MAX, clamp=True),
+        max_memory=None
+        if args.max_memory is None
+        else _args.memory("--max-memory", args.max_memory),
+    )
 
 
 def threads(args: argparse.Namespace) -> int | None:

@@ -1,4 +1,5 @@
 """``pyramid-solitaire deal CODE``: show a deal's layout."""
+
 from __future__ import annotations
 
 import argparse
@@ -10,13 +11,23 @@ from ._input import parse_deal, read_text, split_lines
 
 
 def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("deal", parents=[rules], help="show a deal's layout",
-                       description="Show the layout of a deal code (PY1-N-AAAAAAS) or a card list.")
-    p.add_argument("deal", metavar="CODE",
-                   help="a deal code, a quoted list of 52 card tokens, or - to read one from "
-                        "standard input")
-    p.add_argument("--format", choices=("text", "cards", "json"), default="text",
-                   help="text: draw the table; cards: the 52 ASCII tokens; json: the layout")
+    p = sub.add_parser(
+        "deal",
+        parents=[rules],
+        help="show a deal's layout",
+        description="Show the layout of a deal code (PY1-N-AAAAAAS) or a card list.",
+    )
+    p.add_argument(
+        "deal",
+        metavar="CODE",
+        help="a deal code, a quoted list of 52 card tokens, or - to read one from standard input",
+    )
+    p.add_argument(
+        "--format",
+        choices=("text", "cards", "json"),
+        default="text",
+        help="text: draw the table; cards: the 52 ASCII tokens; json: the layout",
+    )
     p.set_defaults(func=run)
 
 
@@ -30,8 +41,7 @@ def run(args: argparse.Namespace) -> int:
         if not rows:
             raise UsageError(f"{name} holds no deal")
         if len(rows) > 1 and all(len(r.split()) == 1 for r in rows):
-            raise UsageError(f"{name} holds {len(rows)} deals; deal shows one (solve - reads "
-                             "many)")
+            raise UsageError(f"{name} holds {len(rows)} deals; deal shows one (solve - reads many)")
         line = parse_deal(" ".join(" ".join(rows).split()), args, name, rules=need_rules)
     else:
         line = parse_deal(args.deal, args, "the argument", rules=need_rules)

@@ -3,6 +3,7 @@
 The per-game arrays are not kept: the games are played in blocks whose totals are summed, so
 any number of games runs in constant memory.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -13,64 +14,108 @@ from pyramid_core.shuffle import MAX_DEAL_NUMBER
 from .. import _args
 from ..cli import UsageError, explicit_rules, rules_from_args
 from ..deal import Deal
-from ..rules import Rules
 from ..jsonout import dumps
+from ..rules import Rules
 from ..simulate import POLICIES, SOLVER_MAX_SECONDS, simulate
 from ._input import add_budget_flags, budgets, read_deal_file, report_bad, threads
 
 
 def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
-        "simulate", parents=[rules], help="play many deals with a policy (Monte Carlo)",
+        "simulate",
+        parents=[rules],
+        help="play many deals with a policy (Monte Carlo)",
         description="Play deal numbers START .. START+N-1 (or the deals of a file) with a "
-                    "built-in policy and report the win rate with its 95% (Wilson) interval, "
-                    "the speed, and how many pyramid cards the games removed.")
+        "built-in policy and report the win rate with its 95% (Wilson) interval, "
+        "the speed, and how many pyramid cards the games removed.",
+    )
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--games", metavar="N", help="how many deals to play")
-    src.add_argument("--file", metavar="FILE",
-                     help="play the deals of a file (one code or 52 card tokens a line; "
-                          "'-' reads standard input)")
-    p.add_argument("--start", metavar="DEALNO|CODE", default="0",
-                   help="first deal number (default 0); a deal code gives its number and rules")
-    p.add_argument("--policy", metavar="NAME", default="greedy",
-                   help="policy: " + ", ".join(POLICIES) + " (default greedy)")
-    p.add_argument("--seed", metavar="S", default=None,
-                   help="seed of the random policy (default: a fresh one, printed)")
-    p.add_argument("--threads", metavar="T", default=None,
-                   help="threads: all cores by default; negative counts back (-1 = all)")
-    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
-                   help="play on a Dask cluster: its scheduler (tcp://host:port; the "
-                        "distributed extra), shard by shard (with --games)")
+    src.add_argument(
+        "--file",
+        metavar="FILE",
+        help="play the deals of a file (one code or 52 card tokens a line; "
+        "'-' reads standard input)",
+    )
+    p.add_argument(
+        "--start",
+        metavar="DEALNO|CODE",
+        default="0",
+        help="first deal number (default 0); a deal code gives its number and rules",
+    )
+    p.add_argument(
+        "--policy",
+        metavar="NAME",
+        default="greedy",
+        help="policy: " + ", ".join(POLICIES) + " (default greedy)",
+    )
+    p.add_argument(
+        "--seed",
+        metavar="S",
+        default=None,
+        help="seed of the random policy (default: a fresh one, printed)",
+    )
+    p.add_argument(
+        "--threads",
+        metavar="T",
+        default=None,
+        help="threads: all cores by default; negative counts back (-1 = all)",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        default=None,
+        help="play on a Dask cluster: its scheduler (tcp://host:port; the "
+        "distributed extra), shard by shard (with --games)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
-    add_budget_flags(p, f"game (solver policy; default {SOLVER_MAX_SECONDS:g} s): games it "
-                        "cannot decide are reported as undecided")
-    p.add_argument("--skip-bad", action="store_true",
-                   help="--file: skip lines that are not deals (reported on stderr)")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help="progress bar on stderr (default: when stderr is a terminal)")
+    add_budget_flags(
+        p,
+        f"game (solver policy; default {SOLVER_MAX_SECONDS:g} s): games it "
+        "cannot decide are reported as undecided",
+    )
+    p.add_argument(
+        "--skip-bad",
+        action="store_true",
+        help="--file: skip lines that are not deals (reported on stderr)",
+    )
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar on stderr (default: when stderr is a terminal)",
+    )
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     policy = args.policy.strip().lower()
     if policy not in POLICIES:
-        raise UsageError(f"--policy must be one of {', '.join(POLICIES)}, got "
-                         f"{_args.excerpt(args.policy)}")
+        raise UsageError(
+            f"--policy must be one of {', '.join(POLICIES)}, got {_args.excerpt(args.policy)}"
+        )
     budget = {k: v for k, v in budgets(args).items() if v is not None}
     if budget and policy != "solver":
         raise UsageError("--max-seconds, --max-nodes and --max-memory go with --policy solver")
     seed = None if args.seed is None else _args.whole("--seed", args.seed, 0, (1 << 64) - 1)
     show = sys.stderr.isatty() if args.progress is None else args.progress
-    common = dict(policy=policy, seed=seed, threads=threads(args), progress=show and not args.json,
-                  arrays=False, **budget)
+    common = dict(
+        policy=policy,
+        seed=seed,
+        threads=threads(args),
+        progress=show and not args.json,
+        arrays=False,
+        **budget,
+    )
     if args.file is not None:
         if args.scheduler is not None:
             raise UsageError("--scheduler goes with --games (numbered deals), not with --file")
         if args.start != "0":
             raise UsageError("--start goes with --games, not with --file")
         lines, bad = read_deal_file(args.file, args, args.skip_bad)
-        result = simulate(deals=[line.deal for line in lines], rules=_file_rules(args, lines),
-                          **common)
+        result = simulate(
+            deals=[line.deal for line in lines], rules=_file_rules(args, lines), **common
+        )
         report_bad(bad)
     else:
         if args.skip_bad:
@@ -85,11 +130,12 @@ def run(args: argparse.Namespace) -> int:
             rules = explicit_rules(args)
             start = _args.whole("--start", start, 0, MAX_DEAL_NUMBER)
         if start + games - 1 > MAX_DEAL_NUMBER:
-            raise UsageError(f"--games {games:,} from --start {start:,} runs past the last deal "
-                             f"number {MAX_DEAL_NUMBER:,}")
+            raise UsageError(
+                f"--games {games:,} from --start {start:,} runs past the last deal "
+                f"number {MAX_DEAL_NUMBER:,}"
+            )
         try:
-            result = simulate(games, start=start, rules=rules, scheduler=args.scheduler,
-                              **common)
+            result = simulate(games, start=start, rules=rules, scheduler=args.scheduler, **common)
         except ImportError as e:
             raise UsageError(str(e)) from None
     print(dumps(result.to_dict()) if args.json else result.summary())
@@ -100,11 +146,14 @@ def _file_rules(args: argparse.Namespace, lines: list) -> Rules:
     """One simulation plays one rule set: the rules every code of the file is played under
     (its letter's preset, or --rules, with the option flags on top), which must agree; card
     lists and deal numbers take them too (else the flags', else pyramide)."""
-    coded = [line for line in lines if line.deal.number is not None
-             and not line.text.strip().isdigit()]
+    coded = [
+        line for line in lines if line.deal.number is not None and not line.text.strip().isdigit()
+    ]
     for line in coded[1:]:
         if line.deal.rules != coded[0].deal.rules:
-            raise UsageError(f"{coded[0].where} is played under the {coded[0].deal.rules.name} "
-                             f"rules and {line.where} under the {line.deal.rules.name} rules: one "
-                             "simulation plays one rule set (split the file, or give --rules)")
+            raise UsageError(
+                f"{coded[0].where} is played under the {coded[0].deal.rules.name} "
+                f"rules and {line.where} under the {line.deal.rules.name} rules: one "
+                "simulation plays one rule set (split the file, or give --rules)"
+            )
     return coded[0].deal.rules if coded else (explicit_rules(args) or Rules())

@@ -7,11 +7,22 @@ statistics store (:class:`StatsStore`) and the JSON-lines protocol. See docs/ses
 >>> s.tap(22) == [] and s.score == 10
 True
 """
+
 from .difficulty import Difficulty
 from .messages import CATALOGUE, LANGUAGES, Message, message
 from .profiles import PROFILES, Profile, Scoring
 from .session import Session
 from .stats import StatsStore
 
-__all__ = ["CATALOGUE", "Difficulty", "LANGUAGES", "Message", "PROFILES", "Profile", "Scoring",
-           "Session", "StatsStore", "message"]
+__all__ = [
+    "CATALOGUE",
+    "Difficulty",
+    "LANGUAGES",
+    "Message",
+    "PROFILES",
+    "Profile",
+    "Scoring",
+    "Session",
+    "StatsStore",
+    "message",
+]

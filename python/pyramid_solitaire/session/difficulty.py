@@ -20,15 +20,16 @@ the same deal always gets the same level, in every session and on every machine:
 >>> rate("PY1-N-AAAAAAS").random_win_rate == d.random_win_rate     # always the same
 True
 """
-from __future__ import annotations
 
-from .. import _args
+from __future__ import annotations
 
 import functools
 from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
+
+from .. import _args
 
 #: Random playouts per deal.
 PLAYOUTS = 200
@@ -46,11 +47,11 @@ LABELS = {1: "easy", 2: "medium", 3: "hard", 4: "very_hard", 5: "expert", 6: "un
 class Difficulty:
     """A deal's rating (see the module's text for how it is computed)."""
 
-    level: int                  # 1 easy .. 5 expert, 6 proved unwinnable
-    winnable: bool | None       # None: no playout won and the solver ran out of budget
-    random_win_rate: float      # share of the PLAYOUTS random games won
+    level: int  # 1 easy .. 5 expert, 6 proved unwinnable
+    winnable: bool | None  # None: no playout won and the solver ran out of budget
+    random_win_rate: float  # share of the PLAYOUTS random games won
     greedy_won: bool
-    solver_nodes: int           # positions the solver searched (0 when it was not needed)
+    solver_nodes: int  # positions the solver searched (0 when it was not needed)
 
     @property
     def label(self) -> str:
@@ -60,23 +61,27 @@ class Difficulty:
         return {**asdict(self), "label": self.label}
 
     @classmethod
-    def from_dict(cls, data: Any) -> "Difficulty":
+    def from_dict(cls, data: Any) -> Difficulty:
         """The rating of :meth:`to_dict` (as saved); ValueError when it is not one."""
         try:
-            d = cls(_args.whole("difficulty.level", data["level"], 1, 6), data["winnable"],
-                    _args.real("difficulty.random_win_rate", data["random_win_rate"],
-                               positive=False),
-                    _args.flag("difficulty.greedy_won", data["greedy_won"]),
-                    _args.whole("difficulty.solver_nodes", data["solver_nodes"], 0,
-                                _args.INT64_MAX))
+            d = cls(
+                _args.whole("difficulty.level", data["level"], 1, 6),
+                data["winnable"],
+                _args.real("difficulty.random_win_rate", data["random_win_rate"], positive=False),
+                _args.flag("difficulty.greedy_won", data["greedy_won"]),
+                _args.whole("difficulty.solver_nodes", data["solver_nodes"], 0, _args.INT64_MAX),
+            )
         except (KeyError, TypeError):
-            raise ValueError("difficulty: expected level, winnable, random_win_rate, "
-                             "greedy_won and solver_nodes") from None
+            raise ValueError(
+                "difficulty: expected level, winnable, random_win_rate, greedy_won and solver_nodes"
+            ) from None
         if not 0 <= d.random_win_rate <= 1:
             raise ValueError(f"difficulty.random_win_rate is 0..1, got {d.random_win_rate!r}")
         if d.level not in LABELS or d.winnable not in (True, False, None):
-            raise ValueError(f"difficulty: level 1..6 and winnable true/false/null, got "
-                             f"{d.level}, {d.winnable!r}")
+            raise ValueError(
+                f"difficulty: level 1..6 and winnable true/false/null, got "
+                f"{d.level}, {d.winnable!r}"
+            )
         return d
 
 
@@ -93,6 +98,7 @@ def rate(deal: Any, rules: Any = None) -> Difficulty:
     (default: the code's rules, else ``pyramide``). The last ratings are remembered (a
     restarted deal, a shared code, another tab on the same game cost nothing)."""
     from ..deals_input import read_deal
+
     deal = read_deal(deal, rules)
     return _rate(tuple(int(c) for c in deal.cards), deal.rules)
 
@@ -102,6 +108,7 @@ def _rate(cards: tuple[int, ...], rules: Any) -> Difficulty:
     from ..deal import Deal
     from ..simulate import simulate
     from ..solver import solve
+
     deal = Deal.from_cards(list(cards), rules=rules)
     deck = np.asarray(cards, dtype=np.uint8)
     games = np.tile(deck, (PLAYOUTS, 1))

@@ -13,6 +13,7 @@ A frontend adds its own keys.
 When the stock is empty, tapping it turns the waste over to go through it again: 2 times
 in this game (shown under the stock).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -24,90 +25,136 @@ from .profiles import Profile
 TEXTS: dict[str, dict[str, str]] = {
     "title": {"en": "How to play: {game}", "vi": "Cách chơi: {game}"},
     "goal": {"en": "Goal", "vi": "Mục tiêu"},
-    "goal_pyramid": {"en": "Remove the 28 cards of the pyramid. The cards left in the stock "
-                           "and the waste do not matter.",
-                     "vi": "Loại bỏ hết 28 lá của kim tự tháp. Các lá còn lại trong chồng "
-                           "bài rút và chồng bài bỏ không tính."},
-    "goal_all": {"en": "Remove all 52 cards: the pyramid, the stock and the waste.",
-                 "vi": "Loại bỏ cả 52 lá: kim tự tháp, chồng bài rút và chồng bài bỏ."},
-    "deal": {"en": "The 28 pyramid cards lie face up in 7 rows, each card partly covered by "
-                   "the two below it; the other 24 cards are the stock, face down.",
-             "vi": "28 lá kim tự tháp nằm ngửa trên 7 hàng, mỗi lá bị hai lá ở hàng dưới che "
-                   "một phần; 24 lá còn lại úp thành chồng bài rút."},
+    "goal_pyramid": {
+        "en": "Remove the 28 cards of the pyramid. The cards left in the stock "
+        "and the waste do not matter.",
+        "vi": "Loại bỏ hết 28 lá của kim tự tháp. Các lá còn lại trong chồng "
+        "bài rút và chồng bài bỏ không tính.",
+    },
+    "goal_all": {
+        "en": "Remove all 52 cards: the pyramid, the stock and the waste.",
+        "vi": "Loại bỏ cả 52 lá: kim tự tháp, chồng bài rút và chồng bài bỏ.",
+    },
+    "deal": {
+        "en": "The 28 pyramid cards lie face up in 7 rows, each card partly covered by "
+        "the two below it; the other 24 cards are the stock, face down.",
+        "vi": "28 lá kim tự tháp nằm ngửa trên 7 hàng, mỗi lá bị hai lá ở hàng dưới che "
+        "một phần; 24 lá còn lại úp thành chồng bài rút.",
+    },
     "pairs": {"en": "Pairs of 13", "vi": "Các cặp có tổng 13"},
-    "pairs_text": {"en": "Tap a free card, then another: if their values add up to 13, both "
-                         "are removed. An Ace is 1, a Jack 11, a Queen 12, the others their "
-                         "number; suits do not matter.",
-                   "vi": "Chạm một lá tự do rồi một lá khác: nếu tổng giá trị bằng 13, cả hai "
-                         "được loại. Át là 1, Bồi 11, Đầm 12, các lá khác bằng số trên lá; chất "
-                         "bài không ảnh hưởng."},
-    "pairs_list": {"en": "The pairs: A + Q, 2 + J, 3 + 10, 4 + 9, 5 + 8, 6 + 7.",
-                   "vi": "Các cặp: Át + Đầm, 2 + Bồi, 3 + 10, 4 + 9, 5 + 8, 6 + 7."},
-    "kings": {"en": "A King is 13 on its own: one tap removes it.",
-              "vi": "Lá Già có giá trị 13: chạm một lần là loại được."},
+    "pairs_text": {
+        "en": "Tap a free card, then another: if their values add up to 13, both "
+        "are removed. An Ace is 1, a Jack 11, a Queen 12, the others their "
+        "number; suits do not matter.",
+        "vi": "Chạm một lá tự do rồi một lá khác: nếu tổng giá trị bằng 13, cả hai "
+        "được loại. Át là 1, Bồi 11, Đầm 12, các lá khác bằng số trên lá; chất "
+        "bài không ảnh hưởng.",
+    },
+    "pairs_list": {
+        "en": "The pairs: A + Q, 2 + J, 3 + 10, 4 + 9, 5 + 8, 6 + 7.",
+        "vi": "Các cặp: Át + Đầm, 2 + Bồi, 3 + 10, 4 + 9, 5 + 8, 6 + 7.",
+    },
+    "kings": {
+        "en": "A King is 13 on its own: one tap removes it.",
+        "vi": "Lá Già có giá trị 13: chạm một lần là loại được.",
+    },
     "free": {"en": "Free cards", "vi": "Các lá tự do"},
-    "free_text": {"en": "A pyramid card is free when no card covers it any more: at the start, "
-                        "the 7 cards of the bottom row. The top card of the waste is free too.",
-                  "vi": "Một lá trong kim tự tháp là tự do khi không còn lá nào đè lên nó: lúc "
-                        "đầu là 7 lá ở hàng dưới cùng. Lá trên cùng của chồng bài bỏ cũng tự "
-                        "do."},
-    "free_three": {"en": "The top card of each of the three waste piles is free.",
-                   "vi": "Lá trên cùng của mỗi chồng trong ba chồng bài bỏ đều tự do."},
-    "stock_top": {"en": "In this game the stock's top card is free as well, before it is "
-                        "drawn.",
-                  "vi": "Trong kiểu chơi này, lá trên cùng của chồng bài rút cũng tự do, trước "
-                        "khi được rút."},
-    "waste_two": {"en": "The top two cards of the waste may pair with each other.",
-                  "vi": "Hai lá trên cùng của chồng bài bỏ có thể ghép với nhau."},
-    "covering": {"en": "A card may pair with the one card still covering it.",
-                 "vi": "Một lá có thể ghép với lá duy nhất còn đè lên nó."},
+    "free_text": {
+        "en": "A pyramid card is free when no card covers it any more: at the start, "
+        "the 7 cards of the bottom row. The top card of the waste is free too.",
+        "vi": "Một lá trong kim tự tháp là tự do khi không còn lá nào đè lên nó: lúc "
+        "đầu là 7 lá ở hàng dưới cùng. Lá trên cùng của chồng bài bỏ cũng tự "
+        "do.",
+    },
+    "free_three": {
+        "en": "The top card of each of the three waste piles is free.",
+        "vi": "Lá trên cùng của mỗi chồng trong ba chồng bài bỏ đều tự do.",
+    },
+    "stock_top": {
+        "en": "In this game the stock's top card is free as well, before it is drawn.",
+        "vi": "Trong kiểu chơi này, lá trên cùng của chồng bài rút cũng tự do, trước khi được rút.",
+    },
+    "waste_two": {
+        "en": "The top two cards of the waste may pair with each other.",
+        "vi": "Hai lá trên cùng của chồng bài bỏ có thể ghép với nhau.",
+    },
+    "covering": {
+        "en": "A card may pair with the one card still covering it.",
+        "vi": "Một lá có thể ghép với lá duy nhất còn đè lên nó.",
+    },
     "stock": {"en": "The stock and the waste", "vi": "Chồng bài rút và chồng bài bỏ"},
-    "draw_one": {"en": "Tap the stock to turn its top card onto the waste.",
-                 "vi": "Chạm chồng bài rút để lật lá trên cùng sang chồng bài bỏ."},
-    "draw_three": {"en": "Tap the stock to turn three cards onto the three waste piles, one "
-                         "on each.",
-                   "vi": "Chạm chồng bài rút để lật ba lá sang ba chồng bài bỏ, mỗi chồng "
-                         "một lá."},
-    "waste_at_deal": {"en": "At the deal, one card is already turned onto the waste.",
-                      "vi": "Lúc chia bài, một lá đã được lật sẵn lên chồng bài bỏ."},
-    "redeals_unlimited": {"en": "When the stock is empty, tapping it turns the waste over to "
-                                "go through it again, as often as you like.",
-                          "vi": "Khi chồng bài rút hết, chạm vào nó để lật lại chồng bài bỏ "
-                                "và rút tiếp, bao nhiêu lần cũng được."},
-    "redeals_some": {"en": "When the stock is empty, tapping it turns the waste over to go "
-                           "through it again: {n} {times} in this game (shown under the "
-                           "stock).",
-                     "vi": "Khi chồng bài rút hết, chạm vào nó để lật lại chồng bài bỏ và rút "
-                           "tiếp: {n} lần trong kiểu chơi này (số lần còn lại hiện dưới "
-                           "chồng bài)."},
-    "redeals_none": {"en": "The stock is gone through once: the waste is never turned over.",
-                     "vi": "Chồng bài rút chỉ được rút một lượt: không lật lại chồng bài bỏ."},
-    "end": {"en": "The game ends when you win, or when no move is left.",
-            "vi": "Ván bài kết thúc khi bạn thắng, hoặc khi không còn nước đi nào."},
+    "draw_one": {
+        "en": "Tap the stock to turn its top card onto the waste.",
+        "vi": "Chạm chồng bài rút để lật lá trên cùng sang chồng bài bỏ.",
+    },
+    "draw_three": {
+        "en": "Tap the stock to turn three cards onto the three waste piles, one on each.",
+        "vi": "Chạm chồng bài rút để lật ba lá sang ba chồng bài bỏ, mỗi chồng một lá.",
+    },
+    "waste_at_deal": {
+        "en": "At the deal, one card is already turned onto the waste.",
+        "vi": "Lúc chia bài, một lá đã được lật sẵn lên chồng bài bỏ.",
+    },
+    "redeals_unlimited": {
+        "en": "When the stock is empty, tapping it turns the waste over to "
+        "go through it again, as often as you like.",
+        "vi": "Khi chồng bài rút hết, chạm vào nó để lật lại chồng bài bỏ "
+        "và rút tiếp, bao nhiêu lần cũng được.",
+    },
+    "redeals_some": {
+        "en": "When the stock is empty, tapping it turns the waste over to go "
+        "through it again: {n} {times} in this game (shown under the "
+        "stock).",
+        "vi": "Khi chồng bài rút hết, chạm vào nó để lật lại chồng bài bỏ và rút "
+        "tiếp: {n} lần trong kiểu chơi này (số lần còn lại hiện dưới "
+        "chồng bài).",
+    },
+    "redeals_none": {
+        "en": "The stock is gone through once: the waste is never turned over.",
+        "vi": "Chồng bài rút chỉ được rút một lượt: không lật lại chồng bài bỏ.",
+    },
+    "end": {
+        "en": "The game ends when you win, or when no move is left.",
+        "vi": "Ván bài kết thúc khi bạn thắng, hoặc khi không còn nước đi nào.",
+    },
     "points": {"en": "Points", "vi": "Điểm"},
-    "points_pyramid": {"en": "{n} points for each pyramid card removed.",
-                       "vi": "{n} điểm cho mỗi lá kim tự tháp được loại."},
-    "points_talon": {"en": "{n} points for each stock or waste card removed.",
-                     "vi": "{n} điểm cho mỗi lá của chồng bài rút hoặc bài bỏ được loại."},
-    "points_bonus": {"en": "A win adds a bonus of {bonus} points, less {per_move} for each "
-                           "move and {per_second} for each second played (never below 0).",
-                     "vi": "Khi thắng được cộng thưởng {bonus} điểm, trừ {per_move} cho mỗi "
-                           "nước đi và {per_second} cho mỗi giây đã chơi (không dưới 0)."},
-    "no_points": {"en": "This game has no points: the fewest moves and the fastest time make "
-                        "the best games.",
-                  "vi": "Kiểu chơi này không tính điểm: ít nước đi nhất và nhanh nhất là ván "
-                        "hay nhất."},
-    "ranking": {"en": "High scores rank games by {order}.",
-                "vi": "Bảng điểm cao xếp các ván theo {order}."},
+    "points_pyramid": {
+        "en": "{n} points for each pyramid card removed.",
+        "vi": "{n} điểm cho mỗi lá kim tự tháp được loại.",
+    },
+    "points_talon": {
+        "en": "{n} points for each stock or waste card removed.",
+        "vi": "{n} điểm cho mỗi lá của chồng bài rút hoặc bài bỏ được loại.",
+    },
+    "points_bonus": {
+        "en": "A win adds a bonus of {bonus} points, less {per_move} for each "
+        "move and {per_second} for each second played (never below 0).",
+        "vi": "Khi thắng được cộng thưởng {bonus} điểm, trừ {per_move} cho mỗi "
+        "nước đi và {per_second} cho mỗi giây đã chơi (không dưới 0).",
+    },
+    "no_points": {
+        "en": "This game has no points: the fewest moves and the fastest time make the best games.",
+        "vi": "Kiểu chơi này không tính điểm: ít nước đi nhất và nhanh nhất là ván hay nhất.",
+    },
+    "ranking": {
+        "en": "High scores rank games by {order}.",
+        "vi": "Bảng điểm cao xếp các ván theo {order}.",
+    },
     "rank_score": {"en": "score", "vi": "điểm"},
     "rank_moves": {"en": "moves", "vi": "số nước đi"},
     "rank_seconds": {"en": "time", "vi": "thời gian"},
-    "undo_some": {"en": "Only the last {n} actions can be undone.",
-                  "vi": "Chỉ hoàn tác được {n} thao tác gần nhất."},
-    "undo_counts": {"en": "An undo counts as a move.",
-                    "vi": "Mỗi lần hoàn tác được tính là một nước đi."},
-    "no_chance": {"en": "The game tells you as soon as the deal can no longer be won.",
-                  "vi": "Trò chơi báo ngay khi ván bài không còn cơ hội thắng."},
+    "undo_some": {
+        "en": "Only the last {n} actions can be undone.",
+        "vi": "Chỉ hoàn tác được {n} thao tác gần nhất.",
+    },
+    "undo_counts": {
+        "en": "An undo counts as a move.",
+        "vi": "Mỗi lần hoàn tác được tính là một nước đi.",
+    },
+    "no_chance": {
+        "en": "The game tells you as soon as the deal can no longer be won.",
+        "vi": "Trò chơi báo ngay khi ván bài không còn cơ hội thắng.",
+    },
     "times_one": {"en": "time", "vi": "lần"},
     "times_many": {"en": "times", "vi": "lần"},
 }
@@ -128,14 +175,20 @@ def how_to_play(profile: Profile | str = "pyramide", lang: str = "en") -> dict[s
     profile = Profile.preset(profile)
     lang = check_lang(lang)
     rules, scoring = profile.rules, profile.scoring
-    goal = [_t("goal_all" if rules.win == "all" else "goal_pyramid", lang), _t("deal", lang),
-            _t("end", lang)]
+    goal = [
+        _t("goal_all" if rules.win == "all" else "goal_pyramid", lang),
+        _t("deal", lang),
+        _t("end", lang),
+    ]
     pairs = [_t("pairs_text", lang), _t("pairs_list", lang), _t("kings", lang)]
     free = [_t("free_text", lang)]
     if rules.draw == 3:
         free.append(_t("free_three", lang))
-    for option, key in (("stock_top_playable", "stock_top"), ("pair_waste_top_two", "waste_two"),
-                        ("pair_with_covering", "covering")):
+    for option, key in (
+        ("stock_top_playable", "stock_top"),
+        ("pair_waste_top_two", "waste_two"),
+        ("pair_with_covering", "covering"),
+    ):
         if getattr(rules, option):
             free.append(_t(key, lang))
     stock = [_t("draw_three" if rules.draw == 3 else "draw_one", lang)]
@@ -146,8 +199,14 @@ def how_to_play(profile: Profile | str = "pyramide", lang: str = "en") -> dict[s
     elif rules.redeals == 0:
         stock.append(_t("redeals_none", lang))
     else:
-        stock.append(_t("redeals_some", lang, n=rules.redeals,
-                        times=_t("times_one" if rules.redeals == 1 else "times_many", lang)))
+        stock.append(
+            _t(
+                "redeals_some",
+                lang,
+                n=rules.redeals,
+                times=_t("times_one" if rules.redeals == 1 else "times_many", lang),
+            )
+        )
     if scoring.pyramid or scoring.talon or scoring.win_bonus:
         points = []
         if scoring.pyramid:
@@ -155,23 +214,38 @@ def how_to_play(profile: Profile | str = "pyramide", lang: str = "en") -> dict[s
         if scoring.talon:
             points.append(_t("points_talon", lang, n=scoring.talon))
         if scoring.win_bonus:
-            points.append(_t("points_bonus", lang, bonus=scoring.win_bonus,
-                             per_move=_number(scoring.bonus_per_move),
-                             per_second=_number(scoring.bonus_per_second)))
+            points.append(
+                _t(
+                    "points_bonus",
+                    lang,
+                    bonus=scoring.win_bonus,
+                    per_move=_number(scoring.bonus_per_move),
+                    per_second=_number(scoring.bonus_per_second),
+                )
+            )
     else:
         points = [_t("no_points", lang)]
-    points.append(_t("ranking", lang, order=", ".join(_t(f"rank_{r}", lang)
-                                                      for r in profile.ranking)))
+    points.append(
+        _t("ranking", lang, order=", ".join(_t(f"rank_{r}", lang) for r in profile.ranking))
+    )
     if profile.undo_limit is not None:
         points.append(_t("undo_some", lang, n=profile.undo_limit))
     if profile.undo_counts_move:
         points.append(_t("undo_counts", lang))
     if profile.no_chance_notice:
         points.append(_t("no_chance", lang))
-    sections = [("goal", goal), ("pairs", pairs), ("free", free), ("stock", stock),
-                ("points", points)]
+    sections = [
+        ("goal", goal),
+        ("pairs", pairs),
+        ("free", free),
+        ("stock", stock),
+        ("points", points),
+    ]
     from .messages import game_name
-    return {"title": _t("title", lang, game=game_name(profile.name, lang)),
-            "profile": profile.name,
-            "lang": lang,
-            "sections": [{"title": _t(key, lang), "paragraphs": text} for key, text in sections]}
+
+    return {
+        "title": _t("title", lang, game=game_name(profile.name, lang)),
+        "profile": profile.name,
+        "lang": lang,
+        "sections": [{"title": _t(key, lang), "paragraphs": text} for key, text in sections],
+    }

@@ -9,6 +9,7 @@ message (:mod:`.messages`), and the end of a game and "a card list" are said in 
 >>> label("cannot_save_to", "en", path="/tmp/x.json", why="disk full")
 'Cannot save to /tmp/x.json: disk full'
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -43,10 +44,12 @@ LABELS: dict[str, dict[str, str]] = {
     "date": {"en": "Date", "vi": "Ngày"},
     "close": {"en": "Close", "vi": "Đóng"},
     "unlimited": {"en": "∞", "vi": "∞"},
-    "keys": {"en": "Keys: arrows move, Enter taps, D draws, Z undoes, R redoes, H hint, "
-                   "P pause, N new deal, ? how to play",
-             "vi": "Phím: mũi tên di chuyển, Enter chạm, D rút bài, Z hoàn tác, R làm lại, "
-                   "H gợi ý, P tạm dừng, N ván mới, ? cách chơi"},
+    "keys": {
+        "en": "Keys: arrows move, Enter taps, D draws, Z undoes, R redoes, H hint, "
+        "P pause, N new deal, ? how to play",
+        "vi": "Phím: mũi tên di chuyển, Enter chạm, D rút bài, Z hoàn tác, R làm lại, "
+        "H gợi ý, P tạm dừng, N ván mới, ? cách chơi",
+    },
     "playing": {"en": "Playing", "vi": "Đang chơi"},
     "won": {"en": "Won", "vi": "Thắng"},
     "no moves": {"en": "No moves", "vi": "Hết nước đi"},
@@ -55,36 +58,46 @@ LABELS: dict[str, dict[str, str]] = {
     "waste": {"en": "Waste", "vi": "Bài bỏ"},
     "pyramid": {"en": "Pyramid", "vi": "Kim tự tháp"},
     "connecting": {"en": "Connecting…", "vi": "Đang kết nối…"},
-    "disconnected": {"en": "Connection lost: reconnecting…",
-                     "vi": "Mất kết nối: đang kết nối lại…"},
-    "next_profile": {"en": "The game changes from the next deal.",
-                     "vi": "Kiểu chơi sẽ đổi từ ván sau."},
+    "disconnected": {
+        "en": "Connection lost: reconnecting…",
+        "vi": "Mất kết nối: đang kết nối lại…",
+    },
+    "next_profile": {
+        "en": "The game changes from the next deal.",
+        "vi": "Kiểu chơi sẽ đổi từ ván sau.",
+    },
     "howto": {"en": "How to play", "vi": "Cách chơi"},
     "keys_title": {"en": "Keys", "vi": "Phím"},
     "welcome": {"en": "New to Pyramid?", "vi": "Lần đầu chơi Kim tự tháp?"},
     "removed": {"en": "Removed", "vi": "Đã loại"},
     "redeals_left": {"en": "Redeals left", "vi": "Lượt chia lại còn"},
     "turn_over": {"en": "Tap to turn the waste over", "vi": "Chạm để lật lại chồng bài bỏ"},
-    "was_hidden": {"en": "The clock stopped while this tab was hidden.",
-                   "vi": "Đồng hồ đã dừng khi thẻ này bị ẩn."},
+    "was_hidden": {
+        "en": "The clock stopped while this tab was hidden.",
+        "vi": "Đồng hồ đã dừng khi thẻ này bị ẩn.",
+    },
     "replay": {"en": "Replay this deal", "vi": "Chơi lại ván này"},
     "look": {"en": "Look at the table", "vi": "Xem bàn bài"},
     "best_of": {"en": "Best of this game type", "vi": "Thành tích tốt nhất của kiểu chơi"},
     "recorded": {"en": "Recorded in your statistics.", "vi": "Đã ghi vào thống kê của bạn."},
-    "replace_game": {"en": "A game is under way: leave it for this deal?"
-                           " (It counts as abandoned in the statistics.)",
-                     "vi": "Ván đang chơi dở: bỏ ván này để chơi ván kia?"
-                           " (Thống kê tính là bỏ dở.)"},
-    "leave_for_new": {"en": "A game is under way: leave it for a new deal?"
-                            " (It counts as abandoned in the statistics.)",
-                      "vi": "Ván đang chơi dở: bỏ ván này để chơi ván mới?"
-                            " (Thống kê tính là bỏ dở.)"},
-    "leave_for_restart": {"en": "Start this deal again?"
-                                " (The game so far counts as abandoned in the statistics.)",
-                          "vi": "Chơi lại ván này từ đầu?"
-                                " (Ván đang chơi được tính là bỏ dở trong thống kê.)"},
-    "rate_limited": {"en": "Too many requests: slow down a little.",
-                     "vi": "Quá nhiều yêu cầu: chậm lại một chút."},
+    "replace_game": {
+        "en": "A game is under way: leave it for this deal?"
+        " (It counts as abandoned in the statistics.)",
+        "vi": "Ván đang chơi dở: bỏ ván này để chơi ván kia? (Thống kê tính là bỏ dở.)",
+    },
+    "leave_for_new": {
+        "en": "A game is under way: leave it for a new deal?"
+        " (It counts as abandoned in the statistics.)",
+        "vi": "Ván đang chơi dở: bỏ ván này để chơi ván mới? (Thống kê tính là bỏ dở.)",
+    },
+    "leave_for_restart": {
+        "en": "Start this deal again? (The game so far counts as abandoned in the statistics.)",
+        "vi": "Chơi lại ván này từ đầu? (Ván đang chơi được tính là bỏ dở trong thống kê.)",
+    },
+    "rate_limited": {
+        "en": "Too many requests: slow down a little.",
+        "vi": "Quá nhiều yêu cầu: chậm lại một chút.",
+    },
     "games": {"en": "Games", "vi": "Số ván"},
     "wins": {"en": "Wins", "vi": "Thắng"},
     "win_rate": {"en": "Win rate", "vi": "Tỉ lệ thắng"},
@@ -113,8 +126,10 @@ LABELS: dict[str, dict[str, str]] = {
     "key_stats": {"en": "Stats", "vi": "Thống kê"},
     "key_help": {"en": "Help", "vi": "Trợ giúp"},
     "key_quit": {"en": "Quit", "vi": "Thoát"},
-    "first_visit": {"en": "New here? Press ? for how to play",
-                    "vi": "Lần đầu chơi? Bấm ? để xem cách chơi"},
+    "first_visit": {
+        "en": "New here? Press ? for how to play",
+        "vi": "Lần đầu chơi? Bấm ? để xem cách chơi",
+    },
     "best_wins": {"en": "Best wins", "vi": "Các ván thắng hay nhất"},
     "esc_close": {"en": "Esc to close", "vi": "Esc để đóng"},
     "deal": {"en": "Deal", "vi": "Ván"},
@@ -123,33 +138,55 @@ LABELS: dict[str, dict[str, str]] = {
     # the terminal game's own
     "tui_quit": {"en": "Q quit", "vi": "Q thoát"},
     "tui_yes_no": {"en": "Y yes   N no", "vi": "Y có   N không"},
-    "tui_code_title": {"en": "A deal code (such as PY1-N-AAAAAAS) or 52 cards:",
-                       "vi": "Mã ván (ví dụ PY1-N-AAAAAAS) hoặc 52 lá bài:"},
-    "tui_code_keys": {"en": "Enter to play it, Esc to cancel",
-                      "vi": "Enter để chơi, Esc để thôi"},
-    "tui_code_empty": {"en": "Type or paste a deal code or 52 cards",
-                       "vi": "Hãy gõ hoặc dán mã ván hay 52 lá bài"},
+    "tui_code_title": {
+        "en": "A deal code (such as PY1-N-AAAAAAS) or 52 cards:",
+        "vi": "Mã ván (ví dụ PY1-N-AAAAAAS) hoặc 52 lá bài:",
+    },
+    "tui_code_keys": {"en": "Enter to play it, Esc to cancel", "vi": "Enter để chơi, Esc để thôi"},
+    "tui_code_empty": {
+        "en": "Type or paste a deal code or 52 cards",
+        "vi": "Hãy gõ hoặc dán mã ván hay 52 lá bài",
+    },
     "stats_off": {"en": "Statistics are off: {why}", "vi": "Thống kê đang tắt: {why}"},
-    "stats_file_unusable": {"en": "the file {path} cannot be used",
-                            "vi": "không dùng được tệp {path}"},
-    "not_remembered": {"en": "Cannot remember the setting: {why}",
-                       "vi": "Không ghi nhớ được thiết lập: {why}"},
-    "save_left": {"en": "That file is left as it is; this game is saved to {path}",
-                  "vi": "Tệp đó được giữ nguyên; ván này được lưu vào {path}"},
-    "no_free_slot": {"en": "No free file for an autosave: this game is not saved",
-                     "vi": "Không còn tệp trống để tự lưu: ván này không được lưu"},
-    "cannot_save_to": {"en": "Cannot save to {path}: {why}",
-                       "vi": "Không lưu được vào {path}: {why}"},
-    "saved_other_game": {"en": "The saved game is a {saved} game: N starts a new {asked} game",
-                         "vi": "Ván đã lưu là ván {saved}: N bắt đầu một ván {asked} mới"},
+    "stats_file_unusable": {
+        "en": "the file {path} cannot be used",
+        "vi": "không dùng được tệp {path}",
+    },
+    "not_remembered": {
+        "en": "Cannot remember the setting: {why}",
+        "vi": "Không ghi nhớ được thiết lập: {why}",
+    },
+    "save_left": {
+        "en": "That file is left as it is; this game is saved to {path}",
+        "vi": "Tệp đó được giữ nguyên; ván này được lưu vào {path}",
+    },
+    "no_free_slot": {
+        "en": "No free file for an autosave: this game is not saved",
+        "vi": "Không còn tệp trống để tự lưu: ván này không được lưu",
+    },
+    "cannot_save_to": {
+        "en": "Cannot save to {path}: {why}",
+        "vi": "Không lưu được vào {path}: {why}",
+    },
+    "saved_other_game": {
+        "en": "The saved game is a {saved} game: N starts a new {asked} game",
+        "vi": "Ván đã lưu là ván {saved}: N bắt đầu một ván {asked} mới",
+    },
     "tui_look": {"en": "Esc the table", "vi": "Esc xem bàn bài"},
 }
 # the same words as the session's messages, not a second copy of them
-LABELS.update({"end_won": CATALOGUE["won"], "end_no_moves": CATALOGUE["no_moves"],
-               "end_no_chance": CATALOGUE["no_chance"], "card_list": CATALOGUE["card_list"]})
+LABELS.update(
+    {
+        "end_won": CATALOGUE["won"],
+        "end_no_moves": CATALOGUE["no_moves"],
+        "end_no_chance": CATALOGUE["no_chance"],
+        "card_list": CATALOGUE["card_list"],
+    }
+)
 # the footer's key names that are the buttons' words
-LABELS.update({f"key_{name}": LABELS[name] for name in ("undo", "redo", "hint", "restart",
-                                                          "language")})
+LABELS.update(
+    {f"key_{name}": LABELS[name] for name in ("undo", "redo", "hint", "restart", "language")}
+)
 
 
 def label(key: str, lang: str = "en", **args: Any) -> str:

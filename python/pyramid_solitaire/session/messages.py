@@ -7,6 +7,7 @@
 >>> message("hint_pair", "en", a="10♣", b="3♠", move="Tc+3s").text
 'Pair 10♣ with 3♠'
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -15,22 +16,32 @@ from typing import Any
 LANGUAGES = ("en", "vi")
 
 CATALOGUE: dict[str, dict[str, str]] = {
-    "blocked": {"en": "This card is blocked by another card",
-                "vi": "Lá bài này bị một lá khác chặn"},
+    "blocked": {
+        "en": "This card is blocked by another card",
+        "vi": "Lá bài này bị một lá khác chặn",
+    },
     "sum_not_13": {"en": "Sum must be 13", "vi": "Tổng phải bằng 13"},
-    "not_allowed": {"en": "These two cards cannot be removed together: {why}",
-                    "vi": "Không thể bỏ hai lá này cùng nhau: {why}"},
+    "not_allowed": {
+        "en": "These two cards cannot be removed together: {why}",
+        "vi": "Không thể bỏ hai lá này cùng nhau: {why}",
+    },
     "no_moves": {"en": "No more moves", "vi": "Không còn nước đi nào"},
     "no_chance": {"en": "No chance to win any more", "vi": "Không còn cơ hội thắng"},
     "won": {"en": "You won!", "vi": "Bạn đã thắng!"},
-    "game_over": {"en": "The game is over: start a new one",
-                  "vi": "Ván bài đã kết thúc: hãy bắt đầu ván mới"},
+    "game_over": {
+        "en": "The game is over: start a new one",
+        "vi": "Ván bài đã kết thúc: hãy bắt đầu ván mới",
+    },
     "nothing_to_undo": {"en": "Nothing to undo", "vi": "Không có gì để hoàn tác"},
-    "undo_limit": {"en": "No more undo: only the last {limit} actions can be undone",
-                   "vi": "Không thể hoàn tác thêm: chỉ hoàn tác được {limit} thao tác gần nhất"},
+    "undo_limit": {
+        "en": "No more undo: only the last {limit} actions can be undone",
+        "vi": "Không thể hoàn tác thêm: chỉ hoàn tác được {limit} thao tác gần nhất",
+    },
     "nothing_to_redo": {"en": "Nothing to redo", "vi": "Không có gì để làm lại"},
-    "stock_empty": {"en": "The stock and the waste are empty",
-                    "vi": "Nọc và chồng bài bỏ đều đã hết"},
+    "stock_empty": {
+        "en": "The stock and the waste are empty",
+        "vi": "Nọc và chồng bài bỏ đều đã hết",
+    },
     "no_redeals_left": {"en": "No redeals left", "vi": "Đã hết lượt chia lại"},
     "hint": {"en": "Hint: {move}", "vi": "Gợi ý: {move}"},
     # a hint in the player's words (code "hint" in the session's messages, text from these)
@@ -38,23 +49,32 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "hint_pair": {"en": "Pair {a} with {b}", "vi": "Ghép {a} với {b}"},
     "hint_draw": {"en": "Draw a card", "vi": "Rút một lá"},
     "hint_recycle": {"en": "Turn the waste over", "vi": "Lật lại chồng bài bỏ"},
-    "no_hint": {"en": "No move can remove another pyramid card",
-                "vi": "Không còn nước nào bỏ thêm được lá trong kim tự tháp"},
+    "no_hint": {
+        "en": "No move can remove another pyramid card",
+        "vi": "Không còn nước nào bỏ thêm được lá trong kim tự tháp",
+    },
     "hint_unknown": {"en": "No hint found in time", "vi": "Không tìm được gợi ý kịp thời"},
     "illegal_move": {"en": "Not a legal move: {why}", "vi": "Nước đi không hợp lệ: {why}"},
     "paused": {"en": "Paused", "vi": "Tạm dừng"},
     "resumed": {"en": "Resumed", "vi": "Tiếp tục"},
-    "stats_failed": {"en": "The statistics file cannot be written: this game is not recorded",
-                     "vi": "Không ghi được tệp thống kê: ván này không được lưu lại"},
-    "game_paused": {"en": "The game is paused: resume it to play",
-                    "vi": "Ván bài đang tạm dừng: hãy tiếp tục để chơi"},
+    "stats_failed": {
+        "en": "The statistics file cannot be written: this game is not recorded",
+        "vi": "Không ghi được tệp thống kê: ván này không được lưu lại",
+    },
+    "game_paused": {
+        "en": "The game is paused: resume it to play",
+        "vi": "Ván bài đang tạm dừng: hãy tiếp tục để chơi",
+    },
     "saved": {"en": "Game saved", "vi": "Đã lưu ván bài"},
-    "not_saved": {"en": "This game cannot be saved ({why}): play on, saving is tried again",
-                  "vi": "Không lưu được ván bài này ({why}): cứ chơi tiếp, sẽ thử lưu lại"},
-    "save_unreadable": {"en": "Your saved game could not be read ({why}); it was kept as "
-                              "{kept}. Here is a new deal",
-                        "vi": "Không đọc được ván bài đã lưu ({why}); tệp được giữ lại là "
-                              "{kept}. Đây là ván mới"},
+    "not_saved": {
+        "en": "This game cannot be saved ({why}): play on, saving is tried again",
+        "vi": "Không lưu được ván bài này ({why}): cứ chơi tiếp, sẽ thử lưu lại",
+    },
+    "save_unreadable": {
+        "en": "Your saved game could not be read ({why}); it was kept as "
+        "{kept}. Here is a new deal",
+        "vi": "Không đọc được ván bài đã lưu ({why}); tệp được giữ lại là {kept}. Đây là ván mới",
+    },
     "loaded": {"en": "Saved game resumed", "vi": "Đã mở lại ván bài đã lưu"},
     "difficulty": {"en": "Difficulty: {label}", "vi": "Độ khó: {label}"},
     # the game types' names, as players read them
@@ -89,6 +109,7 @@ class Message:
 def check_lang(lang: Any) -> str:
     if lang not in LANGUAGES:
         from .._args import excerpt
+
         raise ValueError(f"lang must be one of {', '.join(LANGUAGES)}, got {excerpt(lang)}")
     return lang
 

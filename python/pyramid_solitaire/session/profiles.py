@@ -6,6 +6,7 @@ Scoring(pyramid=10, talon=2, win_bonus=600, bonus_per_move=2, bonus_per_second=0
 >>> Profile.preset("pyramide").replace(undo_limit=None).undo_limit is None
 True
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -39,8 +40,9 @@ class Scoring:
     def bonus(self, moves: int, seconds: float) -> int:
         if not self.win_bonus:
             return 0
-        return max(0, int(self.win_bonus - self.bonus_per_move * moves
-                          - self.bonus_per_second * seconds))
+        return max(
+            0, int(self.win_bonus - self.bonus_per_move * moves - self.bonus_per_second * seconds)
+        )
 
 
 NO_POINTS = Scoring()
@@ -90,26 +92,28 @@ class Profile:
         ranking = tuple(self.ranking)
         bad = [r for r in ranking if r not in ("score", "moves", "seconds")]
         if bad or not ranking:
-            raise ValueError(f"ranking is a sequence of score, moves, seconds; got "
-                             f"{_args.excerpt(self.ranking)}")
+            raise ValueError(
+                f"ranking is a sequence of score, moves, seconds; got {_args.excerpt(self.ranking)}"
+            )
         set_(self, "ranking", ranking)
 
     @classmethod
-    def preset(cls, name: str | "Profile") -> "Profile":
+    def preset(cls, name: str | Profile) -> Profile:
         """A built-in profile by name: ``pyramide``, ``three-pass``, ``unlimited``,
         ``classic``, ``classic-draw3``, ``msc``."""
         if isinstance(name, Profile):
             return name
         if not isinstance(name, str) or name.strip().lower() not in PROFILES:
-            raise ValueError(f"unknown profile {_args.excerpt(name)}: expected one of "
-                             + ", ".join(PROFILES))
+            raise ValueError(
+                f"unknown profile {_args.excerpt(name)}: expected one of " + ", ".join(PROFILES)
+            )
         return PROFILES[name.strip().lower()]
 
     @staticmethod
     def names() -> list[str]:
         return list(PROFILES)
 
-    def replace(self, **changes: Any) -> "Profile":
+    def replace(self, **changes: Any) -> Profile:
         """A copy with some settings changed, checked like a new profile."""
         fields = {f.name for f in dataclasses.fields(self)}
         unknown = sorted(set(changes) - fields)
@@ -118,23 +122,56 @@ class Profile:
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "rules": self.rules.describe_dict(),
-                "scoring": dataclasses.asdict(self.scoring), "undo_limit": self.undo_limit,
-                "undo_counts_move": self.undo_counts_move, "explain_errors": self.explain_errors,
-                "no_chance_notice": self.no_chance_notice,
-                "notice_seconds": self.notice_seconds, "show_redeals": self.show_redeals,
-                "ranking": list(self.ranking)}
+        return {
+            "name": self.name,
+            "rules": self.rules.describe_dict(),
+            "scoring": dataclasses.asdict(self.scoring),
+            "undo_limit": self.undo_limit,
+            "undo_counts_move": self.undo_counts_move,
+            "explain_errors": self.explain_errors,
+            "no_chance_notice": self.no_chance_notice,
+            "notice_seconds": self.notice_seconds,
+            "show_redeals": self.show_redeals,
+            "ranking": list(self.ranking),
+        }
 
 
-PROFILES: dict[str, Profile] = {p.name: p for p in (
-    Profile("pyramide", Rules.preset("pyramide"), SEED000, undo_limit=100,
-            undo_counts_move=False, ranking=("seconds", "moves"), source="seed 000"),
-    Profile("three-pass", Rules.preset("three-pass"), SEED002, show_redeals=True,
-            ranking=("score", "seconds", "moves"), source="seed 002"),
-    Profile("unlimited", Rules.preset("unlimited"), NO_POINTS, no_chance_notice=True,
-            ranking=("moves", "seconds"), source="seed 003"),
-    Profile("classic", Rules.preset("classic"), SEED000, source="seed 004"),
-    Profile("classic-draw3", Rules.preset("classic-draw3"), SEED000, source="seed 004"),
-    Profile("msc", Rules.preset("msc"), SEED000, show_redeals=True,
-            source="Microsoft Solitaire Collection"),
-)}
+PROFILES: dict[str, Profile] = {
+    p.name: p
+    for p in (
+        Profile(
+            "pyramide",
+            Rules.preset("pyramide"),
+            SEED000,
+            undo_limit=100,
+            undo_counts_move=False,
+            ranking=("seconds", "moves"),
+            source="seed 000",
+        ),
+        Profile(
+            "three-pass",
+            Rules.preset("three-pass"),
+            SEED002,
+            show_redeals=True,
+            ranking=("score", "seconds", "moves"),
+            source="seed 002",
+        ),
+        Profile(
+            "unlimited",
+            Rules.preset("unlimited"),
+            NO_POINTS,
+            no_chance_notice=True,
+            ranking=("moves", "seconds"),
+            source="seed 003",
+        ),
+        Profile("classic", Rules.preset("classic"), SEED000, source="seed 004"),
+        Profile("classic-draw3", Rules.preset("classic-draw3"), SEED000, source="seed 004"),
+        Profile(
+            "msc",
+            Rules.preset("msc"),
+            SEED000,
+            show_redeals=True,
+            source="Microsoft Solitaire Collection",
+        ),
+    )
+}

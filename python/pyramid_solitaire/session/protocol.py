@@ -9,10 +9,12 @@ docs/protocol.md documents it; ``protocol.schema.json`` beside this file is its 
 >>> json.loads(server.handle('{"id": 2, "op": "tap", "target": 22}'))["state"]["score"]
 10
 """
+
 from __future__ import annotations
 
 import sys
-from typing import IO, Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import IO, Any
 
 from .. import __version__
 from .._args import excerpt
@@ -25,11 +27,29 @@ from .profiles import Profile
 from .session import Session, check_code_profile, profile_of_code
 
 PROTOCOL_VERSION = 1
-MAX_LINE = 1 << 16          # bytes; a request is far smaller
-MAX_ID = SAFE_INTEGER       # 2^53 - 1: integer ids beyond this are not exact in JavaScript
+MAX_LINE = 1 << 16  # bytes; a request is far smaller
+MAX_ID = SAFE_INTEGER  # 2^53 - 1: integer ids beyond this are not exact in JavaScript
 SESSION_OPS = ("undo", "redo", "hint", "pause", "resume", "restart")  # no fields
-OPS = ("hello", "new", "tap", "drag", "play", "undo", "redo", "hint", "state", "pause",
-       "resume", "restart", "save", "load", "stats", "lang", "howto", "quit")
+OPS = (
+    "hello",
+    "new",
+    "tap",
+    "drag",
+    "play",
+    "undo",
+    "redo",
+    "hint",
+    "state",
+    "pause",
+    "resume",
+    "restart",
+    "save",
+    "load",
+    "stats",
+    "lang",
+    "howto",
+    "quit",
+)
 
 
 class ProtocolError(ValueError):
@@ -60,8 +80,11 @@ def parse_request(line: str | bytes) -> tuple[dict[str, Any], Any]:
     ``too_long``, ``bad_json`` (not UTF-8, not JSON, nested too deep) or ``bad_request``
     (not an object; an id that is not a string or an integer within +-(2^53 - 1));
     the id is returned even with a bad op, so that every error can echo it."""
-    size = len(line) if isinstance(line, bytes) or len(line) * 4 <= MAX_LINE \
+    size = (
+        len(line)
+        if isinstance(line, bytes) or len(line) * 4 <= MAX_LINE
         else len(line.encode("utf-8", "surrogatepass"))
+    )
     if size > MAX_LINE:
         raise too_long(size)
     try:
@@ -71,12 +94,18 @@ def parse_request(line: str | bytes) -> tuple[dict[str, Any], Any]:
     if not isinstance(request, dict):
         raise ProtocolError("bad_request", "a request is a JSON object")
     rid = request.get("id")
-    if isinstance(rid, bool) or (rid is not None and not isinstance(rid, (str, int))) \
-            or (isinstance(rid, int) and abs(rid) > MAX_ID) \
-            or (isinstance(rid, str) and len(rid) > 256):
-        raise ProtocolError("bad_request", f"id is a string of at most 256 characters or an "
-                                           f"integer of at most {MAX_ID:,} (2^53 - 1, exact in "
-                                           f"every JSON reader) either way from 0")
+    if (
+        isinstance(rid, bool)
+        or (rid is not None and not isinstance(rid, (str, int)))
+        or (isinstance(rid, int) and abs(rid) > MAX_ID)
+        or (isinstance(rid, str) and len(rid) > 256)
+    ):
+        raise ProtocolError(
+            "bad_request",
+            f"id is a string of at most 256 characters or an "
+            f"integer of at most {MAX_ID:,} (2^53 - 1, exact in "
+            f"every JSON reader) either way from 0",
+        )
     return request, rid
 
 
@@ -86,7 +115,7 @@ def read_lines(stream: IO[bytes], limit: int = MAX_LINE) -> Iterator[bytes | int
     its length (an int) instead. Lines may end in ``\n`` or ``\r\n``; the last one needs
     no line break."""
     while True:
-        line = stream.readline(limit + 2)     # room for "\r\n"
+        line = stream.readline(limit + 2)  # room for "\r\n"
         if not line:
             return
         if line.endswith(b"\n") or len(line) <= limit:
@@ -96,7 +125,7 @@ def read_lines(stream: IO[bytes], limit: int = MAX_LINE) -> Iterator[bytes | int
             else:
                 yield line
             continue
-        size = len(line)                      # too long: skip to the end of the line
+        size = len(line)  # too long: skip to the end of the line
         while not line.endswith(b"\n"):
             line = stream.readline(1 << 16)
             if not line:
@@ -116,9 +145,15 @@ class Server:
     uses neither.
     """
 
-    def __init__(self, clock: Callable[[], float] | None = None,
-                 stats_path: str | None = None, *, files: bool = True,
-                 session_stats: Any = None, attached: bool = False) -> None:
+    def __init__(
+        self,
+        clock: Callable[[], float] | None = None,
+        stats_path: str | None = None,
+        *,
+        files: bool = True,
+        session_stats: Any = None,
+        attached: bool = False,
+    ) -> None:
         self.clock = clock
         self.stats_path = stats_path
         self.files = files
@@ -136,13 +171,24 @@ class Server:
         """One request line in, one response line out (never raises for bad input)."""
         try:
             return self._handle(line)
-        except Exception as e:           # a defect: say so, and go on serving
-            print(f"pyramid-solitaire serve: internal error: {type(e).__name__}: "
-                  f"{excerpt(str(e), 200)}", file=sys.stderr)
-            return dumps({"id": None, "ok": False, "messages": [],
-                          "error": {"code": "internal_error",
-                                    "message": f"the server could not answer this request "
-                                               f"({type(e).__name__}); the session goes on"}})
+        except Exception as e:  # a defect: say so, and go on serving
+            print(
+                f"pyramid-solitaire serve: internal error: {type(e).__name__}: "
+                f"{excerpt(str(e), 200)}",
+                file=sys.stderr,
+            )
+            return dumps(
+                {
+                    "id": None,
+                    "ok": False,
+                    "messages": [],
+                    "error": {
+                        "code": "internal_error",
+                        "message": f"the server could not answer this request "
+                        f"({type(e).__name__}); the session goes on",
+                    },
+                }
+            )
 
     def _handle(self, line: str | bytes) -> str:
         rid, request = None, None
@@ -152,10 +198,13 @@ class Server:
             if op not in self.ops:
                 raise ProtocolError("unknown_op", unknown_op(op, self.ops))
             if op == ATTACH:
-                raise ProtocolError("already_attached", "this connection is attached to its "
-                                                        "game already: open another connection "
-                                                        "for another game")
-            if op in SESSION_OPS:      # the session's own method, with no fields
+                raise ProtocolError(
+                    "already_attached",
+                    "this connection is attached to its "
+                    "game already: open another connection "
+                    "for another game",
+                )
+            if op in SESSION_OPS:  # the session's own method, with no fields
                 extra = self._reply(getattr(self._need(), op)())
             else:
                 extra = getattr(self, f"_op_{op}")(request)
@@ -163,15 +212,20 @@ class Server:
             response.update(extra)
         except ProtocolError as e:
             response = {"id": rid, "ok": False, "error": {"code": e.code, "message": str(e)}}
-        except ValueError as e:          # bad arguments: the library's own messages
+        except ValueError as e:  # bad arguments: the library's own messages
             error = {"code": "bad_request", "message": " ".join(str(e).split())}
-            if isinstance(e, InputError):   # a player's input: its reason in their language
+            if isinstance(e, InputError):  # a player's input: its reason in their language
                 error.update(reason=e.reason, text=e.text(self._lang(request)))
             response = {"id": rid, "ok": False, "error": error}
-        except OSError as e:             # an autosave that cannot be written (disk full, ...)
-            response = {"id": rid, "ok": False,
-                        "error": {"code": "io_error",
-                                  "message": f"cannot save the game: {e.strerror or e}"}}
+        except OSError as e:  # an autosave that cannot be written (disk full, ...)
+            response = {
+                "id": rid,
+                "ok": False,
+                "error": {
+                    "code": "io_error",
+                    "message": f"cannot save the game: {e.strerror or e}",
+                },
+            }
         return self._finish(response)
 
     def _lang(self, request: Any) -> str:
@@ -185,8 +239,9 @@ class Server:
     def refuse(self, error: ProtocolError, rid: Any = None) -> str:
         """The response to a request refused before it could be read (a line too long to
         hold: :func:`read_lines` gives its length)."""
-        return self._finish({"id": rid, "ok": False,
-                             "error": {"code": error.code, "message": str(error)}})
+        return self._finish(
+            {"id": rid, "ok": False, "error": {"code": error.code, "message": str(error)}}
+        )
 
     def _finish(self, response: dict[str, Any]) -> str:
         if self.session is not None and "state" not in response:
@@ -199,8 +254,11 @@ class Server:
         cannot be saved, else null."""
         session = self._need()
         state = session.state()
-        state["not_saved"] = None if self.save_error is None else \
-            session._msg("not_saved", why=self.save_error).to_dict()
+        state["not_saved"] = (
+            None
+            if self.save_error is None
+            else session._msg("not_saved", why=self.save_error).to_dict()
+        )
         return state
 
     # ---- the ops -----------------------------------------------------------------------------
@@ -222,12 +280,18 @@ class Server:
         capabilities = ["tap", "drag", "undo", "redo", "hint", "save", "stats", "winnable_only"]
         if not self.files:
             capabilities.remove("save")
-        return {"protocol": PROTOCOL_VERSION, "version": __version__, "ops": list(self.ops),
-                "profiles": Profile.names(), "languages": list(LANGUAGES),
-                "game_names": {lang: {p: game_name(p, lang) for p in Profile.names()}
-                               for lang in LANGUAGES},
-                "labels": {lang: labels(lang) for lang in LANGUAGES},
-                "capabilities": capabilities}
+        return {
+            "protocol": PROTOCOL_VERSION,
+            "version": __version__,
+            "ops": list(self.ops),
+            "profiles": Profile.names(),
+            "languages": list(LANGUAGES),
+            "game_names": {
+                lang: {p: game_name(p, lang) for p in Profile.names()} for lang in LANGUAGES
+            },
+            "labels": {lang: labels(lang) for lang in LANGUAGES},
+            "capabilities": capabilities,
+        }
 
     def _op_new(self, request: dict) -> dict[str, Any]:
         profile = request.get("profile")
@@ -240,30 +304,37 @@ class Server:
             if random is True or random is None:
                 random = {}
             if not isinstance(random, dict):
-                raise ProtocolError("bad_request", "random is true or an object such as "
-                                                   "{\"winnable_only\": true, \"seed\": 3}")
+                raise ProtocolError(
+                    "bad_request",
+                    'random is true or an object such as {"winnable_only": true, "seed": 3}',
+                )
             seed, only = random.get("seed"), random.get("winnable_only", False)
-            if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)
-                                     or not 0 <= seed < 1 << 53):
-                raise ProtocolError("bad_request", f"random.seed is a whole number 0 .. "
-                                                   f"2^53 - 1, got {excerpt(seed)}")
+            if seed is not None and (
+                isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 53
+            ):
+                raise ProtocolError(
+                    "bad_request",
+                    f"random.seed is a whole number 0 .. 2^53 - 1, got {excerpt(seed)}",
+                )
             if not isinstance(only, bool):
-                raise ProtocolError("bad_request", f"random.winnable_only is true or false, "
-                                                   f"got {excerpt(only)}")
-            session = Session.new_random(profile or "pyramide", rng=seed, winnable_only=only,
-                                         clock=self.clock, lang=lang)
+                raise ProtocolError(
+                    "bad_request", f"random.winnable_only is true or false, got {excerpt(only)}"
+                )
+            session = Session.new_random(
+                profile or "pyramide", rng=seed, winnable_only=only, clock=self.clock, lang=lang
+            )
         else:
             deal = request[given[0]]
             if not isinstance(deal, str):
                 raise ProtocolError("bad_request", f"{given[0]} is a string")
-            if profile is None:                 # a code is played under its letter's game
+            if profile is None:  # a code is played under its letter's game
                 profile = profile_of_code(deal, Profile.preset("pyramide"))
             else:
                 check_code_profile(deal, Profile.preset(profile), "profile")
             session = Session(deal, profile, clock=self.clock, lang=lang)
         old, self.session = self.session, session
         if old is not None:
-            old.abandon()                   # recorded only when it has statistics
+            old.abandon()  # recorded only when it has statistics
         session.stats = self.session_stats
         return self._reply(session.greeting())
 
@@ -279,8 +350,7 @@ class Server:
 
     def _op_drag(self, request: dict) -> dict[str, Any]:
         session = self._need()
-        return self._reply(session.drag(self._target(request, "from"),
-                                        self._target(request, "to")))
+        return self._reply(session.drag(self._target(request, "from"), self._target(request, "to")))
 
     def _op_play(self, request: dict) -> dict[str, Any]:
         return self._reply(self._need().play(self._field(request, "move")))
@@ -291,12 +361,17 @@ class Server:
 
     def _path(self, request: dict) -> str:
         if not self.files:
-            raise ProtocolError("not_allowed", f"{request['op']} is not allowed here: this "
-                                               "server keeps the games itself")
+            raise ProtocolError(
+                "not_allowed",
+                f"{request['op']} is not allowed here: this server keeps the games itself",
+            )
         path = self._field(request, "path")
         if not isinstance(path, str) or not path.strip() or "\x00" in path:
-            raise ProtocolError("bad_request", f"path is a file name (a non-empty string "
-                                               f"without NUL characters), got {excerpt(path)}")
+            raise ProtocolError(
+                "bad_request",
+                f"path is a file name (a non-empty string "
+                f"without NUL characters), got {excerpt(path)}",
+            )
         return path
 
     def _op_save(self, request: dict) -> dict[str, Any]:
@@ -308,6 +383,7 @@ class Server:
 
     def _op_load(self, request: dict) -> dict[str, Any]:
         from .saves import CannotRead
+
         path = self._path(request)
         try:
             self.session = Session.load(path, clock=self.clock)
@@ -317,18 +393,25 @@ class Server:
 
     def _op_stats(self, request: dict) -> dict[str, Any]:
         from .stats import StatsStore
+
         profile = request.get("profile")
         if profile is not None:
-            profile = Profile.preset(profile).name      # an unknown one: bad_request
+            profile = Profile.preset(profile).name  # an unknown one: bad_request
         points = None if profile is None else Profile.preset(profile).scoring.gives_points
         with StatsStore(self.stats_path, read_only=True) as store:
-            return {"stats": {**store.summary(profile), "points": points,
-                              "high_scores": store.high_scores(profile)}}
+            return {
+                "stats": {
+                    **store.summary(profile),
+                    "points": points,
+                    "high_scores": store.high_scores(profile),
+                }
+            }
 
     def _op_howto(self, request: dict) -> dict[str, Any]:
         """The rules page of a game type (default: the session's, else pyramide) in a
         language (default: the session's, else English)."""
         from .howto import how_to_play
+
         session = self.session
         profile = request.get("profile", session.profile if session else "pyramide")
         lang = request.get("lang", session.lang if session else "en")
@@ -342,8 +425,7 @@ class Server:
         return {}
 
 
-def serve(stdin: IO[Any] | None = None, stdout: IO[Any] | None = None,
-          **kwargs: Any) -> int:
+def serve(stdin: IO[Any] | None = None, stdout: IO[Any] | None = None, **kwargs: Any) -> int:
     """Answer request lines from ``stdin`` on ``stdout`` until ``quit`` or the end of input
     (a closed standard input ends it at once). Nothing but protocol lines goes to
     ``stdout``, in UTF-8 whatever the locale. Lines are read as bytes, each at most
@@ -354,8 +436,9 @@ def serve(stdin: IO[Any] | None = None, stdout: IO[Any] | None = None,
     if stdin is None or stdin.closed:
         return 0
     source: IO[Any] = getattr(stdin, "buffer", None) or stdin
-    if isinstance(source.read(0), str):         # a text stream without bytes (tests)
+    if isinstance(source.read(0), str):  # a text stream without bytes (tests)
         import io
+
         source = io.BytesIO(stdin.read().encode("utf-8", "surrogatepass"))
     out: IO[bytes] | None = getattr(stdout, "buffer", None)
     server = Server(**kwargs)

@@ -11,14 +11,16 @@ solver. A frontend only draws :meth:`Session.state` and forwards input.
 >>> s.tap(0)[0].text                       # the top card is blocked
 'This card is blocked by another card'
 """
+
 from __future__ import annotations
 
 import functools
 import os
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from .. import _args
 from ..deal import Deal
@@ -41,6 +43,7 @@ def _code_letter(deal: Any) -> str | None:
     if not isinstance(deal, str):
         return None
     from ..deal import parse_code
+
     try:
         return parse_code(deal)[1]
     except ValueError:
@@ -52,6 +55,7 @@ def profile_of_code(deal: Any, profile: Profile) -> Profile:
     is a code whose letter names other rules and a built-in profile plays them (a pasted
     PY1-M-... code is played as the msc game)."""
     from ..rules import Rules
+
     letter = _code_letter(deal)
     if letter is None or letter == profile.rules.letter or letter == "X":
         return profile
@@ -68,25 +72,34 @@ def check_code_profile(deal: Any, profile: Profile, flag: str) -> None:
     ``--profile``)."""
     from ..deal import code_rules
     from ..rules import Rules
+
     letter = _code_letter(deal)
     if letter is None:
         return
     named = None if letter == "X" else Rules.preset(letter)
     try:
-        code_rules(deal, named, profile.rules)      # the one check of a code's letter
-    except ValueError:                              # worded for a profile, not rules=
-        raise InputError("code_other_rules", code=_args.excerpt(deal.strip()),
-                         named=named.name if named else "custom", letter=letter, flag=flag,
-                         profile=profile.name, rules=profile.rules.name) from None
+        code_rules(deal, named, profile.rules)  # the one check of a code's letter
+    except ValueError:  # worded for a profile, not rules=
+        raise InputError(
+            "code_other_rules",
+            code=_args.excerpt(deal.strip()),
+            named=named.name if named else "custom",
+            letter=letter,
+            flag=flag,
+            profile=profile.name,
+            rules=profile.rules.name,
+        ) from None
 
 
 def random_deal(profile: Profile, rng: Any = None, winnable_only: bool = False) -> Deal:
     """A random numbered deal for ``profile``; ``winnable_only``: one the solver proves
     winnable under its rules (each candidate searched for at most 0.2 s)."""
     import random as _random
+
     if not _args.flag("winnable_only", winnable_only):
         return Deal.random(rng, rules=profile.rules)
     from ..solver import solve
+
     draw = _random.Random(rng if rng is None else _args.whole("rng", rng))
     for _ in range(10_000):
         deal = Deal.random(draw, rules=profile.rules)
@@ -97,33 +110,37 @@ def random_deal(profile: Profile, rng: Any = None, winnable_only: bool = False) 
 
 def _autosaved(method: Callable) -> Callable:
     """After the action, the session is saved to its autosave file (if it has one)."""
+
     @functools.wraps(method)
-    def wrapper(self: "Session", *args: Any, **kwargs: Any) -> list[Message]:
+    def wrapper(self: Session, *args: Any, **kwargs: Any) -> list[Message]:
         out = method(self, *args, **kwargs)
         if self.autosave is not None:
             self.save(self.autosave)
         return out
+
     return wrapper
 
 
 def _playing(method: Callable) -> Callable:
     """An action on the table: refused (the ``game_paused`` message, nothing changes) while
     the game is paused; then autosaved like every action."""
+
     @functools.wraps(method)
-    def wrapper(self: "Session", *args: Any, **kwargs: Any) -> list[Message]:
+    def wrapper(self: Session, *args: Any, **kwargs: Any) -> list[Message]:
         if self.paused:
             return [self._msg("game_paused")]
         out = method(self, *args, **kwargs)
         if self.autosave is not None:
             self.save(self.autosave)
         return out
+
     return wrapper
 
 
 @dataclass
 class _Action:
     move: Move
-    points: int          # score gained by the move, bonus included
+    points: int  # score gained by the move, bonus included
     bonus: int = 0
 
 
@@ -142,26 +159,45 @@ class Session:
     autosave: str | os.PathLike | None = None
     stats: Any = None
 
-    def __init__(self, deal: Any = None, profile: Profile | str = "pyramide", *,
-                 clock: Callable[[], float] | None = None, lang: str = "en",
-                 explain_errors: bool | None = None,
-                 autosave: str | os.PathLike | None = None, stats: Any = None) -> None:
+    def __init__(
+        self,
+        deal: Any = None,
+        profile: Profile | str = "pyramide",
+        *,
+        clock: Callable[[], float] | None = None,
+        lang: str = "en",
+        explain_errors: bool | None = None,
+        autosave: str | os.PathLike | None = None,
+        stats: Any = None,
+    ) -> None:
         self.autosave = autosave
         self.stats = stats
         self.profile = Profile.preset(profile)
         self.lang = check_lang(lang)
-        self.explain_errors = (self.profile.explain_errors if explain_errors is None
-                               else _args.flag("explain_errors", explain_errors))
+        self.explain_errors = (
+            self.profile.explain_errors
+            if explain_errors is None
+            else _args.flag("explain_errors", explain_errors)
+        )
         if clock is not None and not callable(clock):
-            raise ValueError(f"clock must be a function returning seconds, got "
-                             f"{_args.excerpt(clock)}")
+            raise ValueError(
+                f"clock must be a function returning seconds, got {_args.excerpt(clock)}"
+            )
         self._clock = clock or time.monotonic
-        self._start(Game(deal, self.profile.rules) if deal is not None
-                    else Game(Deal.random(rules=self.profile.rules)))
+        self._start(
+            Game(deal, self.profile.rules)
+            if deal is not None
+            else Game(Deal.random(rules=self.profile.rules))
+        )
 
     @classmethod
-    def new_random(cls, profile: Profile | str = "pyramide", rng: Any = None,
-                   winnable_only: bool = False, **kwargs: Any) -> "Session":
+    def new_random(
+        cls,
+        profile: Profile | str = "pyramide",
+        rng: Any = None,
+        winnable_only: bool = False,
+        **kwargs: Any,
+    ) -> Session:
         """A session on a random numbered deal (its code can be shared). ``winnable_only``:
         only a deal the solver proves winnable under the profile's rules (drawn again until
         one is, each deal searched for at most 0.2 s)."""
@@ -193,8 +229,14 @@ class Session:
         return self.greeting()
 
     @_autosaved
-    def new_deal(self, deal: Any = None, profile: Profile | str | None = None, *,
-                 winnable_only: bool = False, rng: Any = None) -> list[Message]:
+    def new_deal(
+        self,
+        deal: Any = None,
+        profile: Profile | str | None = None,
+        *,
+        winnable_only: bool = False,
+        rng: Any = None,
+    ) -> list[Message]:
         """A new game of ``deal`` (for example a pasted code; None: a random numbered deal,
         ``winnable_only`` as in :meth:`new_random`), under ``profile`` (default: this
         session's). A game with moves that is left is recorded as abandoned."""
@@ -203,11 +245,11 @@ class Session:
             new_profile = profile_of_code(deal, new_profile)
         if deal is None:
             deal = random_deal(new_profile, rng, winnable_only)
-        game = Game(deal, new_profile.rules)            # a bad deal raises: nothing changed
+        game = Game(deal, new_profile.rules)  # a bad deal raises: nothing changed
         if new_profile is not self.profile:
-            self.abandon()                              # under the profile it was played in
+            self.abandon()  # under the profile it was played in
             self.profile = new_profile
-            self._recorded = True                       # (the new game is _start's)
+            self._recorded = True  # (the new game is _start's)
         self._start(game)
         return self.greeting()
 
@@ -224,8 +266,13 @@ class Session:
 
     def greeting(self) -> list[Message]:
         """What a game says when it starts: its difficulty."""
-        return [self._msg("difficulty", level=self.difficulty.level,
-                          label=self._msg(f"difficulty_{self.difficulty.label}").text)]
+        return [
+            self._msg(
+                "difficulty",
+                level=self.difficulty.level,
+                label=self._msg(f"difficulty_{self.difficulty.label}").text,
+            )
+        ]
 
     @property
     def difficulty(self) -> Difficulty:
@@ -233,6 +280,7 @@ class Session:
         computed once per deal, in a few milliseconds."""
         if self._difficulty is None:
             from .difficulty import rate
+
             self._difficulty = rate(self.game.deal, self.game.rules)
         return self._difficulty
 
@@ -240,8 +288,11 @@ class Session:
     @property
     def seconds(self) -> float:
         """Time played: paused time and time after the end do not count."""
-        now = self._ended_at if self._ended_at is not None else (
-            self._paused_at if self._paused_at is not None else self._clock())
+        now = (
+            self._ended_at
+            if self._ended_at is not None
+            else (self._paused_at if self._paused_at is not None else self._clock())
+        )
         return max(0.0, now - self._t0 - self._paused)
 
     @property
@@ -278,8 +329,10 @@ class Session:
         """The card a tap on ``target`` reaches, or None (an empty place)."""
         game = self.game
         if isinstance(target, bool) or not isinstance(target, (int, str)):
-            raise ValueError(f"a tap target is a pyramid index 0..27, 'stock', 'stock:top', "
-                             f"'waste' or 'waste:0'..'waste:2', got {_args.excerpt(target)}")
+            raise ValueError(
+                f"a tap target is a pyramid index 0..27, 'stock', 'stock:top', "
+                f"'waste' or 'waste:0'..'waste:2', got {_args.excerpt(target)}"
+            )
         if isinstance(target, int):
             if not 0 <= target < 28:
                 raise ValueError(f"a pyramid index is 0..27, got {_args.excerpt(target)}")
@@ -288,17 +341,22 @@ class Session:
             return game.waste[-1] if game.waste else None
         if target.startswith("waste:") and target[6:] in ("0", "1", "2"):
             if game.rules.draw != 3:
-                raise ValueError("waste piles 'waste:0'..'waste:2' are there under draw three; "
-                                 "tap 'waste'")
+                raise ValueError(
+                    "waste piles 'waste:0'..'waste:2' are there under draw three; tap 'waste'"
+                )
             pile = game.waste_piles[int(target[6:])]
             return pile[-1] if pile else None
         if target == "stock:top":
             if not game.rules.stock_top_playable:
-                raise ValueError("'stock:top' is a target where the stock's top card is "
-                                 "playable (msc); tap 'stock' to draw")
+                raise ValueError(
+                    "'stock:top' is a target where the stock's top card is "
+                    "playable (msc); tap 'stock' to draw"
+                )
             return game.stock[0] if game.stock else None
-        raise ValueError(f"a tap target is a pyramid index 0..27, 'stock', 'stock:top', "
-                         f"'waste' or 'waste:0'..'waste:2', got {_args.excerpt(target)}")
+        raise ValueError(
+            f"a tap target is a pyramid index 0..27, 'stock', 'stock:top', "
+            f"'waste' or 'waste:0'..'waste:2', got {_args.excerpt(target)}"
+        )
 
     def _check_target(self, target: Target) -> None:
         """ValueError unless ``target`` is a place a tap can reach under these rules."""
@@ -373,8 +431,9 @@ class Session:
         except ValueError as e:
             return [self._msg("illegal_move", why=str(e))]
         if not self.game.is_legal(move):
-            return [self._msg("illegal_move",
-                              why=f"{move}: {self.game._why_illegal(move, self.lang)}")]
+            return [
+                self._msg("illegal_move", why=f"{move}: {self.game._why_illegal(move, self.lang)}")
+            ]
         self.selection = None
         return self._act(move)
 
@@ -386,8 +445,9 @@ class Session:
     def _apply(self, move: Move) -> list[Message]:
         where = [self.game.where(c) for c in move.cards]
         self.game.play(move)
-        points = self.profile.scoring.removal(where.count("pyramid"),
-                                              len(where) - where.count("pyramid"))
+        points = self.profile.scoring.removal(
+            where.count("pyramid"), len(where) - where.count("pyramid")
+        )
         self.moves += 1
         action = _Action(move, points)
         out: list[Message] = []
@@ -416,13 +476,16 @@ class Session:
             return []
         self._recorded = True
         import sqlite3
+
         from .stats import StatsStore
+
         try:
             if not isinstance(self.stats, StatsStore):
                 self.stats = StatsStore(self.stats)
             self.stats.record(self, result)
         except (ValueError, OSError, sqlite3.Error) as e:
             import sys
+
             print(f"pyramid-solitaire: statistics: {_args.excerpt(str(e), 200)}", file=sys.stderr)
             self.stats = None
             return [self._msg("stats_failed")]
@@ -432,10 +495,11 @@ class Session:
         if not self.profile.no_chance_notice or self._no_chance_told:
             return []
         from ..solver import can_still_win
+
         if can_still_win(self.game, max_seconds=self.profile.notice_seconds) is False:
             self._no_chance_told = True
             return [self._msg("no_chance")]
-        return []          # winnable, or not decided within the budget: nothing false said
+        return []  # winnable, or not decided within the budget: nothing false said
 
     # ---- undo, redo, hints ------------------------------------------------------------------
     @_playing
@@ -450,7 +514,7 @@ class Session:
         self.score -= action.points
         if self.profile.undo_counts_move:
             self.moves += 1
-        if self._ended_at is not None:       # the time since the end never counts
+        if self._ended_at is not None:  # the time since the end never counts
             self._paused += self._clock() - self._ended_at
             self._ended_at = None
         self._no_chance_told = False
@@ -476,7 +540,9 @@ class Session:
         its args have ``move`` (the move's text, for frontends that ring its cards) and, for
         a shortest win, ``win_in`` (its moves). The game is marked as assisted."""
         import time
+
         from ..solver import SearchBudgetExceeded, hint, solve
+
         if self.status is not Status.PLAYING:
             return [self._msg("game_over")]
         self.assisted = True
@@ -535,7 +601,7 @@ class Session:
             out.append("stock:top")
         if Move.DRAW in game.legal_moves or Move.RECYCLE in game.legal_moves:
             out.append("stock")
-        piles = (["waste"] if game.rules.draw != 3 else ["waste:0", "waste:1", "waste:2"])
+        piles = ["waste"] if game.rules.draw != 3 else ["waste:0", "waste:1", "waste:2"]
         out += [t for t in piles if self._card_at(t) in playable]
         return out
 
@@ -546,47 +612,66 @@ class Session:
         removed = game.removed
         sel = self._card_at(self.selection) if self.selection is not None else None
         return {
-            "code": game.code, "profile": self.profile.name, "lang": self.lang,
+            "code": game.code,
+            "profile": self.profile.name,
+            "lang": self.lang,
             "rules": game.rules.describe_dict(),
-            "pyramid": [{"index": i, "card": None if c is None else c.token,
-                         "free": c is not None and c in free}
-                        for i, c in enumerate(game.pyramid)],
+            "pyramid": [
+                {
+                    "index": i,
+                    "card": None if c is None else c.token,
+                    "free": c is not None and c in free,
+                }
+                for i, c in enumerate(game.pyramid)
+            ],
             "stock": len(game.stock),
-            "stock_top": (game.stock[0].token if game.stock and game.rules.stock_top_playable
-                          else None),
+            "stock_top": (
+                game.stock[0].token if game.stock and game.rules.stock_top_playable else None
+            ),
             "waste": [[c.token for c in pile] for pile in game.waste_piles],
             "waste_tops": [pile[-1].token if pile else None for pile in game.waste_piles],
             "redeals_left": game.recycles_left,
             "legal_moves": [str(m) for m in game.legal_moves],
             "targets": self.targets(),
             "selection": None if sel is None else {"target": self.selection, "card": sel.token},
-            "score": self.score, "points": self.profile.scoring.gives_points,
-            "moves": self.moves, "seconds": round(self.seconds, 3),
-            "paused": self.paused, "status": str(self.status), "assisted": self.assisted,
-            "can_undo": self.can_undo, "can_redo": self.can_redo,
+            "score": self.score,
+            "points": self.profile.scoring.gives_points,
+            "moves": self.moves,
+            "seconds": round(self.seconds, 3),
+            "paused": self.paused,
+            "status": str(self.status),
+            "assisted": self.assisted,
+            "can_undo": self.can_undo,
+            "can_redo": self.can_redo,
             "pyramid_removed": game.pyramid_removed,
             # toward the goal: the pyramid's cards, or every card when all 52 must go
             "removed": len(removed) if game.rules.win == "all" else game.pyramid_removed,
             "to_remove": 52 if game.rules.win == "all" else 28,
             "foundation": removed[-1].token if removed else None,
-            "show_redeals": self.profile.show_redeals, "under_way": self.under_way,
-            "difficulty": {"level": self.difficulty.level, "label": self.difficulty.label,
-                           "text": self._msg(f"difficulty_{self.difficulty.label}").text,
-                           "winnable": self.difficulty.winnable},
+            "show_redeals": self.profile.show_redeals,
+            "under_way": self.under_way,
+            "difficulty": {
+                "level": self.difficulty.level,
+                "label": self.difficulty.label,
+                "text": self._msg(f"difficulty_{self.difficulty.label}").text,
+                "winnable": self.difficulty.winnable,
+            },
         }
 
     # ---- saving ------------------------------------------------------------------------------
     def to_json(self) -> str:
         """The whole session as a versioned JSON document (see :mod:`.saves`)."""
-        from .saves import to_document
         from ..jsonout import dumps
+        from .saves import to_document
+
         return dumps(to_document(self))
 
     @classmethod
-    def from_json(cls, text: str, clock: Callable[[], float] | None = None) -> "Session":
+    def from_json(cls, text: str, clock: Callable[[], float] | None = None) -> Session:
         """The session of a :meth:`to_json` document; ValueError when it is not one."""
         from ..jsonin import loads
         from .saves import from_document
+
         try:
             doc = loads(text)
         except ValueError as e:
@@ -596,16 +681,24 @@ class Session:
     def save(self, path: str | os.PathLike) -> list[Message]:
         """Save to ``path`` atomically (temporary file, fsync, rename)."""
         from .saves import save
+
         save(self, path)
         return [self._msg("saved")]
 
     @classmethod
-    def load(cls, path: str | os.PathLike, clock: Callable[[], float] | None = None,
-             autosave: bool = False, stats: Any = None, lang: str | None = None) -> "Session":
+    def load(
+        cls,
+        path: str | os.PathLike,
+        clock: Callable[[], float] | None = None,
+        autosave: bool = False,
+        stats: Any = None,
+        lang: str | None = None,
+    ) -> Session:
         """The session saved in ``path`` (``autosave=True``: go on saving there; ``stats``: a
         statistics store or path to record its games in; ``lang``: the messages' language,
         default the saved one)."""
         from .saves import load
+
         session = load(path, clock)
         if lang is not None:
             session.lang = check_lang(lang)
@@ -615,5 +708,7 @@ class Session:
         return session
 
     def __repr__(self) -> str:
-        return (f"<Session {self.game.code or 'card list'} {self.profile.name}: {self.status}, "
-                f"score {self.score}, {self.moves} moves>")
+        return (
+            f"<Session {self.game.code or 'card list'} {self.profile.name}: {self.status}, "
+            f"score {self.score}, {self.moves} moves>"
+        )

@@ -7,6 +7,7 @@ is one short transaction, so two processes writing at once lose nothing.
 >>> store.summary()["games"]
 0
 """
+
 from __future__ import annotations
 
 import datetime as _dt
@@ -23,7 +24,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .session import Session
 
 SCHEMA_VERSION = 1
-LOCK_SECONDS = 30         # how long a writer waits for another one
+LOCK_SECONDS = 30  # how long a writer waits for another one
 RESULTS = ("won", "lost", "abandoned")
 
 # Each entry takes the schema from the version before it to its own (index + 1).
@@ -67,13 +68,18 @@ def _retry(step: Any) -> Any:
 def _explained(method: Any) -> Any:
     """SQLite's errors while reading or writing an opened file become one ValueError that
     names the file (StatsStore._damaged)."""
+
     @functools.wraps(method)
-    def wrapper(self: "StatsStore", *args: Any, **kwargs: Any) -> Any:
+    def wrapper(self: StatsStore, *args: Any, **kwargs: Any) -> Any:
         try:
             return method(self, *args, **kwargs)
-        except (sqlite3.DatabaseError, UnicodeDecodeError,    # text that is not UTF-8
-                OverflowError) as e:                         # an integer past 64 bits
+        except (
+            sqlite3.DatabaseError,
+            UnicodeDecodeError,  # text that is not UTF-8
+            OverflowError,
+        ) as e:  # an integer past 64 bits
             raise self._damaged(e) from None
+
     return wrapper
 
 
@@ -86,26 +92,42 @@ def _typed(what: str, value: Any, kinds: tuple[type, ...], null: bool = False) -
     a ValueError naming the file)."""
     if (value is None and null) or (isinstance(value, kinds) and not isinstance(value, bool)):
         return value
-    raise sqlite3.DatabaseError(f"the column {what} holds {type(value).__name__} "
-                                f"{_args.excerpt(value, 30)}")
+    raise sqlite3.DatabaseError(
+        f"the column {what} holds {type(value).__name__} {_args.excerpt(value, 30)}"
+    )
 
 
 def default_path() -> Path:
     """``stats.sqlite3`` in the user's data directory (platformdirs)."""
     import platformdirs
+
     return Path(platformdirs.user_data_dir("pyramid-solitaire", appauthor=False)) / "stats.sqlite3"
 
 
 #: ``PRAGMA application_id`` of the files this package creates ("PyrS"); files made before it
 #: was set have 0, and are told apart by their schema.
 APPLICATION_ID = 0x50797253
-_COLUMNS = {"id", "code", "cards", "profile", "result", "score", "moves", "seconds",
-            "pyramid_removed", "difficulty", "assisted", "finished_at", "streak"}
+_COLUMNS = {
+    "id",
+    "code",
+    "cards",
+    "profile",
+    "result",
+    "score",
+    "moves",
+    "seconds",
+    "pyramid_removed",
+    "difficulty",
+    "assisted",
+    "finished_at",
+    "streak",
+}
 
 
 def _uri(path: Path, **query: str) -> str:
     """An SQLite URI for ``path`` (any characters in the name) with ``query``."""
     from urllib.parse import quote, urlencode
+
     return "file:" + quote(str(path.absolute()).replace(os.sep, "/")) + "?" + urlencode(query)
 
 
@@ -123,8 +145,7 @@ class StatsStore:
     cannot be written is a ``ValueError`` saying so.
     """
 
-    def __init__(self, path: str | os.PathLike | None = None, *,
-                 read_only: bool = False) -> None:
+    def __init__(self, path: str | os.PathLike | None = None, *, read_only: bool = False) -> None:
         given = path is not None
         self.path = Path(default_path() if path is None else path)
         self.read_only = read_only
@@ -134,40 +155,40 @@ class StatsStore:
         empty = True
         self.writable = exists and os.access(self.path, os.W_OK) and os.access(folder, os.W_OK)
         try:
-            if exists:                       # looked at read-only before anything else
+            if exists:  # looked at read-only before anything else
                 probe = self._connect_read_only()
                 try:
                     empty = self._check(probe)
-                    if not read_only:          # sound throughout before a byte is written
+                    if not read_only:  # sound throughout before a byte is written
                         problems = [row[0] for row in probe.execute("PRAGMA quick_check(3)")]
                         if problems != ["ok"]:
                             raise sqlite3.DatabaseError("; ".join(problems))
                 finally:
                     probe.close()
-            if read_only and (not exists or empty):      # nothing recorded there yet
+            if read_only and (not exists or empty):  # nothing recorded there yet
                 self._db = sqlite3.connect(":memory:", isolation_level=None)
                 self._migrate()
             elif read_only:
                 self._db = self._connect_read_only()
             else:
                 if exists and not self.writable:
-                    raise ValueError(f"{self.path} is read-only: games cannot be recorded "
-                                     f"in it")
-                self._db = sqlite3.connect(self.path, timeout=LOCK_SECONDS,
-                                           isolation_level=None)
-                _retry(lambda: self._check(self._db))   # another process may have begun it
+                    raise ValueError(f"{self.path} is read-only: games cannot be recorded in it")
+                self._db = sqlite3.connect(self.path, timeout=LOCK_SECONDS, isolation_level=None)
+                _retry(lambda: self._check(self._db))  # another process may have begun it
                 _retry(lambda: self._db.execute("PRAGMA journal_mode=WAL"))
                 _retry(self._migrate)
                 self.exists = self.writable = True
         except sqlite3.OperationalError as e:
             if "locked" in str(e):
-                raise ValueError(f"{self.path} stayed locked by another process for "
-                                 f"{LOCK_SECONDS} s") from None
-            raise ValueError(f"{self.path} cannot be used as a statistics file ({e})") \
-                from None
+                raise ValueError(
+                    f"{self.path} stayed locked by another process for {LOCK_SECONDS} s"
+                ) from None
+            raise ValueError(f"{self.path} cannot be used as a statistics file ({e})") from None
         except (sqlite3.DatabaseError, UnicodeDecodeError) as e:  # SQLite's text, damaged
-            raise ValueError(f"{self.path} is not a pyramid-solitaire statistics file "
-                             f"({_args.excerpt(str(e), 120)}); it is left as it is") from None
+            raise ValueError(
+                f"{self.path} is not a pyramid-solitaire statistics file "
+                f"({_args.excerpt(str(e), 120)}); it is left as it is"
+            ) from None
 
     def _check_path(self, folder: Path, create: bool) -> bool:
         """Whether the file exists; ValueError for a path that cannot hold one (a folder
@@ -181,17 +202,17 @@ class StatsStore:
         if folder.is_dir():
             return False
         if folder.exists() or any(p.exists() and not p.is_dir() for p in folder.parents):
-            raise ValueError(f"{self.path}: a part of the folder {folder} is a file, not a "
-                             f"folder")
+            raise ValueError(f"{self.path}: a part of the folder {folder} is a file, not a folder")
         if not create:
             if self.read_only:
-                return False                 # nothing recorded there yet
+                return False  # nothing recorded there yet
             raise ValueError(f"{self.path}: the folder {folder} does not exist")
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            raise ValueError(f"{self.path}: cannot create the folder {folder} "
-                             f"({e.strerror or e})") from None
+            raise ValueError(
+                f"{self.path}: cannot create the folder {folder} ({e.strerror or e})"
+            ) from None
         return False
 
     def _connect_read_only(self) -> sqlite3.Connection:
@@ -200,20 +221,18 @@ class StatsStore:
         the log; else the file is read as it is (``immutable=1``). A log left without its
         index (a crash) is then not read: the file reads as last checkpointed, and the next
         process that writes recovers the log."""
-        if not all(self.path.with_name(self.path.name + end).exists()
-                   for end in ("-wal", "-shm")):
-            return sqlite3.connect(_uri(self.path, immutable="1"), uri=True,
-                                   isolation_level=None)
+        if not all(self.path.with_name(self.path.name + end).exists() for end in ("-wal", "-shm")):
+            return sqlite3.connect(_uri(self.path, immutable="1"), uri=True, isolation_level=None)
         try:
-            db = sqlite3.connect(_uri(self.path, mode="ro"), uri=True, timeout=LOCK_SECONDS,
-                                 isolation_level=None)
+            db = sqlite3.connect(
+                _uri(self.path, mode="ro"), uri=True, timeout=LOCK_SECONDS, isolation_level=None
+            )
             db.execute("SELECT count(*) FROM sqlite_master").fetchone()
             return db
         except sqlite3.OperationalError as e:
             if "locked" in str(e) or "not a database" in str(e):
                 raise
-            return sqlite3.connect(_uri(self.path, immutable="1"), uri=True,
-                                   isolation_level=None)
+            return sqlite3.connect(_uri(self.path, immutable="1"), uri=True, isolation_level=None)
 
     def _check(self, db: sqlite3.Connection) -> bool:
         """ValueError unless ``db`` is empty (then True) or holds statistics this program
@@ -226,16 +245,20 @@ class StatsStore:
             "(SELECT group_concat(type || ' ' || name, ', ') FROM sqlite_master)"
         ).fetchone()
         if version == 0 and not tables and app in (0, APPLICATION_ID):
-            return True                      # empty (no table, view, index or trigger): new
+            return True  # empty (no table, view, index or trigger): new
         columns = {row[1] for row in db.execute("SELECT * FROM pragma_table_info('games')")}
         ours = app in (0, APPLICATION_ID) and version >= 1 and _COLUMNS <= columns
         if not ours:
-            raise ValueError(f"{self.path} is another program's SQLite file (user_version "
-                             f"{version}: {_args.excerpt(tables or 'no tables', 80)}), not "
-                             f"pyramid-solitaire statistics; it is left as it is")
+            raise ValueError(
+                f"{self.path} is another program's SQLite file (user_version "
+                f"{version}: {_args.excerpt(tables or 'no tables', 80)}), not "
+                f"pyramid-solitaire statistics; it is left as it is"
+            )
         if version > SCHEMA_VERSION:
-            raise ValueError(f"{self.path}: statistics schema {version} is newer than this "
-                             f"program reads ({SCHEMA_VERSION}): update pyramid-solitaire")
+            raise ValueError(
+                f"{self.path}: statistics schema {version} is newer than this "
+                f"program reads ({SCHEMA_VERSION}): update pyramid-solitaire"
+            )
         return False
 
     def _migrate(self) -> None:
@@ -244,7 +267,7 @@ class StatsStore:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 current = self._db.execute("PRAGMA user_version").fetchone()[0]
-                if current < target:           # another process may have migrated meanwhile
+                if current < target:  # another process may have migrated meanwhile
                     if current == 0:
                         self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                     for statement in _MIGRATIONS[target - 1].split(";"):
@@ -259,7 +282,7 @@ class StatsStore:
     def close(self) -> None:
         self._db.close()
 
-    def __enter__(self) -> "StatsStore":
+    def __enter__(self) -> StatsStore:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -269,46 +292,62 @@ class StatsStore:
         """A file whose schema looked right but whose pages do not read (damaged on disk,
         or cut short): one clear error instead of SQLite's."""
         if isinstance(e, sqlite3.OperationalError) and "locked" in str(e):
-            return ValueError(f"{self.path} stayed locked by another process for "
-                              f"{LOCK_SECONDS} s")
+            return ValueError(f"{self.path} stayed locked by another process for {LOCK_SECONDS} s")
         text = " ".join(str(e).split())
         text = text if len(text) <= 120 else text[:110] + "..."
-        return ValueError(f"{self.path} is damaged: {text} (it is left as it is; move it "
-                          f"aside to start new statistics)")
+        return ValueError(
+            f"{self.path} is damaged: {text} (it is left as it is; move it "
+            f"aside to start new statistics)"
+        )
 
     # ---- writing -----------------------------------------------------------------------------
     @_explained
-    def record(self, session: "Session", result: str | None = None,
-               difficulty: float | None = None) -> int:
+    def record(
+        self, session: Session, result: str | None = None, difficulty: float | None = None
+    ) -> int:
         """Record a game: ``result`` ``won``, ``lost`` or ``abandoned`` (default: from the
         session's status, ``abandoned`` while it is still playing). Returns its row id."""
         if self.read_only:
             raise ValueError(f"{self.path} was opened read-only: games cannot be recorded")
         from ..game import Status
+
         status = session.status
         if result is None:
             result = {Status.WON: "won", Status.NO_MOVES: "lost"}.get(status, "abandoned")
         if result not in RESULTS:
-            raise ValueError(f"result must be one of {', '.join(RESULTS)}, got "
-                             f"{_args.excerpt(result)}")
+            raise ValueError(
+                f"result must be one of {', '.join(RESULTS)}, got {_args.excerpt(result)}"
+            )
         game = session.game
         if difficulty is None:
             difficulty = session.difficulty.level
-        row = (game.code, game.deal.to_cards(), session.profile.name, result, session.score,
-               session.moves, round(session.seconds, 3), game.pyramid_removed,
-               None if difficulty is None else _args.real("difficulty", difficulty, positive=False),
-               int(session.assisted),
-               _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
-        self._db.execute("BEGIN IMMEDIATE")       # the streak reads the profile's last game
+        row = (
+            game.code,
+            game.deal.to_cards(),
+            session.profile.name,
+            result,
+            session.score,
+            session.moves,
+            round(session.seconds, 3),
+            game.pyramid_removed,
+            None if difficulty is None else _args.real("difficulty", difficulty, positive=False),
+            int(session.assisted),
+            _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        )
+        self._db.execute("BEGIN IMMEDIATE")  # the streak reads the profile's last game
         try:
-            last = self._db.execute("SELECT streak FROM games WHERE profile = ? ORDER BY id "
-                                    "DESC LIMIT 1", (session.profile.name,)).fetchone()
+            last = self._db.execute(
+                "SELECT streak FROM games WHERE profile = ? ORDER BY id DESC LIMIT 1",
+                (session.profile.name,),
+            ).fetchone()
             before = _typed("streak", last[0], (int,)) if last else 0
             streak = before + 1 if result == "won" else 0
             cur = self._db.execute(
                 "INSERT INTO games (code, cards, profile, result, score, moves, seconds, "
                 "pyramid_removed, difficulty, assisted, finished_at, streak) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", (*row, streak))
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                (*row, streak),
+            )
             self._db.execute("COMMIT")
         except BaseException:
             self._db.execute("ROLLBACK")
@@ -326,32 +365,45 @@ class StatsStore:
             "SELECT count(*), coalesce(sum(result = 'won'), 0), max(score), "
             "min(CASE WHEN result = 'won' THEN moves END), "
             "min(CASE WHEN result = 'won' THEN seconds END) FROM games" + where,
-            args).fetchone()
+            args,
+        ).fetchone()
         wins = _typed("result", wins, (int,))
         best = _typed("score", best, (int,), null=True)
         fewest = _typed("moves", fewest, (int,), null=True)
         fastest = _typed("seconds", fastest, _NUMBER, null=True)
-        if deal is None and profile is not None:     # kept per profile as games are recorded
-            best_streak, = self._db.execute("SELECT coalesce(max(streak), 0) FROM games"
-                                            + where, args).fetchone()
-            last = self._db.execute("SELECT streak FROM games" + where
-                                    + " ORDER BY id DESC LIMIT 1", args).fetchone()
+        if deal is None and profile is not None:  # kept per profile as games are recorded
+            (best_streak,) = self._db.execute(
+                "SELECT coalesce(max(streak), 0) FROM games" + where, args
+            ).fetchone()
+            last = self._db.execute(
+                "SELECT streak FROM games" + where + " ORDER BY id DESC LIMIT 1", args
+            ).fetchone()
             best_streak = _typed("streak", best_streak, (int,))
             current = _typed("streak", last[0], (int,)) if last else 0
-        else:                                        # across profiles or for one deal
+        else:  # across profiles or for one deal
             best_streak = current = 0
-            for (won,) in self._db.execute("SELECT result = 'won' FROM games" + where
-                                           + " ORDER BY id", args):
+            for (won,) in self._db.execute(
+                "SELECT result = 'won' FROM games" + where + " ORDER BY id", args
+            ):
                 current = current + 1 if won else 0
                 best_streak = max(best_streak, current)
-        return {"profile": profile, "deal": deal, "games": games, "wins": wins,
-                "win_rate": wins / games if games else None, "best_score": best,
-                "fewest_moves": fewest, "fastest_win": fastest, "current_streak": current,
-                "best_streak": best_streak}
+        return {
+            "profile": profile,
+            "deal": deal,
+            "games": games,
+            "wins": wins,
+            "win_rate": wins / games if games else None,
+            "best_score": best,
+            "fewest_moves": fewest,
+            "fastest_win": fastest,
+            "current_streak": current,
+            "best_streak": best_streak,
+        }
 
     @_explained
-    def high_scores(self, profile: str | None = None, limit: int = 10,
-                    deal: str | None = None) -> list[dict[str, Any]]:
+    def high_scores(
+        self, profile: str | None = None, limit: int = 10, deal: str | None = None
+    ) -> list[dict[str, Any]]:
         """The best wins (of one profile and/or one deal when given), ranked by the
         profile's ranking (default: score, then time, then moves)."""
         limit = _args.whole("limit", limit, 1, 10_000)
@@ -359,6 +411,7 @@ class StatsStore:
         order = "score DESC, seconds, moves"
         if profile is not None:
             from .profiles import Profile
+
             try:
                 ranking = Profile.preset(profile).ranking
             except ValueError:
@@ -367,14 +420,23 @@ class StatsStore:
         rows = self._db.execute(
             "SELECT code, cards, profile, result, score, moves, seconds, assisted, finished_at "
             "FROM games" + (where + " AND" if where else " WHERE") + " result = 'won' "
-            f"ORDER BY {order}, id LIMIT ?", (*args, limit)).fetchall()
+            f"ORDER BY {order}, id LIMIT ?",
+            (*args, limit),
+        ).fetchall()
         kinds: dict[str, tuple[tuple[type, ...], bool]] = {
-            "code": ((str,), True), "cards": ((str,), False), "profile": ((str,), False),
-            "result": ((str,), False), "score": ((int,), False), "moves": ((int,), False),
-            "seconds": (_NUMBER, False), "assisted": ((int,), False),
-            "finished_at": ((str,), False)}
-        return [{key: _typed(key, value, *kinds[key]) for key, value in zip(kinds, row)}
-                for row in rows]
+            "code": ((str,), True),
+            "cards": ((str,), False),
+            "profile": ((str,), False),
+            "result": ((str,), False),
+            "score": ((int,), False),
+            "moves": ((int,), False),
+            "seconds": (_NUMBER, False),
+            "assisted": ((int,), False),
+            "finished_at": ((str,), False),
+        }
+        return [
+            {key: _typed(key, value, *kinds[key]) for key, value in zip(kinds, row)} for row in rows
+        ]
 
     @staticmethod
     def _where(profile: str | None, deal: Any) -> tuple[str, tuple]:
@@ -400,6 +462,7 @@ def deal_filter(deal: Any, profile: str | None = None) -> tuple[Any, list[str] |
     from ..deal import Deal
     from ..deals_input import deal_number_of
     from .profiles import Profile
+
     number = deal_number_of(deal)
     if number is not None:
         return Deal.from_number(number, rules=None), None
@@ -410,8 +473,9 @@ def deal_filter(deal: Any, profile: str | None = None) -> tuple[Any, list[str] |
         try:
             chosen = Profile.preset(profile)
         except ValueError:
-            return parsed, None            # a profile of the user's own: no letter to check
+            return parsed, None  # a profile of the user's own: no letter to check
         from .session import check_code_profile
+
         check_code_profile(parsed.code, chosen, "profile")
         return parsed, None
     return parsed, [name for name in Profile.names() if Profile.preset(name).rules == parsed.rules]

@@ -7,24 +7,26 @@ directory (or ``save_path``) and resumes from it at the next start (see :mod:`.s
 statistics go to the session's SQLite file (``stats_path``, default
 :func:`pyramid_solitaire.session.stats.default_path`).
 """
+
 from __future__ import annotations
 
 import sqlite3
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from textual.app import App
 
 from ..move import Move
+from ..reasons import error_text
 from ..session import Session
-from ..session.session import profile_of_code
+from ..session.labels import label
 from ..session.messages import Message, check_lang, message
 from ..session.profiles import Profile
+from ..session.session import profile_of_code
 from ..session.stats import StatsStore, default_path
 from . import start as starting
-from ..reasons import error_text
-from ..session.labels import label
 from .screens import CodeScreen, ConfirmScreen, EndScreen, HelpScreen, StatsScreen
 from .table import TableScreen
 
@@ -43,11 +45,18 @@ class PyramidApp(App):
     TITLE = "Pyramid Solitaire"
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, code: str | None = None, profile: str = "pyramide",
-                 lang: str | None = None, save_path: str | Path | None = None,
-                 stats_path: str | Path | None = None, *,
-                 clock: Callable[[], float] | None = None, winnable_only: bool = True,
-                 theme: str | None = None) -> None:
+    def __init__(
+        self,
+        code: str | None = None,
+        profile: str = "pyramide",
+        lang: str | None = None,
+        save_path: str | Path | None = None,
+        stats_path: str | Path | None = None,
+        *,
+        clock: Callable[[], float] | None = None,
+        winnable_only: bool = True,
+        theme: str | None = None,
+    ) -> None:
         super().__init__()
         self.profile_name = Profile.preset(profile).name
         # the theme and language remembered beside the autosave, unless given
@@ -62,22 +71,23 @@ class PyramidApp(App):
         self.stats_path = Path(stats_path) if stats_path is not None else default_path()
         self.store = self._open_store()
         try:
-            begun = starting.start(code, self.profile_name, self.lang, save_path, self.store,
-                                   clock, winnable_only)
-        except BaseException:                    # a bad code: the command line says so
+            begun = starting.start(
+                code, self.profile_name, self.lang, save_path, self.store, clock, winnable_only
+            )
+        except BaseException:  # a bad code: the command line says so
             if self.store is not None:
                 self.store.close()
             raise
         self.session: Session = begun.session
         self.save_path = begun.save_path
         if self.settings_path is not None and not self.settings_path.exists():
-            self.note(label("first_visit", self.lang))   # a first start: the rules, offered
+            self.note(label("first_visit", self.lang))  # a first start: the rules, offered
             self.remember(lang=self.lang)
         self.pending_code = begun.pending
         self.note(*begun.notes)
-        self.cursor: Any = None                 # the keyboard cursor's target
+        self.cursor: Any = None  # the keyboard cursor's target
         self.cursor_place: tuple[float, float] | None = None
-        self.hinted: set = set()                # targets of the last hint's move
+        self.hinted: set = set()  # targets of the last hint's move
         self._theme_name = theme
 
     def _open_store(self) -> StatsStore | None:
@@ -95,7 +105,7 @@ class PyramidApp(App):
         self.theme = self._theme_name
         if self.session.state()["status"] != "playing":
             self.show_end()
-        elif self.pending_code is not None:          # play CODE over a game under way
+        elif self.pending_code is not None:  # play CODE over a game under way
             code, self.pending_code = self.pending_code, None
             self.when_left("code", lambda: self.new_game(code))
 
@@ -136,10 +146,10 @@ class PyramidApp(App):
         before = self.session.state()["status"]
         try:
             out: list[Message | str] = list(getattr(self.session, name)(*args))
-        except (OSError, sqlite3.Error) as e:     # the autosave or the statistics failed
+        except (OSError, sqlite3.Error) as e:  # the autosave or the statistics failed
             out = [self.not_saved(e)]
         self.hinted = self._hinted(out) if name == "hint" else set()
-        if name in ("undo", "redo", "restart"):    # the table changed back: old news goes
+        if name in ("undo", "redo", "restart"):  # the table changed back: old news goes
             self.notes.clear()
         self.note(*out)
         self.redraw()
@@ -199,6 +209,7 @@ class PyramidApp(App):
         def answered(yes: bool | None) -> None:
             if yes:
                 then()
+
         lang = self.session.lang
         self.push_screen(ConfirmScreen(label(self.LEAVE[what], lang), lang), answered)
 
@@ -229,9 +240,8 @@ class PyramidApp(App):
             try:
                 best = self.store.summary(self.session.profile.name)
             except (ValueError, sqlite3.Error):
-                best = None                       # a damaged file: the panel goes without
-        self.push_screen(EndScreen(title, st, self.session.lang, self.shows_score, best),
-                         chosen)
+                best = None  # a damaged file: the panel goes without
+        self.push_screen(EndScreen(title, st, self.session.lang, self.shows_score, best), chosen)
 
     def show_help(self) -> None:
         self.push_screen(HelpScreen(self.session.profile, self.session.lang))
@@ -241,18 +251,19 @@ class PyramidApp(App):
         if self.store is None:
             lang = self.session.lang
             why = label("stats_file_unusable", lang, path=self.stats_path)
-            self.push_screen(StatsScreen(profile, None, [], error=label("stats_off", lang, why=why),
-                                         lang=lang))
+            self.push_screen(
+                StatsScreen(profile, None, [], error=label("stats_off", lang, why=why), lang=lang)
+            )
             return
         try:
             summary = self.store.summary(profile)
             best = self.store.high_scores(profile)
         except (ValueError, sqlite3.Error) as e:
-            self.push_screen(StatsScreen(profile, None, [], error=str(e),
-                                         lang=self.session.lang))
+            self.push_screen(StatsScreen(profile, None, [], error=str(e), lang=self.session.lang))
             return
-        self.push_screen(StatsScreen(profile, summary, best, lang=self.session.lang,
-                                     show_score=self.shows_score))
+        self.push_screen(
+            StatsScreen(profile, summary, best, lang=self.session.lang, show_score=self.shows_score)
+        )
 
     def ask_code(self) -> None:
         self.push_screen(CodeScreen(self._submit_code, self.session.lang))

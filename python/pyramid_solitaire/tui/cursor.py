@@ -10,9 +10,11 @@ column (the left one on a tie).
 >>> move(places, "waste", "up")
 22
 """
+
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 #: A target's place on the screen: (row, column of its centre).
 Place = tuple[float, float]
@@ -39,8 +41,10 @@ def move(places: Mapping[Any, Place], current: Any, direction: str) -> Any:
     if not ahead:
         return current
     target_row = max(ahead) if direction == "up" else min(ahead)
-    return min((t for t, (r, _) in places.items() if r == target_row),
-               key=lambda t: (abs(places[t][1] - col), places[t][1]))
+    return min(
+        (t for t, (r, _) in places.items() if r == target_row),
+        key=lambda t: (abs(places[t][1] - col), places[t][1]),
+    )
 
 
 def nearest(places: Mapping[Any, Place], where: Place | None) -> Any:
@@ -51,5 +55,6 @@ def nearest(places: Mapping[Any, Place], where: Place | None) -> Any:
     if where is None:
         return next(iter(places))
     row, col = where
-    return min(places, key=lambda t: (abs(places[t][0] - row), abs(places[t][1] - col),
-                                      places[t][1]))
+    return min(
+        places, key=lambda t: (abs(places[t][0] - row), abs(places[t][1] - col), places[t][1])
+    )

@@ -1,8 +1,10 @@
 """The terminal game's modal screens: help, statistics, a deal code to enter, the end of a
 game."""
+
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -49,11 +51,14 @@ def help_text(profile: Any = "pyramide", lang: str = "en") -> str:
     from rich.markup import escape
 
     from ..session.howto import how_to_play
+
     page = how_to_play(profile, lang)
     parts = [f"[b]{escape(page['title'])}[/b]"]
     for section in page["sections"]:
-        parts.append(f"[b]{escape(section['title'])}[/b]  "
-                     + " ".join(escape(p) for p in section["paragraphs"]))
+        parts.append(
+            f"[b]{escape(section['title'])}[/b]  "
+            + " ".join(escape(p) for p in section["paragraphs"])
+        )
     return "\n\n".join(parts + [KEYS_VI if lang == "vi" else KEYS])
 
 
@@ -74,22 +79,32 @@ class StatsScreen(ModalScreen[None]):
 
     BINDINGS = [Binding("escape,s,q,enter", "app.pop_screen", "Close")]
 
-    def __init__(self, profile: str, summary: dict | None, high_scores: list[dict],
-                 error: str | None = None, lang: str = "en", show_score: bool = True) -> None:
+    def __init__(
+        self,
+        profile: str,
+        summary: dict | None,
+        high_scores: list[dict],
+        error: str | None = None,
+        lang: str = "en",
+        show_score: bool = True,
+    ) -> None:
         super().__init__()
         self.profile = profile
         self.summary = summary
         self.high_scores = high_scores
         self.error = error
         self.lang = lang
-        self.show_score = show_score          # seed 003's game has no points: no score shown
+        self.show_score = show_score  # seed 003's game has no points: no score shown
 
     def compose(self) -> ComposeResult:
         from ..session.messages import game_name
+
         lang = self.lang
         with Vertical(id="stats-box", classes="dialog"):
-            yield Static(f"[b]{label('statistics', lang)}: {game_name(self.profile, lang)}[/b]",
-                         id="stats-title")
+            yield Static(
+                f"[b]{label('statistics', lang)}: {game_name(self.profile, lang)}[/b]",
+                id="stats-title",
+            )
             if self.error is not None:
                 yield Static(self.error, id="stats-error")
             else:
@@ -102,35 +117,54 @@ class StatsScreen(ModalScreen[None]):
         if self.error is not None:
             return
         from ..session.messages import message
+
         lang = self.lang
         s = self.summary or {}
         rate = s.get("win_rate")
         table = self.query_one("#stats-summary", DataTable)
         table.show_header = False
         table.add_columns("", "")
-        rows = [("Games", "games", str(s.get("games", 0))),
-                ("Wins", "wins", str(s.get("wins", 0))),
-                ("Win rate", "win_rate", "-" if rate is None else f"{rate:.0%}"),
-                ("Best score", "best_score", _dash(s.get("best_score"))),
-                ("Fewest moves (a win)", "fewest_moves", _dash(s.get("fewest_moves"))),
-                ("Fastest win", "fastest_win", "-" if s.get("fastest_win") is None
-                 else clock_text(s["fastest_win"])),
-                ("Winning streak", "current_streak", str(s.get("current_streak", 0))),
-                ("Best streak", "best_streak", str(s.get("best_streak", 0)))]
-        for key, name, value in rows:           # keys stay English (tests, programs)
+        rows = [
+            ("Games", "games", str(s.get("games", 0))),
+            ("Wins", "wins", str(s.get("wins", 0))),
+            ("Win rate", "win_rate", "-" if rate is None else f"{rate:.0%}"),
+            ("Best score", "best_score", _dash(s.get("best_score"))),
+            ("Fewest moves (a win)", "fewest_moves", _dash(s.get("fewest_moves"))),
+            (
+                "Fastest win",
+                "fastest_win",
+                "-" if s.get("fastest_win") is None else clock_text(s["fastest_win"]),
+            ),
+            ("Winning streak", "current_streak", str(s.get("current_streak", 0))),
+            ("Best streak", "best_streak", str(s.get("best_streak", 0))),
+        ]
+        for key, name, value in rows:  # keys stay English (tests, programs)
             if key == "Best score" and not self.show_score:
                 continue
             table.add_row(label(name, lang), value, key=key)
         high = self.query_one("#stats-high", DataTable)
-        columns = ["#", label("score", lang), label("moves", lang), label("time", lang),
-                   label("deal", lang), label("date", lang), label("hints", lang)]
+        columns = [
+            "#",
+            label("score", lang),
+            label("moves", lang),
+            label("time", lang),
+            label("deal", lang),
+            label("date", lang),
+            label("hints", lang),
+        ]
         if not self.show_score:
             columns.pop(1)
         high.add_columns(*columns)
         for n, row in enumerate(self.high_scores, 1):
-            cells = [str(n), str(row["score"]), str(row["moves"]), clock_text(row["seconds"]),
-                     row["code"] or message("card_list", lang).text,
-                     str(row["finished_at"])[:10], label("yes", lang) if row["assisted"] else ""]
+            cells = [
+                str(n),
+                str(row["score"]),
+                str(row["moves"]),
+                clock_text(row["seconds"]),
+                row["code"] or message("card_list", lang).text,
+                str(row["finished_at"])[:10],
+                label("yes", lang) if row["assisted"] else "",
+            ]
             if not self.show_score:
                 cells.pop(1)
             high.add_row(*cells)
@@ -172,24 +206,33 @@ class EndScreen(ModalScreen[str | None]):
     """The end of a game: won, or no moves left. Dismissed with ``"new"``, ``"undo"`` or
     None (to look at the table)."""
 
-    BINDINGS = [Binding("n", "choose('new')", "New deal"),
-                Binding("x", "choose('replay')", "Replay"),
-                Binding("z", "choose('undo')", "Undo"),
-                Binding("escape,enter", "choose('')", "Close"),
-                Binding("q", "app.quit_game", "Quit")]
+    BINDINGS = [
+        Binding("n", "choose('new')", "New deal"),
+        Binding("x", "choose('replay')", "Replay"),
+        Binding("z", "choose('undo')", "Undo"),
+        Binding("escape,enter", "choose('')", "Close"),
+        Binding("q", "app.quit_game", "Quit"),
+    ]
 
-    def __init__(self, title: str, state: dict, lang: str, show_score: bool,
-                 best: dict | None = None) -> None:
+    def __init__(
+        self, title: str, state: dict, lang: str, show_score: bool, best: dict | None = None
+    ) -> None:
         super().__init__()
         self.won = state["status"] == "won"
         self.title_text = title
         parts = ([f"{label('score', lang)} {state['score']}"] if show_score else []) + [
             f"{label('moves', lang)} {state['moves']}",
-            f"{label('time', lang)} {clock_text(state['seconds'])}"]
+            f"{label('time', lang)} {clock_text(state['seconds'])}",
+        ]
         self.summary = "   ".join(parts)
         self.best = "" if best is None else best_text(best, lang, show_score)
-        keys = [label("tui_new_deal", lang), label("tui_replay", lang), label("tui_undo", lang),
-                label("tui_look", lang), label("tui_quit", lang)]
+        keys = [
+            label("tui_new_deal", lang),
+            label("tui_replay", lang),
+            label("tui_undo", lang),
+            label("tui_look", lang),
+            label("tui_quit", lang),
+        ]
         self.keys = " · ".join(keys)
 
     def compose(self) -> ComposeResult:
@@ -205,8 +248,10 @@ class EndScreen(ModalScreen[str | None]):
 
 def best_text(summary: dict, lang: str, show_score: bool) -> str:
     """The best of this game type, from the statistics' summary."""
-    parts = [f"{label('games', lang)} {summary.get('games', 0)}",
-             f"{label('wins', lang)} {summary.get('wins', 0)}"]
+    parts = [
+        f"{label('games', lang)} {summary.get('games', 0)}",
+        f"{label('wins', lang)} {summary.get('wins', 0)}",
+    ]
     if show_score and summary.get("best_score") is not None:
         parts.append(f"{label('best_score', lang)} {summary['best_score']}")
     if summary.get("fewest_moves") is not None:
@@ -219,8 +264,7 @@ def best_text(summary: dict, lang: str, show_score: bool) -> str:
 class ConfirmScreen(ModalScreen[bool]):
     """A question to answer Y (yes) or N / Esc (no): leaving a game under way."""
 
-    BINDINGS = [Binding("y", "answer(True)", "Yes"),
-                Binding("n,escape", "answer(False)", "No")]
+    BINDINGS = [Binding("y", "answer(True)", "Yes"), Binding("n,escape", "answer(False)", "No")]
 
     def __init__(self, question: str, lang: str = "en") -> None:
         super().__init__()

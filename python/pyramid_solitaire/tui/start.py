@@ -9,12 +9,14 @@ written over: its error is shown, and the game autosaves to the first file besid
 is free or holds a good save (``terminal-game.json``, then ``terminal-game-1.json``,
 ``terminal-game-2.json``, ...), which is also where the next start resumes from.
 """
+
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..session import Session
 from ..session.labels import label
@@ -27,6 +29,7 @@ MAX_SLOTS = 100
 def default_save_path() -> Path:
     """``terminal-game.json`` in the user's data directory (platformdirs)."""
     import platformdirs
+
     return Path(platformdirs.user_data_dir("pyramid-solitaire", appauthor=False)) / SAVE_NAME
 
 
@@ -40,10 +43,10 @@ def slots(base: Path):
 @dataclass
 class Start:
     session: Session
-    save_path: Path | None                  # where the game autosaves (None: nowhere)
-    notes: list[Message | str] = field(default_factory=list)   # what to show first
+    save_path: Path | None  # where the game autosaves (None: nowhere)
+    notes: list[Message | str] = field(default_factory=list)  # what to show first
     resumed: bool = False
-    pending: str | None = None              # a code to play once the player agrees to leave
+    pending: str | None = None  # a code to play once the player agrees to leave
 
 
 def new_random(profile: str, *, winnable_only: bool = True, **kwargs: Any) -> Session:
@@ -52,8 +55,15 @@ def new_random(profile: str, *, winnable_only: bool = True, **kwargs: Any) -> Se
     return Session.new_random(profile, winnable_only=winnable_only, **kwargs)
 
 
-def start(code: str | None, profile: str, lang: str, save_path: str | os.PathLike | None,
-          stats: Any, clock: Callable[[], float] | None, winnable_only: bool = True) -> Start:
+def start(
+    code: str | None,
+    profile: str,
+    lang: str,
+    save_path: str | os.PathLike | None,
+    stats: Any,
+    clock: Callable[[], float] | None,
+    winnable_only: bool = True,
+) -> Start:
     """The session the game starts with (see the module's text). A bad ``code`` raises
     ValueError (the command line reports it)."""
     lang = check_lang(lang)
@@ -66,24 +76,25 @@ def start(code: str | None, profile: str, lang: str, save_path: str | os.PathLik
             slot = candidate
             break
         try:
-            loaded = Session.load(candidate, clock=clock, autosave=True, stats=stats,
-                                  lang=lang)
+            loaded = Session.load(candidate, clock=clock, autosave=True, stats=stats, lang=lang)
         except ValueError as e:
             notes.append(str(e))
             continue
         slot = candidate
         break
     if notes:
-        notes.append(label("save_left", lang, path=slot) if slot is not None
-                     else label("no_free_slot", lang))
+        notes.append(
+            label("save_left", lang, path=slot) if slot is not None else label("no_free_slot", lang)
+        )
     if slot is not None:
         slot.parent.mkdir(parents=True, exist_ok=True)
     kwargs = dict(clock=clock, lang=lang, autosave=slot, stats=stats)
     if code is not None:
-        if loaded is not None and loaded.under_way:   # asked first (the app asks)
-            Session(code, profile)            # a bad code: the command line says so now
-            return Start(loaded, slot, notes + [message("loaded", lang)], resumed=True,
-                         pending=code)
+        if loaded is not None and loaded.under_way:  # asked first (the app asks)
+            Session(code, profile)  # a bad code: the command line says so now
+            return Start(
+                loaded, slot, notes + [message("loaded", lang)], resumed=True, pending=code
+            )
         if loaded is not None:
             greeting = loaded.new_deal(code, profile)  # the game left: recorded, abandoned
             session = loaded
@@ -95,9 +106,14 @@ def start(code: str | None, profile: str, lang: str, save_path: str | os.PathLik
     if loaded is not None:
         notes.append(message("loaded", lang))
         if loaded.profile.name != profile:
-            notes.append(label("saved_other_game", lang,
-                               saved=game_name(loaded.profile.name, lang),
-                               asked=game_name(profile, lang)))
+            notes.append(
+                label(
+                    "saved_other_game",
+                    lang,
+                    saved=game_name(loaded.profile.name, lang),
+                    asked=game_name(profile, lang),
+                )
+            )
         return Start(loaded, slot, notes, resumed=True)
     session = new_random(profile, winnable_only=winnable_only, **kwargs)
     _save(session, notes)
@@ -111,8 +127,9 @@ def _save(session: Session, notes: list) -> None:
     try:
         session.save(session.autosave)
     except OSError as e:
-        notes.append(label("cannot_save_to", session.lang, path=session.autosave,
-                           why=e.strerror or e))
+        notes.append(
+            label("cannot_save_to", session.lang, path=session.autosave, why=e.strerror or e)
+        )
 
 
 SETTINGS_NAME = "terminal-settings.json"
@@ -130,6 +147,7 @@ def read_settings(path: Path | None) -> dict[str, str]:
         return {}
     from ..jsonin import loads
     from ..session.messages import LANGUAGES
+
     try:
         if not path.is_file():
             return {}
@@ -152,5 +170,6 @@ def write_settings(path: Path | None, **changes: str) -> None:
         return
     from .._atomic import write_atomic
     from ..jsonout import dumps
+
     data = {**read_settings(path), **changes}
     write_atomic(path, dumps(data, indent=1) + "\n")

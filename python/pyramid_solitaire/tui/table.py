@@ -1,6 +1,7 @@
 """The table screen: the pyramid, the stock and the waste, the score line, the messages.
 It draws ``Session.state()`` and forwards clicks and keys to the app (which forwards them
 to the session); no rule is decided here."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -40,7 +41,7 @@ def drawn_place(target: Any) -> tuple[float, float]:
 class TableScreen(Screen):
     """The game."""
 
-    card_pressed: Any = None        # the card the mouse button went down on (a drag)
+    card_pressed: Any = None  # the card the mouse button went down on (a drag)
 
     BINDINGS = [
         Binding("left", "cursor('left')", "Move", show=False),
@@ -54,8 +55,8 @@ class TableScreen(Screen):
         Binding("h", "hint", "Hint"),
         Binding("p", "pause", "Pause"),
         Binding("n", "new_deal", "New"),
-        Binding("x", "restart", "Restart", show=False),      # in the help (?): the footer
-        Binding("l", "language", "Language", show=False),    # keeps to 80 columns
+        Binding("x", "restart", "Restart", show=False),  # in the help (?): the footer
+        Binding("l", "language", "Language", show=False),  # keeps to 80 columns
         Binding("c", "enter_code", "Code"),
         Binding("s", "stats", "Stats"),
         Binding("question_mark", "help", "Help", key_display="?"),
@@ -77,7 +78,7 @@ class TableScreen(Screen):
                     yield Static("", classes="pile-label")
                     yield CardWidget(target)
                     yield Static("", classes="pile-info")
-            with Vertical(classes="pile", id="pile-foundation"):   # the cards removed
+            with Vertical(classes="pile", id="pile-foundation"):  # the cards removed
                 yield Static("", classes="pile-label")
                 yield Static("", id="foundation")
                 yield Static("", classes="pile-info")
@@ -96,19 +97,22 @@ class TableScreen(Screen):
         """The footer's key names in ``lang`` (labels.py, ``key_<action>``). Textual keeps a
         screen's bindings in ``_bindings``; should that change, the footer stays English."""
         import dataclasses
+
         try:
             table = self._bindings.key_to_bindings
         except AttributeError:  # pragma: no cover - another Textual
             return
         for key, bindings in table.items():
-            table[key] = [dataclasses.replace(b, description=footer_label(b, lang))
-                          for b in bindings]
+            table[key] = [
+                dataclasses.replace(b, description=footer_label(b, lang)) for b in bindings
+            ]
         self.refresh_bindings()
 
     def on_resize(self, event: Any) -> None:
         """A big terminal gets bigger cards; 80 x 24 keeps the compact ones."""
-        self.set_class(event.size.width >= self.TALL[0] and event.size.height >= self.TALL[1],
-                       "tall")
+        self.set_class(
+            event.size.width >= self.TALL[0] and event.size.height >= self.TALL[1], "tall"
+        )
 
     # ---- drawing -----------------------------------------------------------------------------
     def card(self, target: Any) -> CardWidget:
@@ -119,8 +123,9 @@ class TableScreen(Screen):
         out = {}
         for t in targets:
             region = self.card(t).region
-            out[t] = ((float(region.y), region.x + region.width / 2) if region.width
-                      else drawn_place(t))
+            out[t] = (
+                (float(region.y), region.x + region.width / 2) if region.width else drawn_place(t)
+            )
         return out
 
     def tick(self) -> None:
@@ -133,15 +138,17 @@ class TableScreen(Screen):
         parts = []
         if app.shows_score:
             parts.append(f"{label('score', lang)} [b]{st['score']}[/b]")
-        parts += [f"{label('moves', lang)} [b]{st['moves']}[/b]",
-                  f"{label('removed', lang)} [b]{st['removed']}/{st['to_remove']}[/b]",
-                  f"{label('time', lang)} [b]{clock_text(st['seconds'])}[/b]"]
+        parts += [
+            f"{label('moves', lang)} [b]{st['moves']}[/b]",
+            f"{label('removed', lang)} [b]{st['removed']}/{st['to_remove']}[/b]",
+            f"{label('time', lang)} [b]{clock_text(st['seconds'])}[/b]",
+        ]
         if app.session.profile.show_redeals:
             left = st["redeals_left"]
             parts.append(f"{label('redeals_left', lang)} [b]{'∞' if left is None else left}[/b]")
         if st["assisted"]:
             parts.append(f"[i]{label('assisted', lang)}[/i]")
-        return "   ".join(parts)                   # (paused: the one line below the table)
+        return "   ".join(parts)  # (paused: the one line below the table)
 
     def redraw(self) -> None:
         """Draw the session's state."""
@@ -159,15 +166,20 @@ class TableScreen(Screen):
         selected = st["selection"]["target"] if st["selection"] else None
 
         def show(target: Any, token: str | None, kind: str, text: str | None = None) -> None:
-            self.card(target).show(token, kind=kind, text=text,
-                                   cursor=target == app.cursor and target in places,
-                                   selected=target == selected,
-                                   hinted=target in app.hinted)
+            self.card(target).show(
+                token,
+                kind=kind,
+                text=text,
+                cursor=target == app.cursor and target in places,
+                selected=target == selected,
+                hinted=target in app.hinted,
+            )
 
         difficulty = message("difficulty", lang, label=st["difficulty"]["text"]).text
         self.query_one("#info", Static).update(
             f"[b]{st['code'] or message('card_list', session.lang).text}[/b]   "
-            f"{game_name(session.profile.name, session.lang)}   {difficulty}")
+            f"{game_name(session.profile.name, session.lang)}   {difficulty}"
+        )
         self.query_one("#status", Static).update(self.status_text(st))
         for entry in st["pyramid"]:
             if paused:
@@ -178,8 +190,14 @@ class TableScreen(Screen):
                 show(entry["index"], entry["card"], "free" if entry["free"] else "blocked")
         rules = st["rules"]
         three = rules["draw"] == 3
-        shown = {"stock": True, "stock:top": rules["stock_top_playable"],
-                 "waste": not three, "waste:0": three, "waste:1": three, "waste:2": three}
+        shown = {
+            "stock": True,
+            "stock:top": rules["stock_top_playable"],
+            "waste": not three,
+            "waste:0": three,
+            "waste:1": three,
+            "waste:2": three,
+        }
         for target in TALON:
             pile = self.query_one("#pile-" + widget_id(target))
             pile.display = shown[target]
@@ -211,14 +229,19 @@ class TableScreen(Screen):
                 show(target, token, "free" if token is not None else "empty")
         self._draw_foundation(st, lang, paused)
         hint = label("paused_hint", lang)
-        lines = [str(getattr(n, "text", n)) for n in app.notes
-                 if getattr(n, "code", None) not in ("paused", "resumed", "game_paused")
-                 and n != hint]                    # one paused line, below, while paused
+        lines = [
+            str(getattr(n, "text", n))
+            for n in app.notes
+            if getattr(n, "code", None) not in ("paused", "resumed", "game_paused") and n != hint
+        ]  # one paused line, below, while paused
         if paused:
             lines = lines[-2:] + [hint]
-        self.query_one("#messages", Static).update("\n".join(
-            (f"[b]{_escape(t)}[/b]" if i == len(lines) - 1 else _escape(t))
-            for i, t in enumerate(lines)))
+        self.query_one("#messages", Static).update(
+            "\n".join(
+                (f"[b]{_escape(t)}[/b]" if i == len(lines) - 1 else _escape(t))
+                for i, t in enumerate(lines)
+            )
+        )
 
     def _draw_foundation(self, st: dict, lang: str, paused: bool) -> None:
         """The foundation: the last card removed on top, and how many of those to remove
@@ -239,7 +262,7 @@ class TableScreen(Screen):
     # ---- input -------------------------------------------------------------------------------
     def on_card_widget_tapped(self, event: CardWidget.Tapped) -> None:
         app = self.app
-        if app.session.paused:                  # the paused line says what to do
+        if app.session.paused:  # the paused line says what to do
             self.redraw()
             return
         if event.target in app.session.targets():
@@ -253,7 +276,7 @@ class TableScreen(Screen):
 
     def _playing(self) -> bool:
         """Game keys wait while the game is paused (the cards are hidden)."""
-        if self.app.session.paused:             # the paused line says what to do
+        if self.app.session.paused:  # the paused line says what to do
             self.redraw()
             return False
         return True
@@ -323,4 +346,5 @@ def footer_label(binding: Any, lang: str) -> str:
 
 def _escape(text: str) -> str:
     from textual.markup import escape
+
     return escape(text)

@@ -1,5 +1,6 @@
 """The card widgets of the terminal game, and how a card token is shown (a display helper:
 no rule lives here; what is free, selected or playable comes from the session's state)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -51,19 +52,34 @@ class CardWidget(Static):
     def __init__(self, target: Any, **kwargs: Any) -> None:
         super().__init__("", id=widget_id(target), **kwargs)
         self.target = target
-        self.token: str | None = None        # the card shown (None: none, or hidden)
-        self.label = ""                      # the text drawn, without the cursor marks
+        self.token: str | None = None  # the card shown (None: none, or hidden)
+        self.label = ""  # the text drawn, without the cursor marks
 
-    def show(self, token: str | None, *, kind: str, cursor: bool = False,
-             selected: bool = False, hinted: bool = False, text: str | None = None) -> None:
+    def show(
+        self,
+        token: str | None,
+        *,
+        kind: str,
+        cursor: bool = False,
+        selected: bool = False,
+        hinted: bool = False,
+        text: str | None = None,
+    ) -> None:
         """Draw ``token`` (or ``text`` for a card back); ``kind`` is ``free``, ``blocked``,
         ``empty`` or ``back``."""
         label, red = face(token) if text is None else (text, False)
         self.token = token if text is None else None
         self.label = label
-        classes = {"free": kind == "free", "blocked": kind == "blocked",
-                   "empty": kind == "empty", "back": kind == "back", "red": red,
-                   "selected": selected, "cursor": cursor, "hinted": hinted}
+        classes = {
+            "free": kind == "free",
+            "blocked": kind == "blocked",
+            "empty": kind == "empty",
+            "back": kind == "back",
+            "red": red,
+            "selected": selected,
+            "cursor": cursor,
+            "hinted": hinted,
+        }
         for name, on in classes.items():
             self.set_class(on, name)
         body = label if label else ("·" if kind == "empty" else "")
@@ -75,7 +91,7 @@ class CardWidget(Static):
         self.post_message(self.Tapped(self.target))
 
     def on_mouse_down(self, event: Any) -> None:
-        self.screen.card_pressed = self.target     # where a drag starts
+        self.screen.card_pressed = self.target  # where a drag starts
 
     def on_mouse_up(self, event: Any) -> None:
         source = getattr(self.screen, "card_pressed", None)

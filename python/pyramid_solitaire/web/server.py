@@ -22,6 +22,7 @@ connection closes and their last save succeeded (the file stays).
 >>> sorted(r.resource.canonical for r in app.router.routes() if r.method == "GET")
 ['/', '/labels.js', '/static', '/ws']
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -36,11 +37,12 @@ import threading
 import time
 import traceback
 import webbrowser
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
-from typing import Any, Callable
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
@@ -48,8 +50,15 @@ from ..jsonout import dumps
 from ..session.labels import labels
 from ..session.messages import LANGUAGES, check_lang
 from ..session.profiles import Profile
-from ..session.protocol import (ATTACH, MAX_LINE, OPS, ProtocolError, Server, parse_request,
-                                 unknown_op)
+from ..session.protocol import (
+    ATTACH,
+    MAX_LINE,
+    OPS,
+    ProtocolError,
+    Server,
+    parse_request,
+    unknown_op,
+)
 from ..session.saves import CannotRead
 from ..session.session import Session
 from ..session.stats import StatsStore, default_path
@@ -59,7 +68,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 #: it becomes part of a file name, so nothing else is accepted.
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{22,128}")
 LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1"}
-BACKLOG = 1024              # connections waiting to be accepted (a page load opens a few)
+BACKLOG = 1024  # connections waiting to be accepted (a page load opens a few)
 
 #: Every response of the page: nothing loaded from elsewhere, no framing, no referrer.
 #: /labels.js: ``const LABELS = {lang: {key: text}}``, what the page's words are read from
@@ -67,7 +76,7 @@ LABELS_JS = "const LABELS = " + dumps({lang: labels(lang) for lang in LANGUAGES}
 
 HEADERS = {
     "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
-                               "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
     "X-Frame-Options": "DENY",
@@ -78,20 +87,22 @@ HEADERS = {
 @dataclass(frozen=True)
 class Limits:
     """The server's bounds (tests make them smaller)."""
-    message_bytes: int = MAX_LINE       # a longer request is answered too_long
-    frame_bytes: int = 4 * MAX_LINE     # a longer WebSocket message closes its connection
-    rate: float = 30.0                  # requests a second per connection (token bucket)
-    burst: int = 60                     # the bucket's size
-    connections: int = 1000             # WebSockets open at once
-    workers: int = 4                    # threads running the sessions' work
-    heartbeat: float | None = 30.0      # ping period; a peer that stops answering is dropped
-    save_delay: float = 1.0             # seconds from a request to its game's autosave
-    save_retry: float = 5.0             # seconds between attempts while saving fails
+
+    message_bytes: int = MAX_LINE  # a longer request is answered too_long
+    frame_bytes: int = 4 * MAX_LINE  # a longer WebSocket message closes its connection
+    rate: float = 30.0  # requests a second per connection (token bucket)
+    burst: int = 60  # the bucket's size
+    connections: int = 1000  # WebSockets open at once
+    workers: int = 4  # threads running the sessions' work
+    heartbeat: float | None = 30.0  # ping period; a peer that stops answering is dropped
+    save_delay: float = 1.0  # seconds from a request to its game's autosave
+    save_retry: float = 5.0  # seconds between attempts while saving fails
 
 
 def default_data_dir() -> Path:
     """``web`` in the user's data directory (platformdirs)."""
     import platformdirs
+
     return Path(platformdirs.user_data_dir("pyramid-solitaire", appauthor=False)) / "web"
 
 
@@ -100,11 +111,12 @@ class _Recorder(StatsStore):
     sessions run in worker threads and an SQLite connection belongs to the thread that
     opened it."""
 
-    def __init__(self, path: str | os.PathLike | None) -> None:     # no connection kept
+    def __init__(self, path: str | os.PathLike | None) -> None:  # no connection kept
         self.path = Path(default_path() if path is None else path)
 
-    def record(self, session: Any, result: str | None = None,
-               difficulty: float | None = None) -> int:
+    def record(
+        self, session: Any, result: str | None = None, difficulty: float | None = None
+    ) -> int:
         with StatsStore(self.path) as store:
             return store.record(session, result, difficulty)
 
@@ -138,14 +150,15 @@ class _Game:
         self.id, self.path, self.server = gid, path, server
         self.lock = asyncio.Lock()
         self.connections = 0
-        self.sockets: set = set()           # its connections (each gets the others' changes)
+        self.sockets: set = set()  # its connections (each gets the others' changes)
         self.loaded = False
-        self.flush: asyncio.TimerHandle | None = None     # the autosave to come
+        self.flush: asyncio.TimerHandle | None = None  # the autosave to come
 
 
 def _error(rid: Any, code: str, message: str) -> str:
-    return dumps({"id": rid, "ok": False, "error": {"code": code, "message": message},
-                  "messages": []})
+    return dumps(
+        {"id": rid, "ok": False, "error": {"code": code, "message": message}, "messages": []}
+    )
 
 
 def _request_id(line: str | bytes) -> Any:
@@ -182,10 +195,10 @@ def _aside(path: Path) -> Path:
     for n in range(1, 10_000):
         kept = path.with_name(path.name + (".bad" if n == 1 else f".bad.{n}"))
         try:
-            os.link(path, kept)          # fails when kept exists: never over another
+            os.link(path, kept)  # fails when kept exists: never over another
         except FileExistsError:
             continue
-        except OSError:                  # no hard links here: rename when free
+        except OSError:  # no hard links here: rename when free
             if kept.exists():
                 continue
             os.replace(path, kept)
@@ -207,9 +220,16 @@ def _is_loopback(host: str) -> bool:
 class WebGames:
     """The application's state: the games in memory, the open WebSockets, the workers."""
 
-    def __init__(self, data_dir: str | os.PathLike | None, stats_path: str | None,
-                 profile: str, lang: str, host: str, limits: Limits,
-                 clock: Callable[[], float] | None) -> None:
+    def __init__(
+        self,
+        data_dir: str | os.PathLike | None,
+        stats_path: str | None,
+        profile: str,
+        lang: str,
+        host: str,
+        limits: Limits,
+        clock: Callable[[], float] | None,
+    ) -> None:
         self.games_dir = Path(data_dir if data_dir is not None else default_data_dir()) / "games"
         self.games_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
         self.stats_path = stats_path
@@ -252,9 +272,11 @@ class WebGames:
         site reaching 127.0.0.1 through DNS rebinding is refused)."""
         host = host_name(request.headers.get("Host", ""))
         if host is None:
-            return web.Response(status=400, text="a malformed Host header: a name or an "
-                                                 "address, and a port 1..65535")
-        if self.loopback and not _is_loopback(host):     # a loopback name or address
+            return web.Response(
+                status=400,
+                text="a malformed Host header: a name or an address, and a port 1..65535",
+            )
+        if self.loopback and not _is_loopback(host):  # a loopback name or address
             return web.Response(status=421, text="this server answers only to localhost")
         return await handler(request)
 
@@ -268,24 +290,27 @@ class WebGames:
 
     async def labels(self, request: web.Request) -> web.StreamResponse:
         """The page's words in every language, from the session layer's one list."""
-        return web.Response(text=LABELS_JS, content_type="application/javascript",
-                            charset="utf-8")
+        return web.Response(text=LABELS_JS, content_type="application/javascript", charset="utf-8")
 
     # ---- the WebSocket -------------------------------------------------------------------------
     async def websocket(self, request: web.Request) -> web.StreamResponse:
         origin = request.headers.get("Origin")
-        if origin is not None and origin not in (f"http://{request.host}",
-                                                 f"https://{request.host}"):
+        if origin is not None and origin not in (
+            f"http://{request.host}",
+            f"https://{request.host}",
+        ):
             return web.Response(status=403, text="a WebSocket from another site is refused")
         if len(self.sockets) >= self.limits.connections:
-            return web.Response(status=503, text="too many connections",
-                                headers={"Retry-After": "5"})
-        ws = web.WebSocketResponse(max_msg_size=self.limits.frame_bytes, compress=False,
-                                   heartbeat=self.limits.heartbeat)
-        self.sockets.add(ws)                           # counted before the handshake's await
+            return web.Response(
+                status=503, text="too many connections", headers={"Retry-After": "5"}
+            )
+        ws = web.WebSocketResponse(
+            max_msg_size=self.limits.frame_bytes, compress=False, heartbeat=self.limits.heartbeat
+        )
+        self.sockets.add(ws)  # counted before the handshake's await
         try:
             await ws.prepare(request)
-        except BaseException:                          # not a WebSocket request (400)
+        except BaseException:  # not a WebSocket request (400)
             self.sockets.discard(ws)
             raise
         bucket = _Bucket(self.limits.rate, self.limits.burst)
@@ -293,13 +318,16 @@ class WebGames:
         try:
             async for msg in ws:
                 if msg.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
-                    break                              # an error (too big, bad frame)
+                    break  # an error (too big, bad frame)
                 line = msg.data
                 if not bucket.take():
                     rid = _request_id(line) if len(line) <= self.limits.message_bytes else None
-                    out = _error(rid, "rate_limited",
-                                 f"at most {self.limits.rate:g} requests a second "
-                                 f"(bursts of {self.limits.burst})")
+                    out = _error(
+                        rid,
+                        "rate_limited",
+                        f"at most {self.limits.rate:g} requests a second "
+                        f"(bursts of {self.limits.burst})",
+                    )
                 elif game is None:
                     game, out = await self._attach(line)
                     if game is not None:
@@ -309,12 +337,12 @@ class WebGames:
                     if len(game.sockets) > 1:
                         await self._push(game, ws, out)
                 await ws.send_str(out)
-                if game is not None and game.server.done:      # quit: this connection ends
+                if game is not None and game.server.done:  # quit: this connection ends
                     game.server.done = False
                     break
         except ConnectionError:
-            pass                                       # the client went away
-        except Exception:                              # a bug: this connection only
+            pass  # the client went away
+        except Exception:  # a bug: this connection only
             traceback.print_exc(file=sys.stderr)
             await ws.close(code=WSCloseCode.INTERNAL_ERROR)
         finally:
@@ -342,26 +370,34 @@ class WebGames:
         if "state" in response:
             await cls._send_state(game, origin, response["state"], [])
 
-    async def _push_state(self, game: _Game,
-                          messages: list[dict[str, Any]] | None = None) -> None:
+    async def _push_state(self, game: _Game, messages: list[dict[str, Any]] | None = None) -> None:
         """All of the game's connections get its state (and the server's own news)."""
         await self._send_state(game, None, game.server.state(), messages or [])
 
     @staticmethod
-    async def _send_state(game: _Game, origin: Any, state: dict[str, Any],
-                          messages: list[dict[str, Any]]) -> None:
-        push = dumps({"id": None, "ok": True, "op": "state", "pushed": True,
-                      "messages": messages, "state": state})
+    async def _send_state(
+        game: _Game, origin: Any, state: dict[str, Any], messages: list[dict[str, Any]]
+    ) -> None:
+        push = dumps(
+            {
+                "id": None,
+                "ok": True,
+                "op": "state",
+                "pushed": True,
+                "messages": messages,
+                "state": state,
+            }
+        )
         for other in list(game.sockets):
             if other is not origin and not other.closed:
                 try:
                     await other.send_str(push)
                 except (ConnectionError, RuntimeError):
-                    pass                           # that one is going: its own loop ends it
+                    pass  # that one is going: its own loop ends it
 
     def _start_autosave(self, game: _Game) -> None:
         task = asyncio.get_running_loop().create_task(self._autosave(game))
-        self.saving.add(task)                      # kept until done (the loop's refs are weak)
+        self.saving.add(task)  # kept until done (the loop's refs are weak)
         task.add_done_callback(self.saving.discard)
 
     async def _autosave(self, game: _Game) -> None:
@@ -375,8 +411,12 @@ class WebGames:
     def _drop_if_done(self, game: _Game) -> None:
         """Forget a game with no connection whose last save succeeded (a game that cannot
         be saved stays in memory, still tried, so that a reload finds it)."""
-        if game.connections == 0 and game.server.save_error is None and game.flush is None \
-                and self.games.get(game.id) is game:
+        if (
+            game.connections == 0
+            and game.server.save_error is None
+            and game.flush is None
+            and self.games.get(game.id) is game
+        ):
             del self.games[game.id]
 
     async def _save(self, game: _Game) -> None:
@@ -388,19 +428,20 @@ class WebGames:
         if session is None:
             return
         try:
-            await asyncio.get_running_loop().run_in_executor(self.saver, session.save,
-                                                             game.path)
-        except (OSError, RuntimeError) as e:     # disk full; workers already stopped
+            await asyncio.get_running_loop().run_in_executor(self.saver, session.save, game.path)
+        except (OSError, RuntimeError) as e:  # disk full; workers already stopped
             why = getattr(e, "strerror", None) or str(e) or type(e).__name__
-            print(f"pyramid-solitaire web: cannot save game {game.id[:6]}...: {why}",
-                  file=sys.stderr)
+            print(
+                f"pyramid-solitaire web: cannot save game {game.id[:6]}...: {why}", file=sys.stderr
+            )
             told = game.server.save_error == why
             game.server.save_error = why
             if not told:
                 await self._push_state(game)
-            if game.flush is None and not self.stopping:     # with or without tabs
+            if game.flush is None and not self.stopping:  # with or without tabs
                 game.flush = asyncio.get_running_loop().call_later(
-                    self.limits.save_retry, self._start_autosave, game)
+                    self.limits.save_retry, self._start_autosave, game
+                )
             return
         if game.server.save_error is not None:
             game.server.save_error = None
@@ -409,8 +450,9 @@ class WebGames:
     async def _attach(self, line: str | bytes) -> tuple[_Game | None, str]:
         """The first request of a connection: ``attach`` (``hello`` is answered too)."""
         if len(line) > self.limits.message_bytes:
-            return None, _error(None, "too_long", f"a request is at most "
-                                                  f"{self.limits.message_bytes:,} bytes")
+            return None, _error(
+                None, "too_long", f"a request is at most {self.limits.message_bytes:,} bytes"
+            )
         try:
             request, rid = parse_request(line)
         except ProtocolError as e:
@@ -420,23 +462,38 @@ class WebGames:
             return None, Server(files=False, attached=True).handle(line)
         if op != ATTACH:
             if op in OPS:
-                return None, _error(rid, "no_session", 'send {"op": "attach"} first (with '
-                                                       '"game": the id of your game, if any)')
+                return None, _error(
+                    rid,
+                    "no_session",
+                    'send {"op": "attach"} first (with "game": the id of your game, if any)',
+                )
             return None, _error(rid, "unknown_op", unknown_op(op, (ATTACH,) + OPS))
         gid = request.get("game")
         if gid is None:
             gid = secrets.token_urlsafe(24)
         elif not isinstance(gid, str) or not GAME_ID.fullmatch(gid):
-            return None, _error(rid, "bad_game", "a game id is 22 to 128 letters, digits, "
-                                                 "- or _, as the server gave it")
+            return None, _error(
+                rid,
+                "bad_game",
+                "a game id is 22 to 128 letters, digits, - or _, as the server gave it",
+            )
         elif gid not in self.games and not self._path(gid).is_file():
-            return None, _error(rid, "bad_game", "no such game: attach without a game id to "
-                                                 "start one")
+            return None, _error(
+                rid, "bad_game", "no such game: attach without a game id to start one"
+            )
         game = self.games.get(gid)
         if game is None:
-            game = self.games[gid] = _Game(gid, self._path(gid), Server(
-                self.clock, self.stats_path, files=False, session_stats=self.recorder,
-                attached=True))
+            game = self.games[gid] = _Game(
+                gid,
+                self._path(gid),
+                Server(
+                    self.clock,
+                    self.stats_path,
+                    files=False,
+                    session_stats=self.recorder,
+                    attached=True,
+                ),
+            )
         game.connections += 1
         messages: list[dict[str, Any]] = []
         try:
@@ -445,16 +502,21 @@ class WebGames:
                     messages = await self._work(self._resume, game)
                 session = game.server.session
                 state = None if session is None else await self._work(game.server.state)
-        except CannotRead as e:            # the file stays; the page may try again
+        except CannotRead as e:  # the file stays; the page may try again
             await self._leave(game)
-            return None, _error(rid, "io_error", f"your game cannot be read now "
-                                                 f"({e}); try again")
+            return None, _error(rid, "io_error", f"your game cannot be read now ({e}); try again")
         except BaseException:
             await self._leave(game)
             raise
-        response: dict[str, Any] = {"id": rid, "ok": True, "op": "attach", "game": gid,
-                                    "resumed": session is not None and not messages,
-                                    "defaults": self.defaults, "messages": messages}
+        response: dict[str, Any] = {
+            "id": rid,
+            "ok": True,
+            "op": "attach",
+            "game": gid,
+            "resumed": session is not None and not messages,
+            "defaults": self.defaults,
+            "messages": messages,
+        }
         if state is not None:
             response["state"] = state
         return game, dumps(response)
@@ -471,15 +533,16 @@ class WebGames:
             return []
         try:
             session = Session.load(game.path, clock=self.clock, stats=self.recorder)
-        except CannotRead:              # not readable now (no permission, too many files):
-            game.loaded = False         # the file stays where it is; the attach fails
+        except CannotRead:  # not readable now (no permission, too many files):
+            game.loaded = False  # the file stays where it is; the attach fails
             raise
-        except Exception as e:          # ValueError for a bad save; anything else too
+        except Exception as e:  # ValueError for a bad save; anything else too
             why = " ".join(str(e).split()) or type(e).__name__
             kept = _aside(game.path)
             print(f"pyramid-solitaire web: {why}; kept as {kept.name}", file=sys.stderr)
-            session = Session.new_random(self.defaults["profile"], clock=self.clock,
-                                         lang=self.defaults["lang"])
+            session = Session.new_random(
+                self.defaults["profile"], clock=self.clock, lang=self.defaults["lang"]
+            )
             session.stats = self.recorder
             game.server.session = session
             reason = why.split(": ", 1)[-1] if why.startswith(str(game.path)) else why
@@ -506,10 +569,16 @@ class WebGames:
 GAMES = web.AppKey("games", WebGames)
 
 
-def make_app(data_dir: str | os.PathLike | None = None, stats_path: str | None = None,
-             profile: str = "pyramide", lang: str = "en", *, host: str = "127.0.0.1",
-             limits: Limits = Limits(), clock: Callable[[], float] | None = None
-             ) -> web.Application:
+def make_app(
+    data_dir: str | os.PathLike | None = None,
+    stats_path: str | None = None,
+    profile: str = "pyramide",
+    lang: str = "en",
+    *,
+    host: str = "127.0.0.1",
+    limits: Limits = Limits(),
+    clock: Callable[[], float] | None = None,
+) -> web.Application:
     """The aiohttp application: the page at ``/``, its files under ``/static/``, the
     WebSocket at ``/ws``. ``data_dir``: where the games are kept (default
     :func:`default_data_dir`); ``stats_path``: the statistics file (default: the user's);
@@ -533,7 +602,8 @@ def make_app(data_dir: str | os.PathLike | None = None, stats_path: str | None =
 def bind(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
     """A listening TCP socket on ``host``:``port`` (0: a free port)."""
     family, kind, proto, _, address = socket.getaddrinfo(
-        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    )[0]
     sock = socket.socket(family, kind, proto)
     try:
         if os.name == "posix":
@@ -573,10 +643,9 @@ class ServerThread:
         self._failed: BaseException | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
-        self._thread = threading.Thread(target=self._main, name="pyramid-web-server",
-                                        daemon=True)
+        self._thread = threading.Thread(target=self._main, name="pyramid-web-server", daemon=True)
 
-    def start(self) -> "ServerThread":
+    def start(self) -> ServerThread:
         self._thread.start()
         self._ready.wait()
         if self._failed is not None:
@@ -588,7 +657,7 @@ class ServerThread:
             self._loop.call_soon_threadsafe(self._stop.set)
         self._thread.join()
 
-    def __enter__(self) -> "ServerThread":
+    def __enter__(self) -> ServerThread:
         return self.start()
 
     def __exit__(self, *exc: Any) -> None:
@@ -597,7 +666,7 @@ class ServerThread:
     def _main(self) -> None:
         try:
             asyncio.run(self._serve())
-        except BaseException as e:         # reported by start()
+        except BaseException as e:  # reported by start()
             self._failed = e
             self._ready.set()
 
@@ -613,9 +682,16 @@ class ServerThread:
             await runner.cleanup()
 
 
-def run(host: str = "127.0.0.1", port: int = 0, profile: str = "pyramide", lang: str = "en",
-        data_dir: str | os.PathLike | None = None, stats_path: str | None = None,
-        open_browser: bool = True, code: str | None = None) -> int:
+def run(
+    host: str = "127.0.0.1",
+    port: int = 0,
+    profile: str = "pyramide",
+    lang: str = "en",
+    data_dir: str | os.PathLike | None = None,
+    stats_path: str | None = None,
+    open_browser: bool = True,
+    code: str | None = None,
+) -> int:
     """Serve the browser game until Ctrl-C: the page's address goes to standard output, and
     to the user's browser unless ``open_browser`` is false. ``code``: a deal the page opens
     (its address ends in ``#deal=CODE``; a game under way is left only if the player says
@@ -624,10 +700,12 @@ def run(host: str = "127.0.0.1", port: int = 0, profile: str = "pyramide", lang:
     sock = bind(host, port)
     url = url_of(sock) + (f"#deal={quote(code.strip(), safe='-')}" if code else "")
     print(url, flush=True)
-    print("pyramid-solitaire: the browser game is served there; Ctrl-C stops it",
-          file=sys.stderr, flush=True)
+    print(
+        "pyramid-solitaire: the browser game is served there; Ctrl-C stops it",
+        file=sys.stderr,
+        flush=True,
+    )
     if open_browser:
         threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
-    web.run_app(app, sock=sock, print=None, access_log=None, shutdown_timeout=5.0,
-                backlog=BACKLOG)
+    web.run_app(app, sock=sock, print=None, access_log=None, shutdown_timeout=5.0, backlog=BACKLOG)
     return 0

@@ -28,13 +28,14 @@ cdef class RandomPositions:
     cdef readonly long long count
     cdef int n_deals
 
-    def __cinit__(self, long long count, int n_deals=1000, dict rules=None, unsigned long long seed=1):
+    def __cinit__(self, long long count, int n_deals=1000, dict rules=None,
+                  unsigned long long seed=1):
         cdef pyr_rules r
         cdef uint8_t deck[52]
         cdef pyr_move buf[MAX_MOVES]
         cdef uint64_t rng = seed
         cdef long long i
-        cdef int d, n, steps, s
+        cdef int d, n, steps, _s
         cdef pyr_pos p
         rules_from_options(&r, rules or {})
         self.count = count
@@ -52,7 +53,7 @@ cdef class RandomPositions:
                 d = <int>(splitmix64_next(&rng) % <uint64_t>n_deals)
                 p = pos_start(&self.tables[d])
                 steps = <int>(splitmix64_next(&rng) % 60)
-                for s in range(steps):
+                for _s in range(steps):
                     n = gen_moves(&self.tables[d], p, buf)
                     if n == 0:
                         break
