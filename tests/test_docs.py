@@ -3,6 +3,7 @@
 import doctest
 import importlib
 import pkgutil
+import re
 
 import pytest
 
@@ -50,3 +51,14 @@ def test_markdown_examples(path):
         optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE,
     )
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_contributing_names_only_files_that_are_there():
+    """CONTRIBUTING.md's dev loop points at tests, tools and sources: each one exists (a
+    renamed or removed file would leave a newcomer running nothing)."""
+    text = repo_file("CONTRIBUTING.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"\b((?:tests|tools|src|python|docs|data)/[\w./*-]+\.\w+)", text))
+    assert len(named) > 15, named
+    root = repo_file("CONTRIBUTING.md").parent
+    missing = [n for n in sorted(named) if not list(root.glob(n))]
+    assert not missing, missing
