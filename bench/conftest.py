@@ -28,7 +28,7 @@ def _settle(request):
     On the shared development VM the first benchmark of a run measured 10-30% low (a rerun
     alone was back in range): the machine needs a moment under load before it runs at full
     speed. It also switches between slow and fast spells every few seconds, which no warm-up
-    removes (docs/simulation.md, "Measured speed"). Skipped when benchmarks are disabled (the
+    removes (docs/internals/perf-log.md). Skipped when benchmarks are disabled (the
     plain test run)."""
     config = request.config
     if config.getoption("benchmark_disable", False) and not config.getoption(

@@ -12,7 +12,7 @@ summary printed at the end.
 - ``test_deal_setup``: the per-game set-up alone (the v1 shuffle and the rank masks), as the
   batch loop does it (eight deals at a time) and one deal at a time.
 
-Targets (issue 4): greedy and random at least 1,000,000 games/s per core and 1,800,000 games/s
+Targets: greedy and random at least 1,000,000 games/s per core and 1,800,000 games/s
 on two cores. There are no assertions on speed.
 """
 

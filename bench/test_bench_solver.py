@@ -1,4 +1,4 @@
-"""Benchmarks of the exact solver (issue 3's targets; figures go in the README).
+"""Benchmarks of the exact solver (figures go in the README).
 
 - msc: the 1,500 public deals decided one after another on one thread: total seconds, the
   slowest deal, and the process's peak memory.

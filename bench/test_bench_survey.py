@@ -4,8 +4,8 @@ a Dask LocalCluster of one worker process, the same deals, rounds interleaved by
 pytest-benchmark's order (local, then Dask, per preset).
 
 Run with ``python -m pytest bench/test_bench_survey.py --benchmark-enable`` (the distributed
-extra). Target (issue 18): a distributed run of one worker within 10% of a local
-run of the same deals. There are no assertions on speed.
+extra). The target: a distributed run of one worker within 10% of a local run of the
+same deals. There are no assertions on speed.
 """
 
 import shutil

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 import pathlib
 import random
 
+import numpy as np
 import pytest
 
 from pyramid_solitaire import CARDS, Card, Deal
@@ -56,35 +56,58 @@ def repo_file(*parts: str) -> pathlib.Path:
     return path
 
 
-# The simulator's paths, in _simulate_tests.simd's numbers, and their names ("one-lane": the
-# lockstep's text compiled for one lane of plain C, which every CPU runs; only the tests take
-# it).
-SIMD_IDS = {1: "avx512", 2: "avx2", 3: "one-lane", 0: "scalar"}
+# The simulator's paths by name ("one-lane": the lockstep's text compiled for one lane of plain
+# C, which every CPU runs; only the tests take it). A test names the path it wants to the
+# hooks (core_hooks._simulate_tests.run and friends), which build its record and pass it to
+# the batch: nothing process-wide changes, so no test can leave another on a different path.
+SIM_PATHS = ("avx512", "one-lane", "scalar")
 
 
-def simd_paths() -> list[int]:
-    """The paths this CPU has, as the core sees it (PYRAMID_DISABLE_CPU_FEATURES hides some):
-    AVX-512, AVX2, then the one-lane lockstep and plain C, which every CPU has."""
-    from pyramid_core import simulate as core
-
-    cpu = core.cpu_features()
-    return [p for p in SIMD_IDS if p in (0, 3) or cpu[SIMD_IDS[p]]]
-
-
-@contextlib.contextmanager
-def on_simd_path(path: int):
-    """Run the block on the simulator's path `path`, then go back. A path this CPU lacks is
-    a skip that says so, never the plain C path run under the vector path's name (the CI job
-    without AVX-512 deselects those tests with -k "not avx512")."""
+def sim_paths() -> list[str]:
+    """The paths this CPU has, as the core sees it (PYRAMID_DISABLE_CPU_FEATURES hides
+    AVX-512): AVX-512 where it is there, then the one-lane lockstep and plain C."""
     from core_hooks import _simulate_tests as hooks
 
-    before = hooks.simd()
-    try:
-        if hooks.simd(path) != path:
-            pytest.skip(f"this CPU (as the core sees it) has no {SIMD_IDS[path]}")
-        yield
-    finally:
-        hooks.simd(before)
+    return [p for p in SIM_PATHS if p in hooks.paths()]
+
+
+def require_path(path: str) -> str:
+    """`path`, or a skip that says this CPU (as the core sees it) lacks it: never the plain C
+    path run under the vector path's name (the CI job without AVX-512 deselects those tests
+    with -k "not avx512")."""
+    if path not in sim_paths():
+        pytest.skip(f"this CPU (as the core sees it) has no {path} path")
+    return path
+
+
+def run_on(
+    path: str,
+    policy: str,
+    options: dict,
+    seed: int,
+    start: int,
+    n: int,
+    deals=None,
+    lo: int = 0,
+    move_cap: int | None = None,
+) -> list:
+    """Games lo .. n-1 of a numbered batch (as simulate.run) on `path`: [won, removed, moves,
+    score] arrays of n rows (rows before lo left 0)."""
+    from pyramid_core import simulate as core
+
+    from core_hooks import _simulate_tests as hooks
+
+    out = [
+        np.zeros(n, np.uint8),
+        np.zeros(n, np.uint8),
+        np.zeros(n, np.uint16),
+        np.zeros(n, np.uint16),
+    ]
+    extra = {} if move_cap is None else {"move_cap": move_cap}
+    hooks.run(
+        require_path(path), core.POLICIES[policy], options, seed, start, deals, lo, n, *out, **extra
+    )
+    return out
 
 
 # Seed 000's example layout: its pyramid, 7d on the waste at the deal, then the other cards.

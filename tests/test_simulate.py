@@ -17,7 +17,7 @@ from pyramid_core.shuffle import MAX_DEAL_NUMBER, deal_cards
 from pyramid_solitaire import Deal, Game, Move, Rules, SimulationResult, Status, replay, simulate
 from pyramid_solitaire.cli import main
 
-from conftest import SIMD_IDS, on_simd_path, repo_file, run_main, simd_paths
+from conftest import SIM_PATHS, repo_file, require_path, run_main, run_on, sim_paths
 from core_hooks import _simulate_tests as hooks
 from reference import above as ref_above
 from reference import covers as ref_covers
@@ -54,26 +54,25 @@ def arrays(result):
 # ---- the core agrees with the engine --------------------------------------------------------
 
 
-@pytest.fixture(params=list(SIMD_IDS), ids=list(SIMD_IDS.values()))
-def simd(request):
-    """Every path: AVX-512, AVX2 and plain C (a path the CPU lacks is a skip that says so)."""
-    with on_simd_path(request.param):
-        yield request.param
+@pytest.fixture(params=list(SIM_PATHS))
+def path(request):
+    """Every path: AVX-512, one lane and plain C (a path the CPU lacks is a skip that says so)."""
+    return require_path(request.param)
 
 
-def test_fast_shuffle_is_the_v1_shuffle(simd):
+def test_fast_shuffle_is_the_v1_shuffle(path):
     for number in list(range(300)) + [MAX_DEAL_NUMBER, 2**31, 123456789]:
-        assert hooks.shuffle_ranks(number) == [c % 13 + 1 for c in deal_cards(number)]
+        assert hooks.shuffle_ranks(number, path) == [c % 13 + 1 for c in deal_cards(number)]
 
 
 @pytest.mark.parametrize("name", ["pyramide", "classic-draw3", "msc"])
-def test_batch_deal_setup(name, simd):
+def test_batch_deal_setup(name, path):
     """The batch loop shuffles ranks and builds the rank masks during the shuffle (one deal,
     and eight at a time): the same as from deal_shuffle's cards."""
     options = Rules.preset(name).core_options()
-    assert hooks.check_deal_setup(0, 20000, options) == []
-    assert hooks.check_deal_setup(MAX_DEAL_NUMBER - 999, 1000, options) == []
-    assert hooks.check_deal_setup(987654321987, 5, options) == []  # a short last block
+    assert hooks.check_deal_setup(0, 20000, options, path) == []
+    assert hooks.check_deal_setup(MAX_DEAL_NUMBER - 999, 1000, options, path) == []
+    assert hooks.check_deal_setup(987654321987, 5, options, path) == []  # a short last block
 
 
 @pytest.mark.parametrize("name", ["pyramide", "classic-draw3", "msc"])
@@ -88,31 +87,19 @@ def test_batch_setup_ways_agree(policy, name):
         [5, 5, MAX_DEAL_NUMBER, 17, 2**40, 3, 99, 1, 0, 12345678901, 8, 7, 6], dtype=np.uint64
     )
 
-    def batch(n, lo, deals=None):
-        out = [
-            np.zeros(n, np.uint8),
-            np.zeros(n, np.uint8),
-            np.zeros(n, np.uint16),
-            np.zeros(n, np.uint16),
-        ]
-        core.run(core.POLICIES[policy], options, 3, 1000, deals, lo, n, *out)
+    def batch(path, n, lo, deals=None):
+        out = run_on(path, policy, options, 3, 1000, n, deals, lo)
         return np.stack([a.astype(np.int64) for a in out])[:, lo:]
 
-    before = hooks.simd()
-    try:
-        runs = []
-        for on in simd_paths():
-            hooks.simd(on)
-            runs.append(
-                [
-                    batch(37, 0),
-                    batch(37, 5),
-                    batch(len(deals), 0, deals),
-                    batch(len(deals), 11, deals),
-                ]
-            )
-    finally:
-        hooks.simd(before)
+    runs = [
+        [
+            batch(path, 37, 0),
+            batch(path, 37, 5),
+            batch(path, len(deals), 0, deals),
+            batch(path, len(deals), 11, deals),
+        ]
+        for path in sim_paths()
+    ]
     for other in runs[1:]:
         for a, b in zip(runs[0], other):
             assert np.array_equal(a, b)
@@ -139,49 +126,44 @@ LOCKSTEP_RULES_DRAW3 = [
 ]
 
 
-@pytest.mark.parametrize("path", [1, 2, 3], ids=["avx512", "avx2", "one-lane"])
+@pytest.mark.parametrize("path", ["avx512", "one-lane"])
 @pytest.mark.parametrize("policy", ["greedy", "random"])
 @pytest.mark.parametrize("rules", LOCKSTEP_RULES + LOCKSTEP_RULES_DRAW3, ids=str)
 def test_lockstep_playouts_are_the_scalar_ones(rules, policy, path):
-    """With AVX-512 the batch plays games sixteen at a time in vector lanes, with AVX2 eight
+    """With AVX-512 the batch plays games sixteen at a time in vector lanes
     (pyr_sim_lockstep.h), and the same text compiled for one lane of plain C plays them one at
     a time on any CPU; the rows are those of the scalar playouts, game for game."""
     options = rules.core_options()
     n = 3001  # a short last group of lanes
-
-    def batch(on):
-        out = [
-            np.zeros(n, np.uint8),
-            np.zeros(n, np.uint8),
-            np.zeros(n, np.uint16),
-            np.zeros(n, np.uint16),
-        ]
-        hooks.simd(on)
-        core.run(core.POLICIES[policy], options, 11, 777, None, 0, n, *out)
-        return out
-
-    with on_simd_path(path):
-        vector, scalar = batch(path), batch(0)
+    vector = run_on(path, policy, options, 11, 777, n)
+    scalar = run_on("scalar", policy, options, 11, 777, n)
     for a, b in zip(vector, scalar):
         assert np.array_equal(a, b)
     assert len(np.unique(vector[1])) > 10  # real games: many different outcomes
 
 
-def test_simd_switch():
-    before = hooks.simd()
+def test_paths():
+    """The paths this CPU runs (AVX-512 only where the core sees it), the one resolved at
+    import among them, and the path a batch of given rules and policy takes."""
     cpu = core.cpu_features()
-    try:
-        assert hooks.simd(0) == 0 and core.simd_path() == "scalar"
-        assert hooks.simd(1) == (1 if cpu["avx512"] else 0)  # only where the CPU has it
-        assert hooks.simd(2) == (2 if cpu["avx2"] else 0)
-        assert core.simd_path() == ("avx2" if cpu["avx2"] else "scalar")
-        assert hooks.simd(3) == 3 and core.simd_path() == "one-lane"  # on every CPU
-        assert (
-            core.simd_path(core.POLICIES["greedy"], Rules(pair_with_covering=True).core_options())
-            == "scalar"
-        )
-    finally:
-        hooks.simd(before)
+    assert (
+        hooks.paths() == ["scalar", "avx512", "one-lane"]
+        if cpu["avx512"]
+        else [
+            "scalar",
+            "one-lane",
+        ]
+    )
+    assert core.simd_path() == hooks.path_in_use() in hooks.paths()
+    assert hooks.path_in_use() != "one-lane"  # the tests' path only
+    for bad in ("avx2", "bogus"):
+        with pytest.raises(ValueError, match="unknown path"):
+            hooks.shuffle_ranks(0, bad)
+    assert (
+        core.simd_path(core.POLICIES["greedy"], Rules(pair_with_covering=True).core_options())
+        == "scalar"
+    )
+    assert core.simd_path(core.POLICIES["greedy"], Rules().core_options()) == core.simd_path()
 
 
 def _takes_engine_playout(rules):
@@ -294,7 +276,7 @@ def random_by_definition(options, seed, number):
     _, v = _splitmix64(seed ^ 0x6A09E667F3BCC909)
     _, state = _splitmix64(v ^ number)
     pos, played, seen = table.start(), [], False
-    unlimited, cap = options["redeals"] == 255, hooks.move_cap()
+    unlimited, cap = options["redeals"] == 255, core.MOVE_CAP
     while moves := table.moves(pos):
         seen = seen or any(m & 63 != 63 for m in moves)
         if len(moves) == 1:
@@ -483,7 +465,7 @@ def test_no_move_limit_is_hit():
     assert int(r.moves.max()) < core.MAX_RECORD
     # the random policy's safety bound under unlimited redeals never triggers in practice
     # (docs/simulation.md): its longest games are far shorter
-    assert hooks.move_cap() == core.MOVE_CAP and core.MOVE_CAP + 52 < core.MAX_RECORD
+    assert core.MOVE_CAP + 52 < core.MAX_RECORD
     for rules in ("unlimited", "pyramide"):
         r = simulate(100_000, rules=rules, policy="random", seed=2, threads=2)
         assert int(r.moves.max()) < core.MOVE_CAP // 2
@@ -492,46 +474,33 @@ def test_no_move_limit_is_hit():
 @pytest.mark.parametrize("cap", [40, 150])
 def test_random_move_cap_ends_the_same_games_everywhere(cap):
     """Under unlimited redeals a random game also ends at a recycle once it has played
-    MOVE_CAP moves. Lowered here so that it triggers often: the lockstep, scalar and
-    engine-based reference playouts end the same games at the same move."""
-    before, before_simd = hooks.move_cap(), hooks.simd()
-    try:
-        hooks.move_cap(cap)
-        assert hooks.move_cap() == cap
-        hit = 0  # games that reached the bound
-        for rules in [r for r in LOCKSTEP_RULES if r.redeals == "unlimited"]:
-            options, n = rules.core_options(), 1001
-            rows = []
-            for on in simd_paths():
-                out = [
-                    np.zeros(n, np.uint8),
-                    np.zeros(n, np.uint8),
-                    np.zeros(n, np.uint16),
-                    np.zeros(n, np.uint16),
-                ]
-                hooks.simd(on)
-                core.run(core.POLICIES["random"], options, 5, 300, None, 0, n, *out)
-                rows.append(out)
-            hooks.simd(before_simd)
-            for other in rows[1:]:
-                for a, b in zip(rows[0], other):
-                    assert np.array_equal(a, b)
-            hit += int(np.sum(rows[0][2] >= cap))
-            assert int(rows[0][2].max()) <= cap + 52
-        assert hit > 100
-        for name, rules in OPTION_SETS.items():
-            if rules.redeals != "unlimited":
-                continue
-            options = rules.core_options()
-            for number in range(0, 3000, 15):
-                assert core.play(core.POLICIES["random"], options, 99, number) == hooks.reference(
-                    core.POLICIES["random"], options, 99, number
-                ), name
-    finally:
-        hooks.move_cap(before)
-        hooks.simd(before_simd)
-    with pytest.raises(ValueError, match="above"):
-        hooks.move_cap(core.MOVE_CAP + 1)
+    MOVE_CAP moves. Lowered here (the hooks take the cap of a batch or a game) so that it
+    triggers often: the lockstep, scalar and engine-based reference playouts end the same
+    games at the same move."""
+    hit = 0  # games that reached the bound
+    for rules in [r for r in LOCKSTEP_RULES if r.redeals == "unlimited"]:
+        options, n = rules.core_options(), 1001
+        rows = [run_on(path, "random", options, 5, 300, n, move_cap=cap) for path in sim_paths()]
+        for other in rows[1:]:
+            for a, b in zip(rows[0], other):
+                assert np.array_equal(a, b)
+        hit += int(np.sum(rows[0][2] >= cap))
+        assert int(rows[0][2].max()) <= cap + 52
+    assert hit > 100
+    for rules in OPTION_SETS.values():
+        if rules.redeals != "unlimited":
+            continue
+        options = rules.core_options()
+        for number in range(0, 3000, 15):
+            got = hooks.play(core.POLICIES["random"], options, 99, number, cap)
+            assert got == hooks.reference(core.POLICIES["random"], options, 99, number, cap)[:4]
+    with pytest.raises(ValueError, match="move cap"):
+        hooks.play(0, Rules().core_options(), 1, 1, core.MOVE_CAP + 1)
+    # nothing process-wide changed: a game under the default cap is as before
+    assert (
+        hooks.play(1, Rules().core_options(), 1, 5)
+        == core.play(1, Rules().core_options(), 1, 5)[:4]
+    )
 
 
 # ---- statistics ---------------------------------------------------------------------------------
@@ -827,28 +796,36 @@ def test_cli_solver_policy(capsys):
 def test_simd_path_says_what_ran():
     """SimulationResult.simd names the path a run took: the lockstep's where AVX-512 is in use
     and the rules and policy are the lockstep's, else the scalar playouts; none for the
-    solver policy."""
+    solver policy. The path is resolved at import, so the scalar one is checked in a process
+    started with PYRAMID_SIMD=off."""
+    import subprocess
+    import sys
+
     from pyramid_solitaire import simd_path
 
-    before = hooks.simd()
-    try:
-        for on in (1, 0):
-            hooks.simd(on)
-            vector = "avx512" if hooks.simd() else "scalar"
-            assert simd_path() == core.simd_path() == vector
-            r = simulate(300, rules="msc", threads=1)
-            assert r.simd == vector and r.to_dict()["simd"] == vector
-            assert simulate(300, rules="classic-draw3", policy="random", seed=1).simd == vector
-            assert (
-                simulate(50, rules={"preset": "unlimited", "pair_with_covering": True}).simd
-                == "scalar"
-            )
-            layout = repo_file("data", "msc-1500-deals.txt").read_text().splitlines()[0]
-            assert simulate(deals=[layout], rules="msc").simd == "scalar"  # a card list
-            if vector == "avx512":
-                assert "AVX-512 path" in r.summary()
-    finally:
-        hooks.simd(before)
+    layout = repo_file("data", "msc-1500-deals.txt").read_text().splitlines()[0]
+    code = (
+        "import json, sys\n"
+        "from pyramid_solitaire import simulate, simd_path\n"
+        "r = simulate(300, rules='msc', threads=1)\n"
+        "print(json.dumps([simd_path(), r.simd, r.to_dict()['simd'],\n"
+        "    simulate(300, rules='classic-draw3', policy='random', seed=1).simd,\n"
+        "    simulate(50, rules={'preset': 'unlimited', 'pair_with_covering': True}).simd,\n"
+        "    simulate(deals=[sys.argv[1]], rules='msc').simd, 'AVX-512 path' in r.summary()]))\n"
+    )
+    vector = "avx512" if core.cpu_features()["avx512"] else "scalar"
+    for value, path in (("auto", vector), ("off", "scalar")):
+        env = dict(os.environ, PYRAMID_SIMD=value)
+        out = subprocess.run(
+            [sys.executable, "-c", code, layout],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        # a card list and the engine playout's rules take the scalar playouts on every path
+        assert json.loads(out) == [path, path, path, path, "scalar", "scalar", path == "avx512"]
+    assert simd_path() == core.simd_path() == vector
     assert simulate(3, rules="pyramide", policy="solver").simd is None
 
 
@@ -877,7 +854,7 @@ def test_pyramid_simd_environment(value, path):
     assert warned == (value == "bogus" or (value.lower() == "avx512" and has != "True"))
 
 
-@pytest.mark.parametrize("hide", ["avx512", "AVX512, avx2", " avx2 ,"])
+@pytest.mark.parametrize("hide", ["avx512", "AVX512, sse9", " sse9 ,"])
 def test_disable_cpu_features_environment(hide):
     """PYRAMID_DISABLE_CPU_FEATURES (as numpy's NPY_DISABLE_CPU_FEATURES) makes the core see a
     CPU without the named instruction sets: cpu_features says so, auto and PYRAMID_SIMD cannot
@@ -890,7 +867,7 @@ def test_disable_cpu_features_environment(hide):
         "from pyramid_core import simulate as s\n"
         "from pyramid_solitaire import simulate\n"
         "f = s.cpu_features()\n"
-        "print(int(f['avx512']), int(f['avx2']), s.simd_path(),"
+        "print(int(f['avx512']), s.simd_path(),"
         " int(simulate(2000, rules='msc', threads=1).wins))"
     )
     names = {n.strip().lower() for n in hide.split(",") if n.strip()}
@@ -903,9 +880,8 @@ def test_disable_cpu_features_environment(hide):
 
     real = run(PYRAMID_DISABLE_CPU_FEATURES="").stdout.split()  # the CPU as it is
     got = run(PYRAMID_DISABLE_CPU_FEATURES=hide)
-    avx512, avx2, path, wins = got.stdout.split()
+    avx512, path, wins = got.stdout.split()
     assert avx512 == str(int(real[0] == "1" and "avx512" not in names))
-    assert avx2 == str(int(real[1] == "1" and "avx2" not in names))
     assert path == ("avx512" if avx512 == "1" else "scalar")
     assert ("RuntimeWarning" in got.stderr) == (avx512 == "0")
-    assert int(wins) == int(real[3]) == simulate(2000, rules="msc", threads=1).wins
+    assert int(wins) == int(real[2]) == simulate(2000, rules="msc", threads=1).wins

@@ -18,7 +18,7 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import SIMD_IDS, on_simd_path
+from conftest import SIM_PATHS, run_on
 
 GOLDEN = pathlib.Path(__file__).resolve().parent / "golden" / "simulate.json"
 DEALS = 20_000
@@ -34,14 +34,21 @@ VARIANTS = {
 }
 
 
-def digest(preset: str, policy: str) -> str:
-    from pyramid_solitaire import simulate
+def digest(preset: str, policy: str, path: str | None = None) -> str:
+    """The games of the case as simulate() plays them, or on the simulator's path `path`."""
+    from pyramid_solitaire import Rules, simulate
 
-    r = simulate(DEALS, rules=VARIANTS.get(preset, preset), policy=policy, seed=SEED, threads=1)
+    rules = VARIANTS.get(preset, preset)
+    if path is None:
+        r = simulate(DEALS, rules=rules, policy=policy, seed=SEED, threads=1)
+        rows = [getattr(r, name) for name in ("won", "removed", "moves", "score")]
+    else:
+        options = Rules.coerce(rules).core_options()
+        rows = run_on(path, policy, options, SEED, 0, DEALS)
     h = hashlib.sha256()
-    for name in ("won", "removed", "moves", "score"):
+    for name, row in zip(("won", "removed", "moves", "score"), rows):
         h.update(name.encode())
-        h.update(np.ascontiguousarray(getattr(r, name), dtype=np.int64).tobytes())
+        h.update(np.ascontiguousarray(row, dtype=np.int64).tobytes())
     return h.hexdigest()
 
 
@@ -57,11 +64,12 @@ def table() -> dict[str, dict[str, str]]:
 CASES = json.loads(GOLDEN.read_text()) if GOLDEN.exists() else {}
 
 
-@pytest.mark.parametrize("simd", list(SIMD_IDS), ids=list(SIMD_IDS.values()))
+@pytest.mark.parametrize("path", [None, *SIM_PATHS], ids=["simulate", *SIM_PATHS])
 @pytest.mark.parametrize("preset, policy", [(p, q) for p in CASES for q in CASES[p]])
-def test_games_as_pinned(preset, policy, simd):
-    with on_simd_path(simd):
-        assert digest(preset, policy) == CASES[preset][policy]
+def test_games_as_pinned(preset, policy, path):
+    """The pinned games, by the public API (on the path resolved at import) and on every path
+    of the simulator."""
+    assert digest(preset, policy, path) == CASES[preset][policy]
 
 
 def test_every_preset_pinned():

@@ -1,9 +1,9 @@
-/* What the CPU can run, checked once: the vector instruction sets the simulator's fast paths
- * use. The wheels are built for the baseline CPU of their platform, so these paths are chosen
- * at run time (as numpy and CRoaring do); the PYRAMID_SIMD environment variable can narrow
- * the choice (simulate.pyx reads it at import), and PYRAMID_DISABLE_CPU_FEATURES (as numpy's
- * NPY_DISABLE_CPU_FEATURES: names separated by commas or spaces, "avx512" and "avx2") makes
- * the core see a CPU without them, as a CI job without AVX-512 does. */
+/* What the CPU can run: the vector instruction set of the simulator's fast path (AVX-512).
+ * The wheels are built for the baseline CPU of their platform, so that path is chosen at run
+ * time (as numpy and CRoaring do), once, at import (simulate.pyx's path record); the
+ * PYRAMID_SIMD environment variable can narrow the choice, and PYRAMID_DISABLE_CPU_FEATURES
+ * (as numpy's NPY_DISABLE_CPU_FEATURES: names separated by commas or spaces; the core knows
+ * "avx512") makes the core see a CPU without it, as a CI job without AVX-512 does. */
 #ifndef PYR_CPU_H
 #define PYR_CPU_H
 #include <ctype.h>
@@ -47,19 +47,6 @@ static PYR_INLINE int pyr_cpu_avx512(void)
     return !pyr_cpu_disabled("avx512") && __builtin_cpu_supports("avx512f")
            && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl")
            && __builtin_cpu_supports("avx512vpopcntdq") && __builtin_cpu_supports("avx512cd");
-#else
-    return 0;
-#endif
-}
-
-/* AVX2 with BMI1, BMI2 and POPCNT, which the AVX2 lockstep is compiled for (Haswell and
- * later, Zen 1 and later). */
-static PYR_INLINE int pyr_cpu_avx2(void)
-{
-#ifdef PYR_CPU_X86_DISPATCH
-    __builtin_cpu_init();
-    return !pyr_cpu_disabled("avx2") && __builtin_cpu_supports("avx2")
-           && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
 #else
     return 0;
 #endif

@@ -18,6 +18,8 @@ typedef struct {
     uint32_t t3;        /* talon cards t (t <= 21) such that two of t, t + 1, t + 2 pair */
     uint8_t pc0[14];    /* pyramid cards of each rank */
     uint8_t tc0[14];    /* talon cards of each rank */
+    int move_cap;       /* the random policy's safety bound on moves under unlimited redeals
+                         * (simulate.pxd's SIM_MOVE_CAP unless a test lowers it) */
 } pyr_sim_deal;
 
 #endif

@@ -1,6 +1,5 @@
 /* The random and greedy playouts in lockstep, draw 1 and draw 3: sixteen games at once, one
- * per 32-bit lane of AVX-512 vectors (eight with AVX2), every lane making one move per step
- * with no branch on
+ * per 32-bit lane of AVX-512 vectors, every lane making one move per step with no branch on
  * its cards (a lane that has finished sits out under a mask). They play the same games as
  * simulate.pyx's _random_talon and _greedy_talon (each for draw 1 and draw 3), move for
  * move and random number for random number (tests/test_simulate.py compares whole batches
@@ -21,17 +20,18 @@
  * (pyr_ls_rank, pyr_ls_pick), as a step is one chain (what is in play, the candidates, the
  * veto, the removal) on which a gather's latency would be paid in full. Branch
  * mispredictions, a third of a scalar game, are gone; what costs now is the work of every
- * path in every lane. Which lockstep runs, if any, is pyr_ls_mode's choice (the tests switch
- * among them to compare with the scalar playouts).
+ * path in every lane.
  *
  * The text (pyr_sim_lockstep_body.h) is written on the small vector layer of pyr_vec.h
- * (lanes pv, masks pm) and compiled once per backend: AVX-512, AVX2 (where the compiler can
- * target them) and one lane of plain C (everywhere). On AVX2 it plays the same games a little
- * slower than the scalar playouts here (sixteen registers where the text keeps some thirty
- * vectors live, popcounts and the 32-entry tables worked out): not auto's choice. On one lane
- * it is about half as fast as them (each step works out afresh what they keep up to date):
- * the tests' path 3, which checks the text on any CPU; and its veto (LS(veto_n)) is the
- * scalar playouts' veto too (pyr_sim_veto), so that the greedy policy's veto is written once. */
+ * (lanes pv, masks pm) and compiled once per backend: AVX-512 (where the compiler can target
+ * it) and one lane of plain C (everywhere). On one lane it is about half as fast as the
+ * scalar playouts of simulate.pyx (each step works out afresh what they keep up to date):
+ * the tests' path, which checks the text on any CPU; and its veto (LS(veto_n)) is the scalar
+ * playouts' veto too (pyr_sim_veto), so that the greedy policy's veto is written once.
+ *
+ * Which set-up and which playouts a batch runs is one record, pyr_sim_path (below), which
+ * simulate.pyx resolves once at import and passes to every batch; the tests build records
+ * of their own and pass them explicitly, so nothing process-wide is ever switched. */
 #ifndef PYR_SIM_LOCKSTEP_H
 #define PYR_SIM_LOCKSTEP_H
 #include <stddef.h>
@@ -42,15 +42,6 @@
 #include "pyr_vec.h"
 
 static const uint32_t pyr_ls_div[16] = {0, 256, 128, 86, 64};  /* (k * div[f]) >> 8 = k / f */
-
-static int pyr_ls_avx2_cpu;         /* the CPU has AVX2 (and the lockstep's other needs) */
-static int pyr_ls_avx2;             /* the AVX2 lockstep is chosen (the AVX-512 set-up is off) */
-static int pyr_ls_one;              /* the one-lane instance is chosen (tests: the text on one lane) */
-
-static PYR_INLINE void pyr_ls_init(void)
-{
-    pyr_ls_avx2_cpu = pyr_cpu_avx2();
-}
 
 /* The greedy playout's tables come from simulate.pyx at import (pyr_ls_init_greedy): the
  * veto's covering relation BAD (28: the sentinel, related to everything), SUPPORT and the
@@ -76,61 +67,62 @@ static PYR_INLINE void pyr_ls_init_greedy(const uint32_t *bad, const uint8_t *su
 #define PV_PREFIX pv512_
 #include "pyr_sim_lockstep_body.h"
 #undef PV_PREFIX
-#define PV_PREFIX pv256_
-#include "pyr_sim_lockstep_body.h"
-#undef PV_PREFIX
 #endif
 #define PV_PREFIX pv1_
 #include "pyr_sim_lockstep_body.h"
 #undef PV_PREFIX
 #undef LS
 
-/* The batch's entry (16 games at most, as pyr_ls_pv512_play says): on the AVX-512 lockstep,
- * on the AVX2 one eight games at a time, or on one lane a game at a time. */
-static void pyr_ls_play(int greedy, const pyr_rules *rules, int cap, const pyr_sim_deal *deals,
-                        const uint64_t *rng, int cnt, uint8_t *won, uint8_t *removed,
-                        uint16_t *moves, uint16_t *score)
+/* The one-lane instance over a batch's games (16 at most), one game a call. */
+static void pyr_ls_one_lane_play(int greedy, const pyr_rules *rules, int cap,
+                                 const pyr_sim_deal *deals, const uint64_t *rng, int cnt,
+                                 uint8_t *won, uint8_t *removed, uint16_t *moves, uint16_t *score)
 {
-    int at, step = 1;         /* one lane: a game a call; AVX2: eight */
-#ifdef PYR_SIM_AVX512
-    step = pyr_ls_one ? 1 : 8;
-    if (!pyr_ls_one && !pyr_ls_avx2) {
-        pyr_ls_pv512_play(greedy, rules, cap, deals, rng, cnt, won, removed, moves, score);
-        return;
-    }
-#endif
-    for (at = 0; at < cnt; at += step) {
-        int n = cnt - at < step ? cnt - at : step;
-#ifdef PYR_SIM_AVX512
-        if (!pyr_ls_one) {
-            pyr_ls_pv256_play(greedy, rules, cap, deals + at, rng + at, n, won + at,
-                              removed + at, moves + at, score + at);
-            continue;
-        }
-#endif
-        pyr_ls_pv1_play(greedy, rules, cap, deals + at, rng + at, n, won + at, removed + at,
+    int at;
+    for (at = 0; at < cnt; at++)
+        pyr_ls_pv1_play(greedy, rules, cap, deals + at, rng + at, 1, won + at, removed + at,
                         moves + at, score + at);
-    }
 }
 
-/* Which lockstep runs: 0 none, 1 AVX-512 (with the AVX-512 set-up), 2 AVX2 (with the scalar
- * set-up), 3 the text on one lane (the tests'). mode: one of those to choose (as far as the
- * CPU allows; 1 or 2 where it lacks them falls back to none), or -1 to only ask. Not while a
- * batch runs. */
-static PYR_INLINE int pyr_ls_mode(int mode)
-{
-    if (mode >= 0) {
-        pyr_sim_simd(mode == 1);
-        pyr_ls_avx2 = mode == 2 && pyr_ls_avx2_cpu;
-        pyr_ls_one = mode == 3;
-    }
-    return pyr_sim_simd(-1) ? 1 : pyr_ls_avx2 ? 2 : pyr_ls_one ? 3 : 0;
-}
+/* A lockstep playout of games 0 .. cnt-1 (cnt <= 16) of deals[] (LS(play)'s arguments). */
+typedef void (*pyr_ls_play_fn)(int greedy, const pyr_rules *rules, int cap,
+                               const pyr_sim_deal *deals, const uint64_t *rng, int cnt,
+                               uint8_t *won, uint8_t *removed, uint16_t *moves, uint16_t *score);
 
-/* Whether a lockstep runs. */
-static PYR_INLINE int pyr_ls_on(void)
+/* The simulator's paths. */
+enum { PYR_PATH_SCALAR = 0, PYR_PATH_AVX512 = 1, PYR_PATH_ONE_LANE = 2, PYR_N_PATHS = 3 };
+
+/* What a batch runs, resolved once (simulate.pyx at import; the tests' hooks for the path
+ * they test) and read-only after: the deal set-up (vector_setup: the AVX-512 one of
+ * pyr_sim_shuffle.h, else plain C) and the playouts (play: a lockstep one, for the rules and
+ * policies it knows; NULL: the scalar playouts of simulate.pyx). */
+typedef struct {
+    int id;                 /* PYR_PATH_* */
+    int vector_setup;
+    pyr_ls_play_fn play;
+} pyr_sim_path;
+
+/* Path `id`'s record into *p. Returns 1, or 0 when this CPU (or build) lacks it: *p is then
+ * the scalar path. Call pyr_sim_init first (the CPU check is pyr_cpu_avx512's). */
+static PYR_INLINE int pyr_sim_path_make(int id, pyr_sim_path *p)
 {
-    return pyr_ls_mode(-1) != 0;
+    p->id = PYR_PATH_SCALAR;
+    p->vector_setup = 0;
+    p->play = NULL;
+    if (id == PYR_PATH_ONE_LANE) {
+        p->id = id;
+        p->play = pyr_ls_one_lane_play;
+        return 1;
+    }
+#ifdef PYR_SIM_AVX512
+    if (id == PYR_PATH_AVX512 && pyr_cpu_avx512()) {
+        p->id = id;
+        p->vector_setup = 1;
+        p->play = pyr_ls_pv512_play;
+        return 1;
+    }
+#endif
+    return id == PYR_PATH_SCALAR;
 }
 
 /* The greedy veto of the scalar playouts (simulate.pyx's _greedy_best and _greedy_choose):

@@ -244,6 +244,7 @@ PV_TARGET static PYR_INLINE void LS(piles)(LS(tops) *p, int waste_at_deal)
     p->pile[0] = v1((int)((((1u << w) - 1) | (every3 << w)) & all));
     p->pile[1] = v1((int)((every3 << (w + 1)) & all));
     p->pile[2] = v1((int)((every3 << (w + 2)) & all));
+    p->tops = vzero();      /* (LS(look3) sets it each step; this quiets GCC's -Wmaybe-uninitialized) */
 }
 
 PV_TARGET static PYR_INLINE void LS(look3)(LS(tops) *p, const LS(view) *v,

@@ -12,7 +12,6 @@
 #include "pyr_bitops.h"   /* PYR_INLINE: MSVC's C compiler spells it __inline */
 #include "pyr_sim_deal.h"
 #include "pyr_rng.h"
-#include "pyr_cpu.h"
 
 /* Step I's partner: the (52 - I)-th value of SplitMix64 seeded with the deal number. */
 #define PYR_SIM_STEP(I)                                                                \
@@ -70,12 +69,13 @@ static uint64_t pyr_sim_k[56];     /* lane I - 1: (52 - I) * golden, the generat
 static uint64_t pyr_sim_c[56];     /* 2^32 % (I + 1) */
 static double pyr_sim_inv[56];     /* 1 / (I + 1) */
 static double pyr_sim_n[56];       /* I + 1 */
-static int pyr_sim_avx512_cpu;     /* the CPU has AVX-512 F, DQ, BW, VL, VPOPCNTDQ and CD (the
-                                    * lockstep playouts' leading-zero count) */
 #endif
-static int pyr_sim_avx512;         /* in use: 0 until pyr_sim_init, then as pyr_sim_simd says */
 
-/* Once, before any thread shuffles (the module's import): the tables, the CPU check. */
+/* Once, before any thread shuffles (each module's import: every extension module has its own
+ * copy of these tables): the AVX-512 set-up's constants. Which set-up runs is the caller's
+ * choice, an argument `vec` (1: AVX-512, 0: plain C) of the functions below, taken from the
+ * simulator's path record (pyr_sim_lockstep.h's pyr_sim_path, resolved once at import);
+ * vec = 1 only where the CPU has AVX-512, which that record guarantees. */
 static PYR_INLINE void pyr_sim_init(void)
 {
 #ifdef PYR_SIM_AVX512
@@ -87,22 +87,7 @@ static PYR_INLINE void pyr_sim_init(void)
         pyr_sim_inv[i] = 1.0 / (double)n;
         pyr_sim_n[i] = (double)n;
     }
-    pyr_sim_avx512_cpu = pyr_cpu_avx512();
-    pyr_sim_avx512 = pyr_sim_avx512_cpu;
 #endif
-}
-
-/* Use the AVX-512 set-up (on: 1, where the CPU has it) or not (0), or only ask (-1).
- * Returns whether it is in use. Not while other threads shuffle (tests compare both). */
-static PYR_INLINE int pyr_sim_simd(int on)
-{
-#ifdef PYR_SIM_AVX512
-    if (on >= 0)
-        pyr_sim_avx512 = on && pyr_sim_avx512_cpu;
-#else
-    (void)on;
-#endif
-    return pyr_sim_avx512;
 }
 
 #ifdef PYR_SIM_AVX512
@@ -144,24 +129,26 @@ static PYR_INLINE void pyr_sim_partners_avx512(uint64_t state, uint8_t *js)
 #endif
 
 
-/* The partners by whichever way this CPU does fastest. js needs room for 57 bytes. */
-static PYR_INLINE void pyr_sim_partners_any(uint64_t state, uint8_t *js)
+/* The partners with AVX-512 (vec) or in plain C. js needs room for 57 bytes. */
+static PYR_INLINE void pyr_sim_partners_any(int vec, uint64_t state, uint8_t *js)
 {
 #ifdef PYR_SIM_AVX512
-    if (pyr_sim_avx512) {
+    if (vec) {
         pyr_sim_partners_avx512(state, js);
         return;
     }
+#else
+    (void)vec;
 #endif
     pyr_sim_partners(state, js);
 }
 
 /* Shuffle deck[0..51] in place with deal number `state`'s generator. */
-static PYR_INLINE void pyr_sim_shuffle(uint64_t state, uint8_t *deck)
+static PYR_INLINE void pyr_sim_shuffle(int vec, uint64_t state, uint8_t *deck)
 {
     uint8_t js[64];
     int i;
-    pyr_sim_partners_any(state, js);
+    pyr_sim_partners_any(vec, state, js);
     for (i = 51; i > 0; i--) {
         uint8_t t = deck[i];
         deck[i] = deck[js[i]];
@@ -173,9 +160,9 @@ static PYR_INLINE void pyr_sim_shuffle(uint64_t state, uint8_t *deck)
  * each place becomes final: after swap step i, deck[i] never moves again. prank[r]: pyramid
  * positions of rank r; trank[r]: talon indices of rank r; pc, tc: their counts. The arrays
  * are overwritten. */
-static PYR_INLINE void pyr_sim_shuffle_masks(uint64_t state, const uint8_t *ranks, uint8_t *deck,
-                                         uint32_t *prank, uint32_t *trank, uint8_t *pc,
-                                         uint8_t *tc)
+static PYR_INLINE void pyr_sim_shuffle_masks(int vec, uint64_t state, const uint8_t *ranks,
+                                             uint8_t *deck, uint32_t *prank, uint32_t *trank,
+                                             uint8_t *pc, uint8_t *tc)
 {
     uint8_t js[64];
     memcpy(deck, ranks, 52);
@@ -183,7 +170,7 @@ static PYR_INLINE void pyr_sim_shuffle_masks(uint64_t state, const uint8_t *rank
     memset(trank, 0, 14 * sizeof(uint32_t));
     memset(pc, 0, 14);
     memset(tc, 0, 14);
-    pyr_sim_partners_any(state, js);
+    pyr_sim_partners_any(vec, state, js);
     /* The swaps unrolled: constant places and constant mask bits (no loop counter, no
      * variable shift). */
     PYR_SIM_SWAP_T(51); PYR_SIM_SWAP_T(50); PYR_SIM_SWAP_T(49); PYR_SIM_SWAP_T(48);
@@ -370,9 +357,9 @@ static PYR_INLINE void pyr_sim_talon_masks(const uint8_t *deck, uint32_t *tnext,
 /* The block: numbers[k] into deals[k] (its rank, prank, trank, pc0, tc0, tnext and t3; the
  * rules and the rest are the caller's). `next`: the deals of the block that will come next
  * (a hint, or NULL); b keeps what carries over (see pyr_sim_blocker). */
-static PYR_INLINE void pyr_sim_shuffle_masks_block(pyr_sim_blocker *b, const uint64_t *numbers,
-                                                   const uint64_t *next, const uint8_t *ranks,
-                                                   pyr_sim_deal *deals)
+static PYR_INLINE void pyr_sim_shuffle_masks_block(int vec, pyr_sim_blocker *b,
+                                                   const uint64_t *numbers, const uint64_t *next,
+                                                   const uint8_t *ranks, pyr_sim_deal *deals)
 {
     char *base = (char *)deals;
     const size_t stride = sizeof(pyr_sim_deal), deck = offsetof(pyr_sim_deal, rank),
@@ -381,12 +368,13 @@ static PYR_INLINE void pyr_sim_shuffle_masks_block(pyr_sim_blocker *b, const uin
     uint8_t js[PYR_SIM_BLOCK][64];
     int k;
 #ifdef PYR_SIM_AVX512
-    if (pyr_sim_avx512) {
+    if (vec) {
         pyr_sim_block_avx512(b, numbers, next, ranks, base, stride, deck, prank, trank, pc, tc,
                              offsetof(pyr_sim_deal, tnext), offsetof(pyr_sim_deal, t3));
         return;
     }
 #endif
+    (void)vec;
     (void)next;
     b->ready = 0;
     for (k = 0; k < PYR_SIM_BLOCK; k++) {

@@ -5,20 +5,16 @@
  * forms follow one rule: lanes outside the mask keep `src` (the _mask_ forms) or become 0
  * (the _maskz_ forms).
  *
- * Backends (the first two on x86-64 with GCC or Clang; chosen at run time by the caller):
+ * Backends (chosen at run time by the caller):
  *  - pv512_: AVX-512 (F, DQ, BW, VL, VPOPCNTDQ, CD), sixteen lanes, masks in k registers
- *    (__mmask16: a stored ~m keeps no bits beyond the lanes);
- *  - pv256_: AVX2, eight lanes, a mask a vector whose lanes' sign bits say (what blendv,
- *    movemask and vtestps read: a compare sets whole lanes, vbit only the sign); popcount
- *    and leading zeros are worked out, and the 32-entry tables are four permutes and three
- *    blends.
+ *    (__mmask16: a stored ~m keeps no bits beyond the lanes); on x86-64 with GCC or Clang;
  *  - pv1_: one lane of plain C, compiled everywhere (a lane a uint32_t, a mask 0 or all
  *    ones; the tables plain array reads, as are the 14-entry picks of
  *    pyr_sim_lockstep_body.h's LS(pick) on one lane).
  * Tables of 16 (pv_tab16) and 32 (pv_tab32) words looked up per lane are types of their own:
  * registers on the vector backends, a pointer on one lane.
  * The generic names (v1, vadd, ..., pv, pm) stand for the backend PV_PREFIX names: define it
- * (pv512_, pv256_ or pv1_) before the code that uses them. */
+ * (pv512_ or pv1_) before the code that uses them. */
 #ifndef PYR_VEC_H
 #define PYR_VEC_H
 #include <stdint.h>
@@ -133,157 +129,6 @@ PV512 void pv512_rng_draw(pv512_rng *g, pv512_m need, pv512_v n, uint64_t gamma,
                             _mm512_cvtepi64_epi32(_mm512_srli_epi64(p1, 32)), 1);
     *lo = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(p0)),
                              _mm512_cvtepi64_epi32(p1), 1);
-}
-
-/* ---- AVX2 ----------------------------------------------------------------------------- */
-#define pv256_TARGET __attribute__((target("avx2,bmi,bmi2,popcnt")))
-#define pv256_LANES 8
-#define pv256_ALL ((pv256_m)_mm256_set1_epi32(-1))
-typedef __m256i pv256_v;
-typedef int32_t pv256_m __attribute__((vector_size(32)));   /* -1 in its lanes */
-#define PV256 pv256_TARGET static inline __attribute__((always_inline))
-PV256 pv256_v pv256_1(int x) { return _mm256_set1_epi32(x); }
-PV256 pv256_v pv256_zero(void) { return _mm256_setzero_si256(); }
-PV256 pv256_v pv256_load(const uint32_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
-PV256 void pv256_store(uint32_t *p, pv256_v a) { _mm256_storeu_si256((__m256i *)p, a); }
-PV256 pv256_v pv256_lanes(void) { return _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7); }
-PV256 pv256_v pv256_gather(const void *base, pv256_v off) { return _mm256_i32gather_epi32((const int *)base, off, 1); }
-PV256 pv256_v pv256_add(pv256_v a, pv256_v b) { return _mm256_add_epi32(a, b); }
-PV256 pv256_v pv256_sub(pv256_v a, pv256_v b) { return _mm256_sub_epi32(a, b); }
-PV256 pv256_v pv256_mul(pv256_v a, pv256_v b) { return _mm256_mullo_epi32(a, b); }
-PV256 pv256_v pv256_and(pv256_v a, pv256_v b) { return _mm256_and_si256(a, b); }
-PV256 pv256_v pv256_or(pv256_v a, pv256_v b) { return _mm256_or_si256(a, b); }
-PV256 pv256_v pv256_xor(pv256_v a, pv256_v b) { return _mm256_xor_si256(a, b); }
-PV256 pv256_v pv256_andnot(pv256_v a, pv256_v b) { return _mm256_andnot_si256(a, b); }
-PV256 pv256_v pv256_sllv(pv256_v a, pv256_v n) { return _mm256_sllv_epi32(a, n); }
-PV256 pv256_v pv256_srlv(pv256_v a, pv256_v n) { return _mm256_srlv_epi32(a, n); }
-#define pv256_slli(a, k) _mm256_slli_epi32((a), (k))
-#define pv256_srli(a, k) _mm256_srli_epi32((a), (k))
-PV256 pv256_v pv256_min(pv256_v a, pv256_v b) { return _mm256_min_epi32(a, b); }
-PV256 pv256_v pv256_max(pv256_v a, pv256_v b) { return _mm256_max_epi32(a, b); }
-PV256 pv256_v pv256_popcnt(pv256_v a)
-{
-    const __m256i lut = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
-                                         0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
-    const __m256i low = _mm256_set1_epi8(0x0F);
-    __m256i c = _mm256_add_epi8(_mm256_shuffle_epi8(lut, _mm256_and_si256(a, low)),
-                                _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(a, 4), low)));
-    return _mm256_madd_epi16(_mm256_maddubs_epi16(c, _mm256_set1_epi8(1)), _mm256_set1_epi16(1));
-}
-PV256 pv256_v pv256_lzcnt(pv256_v a)
-{
-    /* a & ~(a >> 1) keeps the top bit and no two neighbours: as a float it cannot round up
-     * to the next power of two, so its exponent is the top bit's index; 0 gives 32, a
-     * negative word (bit 31) 0 */
-    __m256i y = _mm256_andnot_si256(_mm256_srli_epi32(a, 1), a);
-    __m256i e = _mm256_srli_epi32(_mm256_castps_si256(_mm256_cvtepi32_ps(y)), 23);
-    __m256i n = _mm256_min_epu32(_mm256_sub_epi32(_mm256_set1_epi32(158), e), _mm256_set1_epi32(32));
-    return _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(n), _mm256_setzero_ps(),
-                                                _mm256_castsi256_ps(a)));
-}
-/* a mask is a vector here: lane i is in it when its sign bit is set (a compare sets the whole
- * lane; vbit only the sign bit), which is all that blendv, movemask and vtestps read; C's
- * &, | and ~ work on it as on an integer, and pm_any tests it */
-#define pv256_NONE ((pv256_m)_mm256_setzero_si256())
-PV256 int pv256_any(pv256_m m) { return !_mm256_testz_ps((__m256)m, (__m256)m); }
-PV256 uint32_t pv256_bits(pv256_m m) { return (uint32_t)_mm256_movemask_ps((__m256)m); }
-PV256 pv256_m pv256_bit(pv256_v x, pv256_v n) { return (pv256_m)_mm256_sllv_epi32(x, _mm256_sub_epi32(_mm256_set1_epi32(31), n)); }
-#define pv256_biti(x, k) ((pv256_m)_mm256_slli_epi32((x), 31 - (k)))
-PV256 pv256_v pv256_ctz(pv256_v x)     /* -1 for 0 (x < 2^31: the lowest bit as a float is exact) */
-{
-    __m256i low = _mm256_and_si256(x, _mm256_sub_epi32(_mm256_setzero_si256(), x));
-    __m256i e = _mm256_srli_epi32(_mm256_castps_si256(_mm256_cvtepi32_ps(low)), 23);
-    return _mm256_max_epi32(_mm256_sub_epi32(e, _mm256_set1_epi32(127)), _mm256_set1_epi32(-1));
-}
-PV256 pv256_m pv256_eq(pv256_v a, pv256_v b) { return (pv256_m)_mm256_cmpeq_epi32(a, b); }
-PV256 pv256_m pv256_ne(pv256_v a, pv256_v b) { return ~pv256_eq(a, b); }
-PV256 pv256_m pv256_gt(pv256_v a, pv256_v b) { return (pv256_m)_mm256_cmpgt_epi32(a, b); }
-PV256 pv256_m pv256_lt(pv256_v a, pv256_v b) { return pv256_gt(b, a); }
-PV256 pv256_m pv256_ge(pv256_v a, pv256_v b) { return ~pv256_gt(b, a); }
-PV256 pv256_m pv256_le(pv256_v a, pv256_v b) { return ~pv256_gt(a, b); }
-PV256 pv256_m pv256_ltu(pv256_v a, pv256_v b)
-{
-    const __m256i flip = _mm256_set1_epi32((int)0x80000000u);
-    return pv256_gt(_mm256_xor_si256(b, flip), _mm256_xor_si256(a, flip));
-}
-PV256 pv256_m pv256_testn(pv256_v a, pv256_v b) { return pv256_eq(_mm256_and_si256(a, b), _mm256_setzero_si256()); }
-PV256 pv256_m pv256_test(pv256_v a, pv256_v b) { return ~pv256_testn(a, b); }
-PV256 pv256_m pv256_z(pv256_v x) { return pv256_eq(x, _mm256_setzero_si256()); }
-PV256 pv256_m pv256_nz(pv256_v x) { return (pv256_m)_mm256_or_si256(x, _mm256_sub_epi32(_mm256_setzero_si256(), x)); }  /* x or -x is negative */
-PV256 pv256_m pv256_first(int n) { return pv256_gt(_mm256_set1_epi32(n), pv256_lanes()); }
-PV256 pv256_v pv256_sel(pv256_m m, pv256_v a, pv256_v src) { return _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(src), _mm256_castsi256_ps(a), (__m256)m)); }
-PV256 pv256_v pv256_maskz(pv256_m m, pv256_v a) { return pv256_sel(m, a, _mm256_setzero_si256()); }
-PV256 pv256_v pv256_mask_add(pv256_v s, pv256_m m, pv256_v a, pv256_v b) { return pv256_sel(m, _mm256_add_epi32(a, b), s); }
-PV256 pv256_v pv256_mask_sub(pv256_v s, pv256_m m, pv256_v a, pv256_v b) { return pv256_sel(m, _mm256_sub_epi32(a, b), s); }
-PV256 pv256_v pv256_mask_and(pv256_v s, pv256_m m, pv256_v a, pv256_v b) { return pv256_sel(m, _mm256_and_si256(a, b), s); }
-PV256 pv256_v pv256_mask_or(pv256_v s, pv256_m m, pv256_v a, pv256_v b) { return pv256_sel(m, _mm256_or_si256(a, b), s); }
-PV256 pv256_v pv256_mask_andnot(pv256_v s, pv256_m m, pv256_v a, pv256_v b) { return pv256_sel(m, _mm256_andnot_si256(a, b), s); }
-PV256 pv256_v pv256_mask_min(pv256_v s, pv256_m m, pv256_v a, pv256_v b) { return pv256_sel(m, _mm256_min_epi32(a, b), s); }
-PV256 pv256_v pv256_maskz_and(pv256_m m, pv256_v a, pv256_v b) { return pv256_maskz(m, _mm256_and_si256(a, b)); }
-PV256 pv256_v pv256_maskz_add(pv256_m m, pv256_v a, pv256_v b) { return pv256_maskz(m, _mm256_add_epi32(a, b)); }
-typedef struct { __m256i t[4]; } pv256_tab32;
-PV256 pv256_tab32 pv256_tab(const uint32_t *t)
-{
-    pv256_tab32 r = {{pv256_load(t), pv256_load(t + 8), pv256_load(t + 16), pv256_load(t + 24)}};
-    return r;
-}
-PV256 pv256_v pv256_look32(const pv256_tab32 *t, pv256_v i)
-{
-    /* the word at i & 7 of each quarter, then bit 3 picks among pairs, bit 4 between halves */
-    __m256 b3 = _mm256_castsi256_ps(_mm256_slli_epi32(i, 28)), b4 = _mm256_castsi256_ps(_mm256_slli_epi32(i, 27));
-    __m256 q0 = _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(t->t[0], i));
-    __m256 q1 = _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(t->t[1], i));
-    __m256 q2 = _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(t->t[2], i));
-    __m256 q3 = _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(t->t[3], i));
-    return _mm256_castps_si256(_mm256_blendv_ps(_mm256_blendv_ps(q0, q1, b3), _mm256_blendv_ps(q2, q3, b3), b4));
-}
-typedef pv256_v pv256_tab16;    /* i < 8 */
-PV256 pv256_tab16 pv256_tab16_(const uint32_t *t) { return pv256_load(t); }
-PV256 pv256_v pv256_look16(const pv256_tab16 *t, pv256_v i) { return _mm256_permutevar8x32_epi32(*t, i); }
-/* the lanes' generators: lanes 0..3 in s[0], 4..7 in s[1] */
-typedef struct { __m256i s[2]; } pv256_rng;
-PV256 void pv256_rng_load(pv256_rng *g, const uint64_t *st)
-{
-    g->s[0] = _mm256_loadu_si256((const __m256i *)st);
-    g->s[1] = _mm256_loadu_si256((const __m256i *)(st + 4));
-}
-PV256 void pv256_rng_store(const pv256_rng *g, uint64_t *st)
-{
-    _mm256_storeu_si256((__m256i *)st, g->s[0]);
-    _mm256_storeu_si256((__m256i *)(st + 4), g->s[1]);
-}
-PV256 __m256i pv256_mul64(__m256i a, uint64_t m)       /* a * m mod 2^64, lane by lane */
-{
-    const __m256i ml = _mm256_set1_epi64x((long long)(m & 0xFFFFFFFFu)), mh = _mm256_set1_epi64x((long long)(m >> 32));
-    __m256i lo = _mm256_mul_epu32(a, ml);
-    __m256i cross = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), ml), _mm256_mul_epu32(a, mh));
-    return _mm256_add_epi64(lo, _mm256_slli_epi64(cross, 32));
-}
-PV256 __m256i pv256_mix(__m256i z, uint64_t m1, uint64_t m2)
-{
-    z = pv256_mul64(_mm256_xor_si256(z, _mm256_srli_epi64(z, 30)), m1);
-    z = pv256_mul64(_mm256_xor_si256(z, _mm256_srli_epi64(z, 27)), m2);
-    return _mm256_xor_si256(z, _mm256_srli_epi64(z, 31));
-}
-PV256 void pv256_rng_draw(pv256_rng *g, pv256_m need, pv256_v n, uint64_t gamma, uint64_t m1,
-                          uint64_t m2, pv256_v *k, pv256_v *lo)
-{
-    const __m256i golden = _mm256_set1_epi64x((long long)gamma);
-    const __m256i even = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
-    __m256i z0, z1, p0, p1, a, b;
-    /* the lanes' masks, whole, widened to the 64-bit lanes of the generators */
-    need = (pv256_m)_mm256_srai_epi32((__m256i)need, 31);
-    g->s[0] = _mm256_add_epi64(g->s[0], _mm256_and_si256(golden, _mm256_cvtepi32_epi64(_mm256_castsi256_si128((__m256i)need))));
-    g->s[1] = _mm256_add_epi64(g->s[1], _mm256_and_si256(golden, _mm256_cvtepi32_epi64(_mm256_extracti128_si256((__m256i)need, 1))));
-    z0 = pv256_mix(g->s[0], m1, m2);
-    z1 = pv256_mix(g->s[1], m1, m2);
-    p0 = _mm256_mul_epu32(_mm256_srli_epi64(z0, 32), _mm256_cvtepu32_epi64(_mm256_castsi256_si128(n)));
-    p1 = _mm256_mul_epu32(_mm256_srli_epi64(z1, 32), _mm256_cvtepu32_epi64(_mm256_extracti128_si256(n, 1)));
-    /* dwords of p0: lo0 hi0 lo1 hi1 ...; gather the low words of lanes 0..7, then the high */
-    a = _mm256_permutevar8x32_epi32(p0, even);            /* lo0..lo3 | hi0..hi3 */
-    b = _mm256_permutevar8x32_epi32(p1, even);            /* lo4..lo7 | hi4..hi7 */
-    *lo = _mm256_permute2x128_si256(a, b, 0x20);
-    *k = _mm256_permute2x128_si256(a, b, 0x31);
 }
 #endif
 

@@ -4,8 +4,10 @@
 See simulate.pxd for the design and docs/simulation.md for what the policies do. The Python
 layer (pyramid_solitaire.simulate) calls `run` on chunks of a batch from a thread pool;
 `run_decks` is the same batch on explicit layouts (card lists) instead of deal numbers; `play`
-records one game's moves; `simd_path` and `cpu_features` say which vector path runs. The
-hooks of the tests and benchmarks are in tests/core_hooks/_simulate_tests.pyx.
+records one game's moves; `simd_path` and `cpu_features` say which vector path runs: one
+record (SIM_PATH, pyr_sim_lockstep.h's pyr_sim_path) resolved once at import and read by every
+batch. The hooks of the tests and benchmarks are in tests/core_hooks/_simulate_tests.pyx; they
+pass records of their own to sim_batch_on and never change SIM_PATH.
 """
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
@@ -20,18 +22,11 @@ from pyramid_core.position cimport (pyr_table, pyr_pos, MAX_MOVES, LOC_TALON, LO
 from pyramid_core.shuffle cimport deal_shuffle, splitmix64_next, rand_below
 
 cdef extern from "pyr_cpu.h" nogil:
-    int pyr_cpu_avx2()
     int pyr_cpu_avx512()
 
 cdef extern from "pyr_sim_lockstep.h" nogil:
-    void pyr_ls_init()
-    int pyr_ls_on()
-    int pyr_ls_mode(int mode)
     void pyr_ls_init_greedy(const uint32_t* bad, const uint8_t* support, uint32_t has_left,
                             uint32_t has_right)
-    void pyr_ls_play(int greedy, const pyr_rules* rules, int cap, const sim_deal* deals,
-                     const uint64_t* rng, int cnt, uint8_t* won, uint8_t* removed,
-                     uint16_t* moves, uint16_t* score)
     bint pyr_sim_veto(const sim_deal* d, uint32_t pyr, const uint8_t* pc, const uint8_t* tc,
                       int a, int b)
 
@@ -50,8 +45,7 @@ cdef enum:
     TALON_EVERY_3 = 0x249249    # talon bits 0, 3, 6, ..., 21
 cdef uint8_t RANK_OF[52]    # card index -> rank
 cdef uint32_t DIV4[5]       # ceil(256 / f): (k * DIV4[f]) >> 8 == k // f for k < 16, f <= 4
-cdef int _move_cap = SIM_MOVE_CAP   # the random policy's bound under unlimited redeals; only
-                                    # the tests change it (sim_move_cap)
+cdef sim_path SIM_PATH               # what a batch runs: resolved at import, then read-only
 
 
 cdef void _init_tables():
@@ -71,14 +65,14 @@ cdef void _init_tables():
 
 _init_tables()
 pyr_sim_init()
-_SIMD_CHOICES = ("auto", "avx512", "avx2", "off")
-_PATHS = ("scalar", "avx512", "avx2", "one-lane")    # by pyr_ls_mode
+PATH_NAMES = ("scalar", "avx512", "one-lane")    # by PATH_* (one-lane: the tests' only)
+_SIMD_CHOICES = ("auto", "avx512", "off")
 
 
-def _simd_from_environment():
-    """PYRAMID_SIMD (auto, the default: AVX-512 where the CPU has it, else the scalar path;
-    avx512; avx2; off: the scalar path), read once at import. A value that cannot be
-    honoured warns and keeps what can."""
+def _path_from_environment():
+    """SIM_PATH from the CPU and PYRAMID_SIMD (auto, the default: AVX-512 where the CPU has
+    it, else the scalar path; avx512; off: the scalar path), once, at import. A value that
+    cannot be honoured warns and keeps what can."""
     import os
     import warnings
     want = os.environ.get("PYRAMID_SIMD", "auto").strip().lower() or "auto"
@@ -87,18 +81,13 @@ def _simd_from_environment():
                       f"using auto", RuntimeWarning, stacklevel=2)
         want = "auto"
     if want == "off":
-        pyr_ls_mode(0)
-    elif want == "avx2":          # (not auto's choice yet: slower than the scalar path)
-        if pyr_ls_mode(2) != 2:
-            warnings.warn("PYRAMID_SIMD=avx2 but this CPU (or build) has no AVX2: using the "
-                          "scalar path", RuntimeWarning, stacklevel=2)
-    elif want == "avx512" and pyr_ls_mode(-1) != 1:
+        sim_path_make(PATH_SCALAR, &SIM_PATH)
+    elif not sim_path_make(PATH_AVX512, &SIM_PATH) and want == "avx512":
         warnings.warn("PYRAMID_SIMD=avx512 but this CPU (or build) has no AVX-512 F, DQ, BW, "
                       "VL, VPOPCNTDQ and CD: using the scalar path", RuntimeWarning, stacklevel=2)
 
 
-pyr_ls_init()
-_simd_from_environment()
+_path_from_environment()
 pyr_ls_init_greedy(PYR_GEO.bad, PYR_GEO.support, PYR_GEO.has_left, PYR_GEO.has_right)
 
 # ---- small helpers --------------------------------------------------------------------------
@@ -120,6 +109,7 @@ cdef uint64_t sim_game_seed(uint64_t seed, uint64_t number) noexcept nogil:
 cdef inline void _deal_masks(sim_deal* d, const pyr_rules* rules) noexcept nogil:
     cdef int i
     d.rules = rules[0]
+    d.move_cap = SIM_MOVE_CAP
     memset(d.prank, 0, sizeof(d.prank))
     memset(d.trank, 0, sizeof(d.trank))
     memset(d.pc0, 0, sizeof(d.pc0))
@@ -145,8 +135,8 @@ cdef inline void _deal_piles(sim_deal* d) noexcept nogil:
     d.pile[2] = (<uint32_t>TALON_EVERY_3 << (w + 2)) & TALON_ALL
 
 
-cdef void sim_deal_from_number(sim_deal* d, uint64_t number, const pyr_rules* rules,
-                               bint with_cards) noexcept nogil:
+cdef void sim_deal_from_number(const sim_path* path, sim_deal* d, uint64_t number,
+                               const pyr_rules* rules, bint with_cards) noexcept nogil:
     """Deal `number` of the version-1 shuffle. Without cards only the ranks are shuffled
     (a Fisher-Yates shuffle moves places, so they are the ranks of the shuffled cards)."""
     cdef int i
@@ -156,7 +146,8 @@ cdef void sim_deal_from_number(sim_deal* d, uint64_t number, const pyr_rules* ru
             d.rank[i] = RANK_OF[d.card[i]]
         _deal_masks(d, rules)
     else:
-        pyr_sim_shuffle_masks(number, RANK_OF, d.rank, d.prank, d.trank, d.pc0, d.tc0)
+        pyr_sim_shuffle_masks(path.vector_setup, number, RANK_OF, d.rank, d.prank, d.trank,
+                              d.pc0, d.tc0)
         _deal_rules(d, rules)
         _deal_tnext(d)
 
@@ -168,19 +159,21 @@ cdef inline void _deal_tnext(sim_deal* d) noexcept nogil:
 
 
 cdef inline void _deal_rules(sim_deal* d, const pyr_rules* rules) noexcept nogil:
-    """The parts of a deal that depend on the rules only: the rules, the draw-3 piles."""
+    """The parts of a deal that depend on the rules only: the rules, the draw-3 piles (and
+    the move cap, SIM_MOVE_CAP)."""
     d.rules = rules[0]
+    d.move_cap = SIM_MOVE_CAP
     d.pile[0] = d.pile[1] = d.pile[2] = 0
     if rules.draw == 3:
         _deal_piles(d)
 
 
-cdef inline void _deal_block(sim_deal* ds, const uint64_t* numbers, const uint64_t* nxt,
-                             pyr_sim_blocker* b) noexcept nogil:
+cdef inline void _deal_block(const sim_path* path, sim_deal* ds, const uint64_t* numbers,
+                             const uint64_t* nxt, pyr_sim_blocker* b) noexcept nogil:
     """sim_deal_from_number (without cards) for the SIM_BLOCK deals numbers[k] into ds[k],
     whose rules are set (_deal_rules): their shuffles interleaved. nxt: the deals of the next
     block (or NULL), a hint for b (zeroed before the first block)."""
-    pyr_sim_shuffle_masks_block(b, numbers, nxt, RANK_OF, ds)
+    pyr_sim_shuffle_masks_block(path.vector_setup, b, numbers, nxt, RANK_OF, ds)
 
 
 cdef void sim_deal_from_deck(sim_deal* d, const uint8_t* deck,
@@ -383,12 +376,12 @@ cdef int sim_play_engine(int policy, const sim_deal* d, uint64_t rng, sim_result
                 break
         elif (buf[0] & 63) == LOC_NONE:         # drawing or recycling is the only move
             m = buf[0]
-            if m == MOVE_RECYCLE and unlimited and (not seen or moves >= _move_cap):
+            if m == MOVE_RECYCLE and unlimited and (not seen or moves >= d.move_cap):
                 break
         else:
             seen = True
             m = buf[0] if n == 1 else buf[rand_below(&rng, n)]
-            if m == MOVE_RECYCLE and unlimited and moves >= _move_cap:
+            if m == MOVE_RECYCLE and unlimited and moves >= d.move_cap:
                 break
         if rec != NULL:
             rc = _record(rec, &n_rec, <pyr_move>m, 1)
@@ -656,6 +649,27 @@ ctypedef fused draws:
     _draw3
 
 
+cdef inline int _skip_draws(const draws* kind, const sim_deal* d, uint32_t talon, uint32_t st,
+                            uint32_t useful, bint stp, uint32_t p0, uint32_t p1, uint32_t p2,
+                            int* cur) noexcept nogil:
+    """Both playouts, when drawing is the only move they would make: draw until a talon card
+    in play has a partner (or is a King, or, under draw 3, two of them pair), or the stock
+    (st, not empty) is empty. Moves *cur on; returns the draws made, the moves gen_moves would
+    have listed one at a time."""
+    cdef uint32_t u
+    cdef int j, k
+    if draws is _draw3:
+        k = _skip_draws3(d, talon, useful, p0, p1, p2, cur)
+    elif stp:
+        k = _skip_draws_stp(d, talon, useful, cur)
+    else:
+        u = st & useful
+        j = pyr_ctz32(u) if u else pyr_msb32(st)
+        k = pyr_popcount32(st & below(j + 1))
+        cur[0] = j + 1
+    return k
+
+
 cdef int _greedy_talon(const draws* kind, const sim_deal* d, sim_result* res,
                        pyr_move* rec) noexcept nogil:
     """The greedy playout specialised for draw 1 and draw 3 without pair_waste_top_two and
@@ -665,7 +679,7 @@ cdef int _greedy_talon(const draws* kind, const sim_deal* d, sim_result* res,
     in local variables. Same moves as sim_play_engine (tests/test_simulate.py checks). Under
     draw 1 the cursor is kept canonical (cur - 1 is the waste top)."""
     cdef uint32_t pyr = PYRAMID_ALL, free = 0, talon = TALON_ALL, fr = 0, frr = 0
-    cdef uint32_t useful = d.trank[KING], x, y, h, u, pp, st, wm, gone, tops
+    cdef uint32_t useful = d.trank[KING], x, y, h, pp, st, wm, gone, tops
     cdef uint32_t p0 = d.pile[0], p1 = d.pile[1], p2 = d.pile[2]
     cdef uint8_t pc[14]
     cdef uint8_t tc[14]
@@ -673,7 +687,7 @@ cdef int _greedy_talon(const draws* kind, const sim_deal* d, sim_result* res,
     cdef uint8_t ca[MAX_MOVES]
     cdef uint8_t cb[MAX_MOVES]
     cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0, pass_removed = 0
-    cdef int m, nc, a, r, j, k, n_rec = 0, rc = SIM_OK, best, best_score, alt, alt_score
+    cdef int m, nc, a, r, k, n_rec = 0, rc = SIM_OK, best, best_score, alt, alt_score
     cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, vetoed = False, stuck
     cdef bint win_all = d.rules.win_all, stp = d.rules.stock_top_playable
     memcpy(pc, d.pc0, sizeof(pc))
@@ -698,17 +712,7 @@ cdef int _greedy_talon(const draws* kind, const sim_deal* d, sim_result* res,
                 if stp:
                     tops |= st & (<uint32_t>0 - st)
             if (pp == 0 or vetoed) and st and not _tops_moves(d, useful, tops):
-                # Draw until a talon card in play has a partner (or is a King, or two pair),
-                # or the stock is empty.
-                if draws is _draw3:
-                    k = _skip_draws3(d, talon, useful, p0, p1, p2, &cur)
-                elif stp:
-                    k = _skip_draws_stp(d, talon, useful, &cur)
-                else:
-                    u = st & useful
-                    j = pyr_ctz32(u) if u else pyr_msb32(st)
-                    k = pyr_popcount32(st & below(j + 1))
-                    cur = j + 1
+                k = _skip_draws(kind, d, talon, st, useful, stp, p0, p1, p2, &cur)
                 moves += k
                 if rec != NULL:
                     rc = _record(rec, &n_rec, MOVE_DRAW, k)
@@ -821,15 +825,16 @@ cdef int _random_talon(const draws* kind, const sim_deal* d, uint64_t rng, sim_r
     in play are, under draw 3, the pile tops as a mask; under draw 1 the waste top w and the
     stock top t, in straight-line code (walking them as a mask was 10% slower under msc)."""
     cdef uint32_t pyr = PYRAMID_ALL, free = 0, talon = TALON_ALL, fr = 0, frr = 0
-    cdef uint32_t useful = d.trank[KING], x, u, pp, st, wm, gone, kings, tops, tk
+    cdef uint32_t useful = d.trank[KING], x, pp, st, wm, gone, kings, tops = 0, tk = 0
     cdef uint32_t p0 = d.pile[0], p1 = d.pile[1], p2 = d.pile[2]
     cdef uint8_t pc[14]
     cdef uint8_t fc[14]
     cdef int cur = d.rules.waste_at_deal, recycles = 0, moves = 0
     cdef int m, n, a, b, r, j, k, nk, n_rec = 0, rc = SIM_OK
-    cdef int t0, q0, w = -1, t = -1, rw = 0, rt = 0, cw, ct
+    cdef int t0, q0, w = -1, t = -1, rw = 0, rt = 0, cw = 0, ct = 0
     cdef uint32_t y0
-    cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, can_step, wuse, tuse, wt, forced
+    cdef bint unlimited = d.rules.redeals == REDEALS_UNLIMITED, can_step, wuse, tuse, forced
+    cdef bint wt = False
     # seen: a removal (a King or a pair) was legal at some position since the last recycle
     # (or the deal). Under unlimited redeals the game ends at a recycle only when none was
     # (the pass could only repeat), or once it has played SIM_MOVE_CAP moves.
@@ -858,15 +863,7 @@ cdef int _random_talon(const draws* kind, const sim_deal* d, uint64_t rng, sim_r
         if forced:
             # Drawing (or recycling) is the only legal move: no random number is used.
             if st:
-                if draws is _draw3:
-                    k = _skip_draws3(d, talon, useful, p0, p1, p2, &cur)
-                elif stp:
-                    k = _skip_draws_stp(d, talon, useful, &cur)
-                else:
-                    u = st & useful
-                    j = pyr_ctz32(u) if u else pyr_msb32(st)
-                    k = pyr_popcount32(st & below(j + 1))
-                    cur = j + 1
+                k = _skip_draws(kind, d, talon, st, useful, stp, p0, p1, p2, &cur)
                 moves += k
                 if rec != NULL:
                     rc = _record(rec, &n_rec, MOVE_DRAW, k)
@@ -874,7 +871,7 @@ cdef int _random_talon(const draws* kind, const sim_deal* d, uint64_t rng, sim_r
                         break
                 continue
             if not wm or not (unlimited or recycles < d.rules.redeals) \
-                    or (unlimited and (not seen or moves >= _move_cap)):
+                    or (unlimited and (not seen or moves >= d.move_cap)):
                 break
             m = MOVE_RECYCLE
         else:
@@ -960,7 +957,7 @@ cdef int _random_talon(const draws* kind, const sim_deal* d, uint64_t rng, sim_r
                         m = MOVE_DRAW
                     else:
                         m = MOVE_RECYCLE
-                        if unlimited and moves >= _move_cap:
+                        if unlimited and moves >= d.move_cap:
                             break
         a = m & 63
         b = m >> 6
@@ -1008,10 +1005,11 @@ cdef inline int _playout_kind(const pyr_rules* r) noexcept nogil:
     return KIND_ANY if r.pair_waste_top_two else KIND_DRAW1
 
 
-cdef inline bint _lockstep_applies(int policy, const pyr_rules* r) noexcept nogil:
-    """Does a numbered batch run in lockstep (a lockstep chosen: pyr_ls_mode, the greedy or
+cdef inline bint _lockstep_applies(const sim_path* path, int policy,
+                                   const pyr_rules* r) noexcept nogil:
+    """Does a numbered batch run in lockstep (the path has a lockstep playout, the greedy or
     the random policy, rules the lockstep playouts know)?"""
-    return (pyr_ls_on() and (policy == POLICY_RANDOM or policy == POLICY_GREEDY)
+    return (path.play != NULL and (policy == POLICY_RANDOM or policy == POLICY_GREEDY)
             and _playout_kind(r) != KIND_ANY)
 
 
@@ -1046,6 +1044,14 @@ cdef int sim_play(int policy, const sim_deal* d, uint64_t rng, sim_result* res,
 cdef int sim_batch(int policy, const pyr_rules* rules, uint64_t seed, uint64_t start,
                    const uint64_t* deals, Py_ssize_t lo, Py_ssize_t hi, uint8_t* won,
                    uint8_t* removed, uint16_t* moves, uint16_t* score) noexcept nogil:
+    return sim_batch_on(&SIM_PATH, SIM_MOVE_CAP, policy, rules, seed, start, deals, lo, hi, won,
+                        removed, moves, score)
+
+
+cdef int sim_batch_on(const sim_path* path, int move_cap, int policy, const pyr_rules* rules,
+                      uint64_t seed, uint64_t start, const uint64_t* deals, Py_ssize_t lo,
+                      Py_ssize_t hi, uint8_t* won, uint8_t* removed, uint16_t* moves,
+                      uint16_t* score) noexcept nogil:
     cdef sim_deal ds[SIM_BLOCK]
     cdef uint64_t numbers[SIM_BLOCK]
     cdef uint64_t nxt[SIM_BLOCK]
@@ -1056,11 +1062,12 @@ cdef int sim_batch(int policy, const pyr_rules* rules, uint64_t seed, uint64_t s
     cdef bint more
     if policy < 0 or policy >= N_POLICIES:
         return SIM_BAD_POLICY
+    if _lockstep_applies(path, policy, rules):
+        return _batch_lockstep(path, move_cap, policy, rules, seed, start, deals, lo, hi, won,
+                               removed, moves, score)
     for k in range(SIM_BLOCK):
         _deal_rules(&ds[k], rules)
-    if _lockstep_applies(policy, rules):
-        return _batch_lockstep(policy, rules, seed, start, deals, lo, hi, won, removed, moves,
-                               score)
+        ds[k].move_cap = move_cap
     memset(&b, 0, sizeof(b))
     _block_numbers(numbers, start, deals, lo, hi)
     base = lo
@@ -1071,7 +1078,7 @@ cdef int sim_batch(int policy, const pyr_rules* rules, uint64_t seed, uint64_t s
         more = base + cnt < hi
         if more:
             _block_numbers(nxt, start, deals, base + cnt, hi)
-        _deal_block(ds, numbers, nxt if more else NULL, &b)
+        _deal_block(path, ds, numbers, nxt if more else NULL, &b)
         for k in range(cnt):
             rc = sim_play(policy, &ds[k], sim_game_seed(seed, numbers[k])
                           if policy == POLICY_RANDOM else 0, &res, NULL)
@@ -1087,12 +1094,13 @@ cdef int sim_batch(int policy, const pyr_rules* rules, uint64_t seed, uint64_t s
     return SIM_OK
 
 
-cdef int _batch_lockstep(int policy, const pyr_rules* rules, uint64_t seed, uint64_t start,
-                         const uint64_t* deals, Py_ssize_t lo, Py_ssize_t hi, uint8_t* won,
-                         uint8_t* removed, uint16_t* moves, uint16_t* score) noexcept nogil:
-    """sim_batch where _lockstep_applies: sixteen games at a time in lockstep
-    (pyr_sim_lockstep.h: one call of sixteen lanes, two of eight, or sixteen of one under the
-    tests' path 3), their deals set up as two blocks."""
+cdef int _batch_lockstep(const sim_path* path, int move_cap, int policy, const pyr_rules* rules,
+                         uint64_t seed, uint64_t start, const uint64_t* deals, Py_ssize_t lo,
+                         Py_ssize_t hi, uint8_t* won, uint8_t* removed, uint16_t* moves,
+                         uint16_t* score) noexcept nogil:
+    """sim_batch_on where _lockstep_applies: sixteen games at a time in lockstep
+    (pyr_sim_lockstep.h: one call of sixteen lanes, or sixteen of one on the tests' one-lane
+    path), their deals set up as two blocks."""
     cdef sim_deal ds[2 * SIM_BLOCK]
     cdef uint64_t numbers[2 * SIM_BLOCK]
     cdef uint64_t nxt[2 * SIM_BLOCK]
@@ -1113,13 +1121,13 @@ cdef int _batch_lockstep(int policy, const pyr_rules* rules, uint64_t seed, uint
         if more:
             _block_numbers(nxt, start, deals, at + cnt, hi)
             _block_numbers(nxt + SIM_BLOCK, start, deals, at + cnt + SIM_BLOCK, hi)
-        _deal_block(ds, numbers, numbers + SIM_BLOCK, &b)
-        _deal_block(ds + SIM_BLOCK, numbers + SIM_BLOCK, nxt if more else NULL, &b)
+        _deal_block(path, ds, numbers, numbers + SIM_BLOCK, &b)
+        _deal_block(path, ds + SIM_BLOCK, numbers + SIM_BLOCK, nxt if more else NULL, &b)
         if policy == POLICY_RANDOM:
             for k in range(2 * SIM_BLOCK):
                 rng[k] = sim_game_seed(seed, numbers[k])
-        pyr_ls_play(policy == POLICY_GREEDY, rules, _move_cap, ds, rng, cnt, won + at,
-                    removed + at, moves + at, score + at)
+        path.play(policy == POLICY_GREEDY, rules, move_cap, ds, rng, cnt, won + at,
+                  removed + at, moves + at, score + at)
         memcpy(numbers, nxt, sizeof(numbers))
         at += cnt
     return SIM_OK
@@ -1276,7 +1284,7 @@ def play(int policy, dict rules, unsigned long long seed, unsigned long long num
     cdef int rc, i
     sim_rules_from(&r, rules)
     if deck is None:
-        sim_deal_from_number(&d, number, &r, True)
+        sim_deal_from_number(&SIM_PATH, &d, number, &r, True)
     else:
         for i in range(52):
             cards[i] = deck[i]
@@ -1292,46 +1300,45 @@ def play(int policy, dict rules, unsigned long long seed, unsigned long long num
 
 
 def simd_path(policy=None, rules=None):
-    """The vector path the simulator uses now: "avx512", "avx2" or "scalar" (the PYRAMID_SIMD
-    environment variable, and the tests' hook _simulate_tests.simd(), choose among what the CPU
-    has; "one-lane" only under the tests' simd(3)); given a policy and
-    rules, the path a numbered batch of them takes (the lockstep playouts know the greedy
-    and random policies and every rule set but pair_waste_top_two and pair_with_covering)."""
+    """The vector path the simulator uses: "avx512" or "scalar", resolved once at import from
+    the CPU and the PYRAMID_SIMD environment variable; given a policy and rules, the path a
+    numbered batch of them takes (the lockstep playouts know the greedy and random policies
+    and every rule set but pair_waste_top_two and pair_with_covering)."""
     cdef pyr_rules r
     if policy is None:
-        return _PATHS[pyr_ls_mode(-1)]
+        return PATH_NAMES[SIM_PATH.id]
     sim_rules_from(&r, rules)
-    return _PATHS[pyr_ls_mode(-1)] if _lockstep_applies(policy, &r) else "scalar"
+    return PATH_NAMES[SIM_PATH.id] if _lockstep_applies(&SIM_PATH, policy, &r) else "scalar"
 
 
 def cpu_features():
-    """The vector instruction sets this CPU has that the core can use."""
-    return {"avx2": bool(pyr_cpu_avx2()), "avx512": bool(pyr_cpu_avx512())}
+    """The vector instruction sets this CPU has that the core can use (as the core sees it:
+    PYRAMID_DISABLE_CPU_FEATURES hides them)."""
+    return {"avx512": bool(pyr_cpu_avx512())}
 
 
 # ---- for the test and benchmark hooks (tests/core_hooks; declared in simulate.pxd) ---------
+
+
+cdef const sim_path* sim_path_in_use() noexcept nogil:
+    return &SIM_PATH
+
+
+cdef int sim_path_for(int id, sim_path* p) noexcept nogil:
+    """Path id's record (sim_path_make) made here, so that its playout is this module's
+    compiled code, the code a batch runs (the hooks' module has its own copy of the C)."""
+    return sim_path_make(id, p)
 
 
 cdef void sim_deal_rules(sim_deal* d, const pyr_rules* rules) noexcept nogil:
     _deal_rules(d, rules)
 
 
-cdef void sim_deal_block(sim_deal* ds, const uint64_t* numbers, const uint64_t* nxt,
-                         pyr_sim_blocker* b) noexcept nogil:
-    _deal_block(ds, numbers, nxt, b)
+cdef void sim_deal_block(const sim_path* path, sim_deal* ds, const uint64_t* numbers,
+                         const uint64_t* nxt, pyr_sim_blocker* b) noexcept nogil:
+    _deal_block(path, ds, numbers, nxt, b)
 
 
 cdef bint sim_veto(const sim_deal* d, uint32_t pyr, const uint8_t* pc, const uint8_t* tc,
                    int a, int b) noexcept nogil:
     return pyr_sim_veto(d, pyr, pc, tc, a, b)
-
-
-cdef int sim_simd(int on) noexcept nogil:
-    return pyr_ls_mode(on)
-
-
-cdef int sim_move_cap(int cap) noexcept nogil:
-    global _move_cap
-    if cap >= 1:
-        _move_cap = cap
-    return _move_cap

@@ -441,6 +441,17 @@ cdef void ws_free(solve_ws* ws) noexcept nogil:
     ws.mcache = NULL
 
 
+cdef inline void out_reset(solve_out* out, int stop) noexcept nogil:
+    """A result that says nothing yet (not decided, no line, no nodes), stopped by `stop`."""
+    out.winnable = -1
+    out.stop = stop
+    out.optimal = 0
+    out.n_moves = -1
+    out.max_removed = -1
+    out.nodes = 0
+    out.seconds = 0
+
+
 cdef int solve_position(const pyr_table* t, pyr_pos start, int objective,
                         const solve_limits* lim, solve_out* out) noexcept nogil:
     cdef solve_ws ws
@@ -448,13 +459,7 @@ cdef int solve_position(const pyr_table* t, pyr_pos start, int objective,
     memset(&ws, 0, sizeof(ws))
     if ws_init(&ws) < 0:
         ws_free(&ws)
-        out.winnable = -1
-        out.stop = STOP_MEMORY
-        out.optimal = 0
-        out.n_moves = -1
-        out.max_removed = -1
-        out.nodes = 0
-        out.seconds = 0
+        out_reset(out, STOP_MEMORY)
         return -1
     res = solve_with(&ws, t, start, objective, lim, out)
     ws_free(&ws)
@@ -589,12 +594,7 @@ cdef int solve_with(solve_ws* ws, const pyr_table* t, pyr_pos start, int objecti
     cdef double t0 = pyr_now()
     cdef int res
     cdef int tc[14]
-    out.winnable = -1
-    out.stop = STOP_NONE
-    out.optimal = 0
-    out.n_moves = -1
-    out.max_removed = -1
-    out.nodes = 0
+    out_reset(out, STOP_NONE)
     if pyr_cancelled(lim.cancel):          # (solve_decks: the deals after a cancel)
         out.stop = STOP_CANCELLED
         out.seconds = pyr_now() - t0
