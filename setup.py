@@ -97,6 +97,9 @@ setup(
             "wraparound": False,
             "cdivision": True,
             "initializedcheck": False,
+            # Safe without the GIL (docs/internals/free-threading.md): on a free-threaded
+            # CPython (3.14t) importing the core leaves the GIL off
+            "freethreading_compatible": True,
         },
     ),
 )

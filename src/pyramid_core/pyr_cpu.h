@@ -12,7 +12,7 @@
 #include "pyr_bitops.h"   /* PYR_INLINE */
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(__APPLE__) \
-    && !defined(PYR_NO_AVX512)
+    && !defined(PYR_NO_AVX512) && !defined(_MSC_VER)
 #define PYR_CPU_X86_DISPATCH 1
 #endif
 

@@ -61,7 +61,7 @@ static PYR_INLINE void pyr_sim_partners(uint64_t state, uint8_t *js)
  * x / n at least 1/52 away from the next integer), and one compare corrects it.
  * js needs room for 57 bytes (lanes 52 to 56 are padding). */
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(__APPLE__) \
-    && !defined(PYR_NO_AVX512)
+    && !defined(PYR_NO_AVX512) && !defined(_MSC_VER)
 #define PYR_SIM_AVX512 1
 #include <immintrin.h>
 

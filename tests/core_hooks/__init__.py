@@ -39,7 +39,7 @@ extensions = [Extension("{package}." + name, ["{package}/" + name + ".pyx"],
                         include_dirs=[include], extra_compile_args=compile_args)
               for name in {names!r}]
 directives = dict(language_level="3", boundscheck=False, wraparound=False, cdivision=True,
-                  initializedcheck=False)
+                  initializedcheck=False, freethreading_compatible=True)
 setup(ext_modules=cythonize(extensions, include_path=[include + "/.."], quiet=True,
                             compiler_directives=directives),
       script_args=["build_ext", "--inplace"])
