@@ -8,6 +8,6 @@ extensions with ``include_dirs=[pyramid_core.get_include()]``.
 import os
 
 
-def get_include():
+def get_include() -> str:
     """Directory holding the pyramid_core .pxd files and pyr_bitops.h."""
     return os.path.dirname(os.path.abspath(__file__))

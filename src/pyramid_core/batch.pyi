@@ -1,6 +1,7 @@
 """Type stubs for the compiled pyramid_core.batch module (N games stepped at once)."""
 
-import numpy
+import numpy as np
+import numpy.typing as npt
 
 N_ACTIONS_: int
 OBS_SIZE_: int
@@ -14,7 +15,7 @@ class Batch:
     def __init__(
         self,
         n: int,
-        rules: dict,
+        rules: dict[str, int],
         seed: int,
         offset: int,
         visible: bool,
@@ -24,61 +25,76 @@ class Batch:
         max_steps: int,
         penalty: float,
         scoring: tuple[float, float, float, float],
-        decks: numpy.ndarray | None,
-        keys: numpy.ndarray | None,
-        numbered: numpy.ndarray | None,
+        decks: npt.NDArray[np.uint8] | None,
+        keys: npt.NDArray[np.uint64] | None,
+        numbered: npt.NDArray[np.uint8] | None,
     ) -> None: ...
     @property
     def n(self) -> int: ...
     def set_info(
-        self, moves: numpy.ndarray, keys: numpy.ndarray, numbered: numpy.ndarray
+        self,
+        moves: npt.NDArray[np.uint16],
+        keys: npt.NDArray[np.uint64],
+        numbered: npt.NDArray[np.uint8],
     ) -> None: ...
     def reset(
-        self, lo: int, hi: int, which: numpy.ndarray | None, obs: numpy.ndarray, mask: numpy.ndarray
+        self,
+        lo: int,
+        hi: int,
+        which: npt.NDArray[np.uint8] | None,
+        obs: npt.NDArray[np.int8],
+        mask: npt.NDArray[np.uint8],
     ) -> None: ...
     def reset_decks(
         self,
-        games: numpy.ndarray,
-        decks: numpy.ndarray,
-        keys: numpy.ndarray,
-        numbered: numpy.ndarray,
-        obs: numpy.ndarray,
-        mask: numpy.ndarray,
+        games: npt.NDArray[np.int64],
+        decks: npt.NDArray[np.uint8],
+        keys: npt.NDArray[np.uint64],
+        numbered: npt.NDArray[np.uint8],
+        obs: npt.NDArray[np.int8],
+        mask: npt.NDArray[np.uint8],
     ) -> None: ...
-    def first_illegal(self, actions: numpy.ndarray, lo: int, hi: int) -> int: ...
+    def first_illegal(self, actions: npt.NDArray[np.int64], lo: int, hi: int) -> int: ...
     def set_outputs(
         self,
-        obs: numpy.ndarray,
-        mask: numpy.ndarray,
-        reward: numpy.ndarray,
-        terminated: numpy.ndarray,
-        truncated: numpy.ndarray,
-        illegal: numpy.ndarray,
-        reset: numpy.ndarray,
-        final_obs: numpy.ndarray,
-        final_mask: numpy.ndarray,
+        obs: npt.NDArray[np.int8],
+        mask: npt.NDArray[np.uint8],
+        reward: npt.NDArray[np.float32],
+        terminated: npt.NDArray[np.uint8],
+        truncated: npt.NDArray[np.uint8],
+        illegal: npt.NDArray[np.uint8],
+        reset: npt.NDArray[np.uint8],
+        final_obs: npt.NDArray[np.int8],
+        final_mask: npt.NDArray[np.uint8],
     ) -> None: ...
-    def step(self, actions: numpy.ndarray, lo: int, hi: int, random: bool = False) -> None: ...
+    def step(
+        self, actions: npt.NDArray[np.int64], lo: int, hi: int, random: bool = False
+    ) -> None: ...
     def rollout(
         self,
         steps: int,
         lo: int,
         hi: int,
-        out: numpy.ndarray,
-        cancel: numpy.ndarray,
-        obs: numpy.ndarray,
-        mask: numpy.ndarray,
+        out: npt.NDArray[np.int64],
+        cancel: npt.NDArray[np.uint8],
+        obs: npt.NDArray[np.int8],
+        mask: npt.NDArray[np.uint8],
         write: bool,
     ) -> None: ...
     def observe(
-        self, lo: int, hi: int, obs: numpy.ndarray, mask: numpy.ndarray, visible: bool
+        self,
+        lo: int,
+        hi: int,
+        obs: npt.NDArray[np.int8],
+        mask: npt.NDArray[np.uint8],
+        visible: bool,
     ) -> None: ...
-    def state(self, out: numpy.ndarray) -> None: ...
-    def won(self, out: numpy.ndarray) -> None: ...
+    def state(self, out: npt.NDArray[np.int64]) -> None: ...
+    def won(self, out: npt.NDArray[np.uint8]) -> None: ...
     def deck(self, i: int) -> bytes: ...
     def labels(
         self,
-        games: numpy.ndarray,
+        games: npt.NDArray[np.int64],
         lo: int,
         hi: int,
         shortest: bool,
@@ -86,13 +102,13 @@ class Batch:
         max_nodes: int,
         max_seconds: float,
         max_memory: int,
-        winnable: numpy.ndarray,
-        n_moves: numpy.ndarray,
-        action: numpy.ndarray,
-        removable: numpy.ndarray,
-        stop: numpy.ndarray,
-        cancel: numpy.ndarray,
+        winnable: npt.NDArray[np.int8],
+        n_moves: npt.NDArray[np.int16],
+        action: npt.NDArray[np.int16],
+        removable: npt.NDArray[np.int8],
+        stop: npt.NDArray[np.int8],
+        cancel: npt.NDArray[np.uint8],
     ) -> None: ...
 
-def action_cards_of(a: int) -> tuple[int, ...]: ...
+def action_cards_of(a: int) -> tuple[int] | tuple[int, int]: ...
 def action_of_cards(c: int, d: int = -1) -> int: ...

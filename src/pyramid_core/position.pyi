@@ -1,5 +1,7 @@
 """Type stubs for the compiled pyramid_core.position module."""
 
+from collections.abc import Iterable
+
 PLAYING: int
 WON: int
 NO_MOVES: int
@@ -11,7 +13,7 @@ TALON: int
 class Table:
     def __init__(
         self,
-        deck: list[int] | tuple[int, ...],
+        deck: Iterable[int],
         *,
         waste_at_deal: int = 1,
         draw: int = 1,

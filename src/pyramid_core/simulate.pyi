@@ -1,46 +1,58 @@
 """Type stubs for the compiled pyramid_core.simulate module."""
 
 import enum
+from collections.abc import Sequence
+from typing import Literal
 
-import numpy
+import numpy as np
+import numpy.typing as npt
 
 class sim_policy(enum.IntEnum):
-    POLICY_RANDOM: int
-    POLICY_GREEDY: int
-    N_POLICIES: int
+    POLICY_RANDOM = 0
+    POLICY_GREEDY = 1
+    N_POLICIES = 2
 
-POLICIES: dict[str, int]
+POLICIES: dict[str, sim_policy]
 MAX_RECORD: int
 MOVE_CAP: int
 
+# ---- the vector path (PYRAMID_SIMD, the CPU's instruction sets) ----
+PATH_NAMES: tuple[str, ...]  # the path names, by PATH_* ("one-lane": the tests' only)
+_SIMD_CHOICES: tuple[str, ...]  # the values PYRAMID_SIMD takes
+
+def _path_from_environment() -> None: ...
+def simd_path(
+    policy: int | None = None, rules: dict[str, int] | None = None
+) -> Literal["scalar", "avx512", "one-lane"]: ...
+def cpu_features() -> dict[str, bool]: ...  # {"avx512": ...}
+
+# ---- the playouts ----
 def run(
     policy: int,
-    rules: dict,
+    rules: dict[str, int],
     seed: int,
     start: int,
-    deals: numpy.ndarray | None,
+    deals: npt.NDArray[np.uint64] | None,
     lo: int,
     hi: int,
-    won: numpy.ndarray,
-    removed: numpy.ndarray,
-    moves: numpy.ndarray,
-    score: numpy.ndarray,
+    won: npt.NDArray[np.uint8],
+    removed: npt.NDArray[np.uint8],
+    moves: npt.NDArray[np.uint16],
+    score: npt.NDArray[np.uint16],
 ) -> None: ...
 def run_decks(
     policy: int,
-    rules: dict,
+    rules: dict[str, int],
     seed: int,
-    decks: numpy.ndarray,
-    keys: numpy.ndarray,
+    decks: npt.NDArray[np.uint8],
+    keys: npt.NDArray[np.uint64],
     lo: int,
     hi: int,
-    won: numpy.ndarray,
-    removed: numpy.ndarray,
-    moves: numpy.ndarray,
-    score: numpy.ndarray,
+    won: npt.NDArray[np.uint8],
+    removed: npt.NDArray[np.uint8],
+    moves: npt.NDArray[np.uint16],
+    score: npt.NDArray[np.uint16],
 ) -> None: ...
 def play(
-    policy: int, rules: dict, seed: int, number: int, deck: list[int] | None = None
+    policy: int, rules: dict[str, int], seed: int, number: int, deck: Sequence[int] | None = None
 ) -> tuple[bool, int, int, int, list[int]]: ...
-def simd_path(policy: int | None = None, rules: dict | None = None) -> str: ...
-def cpu_features() -> dict[str, bool]: ...

@@ -1,10 +1,22 @@
 """Type stubs for the compiled pyramid_core.solver module."""
 
-from typing import Any
+from typing import TypedDict
 
-import numpy
+import numpy as np
+import numpy.typing as npt
 
 from .position import Table
+
+class _Solved(TypedDict):
+    """What solve_table returns."""
+
+    winnable: int  # 1, 0, or -1 (unknown: a budget ran out, or cancelled)
+    stop: str | None  # None, or the STOPS name of what stopped the search
+    optimal: bool
+    line: list[int]  # move codes
+    max_removed: int
+    nodes: int
+    seconds: float
 
 OBJECTIVES: dict[str, int]
 STOPS: dict[int, str | None]
@@ -17,10 +29,10 @@ def solve_table(
     max_seconds: float | None = None,
     max_memory: int | None = None,
     no_prune: bool = False,
-    cancel: Any = None,
-) -> dict[str, Any]: ...
+    cancel: npt.NDArray[np.uint8] | None = None,
+) -> _Solved: ...
 def solve_decks(
-    decks: numpy.ndarray,
+    decks: npt.NDArray[np.uint8],
     rules: dict[str, int],
     objective: int,
     max_nodes: int | None,
@@ -28,12 +40,12 @@ def solve_decks(
     max_memory: int | None,
     lo: int,
     hi: int,
-    winnable: numpy.ndarray,
-    n_moves: numpy.ndarray,
-    max_removed: numpy.ndarray,
-    nodes: numpy.ndarray,
-    seconds: numpy.ndarray,
-    stop: numpy.ndarray,
-    optimal: numpy.ndarray,
-    cancel: Any = None,
+    winnable: npt.NDArray[np.int8],
+    n_moves: npt.NDArray[np.int32],
+    max_removed: npt.NDArray[np.int32],
+    nodes: npt.NDArray[np.int64],
+    seconds: npt.NDArray[np.float64],
+    stop: npt.NDArray[np.int8],
+    optimal: npt.NDArray[np.int8],
+    cancel: npt.NDArray[np.uint8] | None = None,
 ) -> None: ...
