@@ -13,11 +13,11 @@ from __future__ import annotations
 import multiprocessing
 import os
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor
 from concurrent.futures import wait as wait_local
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, overload
 
 from . import _args
 
@@ -138,7 +138,7 @@ def run_tasks(
     keys: Sequence[str] | None = None,
     local_threads: bool = False,
     info: dict | None = None,
-) -> Iterator[tuple[int, Any]]:
+) -> Generator[tuple[int, Any], None, None]:
     """``fn(*tasks[i])`` for every i, on the local pool of ``workers`` processes (scheduler
     None) or on the Dask cluster ``scheduler``; yields ``(i, result)`` as each finishes, at
     most IN_FLIGHT tasks a worker handed out at a time. With ``local_threads`` the local
@@ -189,15 +189,21 @@ def shards(n: int, size: int) -> list[tuple[int, int]]:
     return [(lo, min(n, lo + size)) for lo in range(0, n, size)]
 
 
-class LazyTasks(Sequence):
+class LazyTasks(Sequence[tuple]):
     """``count`` tasks made when handed out (``make(i)``), so that a big run's arguments
     (a shard's layouts, say) are never all in memory at once."""
 
     def __init__(self, count: int, make: Callable[[int], tuple]) -> None:
-        self.count, self.make = count, make
+        self._count, self.make = count, make  # (not .count: Sequence's method)
 
     def __len__(self) -> int:
-        return self.count
+        return self._count
 
-    def __getitem__(self, i):  # type: ignore[override]
+    @overload
+    def __getitem__(self, i: int) -> tuple: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[tuple]: ...
+    def __getitem__(self, i: int | slice) -> tuple | list[tuple]:
+        if isinstance(i, slice):
+            return [self.make(j) for j in range(*i.indices(self._count))]
         return self.make(i)

@@ -19,11 +19,14 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ._args import threads as resolve_threads
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
 __all__ = [
     "Cancelled",
@@ -62,7 +65,7 @@ class Progress:
         delay: float = 0.0,
     ) -> None:
         self.total, self.done = total, 0
-        self._bar = None
+        self._bar: tqdm[Any] | None = None
         self._callback: Callable[[int, int], Any] | None = None
         self._pending: dict[str, Any] | None = None  # a bar drawn only after `delay` seconds
         if callable(progress) and not isinstance(progress, bool):

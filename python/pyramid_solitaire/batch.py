@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar, cast
 
 import numpy as np
 
@@ -35,6 +35,8 @@ from .deals_input import read_deals
 from .game import Game
 from .move import Move
 from .rules import Rules
+
+_Arrays = TypeVar("_Arrays", bound=tuple[np.ndarray, ...])
 
 __all__ = [
     "ACTIONS",
@@ -176,7 +178,8 @@ def _reward(reward: Any) -> tuple[int, tuple[float, float, float, float], str]:
             raise ValueError(
                 f"the scoring's {field_name} must be -1,000,000 .. 1,000,000, got {v!r}"
             )
-    return _core.REWARDS["score"], tuple(float(v) for v in points), name  # type: ignore
+    pyramid, talon, win_bonus, per_move = (float(v) for v in points)
+    return _core.REWARDS["score"], (pyramid, talon, win_bonus, per_move), name
 
 
 def _autoreset(value: Any) -> str | None:
@@ -387,8 +390,9 @@ class GameBatch:
         self.close()
 
     # ---- resets and steps ------------------------------------------------------------------
-    def _out(self, arrays: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
-        return tuple(a.copy() for a in arrays) if self.copy else arrays
+    def _out(self, arrays: _Arrays) -> _Arrays:
+        """The arrays, or copies of them (``copy``): a tuple of as many."""
+        return cast(_Arrays, tuple(a.copy() for a in arrays)) if self.copy else arrays
 
     def _games(self, games: Any) -> np.ndarray:
         """Game indices: an int, a sequence of ints, or a boolean mask of length n."""
@@ -430,7 +434,7 @@ class GameBatch:
         if not self._started and idx is not None:
             self.reset()  # the first reset deals every game
             if batch is None:
-                return self._out((self.obs, self.mask))  # type: ignore[return-value]
+                return self._out((self.obs, self.mask))
         if batch is not None:
             core.reset_decks(
                 np.arange(self.n, dtype=np.int64) if idx is None else idx,
@@ -454,7 +458,7 @@ class GameBatch:
         self.illegal[sel] = False
         self.reset_games[sel] = False
         self._started = True
-        return self._out((self.obs, self.mask))  # type: ignore[return-value]
+        return self._out((self.obs, self.mask))
 
     def _check_started(self) -> None:
         if not self._started:

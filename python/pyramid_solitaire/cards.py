@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from ._args import excerpt
 from .reasons import InputError
@@ -125,6 +125,7 @@ def parse_cards(text: str | Iterable, count: int | None = 52) -> list[Card]:
     Checks the count (when ``count`` is given) and that no card appears twice; every error
     names the token, its position (1-based) and what was expected.
     """
+    tokens: Sequence[tuple[int, str | Card, str | None]]
     if isinstance(text, str):
         if len(text) > MAX_TEXT:
             raise InputError("list_too_long", length=len(text))

@@ -56,11 +56,11 @@ class _Parser(argparse.ArgumentParser):
         if message:
             (file or sys.stderr).write(message)
 
-    def error(self, message: str) -> NoReturn:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{PROG}: error: {_one_line(message)} (see '{self.prog} --help')\n")
 
 
-def _one_line(text: str) -> str:
+def _one_line(text: object) -> str:
     return " ".join(str(text).split())
 
 
@@ -113,11 +113,11 @@ def _with_flags(base: Rules, changes: dict[str, object]) -> Rules:
     except ValueError as e:
         text = str(e)
         for name in _OPTIONS:
-            text = re.sub(
-                rf"\b{name}\b(=?)",
-                lambda m, n=name: "--" + n.replace("_", "-") + (" " if m.group(1) else ""),
-                text,
-            )
+
+            def flag(m: re.Match[str], n: str = name) -> str:
+                return "--" + n.replace("_", "-") + (" " if m.group(1) else "")
+
+            text = re.sub(rf"\b{name}\b(=?)", flag, text)
         raise UsageError(text) from None
 
 

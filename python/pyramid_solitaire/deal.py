@@ -14,7 +14,7 @@ from __future__ import annotations
 import operator
 import random as _random
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Literal, SupportsIndex, cast, overload
 
 import numpy as np
 
@@ -35,7 +35,7 @@ def _deal_number(number: object) -> int:
     try:
         if isinstance(number, bool):
             raise TypeError
-        n = operator.index(number)
+        n = operator.index(cast(SupportsIndex, number))  # TypeError for anything else
     except TypeError:
         raise InputError("deal_number", top=MAX_DEAL_NUMBER, got=excerpt(number)) from None
     if not 0 <= n <= MAX_DEAL_NUMBER:
@@ -90,6 +90,19 @@ def looks_like_code(text: str) -> bool:
     return stripped.upper().startswith("PY") and len(stripped.split()) == 1
 
 
+@overload
+def code_rules(
+    code: str,
+    named: Rules | None,
+    given: Rules | None,
+    *,
+    cli: bool = False,
+    required: Literal[True] = True,
+) -> Rules: ...
+@overload
+def code_rules(
+    code: str, named: Rules | None, given: Rules | None, *, cli: bool = False, required: bool
+) -> Rules | None: ...
 def code_rules(
     code: str, named: Rules | None, given: Rules | None, *, cli: bool = False, required: bool = True
 ) -> Rules | None:

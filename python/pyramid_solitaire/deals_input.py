@@ -97,7 +97,7 @@ def read_deal(deal: Any, rules: Any = None) -> Deal:
             return deal if deal.rules == explicit else deal.with_rules(explicit)
         if deal.rules is not None:
             return deal
-        if deal.number is not None:
+        if deal.code is not None:  # (a numbered deal)
             code_rules(deal.code, None, None)  # an X code: raises
         return deal.with_rules(Rules())
     if isinstance(deal, str):
@@ -105,9 +105,9 @@ def read_deal(deal: Any, rules: Any = None) -> Deal:
             number, named = _read_code(deal, explicit)
             return Deal.from_number(number, rules=explicit or named)
         return Deal.from_cards(deal, rules=explicit or Rules())
-    number = _number(deal)
-    if number is not None:
-        return Deal.from_number(number, rules=explicit or Rules())
+    given = _number(deal)
+    if given is not None:
+        return Deal.from_number(given, rules=explicit or Rules())
     if isinstance(deal, np.ndarray):
         return Deal.from_cards(_deck_list(deal), rules=explicit or Rules())
     if isinstance(deal, (list, tuple)):
@@ -142,6 +142,7 @@ class DealBatch:
         """Rows lo..hi-1 as an (hi - lo, 52) uint8 array of decks."""
         if self.layouts is not None:
             return self.layouts[lo:hi]
+        assert self.numbers is not None  # (no layouts: every deal is a numbered one)
         out = np.empty((hi - lo, 52), dtype=np.uint8)
         _shuffle_decks(np.ascontiguousarray(self.numbers[lo:hi]), out)
         return out
@@ -153,7 +154,9 @@ class DealBatch:
     def name(self, i: int) -> str:
         """Deal i's code, or its card list."""
         if self.numbered[i]:
-            return Deal.from_number(int(self.keys[i]), rules=self.rules).code
+            code = Deal.from_number(int(self.keys[i]), rules=self.rules).code
+            assert code is not None  # (a numbered deal has its code)
+            return code
         return Deal.from_cards(self.decks_of(i, i + 1)[0].tolist()).to_cards()
 
     def describe(self, limit: int = 20) -> dict[str, Any]:
@@ -166,8 +169,8 @@ class DealBatch:
                 return {"count": n, "first": int(nums[0]), "last": int(nums[-1])}
             listed = [int(x) for x in nums[:limit]]
             return {"count": n, "numbers": listed, **({"more": n - limit} if n > limit else {})}
-        listed = [self.name(i) for i in range(min(n, limit))]
-        return {"count": n, "deals": listed, **({"more": n - limit} if n > limit else {})}
+        names = [self.name(i) for i in range(min(n, limit))]
+        return {"count": n, "deals": names, **({"more": n - limit} if n > limit else {})}
 
 
 def _numbers_array(arr: np.ndarray) -> np.ndarray:
@@ -288,7 +291,7 @@ def _read_items(deals: Iterable, explicit: Rules | None) -> DealBatch:
                 numbers.append(number)
             elif isinstance(item, Deal):
                 own = item.rules
-                if own is None and item.number is not None:
+                if own is None and item.code is not None:  # (a numbered deal)
                     code_rules(item.code, None, explicit)
                 numbers.append(-1 if item.number is None else item.number)
                 if item.number is None:

@@ -63,7 +63,8 @@ class Game:
         if deal is None:
             deal = Deal.random(rules=Rules.coerce(rules))
         self._deal = read_deal(deal, rules)
-        self._rules = self._deal.rules
+        assert self._deal.rules is not None  # (read_deal resolves the rules)
+        self._rules: Rules = self._deal.rules
         self._table = Table([int(c) for c in self._deal.cards], **self._rules.core_options())
         self._loc = {card: loc for loc, card in enumerate(self._deal.cards)}
         self._pos: int = self._table.start()

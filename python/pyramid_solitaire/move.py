@@ -86,7 +86,7 @@ class Move:
         return cls("pair", (Card(a), Card(b)))
 
     @classmethod
-    def parse(cls, text: str) -> Move:
+    def parse(cls, text: Move | str) -> Move:
         """``Kd``, ``Tc+3s`` (or ``10♣ + 3♠``), ``draw`` / ``d``, ``recycle`` / ``r``."""
         if isinstance(text, Move):
             return text

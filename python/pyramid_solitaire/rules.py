@@ -15,7 +15,7 @@ ValueError: draw=3 needs redeals=0 (three waste piles cannot be recycled), got r
 from __future__ import annotations
 
 import math
-from typing import Any, Literal, Union
+from typing import Any, Final, Literal, Union
 
 from pyramid_core.rules import MAX_REDEALS
 from pyramid_core.rules import UNLIMITED as _CORE_UNLIMITED
@@ -23,7 +23,7 @@ from pyramid_core.rules import UNLIMITED as _CORE_UNLIMITED
 from ._args import choice, excerpt, flag, whole
 from .reasons import InputError
 
-UNLIMITED = "unlimited"
+UNLIMITED: Final = "unlimited"
 Redeals = Union[int, Literal["unlimited"]]  # noqa: UP007  (a runtime alias on 3.10)
 
 _FIELDS = (

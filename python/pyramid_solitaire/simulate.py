@@ -28,7 +28,7 @@ import sys
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -99,6 +99,7 @@ def _start(start: Any, rules: Rules | None) -> tuple[int, Rules]:
     """``start`` as a deal number, or a deal code whose letter names the rules."""
     if isinstance(start, str) and start.strip().upper().startswith("PY"):
         deal = read_deal(start.strip(), rules)
+        assert deal.number is not None and deal.rules is not None  # (a code: a numbered deal)
         return deal.number, deal.rules
     return _args.whole("start", start, 0, MAX_DEAL_NUMBER), rules or Rules()
 
@@ -164,6 +165,19 @@ class Totals:
         return getattr(self, f"{name}_sum") / self.known if self.known else None
 
 
+class _Games(NamedTuple):
+    """A result's per-game arrays (see :class:`SimulationResult`)."""
+
+    deal: np.ndarray
+    won: np.ndarray
+    removed: np.ndarray
+    moves: np.ndarray
+    score: np.ndarray
+    decided: np.ndarray
+    removed_known: np.ndarray
+    numbered: np.ndarray
+
+
 class SimulationResult:
     """Per-game arrays and a summary of a simulation.
 
@@ -200,17 +214,18 @@ class SimulationResult:
         workers: int | None = None,
     ) -> None:
         self.deal, self.won, self.removed, self.moves, self.score = deal, won, removed, moves, score
+        self.decided: np.ndarray | None = None
+        self.removed_known: np.ndarray | None = None
+        self.numbered: np.ndarray | None = None
         if won is not None:
             self.decided = np.ones(won.size, dtype=np.bool_) if decided is None else decided
             self.removed_known = self.decided if removed_known is None else removed_known
             self.numbered = np.ones(won.size, np.bool_) if numbered is None else numbered
-        else:
-            self.decided = self.removed_known = self.numbered = None
-        self.totals = (
-            totals
-            if totals is not None
-            else Totals.of(won, removed, moves, score, self.decided, self.removed_known)
-        )
+        if totals is None:
+            if won is None or removed is None or moves is None or score is None:
+                raise ValueError("a simulation result needs its totals or its per-game arrays")
+            totals = Totals.of(won, removed, moves, score, self.decided, self.removed_known)
+        self.totals = totals
         self.policy = policy
         self.rules = rules
         self.seed = seed
@@ -259,47 +274,64 @@ class SimulationResult:
         """How many games removed 0, 1, ..., 28 pyramid cards (29 counts)."""
         return self.totals.histogram.copy()
 
-    def _arrays(self, what: str) -> None:
-        if not self.has_arrays:
+    def _arrays(self, what: str) -> _Games:
+        """The per-game arrays, or ValueError (naming ``what``) for a result without them."""
+        deal, won, removed, moves, score = self.deal, self.won, self.removed, self.moves, self.score
+        decided, known, numbered = self.decided, self.removed_known, self.numbered
+        if (
+            deal is None
+            or won is None
+            or removed is None
+            or moves is None
+            or score is None
+            or decided is None
+            or known is None
+            or numbered is None
+        ):
             raise ValueError(
                 f"{what} needs the per-game arrays; this result keeps totals only "
                 "(simulate(..., arrays=False))"
             )
+        return _Games(deal, won, removed, moves, score, decided, known, numbered)
+
+    def _deck(self, i: int) -> list[int]:
+        """The card indices of game i, a deal given as a card list."""
+        assert self._decks is not None  # (kept whenever some deal is a card list)
+        return self._decks[i].tolist()
 
     def code(self, i: int) -> str | None:
         """The deal code of game i (under this simulation's rules); None for a card list."""
-        self._arrays("code(i)")
+        a = self._arrays("code(i)")
         i = _args.whole("i", i, -self.games, self.games - 1)
-        if not self.numbered[i]:
+        if not a.numbered[i]:
             return None
-        return Deal.from_number(int(self.deal[i]), rules=self.rules).code
+        return Deal.from_number(int(a.deal[i]), rules=self.rules).code
 
     def replay(self, i: int) -> list[Move]:
         """The moves game i played."""
-        self._arrays("replay(i)")
+        a = self._arrays("replay(i)")
         i = _args.whole("i", i, -self.games, self.games - 1)
         if self._own is not None:
-            return self._replay_own(i)
-        if self.numbered[i]:
-            return replay(int(self.deal[i]), rules=self.rules, policy=self.policy, seed=self.seed)
-        deal = Deal.from_cards(self._decks[i].tolist(), rules=self.rules)
+            return self._replay_own(i, a, *self._own)
+        if a.numbered[i]:
+            return replay(int(a.deal[i]), rules=self.rules, policy=self.policy, seed=self.seed)
+        deal = Deal.from_cards(self._deck(i), rules=self.rules)
         return replay(
-            deal, rules=self.rules, policy=self.policy, seed=self.seed, key=int(self.deal[i])
+            deal, rules=self.rules, policy=self.policy, seed=self.seed, key=int(a.deal[i])
         )
 
-    def _replay_own(self, i: int) -> list[Move]:
+    def _replay_own(self, i: int, a: _Games, fn: Any, opts: dict[str, Any]) -> list[Move]:
         """A callable policy's game i, played again alone; checked against the recorded one
         (a policy that is not a function of its observation cannot be replayed)."""
         from . import callable_policy
 
-        fn, opts = self._own  # type: ignore[misc]
         if callable_policy._wants_rng(fn):
             raise ValueError(
                 "a policy that draws random numbers (it takes rng) cannot replay "
                 "one game alone: its draws depend on the whole batch"
             )
-        deal: Any = int(self.deal[i]) if self.numbered[i] else self._decks[i].tolist()
-        if self.numbered[i]:
+        deal: Any = int(a.deal[i]) if a.numbered[i] else self._deck(i)
+        if a.numbered[i]:
             deal = Deal.from_number(deal, rules=self.rules)
         moves = callable_policy.replay(
             fn,
@@ -316,14 +348,14 @@ class SimulationResult:
         for m in moves:
             game.play(m)
         if (len(moves), game.is_won, game.pyramid_removed) != (
-            int(self.moves[i]),
-            bool(self.won[i]),
-            int(self.removed[i]),
+            int(a.moves[i]),
+            bool(a.won[i]),
+            int(a.removed[i]),
         ):
             raise ValueError(
                 f"game {i} plays differently alone ({len(moves)} moves, "
-                f"{game.pyramid_removed} cards removed, not {int(self.moves[i])} "
-                f"and {int(self.removed[i])}): the policy's choices depend on more "
+                f"{game.pyramid_removed} cards removed, not {int(a.moves[i])} "
+                f"and {int(a.removed[i])}): the policy's choices depend on more "
                 "than each game's own observation, so its games cannot be "
                 "replayed"
             )
@@ -360,13 +392,13 @@ class SimulationResult:
             "removed_histogram": {str(k): int(v) for k, v in enumerate(t.histogram) if v},
         }
         if arrays:
-            self._arrays("to_dict(arrays=True)")
+            a = self._arrays("to_dict(arrays=True)")
             data.update(
-                deal=self.deal.tolist(),
-                won=self.won.tolist(),
-                removed=self.removed.tolist(),
-                moves=self.moves.tolist(),
-                score=self.score.tolist(),
+                deal=a.deal.tolist(),
+                won=a.won.tolist(),
+                removed=a.removed.tolist(),
+                moves=a.moves.tolist(),
+                score=a.score.tolist(),
             )
         return data
 
@@ -486,7 +518,7 @@ class SimulationResult:
         )
 
 
-def histogram_table(hist: Sequence[int], width: int = 40) -> str:
+def histogram_table(hist: Sequence[int] | np.ndarray, width: int = 40) -> str:
     """A text table of pyramid cards removed: count, share, share at least this many, bar."""
     hist = [int(h) for h in hist]
     total = sum(hist)
@@ -740,7 +772,8 @@ def simulate(
     play = _Player(policy, rules, seed, first, batch, n_threads, chunk, cancel, budgets)
     bar = make_progress(progress, n, "games")
     t0 = time.perf_counter()
-    totals, kept = Totals(), None
+    totals = Totals()
+    kept: dict[str, Any] | None = None
     try:
         block = n if arrays else _BLOCK
         for lo in range(0, n, block):
@@ -815,7 +848,7 @@ def _simulate_own(
         )
     totals = Totals.of(rows["won"], rows["removed"], rows["moves"], rows["score"])
     name = getattr(fn, "__name__", type(fn).__name__)
-    kept = dict(deal=deal, **rows) if arrays else {}
+    kept: dict[str, Any] = dict(deal=deal, **rows) if arrays else {}
     result = SimulationResult(
         policy=name,
         rules=rules,
@@ -876,7 +909,8 @@ def _simulate_on_cluster(
             "decided": np.zeros(n, np.bool_),
             "removed_known": np.zeros(n, np.bool_),
         }
-    totals, info, simd = Totals(), {}, None
+    totals, simd = Totals(), None
+    info: dict[str, Any] = {}
     bar = make_progress(progress, n, "games")
     t0 = time.perf_counter()
     tasks = run_tasks(
@@ -1002,7 +1036,7 @@ class _Player:
                 else self.batch.keys[lo:hi],
                 np.uint64,
             )
-        rows = dict(
+        rows: dict[str, np.ndarray] = dict(
             deal=deal,
             won=np.zeros(m, np.bool_),
             removed=np.zeros(m, np.uint8),
@@ -1050,7 +1084,7 @@ class _Player:
                     rows["score"],
                 )
         else:
-            decks = self.batch.layouts[lo:hi]
+            decks = self.batch.decks_of(lo, hi)  # (its layouts: some deal has no number)
 
             def work(a: int, b: int, flag: np.ndarray) -> None:
                 _core.run_decks(
@@ -1078,8 +1112,9 @@ class _Player:
 
         def decks_of(a: int, b: int) -> np.ndarray:
             numbers = self.numbers(lo + a, lo + b)
-            if numbers is None:
-                return self.batch.layouts[lo + a : lo + b]
+            if numbers is None:  # (a batch with layouts: some deal has no number)
+                assert self.batch is not None
+                return self.batch.decks_of(lo + a, lo + b)
             if self.batch is None:
                 rows["deal"][a:b] = numbers
             out = np.empty((b - a, 52), dtype=np.uint8)
@@ -1087,6 +1122,7 @@ class _Player:
             return out
 
         b = self.budgets
+        assert b is not None  # (the solver policy's budgets)
         out = _solve_rows(
             decks_of,
             hi - lo,
@@ -1122,6 +1158,7 @@ def replay(
     the simulation (``result.seed``), and for a deal given as a card list its row in the
     simulated batch (``key``; ``result.replay(i)`` knows both)."""
     deal = read_deal(deal, rules)
+    assert deal.rules is not None  # (read_deal resolves the rules)
     rules = deal.rules
     policy = _policy(policy)
     if policy == "solver":
@@ -1134,6 +1171,7 @@ def replay(
                 f"the solver could not decide deal {deal} within {SOLVER_MAX_SECONDS} s"
             )
         if s.winnable:
+            assert s.moves is not None  # (a winnable deal's winning line)
             return s.moves
         return _max_line(Game(deal, rules), _budgets(None, SOLVER_MAX_SECONDS, None))[1]
     if seed is None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -28,6 +28,9 @@ from .deals_input import DealBatch, read_deal, read_deals
 from .game import Game, Status
 from .move import Move
 from .rules import Rules
+
+if TYPE_CHECKING:
+    from pyramid_core.solver import _Solved
 
 OBJECTIVES = ("any", "min_moves")
 DEFAULT_MAX_MEMORY = 1 << 30
@@ -160,11 +163,11 @@ def _run(
     cancel: Any = None,
     progress: Any = False,
     flag: np.ndarray | None = None,
-) -> dict[str, Any]:
+) -> _Solved:
     """One search, stoppable by Ctrl-C and ``cancel`` (see PROBE_NODES); with ``flag`` (a
     worker thread's, see _parallel), in this thread reading that flag."""
 
-    def search(flag: Any, budgets: dict[str, Any] = budgets) -> dict[str, Any]:
+    def search(flag: Any, budgets: dict[str, Any] = budgets) -> _Solved:
         return _core.solve_table(game._table, game.position, objective, cancel=flag, **budgets)
 
     if flag is not None:
@@ -215,7 +218,7 @@ def solve(
     )
 
 
-def _solution(game: Game, objective: str, r: dict[str, Any], from_position: bool) -> Solution:
+def _solution(game: Game, objective: str, r: _Solved, from_position: bool) -> Solution:
     winnable = None if r["winnable"] < 0 else bool(r["winnable"])
     moves = [game._to_move(c) for c in r["line"]] if winnable else None
     return Solution(
@@ -340,6 +343,13 @@ def can_still_win(
 STOP_NAMES = ("none", "nodes", "time", "memory", "cancelled")
 
 
+def _or_none(values: np.ndarray, missing: np.ndarray) -> np.ndarray:
+    """``values`` as an object array with None where ``missing`` (a nullable pandas column)."""
+    out = values.astype(object)
+    out[missing] = None
+    return out
+
+
 @dataclass
 class SolveManyResult:
     """Per-deal results as numpy arrays (row i is deal i of the input)."""
@@ -403,11 +413,11 @@ class SolveManyResult:
             {
                 "deal": numbers,
                 "winnable": pd.array(
-                    np.where(self.winnable < 0, None, self.winnable == 1), dtype="boolean"
+                    _or_none(self.winnable == 1, self.winnable < 0), dtype="boolean"
                 ),
-                "n_moves": pd.array(np.where(self.n_moves < 0, None, self.n_moves), dtype="Int32"),
+                "n_moves": pd.array(_or_none(self.n_moves, self.n_moves < 0), dtype="Int32"),
                 "max_removed": pd.array(
-                    np.where(self.max_removed < 0, None, self.max_removed), dtype="Int32"
+                    _or_none(self.max_removed, self.max_removed < 0), dtype="Int32"
                 ),
                 "optimal": (
                     self.optimal if self.optimal is not None else np.zeros(len(self), np.bool_)

@@ -42,6 +42,7 @@ import hashlib
 import json
 import os
 import stat
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -221,7 +222,7 @@ def run_shard(
     numbers = np.arange(lo, hi, dtype=np.uint64)
     t0 = time.perf_counter()
     if plan.policy == "solver":
-        r = solve_many(
+        solved = solve_many(
             numbers,
             plan.rules,
             objective=plan.objective,
@@ -229,14 +230,15 @@ def run_shard(
             threads=threads,
             max_seconds=plan.max_seconds,
         )
-        won = r.winnable.astype(np.int8)
-        length = np.where(won == 1, r.n_moves, -1)
-        removed = np.where(won == 1, 28, np.where(won == 0, r.max_removed, -1))  # -1 unasked
-        nodes, seconds = r.nodes, r.seconds
+        won = solved.winnable.astype(np.int8)
+        length = np.where(won == 1, solved.n_moves, -1)
+        removed = np.where(won == 1, 28, np.where(won == 0, solved.max_removed, -1))  # -1 unasked
+        nodes, seconds = solved.nodes, solved.seconds
     else:
         r = simulate(
             n, start=lo, rules=plan.rules, policy=plan.policy, seed=plan.seed, threads=threads
         )
+        assert r.won is not None and r.moves is not None and r.removed is not None  # (arrays)
         won, length, removed = r.won, r.moves, r.removed
         nodes = np.zeros(n, np.uint64)
         seconds = np.full(n, (time.perf_counter() - t0) / n)
@@ -434,15 +436,15 @@ class _Lock:
         except OSError as e:
             raise ValueError(f"cannot use {folder} as a survey folder: {e}") from None
         try:
-            try:
-                import fcntl
-
-                fcntl.flock(self.f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except ImportError:  # pragma: no cover - Windows
+            if sys.platform == "win32":  # pragma: no cover - Windows (no fcntl there)
                 import msvcrt
 
                 self.f.seek(0)
                 msvcrt.locking(self.f.fileno(), msvcrt.LK_NBLCK, 1)
+            else:
+                import fcntl
+
+                fcntl.flock(self.f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             self.f.close()
             raise ValueError(

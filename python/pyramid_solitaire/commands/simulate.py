@@ -122,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("--skip-bad goes with --file")
         games = _args.whole("--games", args.games, 1, MAX_DEAL_NUMBER + 1)
         start = args.start.strip()
+        rules: Rules | None
         if start.upper().startswith("PY"):
             deal = Deal.parse(start)
             rules = rules_from_args(args, deal)

@@ -177,6 +177,7 @@ def _render(args: argparse.Namespace, line: Line, s, best) -> str:
                 None if s.winnable or best is None else [str(m) for m in best[1]]
             )
         return dumps(d)
+    assert line.deal.rules is not None  # (a line's deal is named under its rules)
     head = f"{name} ({line.deal.rules.name}): "
     if s.winnable is None:
         out = [

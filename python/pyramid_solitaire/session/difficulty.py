@@ -116,6 +116,7 @@ def _rate(cards: tuple[int, ...], rules: Any) -> Difficulty:
     greedy = simulate(deals=games[:1], rules=rules, policy="greedy", threads=1)
     p = random.wins / PLAYOUTS
     greedy_won = bool(greedy.wins)
+    winnable: bool | None
     level, winnable, nodes = level_of(p, greedy_won), p > 0 or greedy_won, 0
     if not winnable:
         solution = solve(deal, rules, max_seconds=SOLVER_SECONDS)

@@ -550,6 +550,7 @@ class Session:
         t0 = time.monotonic()
         best = solve(self.game, objective="min_moves", max_seconds=budget / 2)
         extra: dict[str, Any] = {}
+        move: Move | None
         if best.winnable and best.optimal and best.moves:
             move = best.moves[0]
             extra["win_in"] = best.n_moves

@@ -117,7 +117,7 @@ def start(
         return Start(loaded, slot, notes, resumed=True)
     session = new_random(profile, winnable_only=winnable_only, **kwargs)
     _save(session, notes)
-    return Start(session, slot, notes + session.greeting())
+    return Start(session, slot, [*notes, *session.greeting()])
 
 
 def _save(session: Session, notes: list) -> None:

@@ -4,7 +4,7 @@ to the session); no rule is decided here."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -16,6 +16,11 @@ from ..session.labels import LABELS, label
 from ..session.messages import game_name, message
 from . import cursor as cursor_moves
 from .widgets import CardWidget, clock_text, face, widget_id
+
+if TYPE_CHECKING:
+    from textual import getters
+
+    from .app import PyramidApp
 
 TALON = ("stock", "stock:top", "waste", "waste:0", "waste:1", "waste:2")
 PAUSED_BACK = "░░░"
@@ -42,6 +47,9 @@ class TableScreen(Screen):
     """The game."""
 
     card_pressed: Any = None  # the card the mouse button went down on (a drag)
+
+    if TYPE_CHECKING:  # the screen runs in the game's app; at run time, Textual's own property
+        app = getters.app(PyramidApp)
 
     BINDINGS = [
         Binding("left", "cursor('left')", "Move", show=False),
@@ -203,7 +211,10 @@ class TableScreen(Screen):
             pile.display = shown[target]
             if not shown[target]:
                 continue
-            head, info = pile.query(".pile-label").first(), pile.query(".pile-info").first()
+            head, info = (
+                pile.query(".pile-label").first(Static),
+                pile.query(".pile-info").first(Static),
+            )
             if target == "stock":
                 head.update(label("stock", lang))
                 left = st["redeals_left"]
@@ -247,8 +258,8 @@ class TableScreen(Screen):
         """The foundation: the last card removed on top, and how many of those to remove
         are gone (not a target: nothing happens on a click)."""
         pile = self.query_one("#pile-foundation")
-        pile.query(".pile-label").first().update(label("removed", lang))
-        pile.query(".pile-info").first().update(f"{st['removed']}/{st['to_remove']}")
+        pile.query(".pile-label").first(Static).update(label("removed", lang))
+        pile.query(".pile-info").first(Static).update(f"{st['removed']}/{st['to_remove']}")
         top = self.query_one("#foundation", Static)
         token = None if paused else st["foundation"]
         if token is None:

@@ -3,13 +3,16 @@ no rule lives here; what is free, selected or playable comes from the session's 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.text import Text
 from textual.message import Message
 from textual.widgets import Static
 
 from ..cards import Card
+
+if TYPE_CHECKING:
+    from .table import TableScreen
 
 #: How wide a card is drawn, in terminal cells ("10♦" and a cell on each side).
 CARD_WIDTH = 5
@@ -90,12 +93,17 @@ class CardWidget(Static):
         event.stop()
         self.post_message(self.Tapped(self.target))
 
+    @property
+    def table(self) -> TableScreen:
+        """The screen the card is on: the table (the only screen with cards)."""
+        return cast("TableScreen", self.screen)
+
     def on_mouse_down(self, event: Any) -> None:
-        self.screen.card_pressed = self.target  # where a drag starts
+        self.table.card_pressed = self.target  # where a drag starts
 
     def on_mouse_up(self, event: Any) -> None:
-        source = getattr(self.screen, "card_pressed", None)
-        self.screen.card_pressed = None
+        source = getattr(self.table, "card_pressed", None)
+        self.table.card_pressed = None
         if source is not None and source != self.target:
             self.post_message(self.Dragged(source, self.target))
 
