@@ -10,10 +10,11 @@ completion never shows in a result.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import time
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor
 from concurrent.futures import wait as wait_local
 from concurrent.futures.process import BrokenProcessPool
@@ -187,6 +188,41 @@ def run_tasks(
 def shards(n: int, size: int) -> list[tuple[int, int]]:
     """Rows 0 .. n-1 cut into (lo, hi) shards of ``size``."""
     return [(lo, min(n, lo + size)) for lo in range(0, n, size)]
+
+
+@contextlib.contextmanager
+def shard_results(
+    fn: Callable,
+    tasks: Sequence[tuple],
+    parts: Sequence[tuple[int, int]],
+    bar: Any,
+    scheduler: Any = None,
+    **run: Any,
+) -> Iterator[Iterator[tuple[int, int, int, Any]]]:
+    """The loop every sharded run makes: ``fn(*tasks[i])`` for the shard ``parts[i]`` (rows
+    lo .. hi-1) through :func:`run_tasks` (``run``: its other arguments), yielding
+    ``(i, lo, hi, result)`` as each shard finishes and then advancing the progress ``bar`` by
+    its rows. Leaving the ``with`` block in any way (the end, an error, Ctrl-C) cancels the
+    shards in flight at once and closes the bar."""
+    results = run_tasks(fn, tasks, scheduler, **run)
+
+    def each() -> Iterator[tuple[int, int, int, Any]]:
+        for i, got in results:
+            lo, hi = parts[i]
+            yield i, lo, hi, got
+            bar.update(hi - lo)
+
+    try:
+        yield each()
+    finally:
+        results.close()
+        bar.close()
+
+
+def place(rows: dict[str, Any], lo: int, hi: int, got: dict[str, Any]) -> None:
+    """A shard's columns into rows lo .. hi-1 of the run's arrays."""
+    for k, v in got.items():
+        rows[k][lo:hi] = v
 
 
 class LazyTasks(Sequence[tuple]):

@@ -892,7 +892,7 @@ def _simulate_on_cluster(
     described: dict[str, Any],
     budget: dict[str, Any],
 ) -> SimulationResult:
-    from ._cluster import run_tasks, shards
+    from ._cluster import place, shard_results, shards
 
     default = 20_000 if policy == "solver" else 1_000_000
     size = _args.whole("shard_size", default if shard_size is None else shard_size, 1, 1 << 30)
@@ -913,15 +913,15 @@ def _simulate_on_cluster(
     info: dict[str, Any] = {}
     bar = make_progress(progress, n, "games")
     t0 = time.perf_counter()
-    tasks = run_tasks(
+    with shard_results(
         _simulate_shard,
         [(kwargs, first + lo, first + hi) for lo, hi in parts],
+        parts,
+        bar,
         scheduler,
         info=info,
-    )
-    try:
-        for i, got in tasks:
-            lo, hi = parts[i]
+    ) as results:
+        for _, lo, hi, got in results:
             simd = got.pop("simd")
             totals.add(
                 Totals.of(
@@ -934,12 +934,7 @@ def _simulate_on_cluster(
                 )
             )
             if arrays:
-                for k, v in got.items():
-                    rows[k][lo:hi] = v
-            bar.update(hi - lo)
-    finally:
-        tasks.close()
-        bar.close()
+                place(rows, lo, hi, got)
     return SimulationResult(
         policy=policy,
         rules=rules,
@@ -956,8 +951,6 @@ def _simulate_on_cluster(
 
 _PATH_NAMES = {
     "avx512": "AVX-512",
-    "avx2": "AVX2",
-    "one-lane": "one-lane (tests)",
     "scalar": "scalar",
 }
 
@@ -965,15 +958,13 @@ _PATH_NAMES = {
 def simd_path() -> str:
     """The vector path the greedy and random playouts of numbered deals run on here:
     ``"avx512"`` (sixteen games per vector, where the CPU has AVX-512 F, DQ, BW, VL,
-    VPOPCNTDQ and CD), ``"avx2"`` (eight games per vector) or ``"scalar"``. The environment
-    variable ``PYRAMID_SIMD`` (``auto``, the default: the best the CPU has; ``avx512``;
-    ``avx2``; ``off``), read when the package is imported, chooses among what the CPU has.
-    The games are the same on every path; ``SimulationResult.simd`` says which one a run
-    took (explicit layouts, and the rarer options pair_waste_top_two and pair_with_covering,
-    always take the scalar one). (``"one-lane"``, the lockstep's text on one lane of plain C,
-    is only ever in use under the tests' hook ``_simulate_tests.simd(3)`` (tests/core_hooks).)
+    VPOPCNTDQ and CD) or ``"scalar"``. It is resolved once, when the package is imported,
+    from the CPU and the environment variable ``PYRAMID_SIMD`` (``auto``, the default: the
+    best the CPU has; ``avx512``; ``off``: the scalar path). The games are the same on every
+    path; ``SimulationResult.simd`` says which one a run took (explicit layouts, and the
+    rarer options pair_waste_top_two and pair_with_covering, always take the scalar one).
 
-    >>> simd_path() in ("avx512", "avx2", "scalar")
+    >>> simd_path() in ("avx512", "scalar")
     True
     """
     return _core.simd_path()

@@ -679,30 +679,25 @@ def _solve_on_cluster(
     budgets: dict[str, Any],
     progress: Any,
 ) -> dict[str, np.ndarray]:
-    from ._cluster import LazyTasks, run_tasks, shards
+    from ._cluster import LazyTasks, place, shard_results, shards
 
     n = len(batch)
     parts = shards(n, shard_size)
     kwargs = dict(objective=objective, max_removed=max_removed, **budgets)
     out = _rows(n)
     bar = make_progress(progress, n, "deals")
-    tasks = run_tasks(
+    with shard_results(
         _solve_shard,
         LazyTasks(
             len(parts),
             lambda i: (np.ascontiguousarray(batch.decks_of(*parts[i])), batch.rules, kwargs),
         ),
+        parts,
+        bar,
         scheduler,
-    )
-    try:
-        for i, got in tasks:
-            lo, hi = parts[i]
-            for k, v in got.items():
-                out[k][lo:hi] = v
-            bar.update(hi - lo)
-    finally:
-        tasks.close()
-        bar.close()
+    ) as results:
+        for _, lo, hi, got in results:
+            place(out, lo, hi, got)
     return out
 
 

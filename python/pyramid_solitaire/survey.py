@@ -55,7 +55,7 @@ from pyramid_core.shuffle import MAX_DEAL_NUMBER
 
 from . import _args
 from ._atomic import write_atomic, write_atomic_with
-from ._cluster import run_tasks
+from ._cluster import shard_results
 from ._parallel import make_progress
 from .jsonin import loads
 from .rules import Rules
@@ -535,26 +535,22 @@ def survey(
         bar = make_progress(progress, plan.count, "deals", desc=f"survey {plan.rules.name}")
         bar.update(plan.count - sum(hi - lo for lo, hi in map(plan.deals, todo)))
         done = 0
-        tasks = run_tasks(
+        with shard_results(
             run_shard,
             [(manifest, i) for i in todo],
+            [plan.deals(i) for i in todo],
+            bar,
             scheduler,
-            workers,
+            workers=workers,
             keys=[f"pyramid-survey-{plan.key}-{i}" for i in todo],
             local_threads=True,
-        )
-        try:
-            for i, rows in tasks:
+        ) as results:  # an interruption: the shards in flight are cancelled
+            for i, _, _, rows in results:
                 index = todo[i]
                 _write_shard(folder, index, rows)
                 done += 1
-                lo, hi = plan.deals(index)
-                bar.update(hi - lo)
                 if on_shard is not None:
                     on_shard(index)
-        finally:
-            tasks.close()  # an interruption: the shards in flight are cancelled
-            bar.close()
     seconds = time.perf_counter() - t0
     deals = sum(hi - lo for lo, hi in map(plan.deals, todo))
     return {
