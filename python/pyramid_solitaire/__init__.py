@@ -25,7 +25,7 @@ from .solver import (
     solve_many,
 )
 
-__version__ = "0.1.0"
+__version__ = "0.1.0"  # the one place it is written (pyproject.toml reads it); see CHANGELOG.md
 
 __all__ = [
     "CARDS",
