@@ -24,11 +24,17 @@ CALLS = textwrap.dedent("""
         uint64_t rng[1] = {0};
         pyr_sim_deal deals[1];
         pyr_rules rules = {1, 1, 255, 0, 0, 0, 0};
-        pyr_ls_init();
+        pyr_sim_path path;
+        pyr_sim_init();
         pyr_ls_init_greedy(NULL, NULL, 0, 0);
-        if (pyr_ls_on())
+        if (!pyr_sim_path_make(PYR_PATH_SCALAR, &path) || path.play != NULL)
             return 1;
-        pyr_ls_play(1, &rules, 2000, deals, rng, 0, won, removed, moves, score);
+        if (!pyr_sim_path_make(PYR_PATH_ONE_LANE, &path) || path.play == NULL)
+            return 1;
+        pyr_sim_path_make(PYR_PATH_AVX512, &path);  /* where the CPU and build have it */
+        if (path.play != NULL)
+            path.play(1, &rules, 2000, deals, rng, 0, won, removed, moves, score);
+        pyr_sim_shuffle_masks_block(path.vector_setup, NULL, NULL, NULL, NULL, NULL);
         return 0;
     }
 """)
