@@ -20,6 +20,7 @@ from conftest import repo_file
 from core_hooks import _solver_tests
 
 lower_bound_of, relaxed_ok_of = _solver_tests.lower_bound_of, _solver_tests.relaxed_ok_of
+stack_ok_of = _solver_tests.stack_ok_of
 
 MSC = repo_file("data", "msc-1500-deals.txt").read_text().splitlines()
 
@@ -31,6 +32,7 @@ def check_line(game: Game) -> int:
     for k, move in enumerate(line):
         assert lower_bound_of(game._table, game.position) <= len(line) - k, (game.moves, k)
         assert relaxed_ok_of(game._table, game.position), (game.moves, k)
+        assert stack_ok_of(game._table, game.position), (game.moves, k)
         game.play(move)
     assert game.status is Status.WON
     return len(line)
@@ -93,6 +95,67 @@ def test_relaxation_calls_only_lost_positions_lost(name):
         assert r["winnable"] != 1, (name, number, game.moves)
         decided += r["winnable"] == 0
         if decided >= 15:
+            break
+    assert decided >= 5, (called_lost, decided)
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(redeals=0),
+        Rules(waste_at_deal=0, redeals=0),
+        Rules(redeals=0, stock_top_playable=True),
+        Rules(redeals=0, win="all", stock_top_playable=True),
+    ],
+    ids=str,
+)
+def test_bounds_hold_along_one_pass_wins(rules):
+    """Every position of a shortest win (found by A*, which does not prune with the
+    waste-order relaxation) passes every bound, under one pass."""
+    wins = 0
+    for number in range(400):
+        game = Game(number, rules)
+        if solve(game).winnable:
+            check_line(game)
+            wins += 1
+            if wins >= 6:
+                break
+    assert wins >= 3
+
+
+STACK_RULES = {
+    "one-pass": Rules(redeals=0),
+    "one-pass-no-waste": Rules(waste_at_deal=0, redeals=0),
+    "one-pass-stock-top": Rules(redeals=0, stock_top_playable=True),
+    "one-pass-win-all": Rules(redeals=0, win="all"),
+    "msc": Rules.preset("msc"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STACK_RULES))
+def test_stack_relaxation_calls_only_lost_positions_lost(name):
+    """Positions some random moves into numbered deals (the last pass under one pass; under
+    msc, moves until it is reached): wherever the waste-order relaxation (bounds.pyx's
+    stack_ok) says lost, the search without any pruning agrees; and it does call some lost."""
+    rng = random.Random(f"stack-{name}")
+    called_lost = decided = 0
+    for number in range(3000):
+        game = Game(number, STACK_RULES[name])
+        for _ in range(rng.randrange(0, 60)):
+            moves = game.legal_moves
+            if not moves or game.status is not Status.PLAYING:
+                break
+            removals = [m for m in moves if m.kind in ("king", "pair")]
+            game.play(rng.choice(removals if removals and rng.random() < 0.8 else moves))
+        if game.status is not Status.PLAYING or stack_ok_of(game._table, game.position):
+            continue
+        called_lost += 1
+        r = solve_table(
+            game._table, game.position, OBJECTIVES["any"], max_nodes=300_000, no_prune=True
+        )
+        assert r["winnable"] != 1, (name, number, game.moves)
+        decided += r["winnable"] == 0
+        if decided >= 12:
             break
     assert decided >= 5, (called_lost, decided)
 

@@ -33,6 +33,11 @@ RULE_SETS = {
     "covering-finite": Rules(waste_at_deal=0, redeals=1, pair_with_covering=True),
     "stock-top-unlimited": Rules(waste_at_deal=0, stock_top_playable=True),
     "draw3-waste": Rules(waste_at_deal=1, draw=3, redeals=0),
+    # one pass: the waste comes back from the top only, each card with a partner of its own
+    # (reachable_talon's count), with and without the stock top in play
+    "one-pass": Rules(waste_at_deal=0, redeals=0),
+    "one-pass-stock-top": Rules(redeals=0, stock_top_playable=True),
+    "two-passes-stock-top": Rules(redeals=1, stock_top_playable=True),
 }
 CAP = 30_000  # reference states; positions with more are skipped
 

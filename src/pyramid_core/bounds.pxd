@@ -34,6 +34,7 @@ cdef int removal_bound(const search* s, uint32_t pyr, const int* tc) noexcept no
 # The talon cards that may still be played, and whether the rank classes allow a win.
 cdef uint32_t reachable_talon(const search* s, pyr_pos p) noexcept nogil
 cdef bint position_ok(search* s, pyr_pos p) noexcept nogil
+cdef bint stack_ok(const search* s, pyr_pos p) noexcept nogil
 cdef bint relaxed_ok(search* s, pyr_pos p) noexcept nogil
 cdef int relaxed_removal_bound(search* s, pyr_pos p) noexcept nogil
 # The lower bound on the moves to a win (A*), whole or in its two parts.

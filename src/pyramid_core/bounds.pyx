@@ -25,7 +25,7 @@ from pyramid_core.geometry cimport (free_mask, pyr_ctz32, pyr_msb32, pyr_popcoun
                                     PYRAMID_ALL, PYR_GEO, pyr_geometry_init, pyr_match,
                                     pyr_match_init)
 from pyramid_core.hashset cimport hmix, hset_slot, hset_at, hset_put, hset_set, hset_value
-from pyramid_core.position cimport (pyr_pos, pyr_move, MAX_MOVES, LOC_TALON, pos_pyr,
+from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, MAX_MOVES, LOC_TALON, pos_pyr,
                                     pos_talon, pos_cur, pos_recycles, can_recycle, below,
                                     gen_covering_pairs, move_a, move_b)
 from pyramid_core.rules cimport REDEALS_UNLIMITED
@@ -203,12 +203,33 @@ cdef bint classes_ok(const search* s, uint32_t pyr, const int* tc, bint strict) 
 
 cdef uint32_t reachable_talon(const search* s, pyr_pos p) noexcept nogil:
     """Talon cards that may still be played. In the last pass a waste card lies under the
-    ones drawn after it: below a card that can never go, nothing comes back."""
+    ones drawn after it: below a card that can never go, nothing comes back. Under draw one
+    (without pair_waste_top_two) the waste comes back from the top only, each card with a
+    partner of its own: a pyramid card of the complementary rank (or, with the stock top
+    playable, a stock card), used up by that card (Kings need none). Counting them from the
+    top, the first card left without one can never go: it and all under it are out of play."""
     cdef uint32_t talon = pos_talon(p), waste, pile
-    cdef int k, t
+    cdef int k, t, r, q
+    cdef int avail[14]
     if not last_pass(s, p):
         return talon
     waste = talon & below(pos_cur(p))
+    if s.t.rules.draw == 1 and not s.t.rules.pair_waste_top_two:
+        for q in range(1, 13):
+            avail[q] = pyr_popcount32(pos_pyr(p) & s.t.pyr_rank[q])
+            if s.t.rules.stock_top_playable:
+                avail[q] += pyr_popcount32(talon & ~waste & s.talon_rank[q])
+        pile = waste
+        while pile:
+            t = pyr_msb32(pile)
+            r = s.t.rank[LOC_TALON + t]
+            if r != KING:
+                q = 13 - r
+                if avail[q] == 0:
+                    return talon & ~(pile & (((<uint32_t>2) << t) - 1))   # t and all under it
+                avail[q] -= 1
+            pile &= ~((<uint32_t>1) << t)
+        return talon
     for k in range(1 if s.t.rules.draw == 1 else 3):
         pile = waste if s.t.rules.draw == 1 else waste & s.t.pile[k]
         while pile:
@@ -218,6 +239,61 @@ cdef uint32_t reachable_talon(const search* s, pyr_pos p) noexcept nogil:
                 break
             pile &= ~((<uint32_t>1) << t)
     return talon
+
+
+cdef bint stack_ok(const search* s, pyr_pos p) noexcept nogil:
+    """The last pass under draw one: can the pyramid still be cleared when the waste comes
+    back from the top only? A relaxation of the game: every stock card is at hand at any
+    time, any card may serve as a partner any number of times, and a pyramid card can go once
+    every card covering it can (a King alone; else with a talon card in play or a pyramid
+    card that can go and does not cover it nor lie under it). The waste's cards come into
+    play one at a time from the top: the next one once the one above it can go (a King, a
+    pyramid partner that can go, or under stock_top_playable a stock partner). Every line of
+    the game is a line of the relaxation, so when even there some pyramid card can never go,
+    no line wins. (Not under pair_with_covering, pair_waste_top_two or draw three: True.)"""
+    cdef const pyr_table* t = s.t
+    cdef uint32_t pyr = pos_pyr(p), talon = pos_talon(p), waste, stock, rem = 0, f, x, add
+    cdef uint32_t acc = 0
+    cdef int k, r, top
+    if (t.rules.draw != 1 or t.rules.pair_with_covering or t.rules.pair_waste_top_two
+            or not last_pass(s, p)):
+        return True
+    waste = talon & below(pos_cur(p))
+    stock = talon & ~waste
+    for r in range(1, 13):
+        if stock & s.talon_rank[r]:
+            acc |= (<uint32_t>1) << r
+    top = -1
+    if waste:
+        top = pyr_msb32(waste)
+        waste &= ~((<uint32_t>1) << top)
+        acc |= (<uint32_t>1) << t.rank[LOC_TALON + top]
+    while True:
+        while True:                             # the pyramid cards that can go, so far
+            f = free_mask(pyr & ~rem)
+            add = 0
+            x = f
+            while x:
+                k = pyr_ctz32(x)
+                x &= x - 1
+                r = t.rank[k]
+                if r == KING or (acc >> (13 - r)) & 1 \
+                        or (f | rem) & t.pyr_rank[13 - r] & ~s.rel[k]:
+                    add |= (<uint32_t>1) << k
+            if not add:
+                break
+            rem |= add
+        if rem == pyr:
+            return True
+        if top < 0 or not waste:
+            return False
+        r = t.rank[LOC_TALON + top]             # can the waste's top go, to bring the next?
+        if not (r == KING or rem & t.pyr_rank[13 - r] or (
+                t.rules.stock_top_playable and stock & s.talon_rank[13 - r])):
+            return False
+        top = pyr_msb32(waste)
+        waste &= ~((<uint32_t>1) << top)
+        acc |= (<uint32_t>1) << t.rank[LOC_TALON + top]
 
 
 cdef bint position_ok(search* s, pyr_pos p) noexcept nogil:

@@ -61,4 +61,5 @@ cdef enum:
     PROBE_LOWER_BOUND = 0       # A*'s lower bound on the moves still needed to a win
     PROBE_RELAXED_OK = 1        # 0 when the free-talon relaxation proves the position lost
     PROBE_RELAXED_REMOVAL = 2   # a bound on the pyramid cards a line can still remove
+    PROBE_STACK_OK = 3          # 0 when the last pass's waste-order relaxation proves it lost
 cdef int solve_probe(const pyr_table* t, pyr_pos pos, int what) noexcept nogil

@@ -50,7 +50,7 @@ from pyramid_core.search cimport (search, MCACHE, pyr_now, pyr_cancelled, over_b
                                   no_room, order_moves, talon_counts, pos_cards)
 from pyramid_core.bounds cimport (classes_ok, stuck_bound, removal_bound, reachable_talon,
                                   position_ok, relaxed_ok, relaxed_removal_bound, buries,
-                                  lower_bound)
+                                  lower_bound, stack_ok)
 from pyramid_core.shortest cimport astar
 
 
@@ -373,7 +373,7 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
             result = -1
             break
         if prune and (move_a(F.mv[F.i - 1]) != LOC_NONE or buries(s, c)) \
-                and not (position_ok(s, c) and relaxed_ok(s, c)):
+                and not (position_ok(s, c) and stack_ok(s, c) and relaxed_ok(s, c)):
             continue
         if s.objective == OBJ_MAX_REMOVED:
             talon_counts(s, reachable_talon(s, c), tc)
@@ -750,10 +750,10 @@ def solve_decks(const uint8_t[:, ::1] decks, dict rules, int objective, max_node
 
 
 cdef int solve_probe(const pyr_table* t, pyr_pos pos, int what) noexcept nogil:
-    """One of the search's bounds at pos (PROBE_LOWER_BOUND, PROBE_RELAXED_OK or
-    PROBE_RELAXED_REMOVAL), in a search context of its own; -1 when its memory cannot be
-    had. For the tests (tests/core_hooks/_solver_tests.pyx), which check each bound against
-    the true answers."""
+    """One of the search's bounds at pos (PROBE_LOWER_BOUND, PROBE_RELAXED_OK,
+    PROBE_RELAXED_REMOVAL or PROBE_STACK_OK), in a search context of its own; -1 when its
+    memory cannot be had. For the tests (tests/core_hooks/_solver_tests.pyx), which check
+    each bound against the true answers."""
     cdef search s
     cdef solve_ws ws
     cdef solve_limits lim
@@ -776,6 +776,8 @@ cdef int solve_probe(const pyr_table* t, pyr_pos pos, int what) noexcept nogil:
         out = lower_bound(&s, pos)
     elif what == PROBE_RELAXED_OK:
         out = relaxed_ok(&s, pos)
+    elif what == PROBE_STACK_OK:
+        out = stack_ok(&s, pos)
     else:
         out = relaxed_removal_bound(&s, pos)
     ws_free(&ws)

@@ -3,7 +3,7 @@
 can check it against the true answers (solver.pxd's solve_probe)."""
 from pyramid_core.position cimport Table, pyr_pos
 from pyramid_core.solver cimport (solve_probe, PROBE_LOWER_BOUND, PROBE_RELAXED_OK,
-                                  PROBE_RELAXED_REMOVAL)
+                                  PROBE_RELAXED_REMOVAL, PROBE_STACK_OK)
 
 
 cdef int _probe(Table table, pyr_pos pos, int what) except? -1:
@@ -32,3 +32,10 @@ def relaxed_removal_bound_of(Table table not None, pyr_pos pos):
     """bounds.pyx's relaxed_removal_bound (the tests check it is never below the most
     pyramid cards a line removes): 28 where it is not worked out."""
     return _probe(table, pos, PROBE_RELAXED_REMOVAL)
+
+
+def stack_ok_of(Table table not None, pyr_pos pos):
+    """bounds.pyx's stack_ok (the tests check it never calls a winnable position lost): False
+    when, in the last pass under draw one, the pyramid cannot be cleared even with the stock
+    at hand and the waste coming back from the top only (True where it does not apply)."""
+    return _probe(table, pos, PROBE_STACK_OK) != 0
