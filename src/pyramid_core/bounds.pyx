@@ -244,22 +244,25 @@ cdef uint32_t reachable_talon(const search* s, pyr_pos p) noexcept nogil:
 cdef bint stack_ok(const search* s, pyr_pos p) noexcept nogil:
     """The last pass under draw one: can the pyramid still be cleared when the waste comes
     back from the top only? A relaxation of the game: every stock card is at hand at any
-    time, any card may serve as a partner any number of times, and a pyramid card can go once
-    every card covering it can (a King alone; else with a talon card in play or a pyramid
-    card that can go and does not cover it nor lie under it). The waste's cards come into
-    play one at a time from the top: the next one once the one above it can go (a King, a
-    pyramid partner that can go, or under stock_top_playable a stock partner). Every line of
-    the game is a line of the relaxation, so when even there some pyramid card can never go,
-    no line wins. (Not under pair_with_covering, pair_waste_top_two or draw three: True.)"""
+    time, a card in play may serve as a partner any number of times (but each waste card
+    that goes takes a pyramid partner of its own), and a pyramid card can go once every card covering it can (a King alone;
+    else with a talon card in play or a pyramid card that can go and does not cover it nor
+    lie under it). The waste's cards come into play one at a time from the top: the next one
+    once the one above it can go (a King; a pyramid partner that can go and that no card
+    above it took; under stock_top_playable a stock partner). Every line of the game is a
+    line of the relaxation, so when even there some pyramid card can never go, no line wins.
+    (Not under pair_with_covering, pair_waste_top_two or draw three: True.)"""
     cdef const pyr_table* t = s.t
     cdef uint32_t pyr = pos_pyr(p), talon = pos_talon(p), waste, stock, rem = 0, f, x, add
     cdef uint32_t acc = 0
     cdef int k, r, top
+    cdef int used[14]
     if (t.rules.draw != 1 or t.rules.pair_with_covering or t.rules.pair_waste_top_two
             or not last_pass(s, p)):
         return True
     waste = talon & below(pos_cur(p))
     stock = talon & ~waste
+    memset(used, 0, sizeof(used))
     for r in range(1, 13):
         if stock & s.talon_rank[r]:
             acc |= (<uint32_t>1) << r
@@ -288,9 +291,13 @@ cdef bint stack_ok(const search* s, pyr_pos p) noexcept nogil:
         if top < 0 or not waste:
             return False
         r = t.rank[LOC_TALON + top]             # can the waste's top go, to bring the next?
-        if not (r == KING or rem & t.pyr_rank[13 - r] or (
-                t.rules.stock_top_playable and stock & s.talon_rank[13 - r])):
-            return False
+        if r != KING:
+            if t.rules.stock_top_playable and stock & s.talon_rank[13 - r]:
+                pass
+            elif pyr_popcount32(rem & t.pyr_rank[13 - r]) > used[13 - r]:
+                used[13 - r] += 1               # (each with a pyramid card of its own)
+            else:
+                return False
         top = pyr_msb32(waste)
         waste &= ~((<uint32_t>1) << top)
         acc |= (<uint32_t>1) << t.rank[LOC_TALON + top]
