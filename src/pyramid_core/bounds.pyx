@@ -244,14 +244,15 @@ cdef uint32_t reachable_talon(const search* s, pyr_pos p) noexcept nogil:
 cdef bint stack_ok(const search* s, pyr_pos p) noexcept nogil:
     """The last pass under draw one: can the pyramid still be cleared when the waste comes
     back from the top only? A relaxation of the game: every stock card is at hand at any
-    time, a card in play may serve as a partner any number of times (but each waste card
-    that goes takes a pyramid partner of its own), and a pyramid card can go once every card covering it can (a King alone;
-    else with a talon card in play or a pyramid card that can go and does not cover it nor
-    lie under it). The waste's cards come into play one at a time from the top: the next one
-    once the one above it can go (a King; a pyramid partner that can go and that no card
-    above it took; under stock_top_playable a stock partner). Every line of the game is a
-    line of the relaxation, so when even there some pyramid card can never go, no line wins.
-    (Not under pair_with_covering, pair_waste_top_two or draw three: True.)"""
+    time; a card in play may serve as a partner any number of times, but each waste card
+    that goes takes a pyramid partner of its own; a pyramid card can go once every card
+    covering it can (a King alone; else with a talon card in play or a pyramid card that can
+    go and does not cover it nor lie under it). The waste's cards come into play one at a
+    time from the top: the next one once the one above it can go (a King; a pyramid partner
+    that can go and that no card above it took; under stock_top_playable a stock partner).
+    Every line of the game is a line of the relaxation, so when even there some pyramid card
+    can never go, no line wins. (Not under pair_with_covering, pair_waste_top_two or draw
+    three: True.)"""
     cdef const pyr_table* t = s.t
     cdef uint32_t pyr = pos_pyr(p), talon = pos_talon(p), waste, stock, rem = 0, f, x, add
     cdef uint32_t acc = 0
