@@ -303,17 +303,6 @@ cdef inline uint32_t general_progress(const search* s, pyr_pos p) noexcept nogil
     return <uint32_t>pos_recycles(p)
 
 
-cdef inline bint easy_top(const search* s, pyr_pos p) noexcept nogil:
-    """After a draw under draw one: is the card drawn a King, or has it a free pyramid
-    partner? Then the waste-order relaxation says what it said before the draw (the card can
-    go at once), and is not worked out again."""
-    cdef int r
-    if pos_cur(p) == 0:
-        return True
-    r = s.t.rank[LOC_TALON + pos_cur(p) - 1]
-    return r == KING or (free_mask(pos_pyr(p)) & s.t.pyr_rank[13 - r]) != 0
-
-
 cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
     """1: a win (line in s.path[:s.path_len]); 0: none; -1: a budget ran out.
 
@@ -385,9 +374,6 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
             break
         if prune and (move_a(F.mv[F.i - 1]) != LOC_NONE or buries(s, c)) \
                 and not (position_ok(s, c) and stack_ok(s, c) and relaxed_ok(s, c)):
-            continue
-        if prune and F.mv[F.i - 1] == MOVE_DRAW and s.t.rules.draw == 1 \
-                and not easy_top(s, c) and not stack_ok(s, c):
             continue
         if s.objective == OBJ_MAX_REMOVED:
             talon_counts(s, reachable_talon(s, c), tc)
