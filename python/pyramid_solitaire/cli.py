@@ -36,7 +36,7 @@ from .rules import Rules
 
 PROG = "pyramid-solitaire"
 # Subcommands, one module each in pyramid_solitaire/commands/ with register(subparsers, rules).
-COMMANDS = ["deal", "solve", "simulate", "survey", "stats", "serve", "play"]
+COMMANDS = ["deal", "solve", "simulate", "survey", "atlas", "stats", "serve", "play"]
 EXIT_BUDGET = 1  # a budget ran out before an answer that needs one
 EXIT_USAGE = 2
 EXIT_IO = 74  # sysexits' EX_IOERR: output that cannot be written
