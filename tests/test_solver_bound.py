@@ -72,31 +72,38 @@ RELAXED_RULES = {
 }
 
 
+def _lost_where_called_lost(rules, probe, seed, deals, moves, bias):
+    """Positions up to ``moves`` random moves into numbered deals (removals taken with
+    probability ``bias``): wherever ``probe`` says lost, the search without any pruning
+    agrees. Returns how many such positions it decided lost (stops at 15)."""
+    rng = random.Random(seed)
+    decided = 0
+    for number in range(deals):
+        game = Game(number, rules)
+        for _ in range(rng.randrange(0, moves)):
+            legal = game.legal_moves
+            if not legal or game.status is not Status.PLAYING:
+                break
+            removals = [m for m in legal if m.kind in ("king", "pair")]
+            game.play(rng.choice(removals if removals and rng.random() < bias else legal))
+        if game.status is not Status.PLAYING or probe(game._table, game.position):
+            continue
+        r = solve_table(
+            game._table, game.position, OBJECTIVES["any"], max_nodes=300_000, no_prune=True
+        )
+        assert r["winnable"] != 1, (number, game.moves)
+        decided += r["winnable"] == 0
+        if decided >= 15:
+            break
+    return decided
+
+
 @pytest.mark.parametrize("name", sorted(RELAXED_RULES))
 def test_relaxation_calls_only_lost_positions_lost(name):
     """Positions a few random moves into numbered deals: wherever the relaxation says lost,
     the search without any pruning agrees."""
-    rng = random.Random(f"relaxed-{name}")
-    called_lost = decided = 0
-    for number in range(400):
-        game = Game(number, RELAXED_RULES[name])
-        for _ in range(rng.randrange(0, 30)):
-            moves = game.legal_moves
-            if not moves or game.status is not Status.PLAYING:
-                break
-            removals = [m for m in moves if m.kind in ("king", "pair")]
-            game.play(rng.choice(removals if removals and rng.random() < 0.7 else moves))
-        if game.status is not Status.PLAYING or relaxed_ok_of(game._table, game.position):
-            continue
-        called_lost += 1
-        r = solve_table(
-            game._table, game.position, OBJECTIVES["any"], max_nodes=300_000, no_prune=True
-        )
-        assert r["winnable"] != 1, (name, number, game.moves)
-        decided += r["winnable"] == 0
-        if decided >= 15:
-            break
-    assert decided >= 5, (called_lost, decided)
+    rules = RELAXED_RULES[name]
+    assert _lost_where_called_lost(rules, relaxed_ok_of, f"relaxed-{name}", 400, 30, 0.7) >= 5
 
 
 @pytest.mark.parametrize(
@@ -137,27 +144,8 @@ def test_stack_relaxation_calls_only_lost_positions_lost(name):
     """Positions some random moves into numbered deals (the last pass under one pass; under
     msc, moves until it is reached): wherever the waste-order relaxation (bounds.pyx's
     stack_ok) says lost, the search without any pruning agrees; and it does call some lost."""
-    rng = random.Random(f"stack-{name}")
-    called_lost = decided = 0
-    for number in range(3000):
-        game = Game(number, STACK_RULES[name])
-        for _ in range(rng.randrange(0, 60)):
-            moves = game.legal_moves
-            if not moves or game.status is not Status.PLAYING:
-                break
-            removals = [m for m in moves if m.kind in ("king", "pair")]
-            game.play(rng.choice(removals if removals and rng.random() < 0.8 else moves))
-        if game.status is not Status.PLAYING or stack_ok_of(game._table, game.position):
-            continue
-        called_lost += 1
-        r = solve_table(
-            game._table, game.position, OBJECTIVES["any"], max_nodes=300_000, no_prune=True
-        )
-        assert r["winnable"] != 1, (name, number, game.moves)
-        decided += r["winnable"] == 0
-        if decided >= 12:
-            break
-    assert decided >= 5, (called_lost, decided)
+    rules = STACK_RULES[name]
+    assert _lost_where_called_lost(rules, stack_ok_of, f"stack-{name}", 3000, 60, 0.8) >= 5
 
 
 def test_hooks_refuse_a_missing_table():

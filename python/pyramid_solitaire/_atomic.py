@@ -13,6 +13,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -88,3 +89,27 @@ def write_atomic(path: str | os.PathLike, text: str, mode: int | None = None) ->
     """Write ``text`` (UTF-8) to ``path`` atomically."""
     data = text.encode("utf-8")
     write_atomic_with(path, lambda f: f.write(data), mode)
+
+
+def lock_file(path: str | os.PathLike, busy: str) -> IO[str]:
+    """An exclusive lock on ``path`` (made if missing), for one run at a time on a folder:
+    the open file, whose closing releases the lock. ``ValueError`` with the message ``busy``
+    when another process holds it, or naming the file when it cannot be opened."""
+    try:
+        f: IO[str] = open(path, "a+")
+    except OSError as e:
+        raise ValueError(f"cannot open the lock file {path}: {e}") from None
+    try:
+        if sys.platform == "win32":  # pragma: no cover - Windows (no fcntl there)
+            import msvcrt
+
+            f.seek(0)
+            msvcrt.locking(f.fileno(), msvcrt.LK_NBLCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.close()
+        raise ValueError(busy) from None
+    return f

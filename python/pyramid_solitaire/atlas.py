@@ -50,14 +50,14 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import numpy as np
 
 from pyramid_core.shuffle import MAX_DEAL_NUMBER
 
 from . import _args
-from ._atomic import write_atomic, write_atomic_with
+from ._atomic import lock_file, write_atomic, write_atomic_with
 from ._cluster import shard_results
 from ._parallel import make_progress
 from .jsonin import loads
@@ -667,25 +667,9 @@ class _Lock:
     def __init__(self, folder: Path) -> None:
         key = hashlib.sha256(os.path.realpath(folder).encode()).hexdigest()[:20]
         path = Path(tempfile.gettempdir()) / f"pyramid-atlas-{key}.lock"
-        try:
-            self.f: IO[str] = open(path, "a+")
-        except OSError as e:
-            raise ValueError(f"cannot lock {folder} for a run: {e}") from None
-        try:
-            if sys.platform == "win32":  # pragma: no cover - Windows (no fcntl there)
-                import msvcrt
-
-                self.f.seek(0)
-                msvcrt.locking(self.f.fileno(), msvcrt.LK_NBLCK, 1)
-            else:
-                import fcntl
-
-                fcntl.flock(self.f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            self.f.close()
-            raise ValueError(
-                f"another atlas run is filling {folder}: wait for it to end (or stop it)"
-            ) from None
+        self.f = lock_file(
+            path, f"another atlas run is filling {folder}: wait for it to end (or stop it)"
+        )
 
     def close(self) -> None:
         self.f.close()  # releases the lock

@@ -42,7 +42,6 @@ import hashlib
 import json
 import os
 import stat
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -54,7 +53,7 @@ import numpy as np
 from pyramid_core.shuffle import MAX_DEAL_NUMBER
 
 from . import _args
-from ._atomic import write_atomic, write_atomic_with
+from ._atomic import lock_file, write_atomic, write_atomic_with
 from ._cluster import shard_results
 from ._parallel import make_progress
 from .jsonin import loads
@@ -432,25 +431,13 @@ class _Lock:
             raise ValueError(f"survey folder {folder} is a file")
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            self.f = open(folder / LOCK, "a+")
         except OSError as e:
             raise ValueError(f"cannot use {folder} as a survey folder: {e}") from None
-        try:
-            if sys.platform == "win32":  # pragma: no cover - Windows (no fcntl there)
-                import msvcrt
-
-                self.f.seek(0)
-                msvcrt.locking(self.f.fileno(), msvcrt.LK_NBLCK, 1)
-            else:
-                import fcntl
-
-                fcntl.flock(self.f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            self.f.close()
-            raise ValueError(
-                f"another survey run is using {folder}: wait for it to end "
-                "(or stop it), then run again"
-            ) from None
+        self.f = lock_file(
+            folder / LOCK,
+            f"another survey run is using {folder}: wait for it to end (or stop it), then run "
+            "again",
+        )
 
     def __enter__(self) -> _Lock:
         return self
