@@ -60,6 +60,7 @@ from . import _args
 from ._atomic import lock_file, write_atomic, write_atomic_with
 from ._cluster import shard_results
 from ._parallel import make_progress
+from ._plotting import pyplot
 from .jsonin import loads
 from .rules import UNLIMITED, Rules
 
@@ -1188,16 +1189,7 @@ def readings_text(rep: dict[str, Any]) -> str:
 def plot(rep: dict[str, Any], path: str | os.PathLike) -> None:
     """Each row's win rate with its 95% interval, the published values marked, as a figure
     saved to ``path`` (its format by the suffix; needs matplotlib: the plot extra)."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise ImportError(
-            'a plot needs matplotlib: python -m pip install "pyramid-solitaire[plot]"',
-            name="matplotlib",
-        ) from None
+    plt = pyplot()
     entries = [e for e in rep["rows"] if e["win_rate"] is not None]
     n = max(1, len(entries))
     fig, ax = plt.subplots(figsize=(9, 1.2 + 0.32 * n))

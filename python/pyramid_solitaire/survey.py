@@ -56,6 +56,7 @@ from . import _args
 from ._atomic import lock_file, write_atomic, write_atomic_with
 from ._cluster import shard_results
 from ._parallel import make_progress
+from ._plotting import pyplot
 from .jsonin import loads
 from .rules import Rules
 
@@ -700,16 +701,7 @@ def _length_table(hist: dict[int, int], width: int = 40) -> str:
 def plot(rep: dict[str, Any], path: str | os.PathLike) -> None:
     """The two distributions of a report as a figure saved to ``path`` (needs matplotlib:
     the plot extra)."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise ImportError(
-            'a plot needs matplotlib: python -m pip install "pyramid-solitaire[plot]"',
-            name="matplotlib",
-        ) from None
+    plt = pyplot()
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     for ax, key, label in (
         (axes[0], "length_histogram", "winning line length"),
