@@ -229,6 +229,32 @@ def add_budget_flags(p: argparse.ArgumentParser, what: str) -> None:
     )
 
 
+def add_progress_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar on stderr (default: when stderr is a terminal)",
+    )
+
+
+def add_pool_flags(p: argparse.ArgumentParser, tasks: str) -> None:
+    """--scheduler and --workers: where a sharded run's ``tasks`` (shards, blocks) run."""
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        default=None,
+        help=f"a Dask scheduler (tcp://host:port) to run the {tasks} on its workers "
+        "(default: a local process pool)",
+    )
+    p.add_argument(
+        "--workers",
+        metavar="W",
+        default="1",
+        help="local pool: processes, each using its share of the cores (default 1)",
+    )
+
+
 def budgets(args: argparse.Namespace, default_seconds: float | None = None) -> dict[str, Any]:
     """The budget flags, checked under their flags' names."""
     seconds = (

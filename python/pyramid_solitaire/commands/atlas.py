@@ -10,6 +10,7 @@ import sys
 from .. import atlas as _atlas
 from ..cli import EXIT_BUDGET, UsageError
 from ..jsonout import dumps
+from ._input import add_pool_flags, add_progress_flag
 
 #: A check that disagrees with its file, or a run that left deals undecided: status 1.
 EXIT_DISAGREES = EXIT_BUDGET
@@ -58,31 +59,14 @@ def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) ->
         "are cut at its multiples",
     )
     _out(r)
-    r.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        default=None,
-        help="a Dask scheduler (tcp://host:port) to run the blocks on its workers "
-        "(default: a local process pool)",
-    )
-    r.add_argument(
-        "--workers",
-        metavar="W",
-        default="1",
-        help="local pool: processes, each using its share of the cores (default 1)",
-    )
+    add_pool_flags(r, "blocks")
     r.add_argument(
         "--max-seconds",
         metavar="S",
         default=None,
         help="a time budget per deal (default none: every deal is decided)",
     )
-    r.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="progress bar on stderr (default: when stderr is a terminal)",
-    )
+    add_progress_flag(r)
     r.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     r.set_defaults(func=run_run)
 
@@ -99,12 +83,7 @@ def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) ->
     r.add_argument("--sample", metavar="N", default=None, help="decide N random deals of it")
     r.add_argument("--seed", metavar="S", default=None, help="the sample's seed")
     _out(r)
-    r.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="progress bar on stderr (default: when stderr is a terminal)",
-    )
+    add_progress_flag(r)
     r.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     r.set_defaults(func=run_check)
 

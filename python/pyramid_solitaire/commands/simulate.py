@@ -17,7 +17,14 @@ from ..deal import Deal
 from ..jsonout import dumps
 from ..rules import Rules
 from ..simulate import POLICIES, SOLVER_MAX_SECONDS, simulate
-from ._input import add_budget_flags, budgets, read_deal_file, report_bad, threads
+from ._input import (
+    add_budget_flags,
+    add_progress_flag,
+    budgets,
+    read_deal_file,
+    report_bad,
+    threads,
+)
 
 
 def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) -> None:
@@ -79,12 +86,7 @@ def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) ->
         action="store_true",
         help="--file: skip lines that are not deals (reported on stderr)",
     )
-    p.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="progress bar on stderr (default: when stderr is a terminal)",
-    )
+    add_progress_flag(p)
     p.set_defaults(func=run)
 
 

@@ -10,6 +10,7 @@ import sys
 from .. import survey as _survey
 from ..cli import UsageError, explicit_rules
 from ..jsonout import dumps
+from ._input import add_pool_flags, add_progress_flag
 
 
 def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) -> None:
@@ -63,25 +64,8 @@ def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) ->
         default=str(_survey.DEFAULT_SHARD_SIZE),
         help=f"deals per shard (default {_survey.DEFAULT_SHARD_SIZE:,})",
     )
-    p.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        default=None,
-        help="a Dask scheduler (tcp://host:port) to run the shards on its workers "
-        "(default: a local process pool)",
-    )
-    p.add_argument(
-        "--workers",
-        metavar="W",
-        default="1",
-        help="local pool: processes, each using its share of the cores (default 1)",
-    )
-    p.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="progress bar on stderr (default: when stderr is a terminal)",
-    )
+    add_pool_flags(p, "shards")
+    add_progress_flag(p)
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     p.set_defaults(func=run)
     reports = p.add_subparsers(dest="survey_action", metavar="report")
