@@ -25,6 +25,7 @@ MODULES = (
     "position",
     "bounds",
     "shortest",
+    "lastpass",
     "solver",
     "simulate",
     "batch",

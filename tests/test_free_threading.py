@@ -21,7 +21,7 @@ from pyramid_solitaire import simulate, solve_many
 from conftest import repo_file
 
 CORE_MODULES = [
-    "batch", "bounds", "cards", "geometry", "position", "rules", "shortest", "shuffle",
+    "batch", "bounds", "cards", "geometry", "lastpass", "position", "rules", "shortest", "shuffle",
     "simulate", "solver",
 ]  # fmt: skip
 

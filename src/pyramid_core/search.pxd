@@ -11,7 +11,7 @@ from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, LOC_TALON, LOC
                                     CUR_SHIFT, gen_moves, move_a, move_b, pos_recycles)
 from pyramid_core.rules cimport REDEALS_UNLIMITED
 from pyramid_core.solver cimport (OBJ_MIN_MOVES, STOP_NODES, STOP_TIME, STOP_MEMORY,
-                                  STOP_CANCELLED)
+                                  STOP_CANCELLED, lp_store)
 
 
 cdef extern from "pyr_clock.h" nogil:
@@ -53,6 +53,8 @@ ctypedef struct search:
     uint64_t* dcache          # pyramid_partners', the same way
     uint64_t* scache          # stuck_of's (two words an entry), the same way
     uint64_t epoch            # this search's stamp in mcache (1 .. 65535)
+    lp_store* lp              # the last pass's frame tables (lastpass.pyx), or NULL: the
+                              # decision search then searches the last pass itself
 
 
 cdef inline bint over_budget(search* s, bint check_clock) noexcept nogil:

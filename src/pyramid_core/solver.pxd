@@ -37,6 +37,22 @@ ctypedef struct solve_out:
     double seconds
     pyr_move line[MAX_LINE]
 
+cdef extern from "pyr_lastpass.h" nogil:
+    ctypedef struct lp_store "pyr_lp_store":
+        # The last pass's tables (lastpass.pyx): each frame's answer, the lists they point to.
+        hset frames
+        hset known
+        uint64_t* arena
+        int64_t arena_len
+        int64_t arena_cap
+        int64_t arena_max
+        uint64_t* scratch
+        int64_t scratch_len
+        int64_t scratch_cap
+        uint64_t* dedup_key
+        uint32_t* dedup_seen
+        uint32_t dedup_stamp
+
 ctypedef struct solve_ws:
     # What a search allocates, kept between the solves of a batch (ws_init / ws_free).
     hset seen
@@ -48,6 +64,7 @@ ctypedef struct solve_ws:
     uint64_t* dcache      # and the pyramid's talon partners' (pyramid_partners)
     uint64_t* scache      # and the cards that stay for a set of talon ranks (stuck_of)
     uint64_t epoch        # the last search's stamp in it
+    lp_store lp           # the last pass's tables
 
 cdef int solve_position(const pyr_table* t, pyr_pos start, int objective,
                         const solve_limits* lim, solve_out* out) noexcept nogil

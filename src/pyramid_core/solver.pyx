@@ -47,11 +47,12 @@ from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, Table, MAX_MOV
 from pyramid_core.hashset cimport (hset_init, hset_free, hset_clear, hset_slot, hset_at,
                                    hset_put, hset_value, HSET_SMALL)
 from pyramid_core.search cimport (search, MCACHE, pyr_now, pyr_cancelled, over_budget, spent,
-                                  no_room, order_moves, talon_counts, pos_cards)
+                                  no_room, order_moves, talon_counts, pos_cards, last_pass)
 from pyramid_core.bounds cimport (classes_ok, stuck_bound, removal_bound, reachable_talon,
                                   position_ok, relaxed_ok, relaxed_removal_bound, buries,
                                   lower_bound, stack_ok)
 from pyramid_core.shortest cimport astar
+from pyramid_core.lastpass cimport lp_init, lp_free, lp_clear, lp_won, lp_line
 
 
 cdef enum:
@@ -322,7 +323,17 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
     cdef int result = 0
     cdef bint prune = s.objective == OBJ_ANY and not s.no_prune
     cdef bint cyclic = s.t.rules.redeals == REDEALS_UNLIMITED
+    cdef bint frames = s.lp != NULL and s.objective == OBJ_ANY and not s.track_best
     cdef int tc[14]
+    if frames and last_pass(s, start):
+        # The last pass already: its frames decide (lastpass.pyx).
+        free(st)
+        result = lp_won(s, start)
+        if result == 1:
+            s.path_len = lp_line(s, start, s.path, 0)
+            if s.path_len < 0:
+                result = -1
+        return result
     if not st:
         s.stop = STOP_MEMORY
         return -1
@@ -375,6 +386,18 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
         if prune and (move_a(F.mv[F.i - 1]) != LOC_NONE or buries(s, c)) \
                 and not (position_ok(s, c) and stack_ok(s, c) and relaxed_ok(s, c)):
             continue
+        if frames and last_pass(s, c):
+            # Into the last pass: its frames decide.
+            result = lp_won(s, c)
+            if result == 1:
+                for i in range(depth):
+                    s.path[i] = st[i].mv[st[i].i - 1]
+                s.path_len = lp_line(s, c, s.path, depth)
+                if s.path_len < 0:
+                    result = -1
+            if result != 0:
+                break
+            continue
         if s.objective == OBJ_MAX_REMOVED:
             talon_counts(s, reachable_talon(s, c), tc)
             if stuck_bound(s, pos_pyr(c), tc) <= s.best_removed or (
@@ -411,6 +434,12 @@ cdef bint free_talon_rules(const pyr_table* t) noexcept nogil:
             and not t.rules.stock_top_playable and not t.rules.pair_waste_top_two)
 
 
+cdef bint frames_rules(const pyr_table* t) noexcept nogil:
+    """Do the last pass's frames apply (draw one, limited redeals, not the waste's top two)?"""
+    return (t.rules.draw == 1 and t.rules.redeals != REDEALS_UNLIMITED
+            and not t.rules.pair_waste_top_two)
+
+
 cdef int ws_init(solve_ws* ws) noexcept nogil:
     """Allocate a workspace; 0 ok, -1 out of memory (then ws_free it anyway)."""
     ws.path = <pyr_move*>malloc(MAX_LINE * sizeof(pyr_move))
@@ -420,7 +449,7 @@ cdef int ws_init(solve_ws* ws) noexcept nogil:
     ws.scache = <uint64_t*>calloc(2 * MCACHE, sizeof(uint64_t))
     ws.epoch = 0
     if hset_init(&ws.seen, HSET_SMALL) < 0 or hset_init(&ws.visit, 1 << 4) < 0 \
-            or hset_init(&ws.relax, HSET_SMALL) < 0:
+            or hset_init(&ws.relax, HSET_SMALL) < 0 or lp_init(&ws.lp) < 0:
         return -1
     return 0 if ws.path and ws.best and ws.mcache and ws.dcache and ws.scache else -1
 
@@ -429,6 +458,7 @@ cdef void ws_free(solve_ws* ws) noexcept nogil:
     hset_free(&ws.seen)
     hset_free(&ws.visit)
     hset_free(&ws.relax)
+    lp_free(&ws.lp)
     free(ws.path)
     free(ws.best)
     free(ws.mcache)
@@ -474,6 +504,7 @@ ctypedef struct solve_run:
     bint free_talon           # the free-talon search's rules hold
     int64_t mem               # bytes for the tables
     int64_t visit_mem         # of which s.visit's
+    int64_t lp_mem            # bytes for the last pass's frames (0: not used)
 
 
 cdef inline void fresh_tables(solve_run* run) noexcept nogil:
@@ -577,6 +608,12 @@ cdef int shortest(solve_run* run, solve_out* out) noexcept nogil:
     if res != 1:
         return res
     s.objective = OBJ_MIN_MOVES
+    if run.lp_mem:
+        # A* has no use for the frames: their memory is its.
+        lp_clear(s.lp, 0)
+        s.lp = NULL
+        run.mem += run.lp_mem
+        run.lp_mem = 0
     hset_clear(s.seen, run.mem // 3)     # a third for the positions' table, one for the
     hset_clear(s.visit, run.mem // 3)    # card sets' (astar), one for the nodes and the
     res = astar(s, run.start, run.mem // 3)   # frontier
@@ -616,6 +653,16 @@ cdef int solve_with(solve_ws* ws, const pyr_table* t, pyr_pos start, int objecti
     # A sixteenth (at most RELAX_MEMORY) for the relaxation's answers.
     hset_clear(&ws.relax, min(RELAX_MEMORY, run.mem // 16))
     run.mem -= min(RELAX_MEMORY, run.mem // 16)
+    # The last pass's frames decide it (draw one, limited redeals, not the waste's top two,
+    # no test asking for the plain search): half the rest for their tables.
+    run.lp_mem = 0
+    if frames_rules(t) and objective != OBJ_MAX_REMOVED and not lim.no_prune:
+        run.lp_mem = run.mem // 2
+        run.mem -= run.lp_mem
+        lp_clear(&ws.lp, run.lp_mem)
+        ws.lp.frames.cancel = lim.cancel
+        ws.lp.known.cancel = lim.cancel
+        s.lp = &ws.lp
     # Unlimited redeals also need the set of positions entered (general search): a quarter.
     run.visit_mem = run.mem // 4 if t.rules.redeals == REDEALS_UNLIMITED else 1 << 10
     s.seen = &ws.seen

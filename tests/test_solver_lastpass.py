@@ -1,0 +1,106 @@
+"""The last pass decided by frame summaries (lastpass.pyx) against the plain depth-first
+search (``no_prune=True`` turns the frames off, and every pruning with them): the same answer
+at positions some random moves into numbered deals, with waste piles of many cards, under
+every draw-one rule set with limited redeals the frames serve; each winning line replays to
+a win; a budget that runs out gives "unknown", never a wrong answer."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pyramid_core.solver import OBJECTIVES, solve_table
+from pyramid_solitaire import Game, Rules, Status, max_removable, solve
+
+FRAME_RULES = {
+    "one-pass": Rules(redeals=0),
+    "one-pass-no-waste": Rules(waste_at_deal=0, redeals=0),
+    "one-pass-stock-top": Rules(waste_at_deal=0, redeals=0, stock_top_playable=True),
+    "one-pass-stock-top-all": Rules(waste_at_deal=0, redeals=0, stock_top_playable=True, win="all"),
+    "one-pass-overlap": Rules(waste_at_deal=0, redeals=0, pair_with_covering=True),
+    "one-pass-stock-top-overlap-all": Rules(
+        waste_at_deal=0, redeals=0, stock_top_playable=True, pair_with_covering=True, win="all"
+    ),
+    "two-passes-stock-top": Rules(waste_at_deal=0, redeals=1, stock_top_playable=True),
+    "msc": Rules.preset("msc"),
+    "two-passes-stock-top-all": Rules(
+        waste_at_deal=0, redeals=1, stock_top_playable=True, win="all"
+    ),
+}
+
+
+def _random_position(rules: Rules, number: int, rng: random.Random) -> Game:
+    """Numbered deal ``number`` some moves in: half the time along a winning line (when the
+    deal has one) then up to two random moves; else up to 50 random moves, draws taken two
+    times in three (so that the waste piles up), stopping early with probability 1/8 a move."""
+    game = Game(number, rules)
+    if rng.random() < 0.5:
+        line = solve(game).moves
+        if line:
+            for move in line[: rng.randrange(len(line))]:
+                game.play(move)
+            for _ in range(rng.randrange(3)):
+                if game.status is Status.PLAYING:
+                    game.play(rng.choice(game.legal_moves))
+            return game
+    for _ in range(50):
+        legal = game.legal_moves
+        if not legal or game.status is not Status.PLAYING or rng.random() < 1 / 8:
+            break
+        talon = [m for m in legal if m.kind in ("draw", "recycle")]
+        game.play(rng.choice(talon if talon and rng.random() < 2 / 3 else legal))
+    return game
+
+
+@pytest.mark.parametrize("name", sorted(FRAME_RULES))
+def test_frames_agree_with_the_plain_search(name):
+    rules = FRAME_RULES[name]
+    rng = random.Random(f"frames-{name}")
+    answers = {0: 0, 1: 0}
+    deep_waste = 0
+    for number in range(240):
+        game = _random_position(rules, number, rng)
+        if game.status is not Status.PLAYING:
+            continue
+        pos = game.position
+        framed = solve_table(game._table, pos, OBJECTIVES["any"])
+        plain = solve_table(game._table, pos, OBJECTIVES["any"], max_nodes=400_000, no_prune=True)
+        assert framed["winnable"] in (0, 1), (number, game.moves)
+        if plain["winnable"] >= 0:
+            assert framed["winnable"] == plain["winnable"], (number, game.moves)
+        answers[framed["winnable"]] += 1
+        deep_waste += len(game.waste) >= 3
+        if framed["winnable"] == 1:
+            for code in framed["line"]:
+                game.play(game._to_move(code))
+            assert game.status is Status.WON, (number, game.moves)
+    assert answers[0] >= 10 and answers[1] >= 5, answers
+    assert deep_waste >= 10
+
+
+@pytest.mark.parametrize("name", ["one-pass-stock-top", "msc"])
+def test_a_spent_budget_is_unknown_never_wrong(name):
+    rules = FRAME_RULES[name]
+    stopped = 0
+    for number in range(40):
+        game = Game(number, rules)
+        full = solve_table(game._table, game.position, OBJECTIVES["any"])
+        for nodes in (1, 10, 100, 1000):
+            r = solve_table(game._table, game.position, OBJECTIVES["any"], max_nodes=nodes)
+            assert r["winnable"] in (-1, full["winnable"])
+            if r["winnable"] == -1:
+                assert r["stop"] == "nodes"
+                stopped += 1
+    assert stopped >= 20
+
+
+def test_shortest_lines_and_most_removed_unchanged_by_the_frames():
+    """min_moves decides with the frames, then runs A* with all the memory; max_removed does
+    not use them: both give what they gave without frames on a few one-pass deals."""
+    rules = FRAME_RULES["one-pass-stock-top"]
+    for number in range(6):
+        best = solve(Game(number, rules), objective="min_moves")
+        if best.winnable:
+            assert best.optimal and best.replay().is_won
+        assert (max_removable(Game(number, rules)) == 28) is bool(best.winnable)
