@@ -22,6 +22,7 @@ cdef extern from "pyr_hashset.h" nogil:
     int hset_init "pyr_hset_init"(hset* h, int64_t capacity)
     void hset_free "pyr_hset_free"(hset* h)
     void hset_clear "pyr_hset_clear"(hset* h, int64_t max_bytes)
+    void hset_clear_to "pyr_hset_clear_to"(hset* h, int64_t max_bytes, uint64_t keep)
     uint64_t hset_slot "pyr_hset_slot"(const hset* h, uint64_t key)
     bint hset_at "pyr_hset_at"(const hset* h, uint64_t slot, uint64_t key)
     uint64_t hset_value "pyr_hset_value"(const hset* h, uint64_t slot)

@@ -1,6 +1,6 @@
 # The last pass through the talon under draw one, decided by frame summaries (lastpass.pyx,
-# docs/solver.md "The last pass"): the solver's decision search hands every position of the
-# last pass here. The tables (lp_store) live in the solver's workspace.
+# docs/solver.md "The last pass"): the solver's decisions under one pass with the stock's top
+# card playable are made here. The tables (lp_store) live in the solver's workspace.
 from libc.stdint cimport int64_t
 
 from pyramid_core.position cimport pyr_pos, pyr_move
@@ -14,6 +14,8 @@ cdef void lp_free(lp_store* L) noexcept nogil
 cdef void lp_clear(lp_store* L, int64_t max_bytes) noexcept nogil
 # Can the position (in its last pass, draw one) still be won? 1 yes, 0 no, -1 a budget ran out.
 cdef int lp_won(search* s, pyr_pos p) noexcept nogil
+# lp_won, and when won the line in s.path[:s.path_len].
+cdef int lp_decide(search* s, pyr_pos p) noexcept nogil
 # A winning line from a won position of the last pass, written from line[n]: the line's new
 # length, or -1 when a budget ran out.
 cdef int lp_line(search* s, pyr_pos p, pyr_move* line, int n) noexcept nogil

@@ -36,8 +36,8 @@ from libc.string cimport memset
 
 from pyramid_core.cards cimport KING
 from pyramid_core.geometry cimport free_mask, pyr_ctz32, pyr_msb32
-from pyramid_core.hashset cimport (hmix, hset_init, hset_free, hset_clear, hset_slot, hset_at,
-                                   hset_put, hset_value, HSET_SMALL)
+from pyramid_core.hashset cimport (hmix, hset_init, hset_free, hset_clear, hset_clear_to,
+                                   hset_slot, hset_at, hset_put, hset_value, HSET_SMALL)
 from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, MAX_MOVES, LOC_TALON,
                                     CUR_SHIFT, REC_SHIFT, MOVE_DRAW, gen_moves, pos_apply,
                                     pos_won, pos_pyr, pos_talon, pos_cur, below,
@@ -47,6 +47,8 @@ from pyramid_core.solver cimport lp_store, MAX_LINE
 
 
 cdef enum:
+    FRAMES_KEEP = 1 << 16         # slots the frames' table keeps between solves (1 MiB)
+    LISTS_KEEP = 1 << 18          # entries the lists keep between solves (2 MiB)
     DEDUP = 1 << 12               # slots of the table taking repeats out of long lists
     SCRATCH_START = 1 << 10
     ARENA_START = 1 << 12
@@ -87,15 +89,15 @@ cdef void lp_clear(lp_store* L, int64_t max_bytes) noexcept nogil:
     """Half the bytes for the frames' table, a quarter for their returns' lists, an eighth for
     the positions decided. Lists grown large by a hard search shrink back."""
     cdef uint64_t* small
-    hset_clear(&L.frames, max_bytes // 2)
+    hset_clear_to(&L.frames, max_bytes // 2, FRAMES_KEEP)
     hset_clear(&L.known, max_bytes // 8)
     L.arena_max = max(max_bytes // 4 // <int64_t>sizeof(uint64_t), ARENA_START)
-    if L.arena_cap > ARENA_START:
+    if L.arena_cap > LISTS_KEEP:
         small = <uint64_t*>realloc(L.arena, ARENA_START * sizeof(uint64_t))
         if small:
             L.arena = small
             L.arena_cap = ARENA_START
-    if L.scratch_cap > SCRATCH_START:
+    if L.scratch_cap > LISTS_KEEP:
         small = <uint64_t*>realloc(L.scratch, SCRATCH_START * sizeof(uint64_t))
         if small:
             L.scratch = small
@@ -356,6 +358,15 @@ cdef int lp_won(search* s, pyr_pos p) noexcept nogil:
                 break
     if res >= 0 and hset_put(&L.known, key, res) < 0:
         return no_room(s)
+    return res
+
+
+cdef int lp_decide(search* s, pyr_pos p) noexcept nogil:
+    cdef int res = lp_won(s, p)
+    if res == 1:
+        s.path_len = lp_line(s, p, s.path, 0)
+        if s.path_len < 0:
+            return -1
     return res
 
 

@@ -59,19 +59,20 @@ static PYR_INLINE void pyr_hset_free(pyr_hset* h) {
     h->e = NULL;
 }
 
-/* Empty the table for a new search allowed max_bytes. A table grown large by a hard search
- * shrinks back: a few entries spread over a big one would miss the cache. */
-static PYR_INLINE void pyr_hset_clear(pyr_hset* h, int64_t max_bytes) {
+/* Empty the table for a new search allowed max_bytes. A table grown beyond keep slots by a
+ * hard search shrinks back to them: a few entries spread over a big one would miss the
+ * cache (and one kept at the size most searches need is not grown again each time). */
+static PYR_INLINE void pyr_hset_clear_to(pyr_hset* h, int64_t max_bytes, uint64_t keep) {
     pyr_hentry* small;
     h->count = 0;
     h->max_entries = max_bytes / (int64_t)sizeof(pyr_hentry) / 2;
     h->epoch++;
-    if (h->mask + 1 > PYR_HSET_SMALL) {
-        small = (pyr_hentry*)calloc(PYR_HSET_SMALL, sizeof(pyr_hentry));
+    if (h->mask + 1 > keep) {
+        small = (pyr_hentry*)calloc(keep, sizeof(pyr_hentry));
         if (small) {
             free(h->e);
             h->e = small;
-            h->mask = PYR_HSET_SMALL - 1;
+            h->mask = keep - 1;
             h->epoch = 1;
             return;
         }
@@ -80,6 +81,10 @@ static PYR_INLINE void pyr_hset_clear(pyr_hset* h, int64_t max_bytes) {
         memset(h->e, 0, (size_t)(h->mask + 1) * sizeof(pyr_hentry));
         h->epoch = 1;
     }
+}
+
+static PYR_INLINE void pyr_hset_clear(pyr_hset* h, int64_t max_bytes) {
+    pyr_hset_clear_to(h, max_bytes, PYR_HSET_SMALL);
 }
 
 /* The slot holding key, or the empty slot where it would go. */

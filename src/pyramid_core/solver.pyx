@@ -47,12 +47,12 @@ from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, Table, MAX_MOV
 from pyramid_core.hashset cimport (hset_init, hset_free, hset_clear, hset_slot, hset_at,
                                    hset_put, hset_value, HSET_SMALL)
 from pyramid_core.search cimport (search, MCACHE, pyr_now, pyr_cancelled, over_budget, spent,
-                                  no_room, order_moves, talon_counts, pos_cards, last_pass)
+                                  no_room, order_moves, talon_counts, pos_cards)
 from pyramid_core.bounds cimport (classes_ok, stuck_bound, removal_bound, reachable_talon,
                                   position_ok, relaxed_ok, relaxed_removal_bound, buries,
                                   lower_bound, stack_ok)
 from pyramid_core.shortest cimport astar
-from pyramid_core.lastpass cimport lp_init, lp_free, lp_clear, lp_won, lp_line
+from pyramid_core.lastpass cimport lp_init, lp_free, lp_clear, lp_decide
 
 
 cdef enum:
@@ -323,17 +323,7 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
     cdef int result = 0
     cdef bint prune = s.objective == OBJ_ANY and not s.no_prune
     cdef bint cyclic = s.t.rules.redeals == REDEALS_UNLIMITED
-    cdef bint frames = s.lp != NULL and s.objective == OBJ_ANY and not s.track_best
     cdef int tc[14]
-    if frames and last_pass(s, start):
-        # The last pass already: its frames decide (lastpass.pyx).
-        free(st)
-        result = lp_won(s, start)
-        if result == 1:
-            s.path_len = lp_line(s, start, s.path, 0)
-            if s.path_len < 0:
-                result = -1
-        return result
     if not st:
         s.stop = STOP_MEMORY
         return -1
@@ -386,18 +376,6 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
         if prune and (move_a(F.mv[F.i - 1]) != LOC_NONE or buries(s, c)) \
                 and not (position_ok(s, c) and stack_ok(s, c) and relaxed_ok(s, c)):
             continue
-        if frames and last_pass(s, c):
-            # Into the last pass: its frames decide.
-            result = lp_won(s, c)
-            if result == 1:
-                for i in range(depth):
-                    s.path[i] = st[i].mv[st[i].i - 1]
-                s.path_len = lp_line(s, c, s.path, depth)
-                if s.path_len < 0:
-                    result = -1
-            if result != 0:
-                break
-            continue
         if s.objective == OBJ_MAX_REMOVED:
             talon_counts(s, reachable_talon(s, c), tc)
             if stuck_bound(s, pos_pyr(c), tc) <= s.best_removed or (
@@ -435,8 +413,11 @@ cdef bint free_talon_rules(const pyr_table* t) noexcept nogil:
 
 
 cdef bint frames_rules(const pyr_table* t) noexcept nogil:
-    """Do the last pass's frames apply (draw one, limited redeals, not the waste's top two)?"""
-    return (t.rules.draw == 1 and t.rules.redeals != REDEALS_UNLIMITED
+    """Do the last pass's frames decide (draw one, one pass, the stock's top card playable,
+    not the waste's top two)? Elsewhere the search with its bounds is faster: without the
+    stock's top card the waste-order bounds prune most of the last pass, and before the
+    last pass its entries are many and each one's frames are its own (docs/solver.md)."""
+    return (t.rules.draw == 1 and t.rules.redeals == 0 and t.rules.stock_top_playable
             and not t.rules.pair_waste_top_two)
 
 
@@ -517,6 +498,8 @@ cdef int dfs(solve_run* run) noexcept nogil:
     1 won (the line in s.path, abstract under the free-talon search), 0 not, -1 stopped."""
     if run.free_talon:
         return free_dfs(&run.s, pos_pyr(run.start), _talon_cnt(run.s.t, run.start), 0)
+    if run.s.lp != NULL and run.s.objective == OBJ_ANY and not run.s.track_best:
+        return lp_decide(&run.s, run.start)
     return general_dfs(&run.s, run.start)
 
 
@@ -653,8 +636,8 @@ cdef int solve_with(solve_ws* ws, const pyr_table* t, pyr_pos start, int objecti
     # A sixteenth (at most RELAX_MEMORY) for the relaxation's answers.
     hset_clear(&ws.relax, min(RELAX_MEMORY, run.mem // 16))
     run.mem -= min(RELAX_MEMORY, run.mem // 16)
-    # The last pass's frames decide it (draw one, limited redeals, not the waste's top two,
-    # no test asking for the plain search): half the rest for their tables.
+    # The last pass's frames decide where they serve (frames_rules; not for the tests'
+    # plain search): half the rest for their tables.
     run.lp_mem = 0
     if frames_rules(t) and objective != OBJ_MAX_REMOVED and not lim.no_prune:
         run.lp_mem = run.mem // 2
