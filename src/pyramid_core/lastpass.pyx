@@ -39,9 +39,9 @@ from pyramid_core.geometry cimport free_mask, pyr_ctz32, pyr_msb32
 from pyramid_core.hashset cimport (hmix, hset_init, hset_free, hset_clear, hset_clear_to,
                                    hset_slot, hset_at, hset_put, hset_value, HSET_SMALL)
 from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, MAX_MOVES, LOC_TALON,
-                                    CUR_SHIFT, REC_SHIFT, MOVE_DRAW, gen_moves, pos_apply,
-                                    pos_won, pos_pyr, pos_talon, pos_cur, below,
-                                    move_a, move_b)
+                                    LOC_NONE, CUR_SHIFT, REC_SHIFT, gen_moves, pos_apply,
+                                    pos_won, pos_pyr, pos_talon, pos_cur, below, move_a,
+                                    move_b, card_moves, covering_pairs)
 from pyramid_core.search cimport search, spent, no_room
 from pyramid_core.solver cimport lp_store, MAX_LINE
 
@@ -147,6 +147,22 @@ cdef int _push_list(lp_store* L, int64_t off) noexcept nogil:
     return 0
 
 
+cdef inline int _add_list(lp_store* L, int64_t off, int64_t* only) noexcept nogil:
+    """A child's returns for the frame being worked out: the first non-empty list is only
+    remembered (only[0]; a frame with just that one takes it as its own), the others go to
+    the scratch stack (only[0] -1 once the first has gone there too)."""
+    if off == 0 or off == only[0]:
+        return 0
+    if only[0] == 0:
+        only[0] = off
+        return 0
+    if only[0] > 0:
+        if _push_list(L, only[0]) < 0:
+            return -1
+        only[0] = -1
+    return _push_list(L, off)
+
+
 cdef int _cmp(const void* a, const void* b) noexcept nogil:
     cdef uint64_t x = (<const uint64_t*>a)[0], y = (<const uint64_t*>b)[0]
     return (x > y) - (x < y)
@@ -223,6 +239,14 @@ cdef inline uint64_t _cards(uint32_t pyr, uint32_t talon) noexcept nogil:
     return <uint64_t>pyr | (<uint64_t>talon << LOC_TALON)
 
 
+cdef inline uint32_t _pyr_bit(int loc) noexcept nogil:
+    return (<uint32_t>1) << loc if loc < LOC_TALON else 0
+
+
+cdef inline uint32_t _talon_bit(int loc) noexcept nogil:
+    return (<uint32_t>1) << (loc - LOC_TALON) if LOC_TALON <= loc < LOC_NONE else 0
+
+
 cdef inline pyr_pos _word(const pyr_table* t, uint32_t pyr, uint32_t talon, int cur) noexcept nogil:
     """A last-pass position word (recycles: all used)."""
     return (<pyr_pos>pyr | (<pyr_pos>talon << LOC_TALON) | (<pyr_pos>cur << CUR_SHIFT)
@@ -235,11 +259,11 @@ cdef int frame(search* s, uint32_t pyr, uint32_t stock, int w, int64_t* off) noe
     out."""
     cdef const pyr_table* t = s.t
     cdef lp_store* L = s.lp
-    cdef uint32_t k, wbit, talon
+    cdef uint32_t k, f, p2, s2
     cdef uint64_t key, slot, ret
-    cdef int64_t base, sub, i, j, n_sub, o
-    cdef int n, q, res = 0
-    cdef pyr_pos fp, c
+    cdef int64_t base, sub, j, n_sub, o, only = 0
+    cdef int n, q, i, a, b, n_av, res = 0
+    cdef int av[2]
     cdef pyr_move mv[MAX_MOVES]
     # What can only help goes at once: free pyramid Kings, Kings on the stock's top.
     k = free_mask(pyr) & t.pyr_rank[KING]
@@ -274,49 +298,56 @@ cdef int frame(search* s, uint32_t pyr, uint32_t stock, int w, int64_t* off) noe
         return 0
     if spent(s):
         return -1
-    wbit = (<uint32_t>1) << w if w >= 0 else 0
-    fp = _word(t, pyr, stock | wbit, w + 1)
     base = L.scratch_len
-    if pos_won(t, fp):
+    if pyr == 0 and (not t.rules.win_all or (w < 0 and stock == 0)):
         res = 1
     else:
-        n = gen_moves(t, fp, mv)
+        # The moves (position.pxd's card_moves and covering_pairs) with w and, when it is
+        # playable, the stock's top card as the talon cards in play.
+        f = free_mask(pyr)
+        n_av = 0
+        if w >= 0:
+            av[n_av] = w
+            n_av += 1
+        if t.rules.stock_top_playable and stock:
+            av[n_av] = pyr_ctz32(stock)
+            n_av += 1
+        n = card_moves(t.rank, t.pyr_rank, f, av, n_av, True, mv)
+        if t.rules.pair_with_covering:
+            n += covering_pairs(t.rank, pyr, f, mv + n)
         for i in range(n):
-            if mv[i] == MOVE_DRAW:
-                # The stock's top card onto the waste: its frame, then w on top again after
-                # each of that frame's returns.
-                q = pyr_ctz32(stock)
-                res = frame(s, pyr, stock & ~((<uint32_t>1) << q), q, &sub)
+            a = move_a(mv[i])
+            b = move_b(mv[i])
+            p2 = pyr & ~(_pyr_bit(a) | _pyr_bit(b))
+            s2 = stock & ~(_talon_bit(a) | _talon_bit(b))
+            if w >= 0 and (a == LOC_TALON + w or b == LOC_TALON + w):
+                # w goes: a return (under the pyramid goal, a win once the pyramid is clear).
+                if not t.rules.win_all and p2 == 0:
+                    res = 1
+                    break
+                if _push(L, _cards(p2, s2)) < 0:
+                    res = no_room(s)
+                    break
+            else:
+                res = frame(s, p2, s2, w, &o)
+                if res == 0 and _add_list(L, o, &only) < 0:
+                    res = no_room(s)
                 if res != 0:
                     break
+        if res == 0 and stock:
+            # A draw: the stock's top card onto the waste, its frame, then w on top again
+            # after each of that frame's returns.
+            q = pyr_ctz32(stock)
+            res = frame(s, pyr, stock & ~((<uint32_t>1) << q), q, &sub)
+            if res == 0:
                 n_sub = <int64_t>L.arena[sub]
                 for j in range(n_sub):
                     ret = L.arena[sub + 1 + j]      # (the arena may move: read it each time)
                     res = frame(s, pos_pyr(ret), pos_talon(ret), w, &o)
-                    if res == 0 and _push_list(L, o) < 0:
+                    if res == 0 and _add_list(L, o, &only) < 0:
                         res = no_room(s)
                     if res != 0:
                         break
-                if res != 0:
-                    break
-            elif w >= 0 and (move_a(mv[i]) == LOC_TALON + w or move_b(mv[i]) == LOC_TALON + w):
-                # w goes: a return (under the pyramid goal, a win once the pyramid is clear).
-                c = pos_apply(t, fp, mv[i])
-                if not t.rules.win_all and pos_pyr(c) == 0:
-                    res = 1
-                    break
-                if _push(L, _cards(pos_pyr(c), pos_talon(c))) < 0:
-                    res = no_room(s)
-                    break
-            else:
-                c = pos_apply(t, fp, mv[i])
-                talon = pos_talon(c)
-                res = frame(s, pos_pyr(c), talon & ~wbit, w, &o)
-                if res != 0:
-                    break
-                if _push_list(L, o) < 0:
-                    res = no_room(s)
-                    break
     if res < 0:
         return res
     if res == 1:
@@ -324,7 +355,13 @@ cdef int frame(search* s, uint32_t pyr, uint32_t stock, int w, int64_t* off) noe
         if hset_put(&L.frames, key, 1) < 0:
             return no_room(s)
         return 1
-    off[0] = _store(L, base)
+    if only >= 0 and L.scratch_len == base:
+        off[0] = only                       # one list and nothing else: that list
+    else:
+        if only > 0:
+            if _push_list(L, only) < 0:
+                return no_room(s)
+        off[0] = _store(L, base)
     if off[0] < 0 or hset_put(&L.frames, key, <uint64_t>off[0] << 1) < 0:
         return no_room(s)
     return 0
