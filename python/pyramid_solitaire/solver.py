@@ -58,7 +58,7 @@ class Solution:
 
     winnable: bool | None  # None: a budget ran out (see stopped_by)
     moves: list[Move] | None  # a winning line (the shortest when optimal), else None
-    nodes: int  # positions searched
+    nodes: int  # positions searched (frames worked out, docs/solver.md)
     seconds: float
     objective: str = "any"
     stopped_by: str | None = None  # "nodes", "time", "memory" or "cancelled" when the search
@@ -202,9 +202,10 @@ def solve(
     exactly.
 
     ``objective="min_moves"`` returns a shortest winning line (``optimal`` True). Budgets:
-    positions searched, wall-clock seconds, and bytes for the search's tables (default 1 GiB);
-    when one runs out, ``winnable`` is None and ``stopped_by`` names it. Under min_moves, a
-    deal proved winnable before the budget ran out keeps the winning line found:
+    positions searched (or frames, docs/solver.md), wall-clock seconds, and bytes for the
+    search's tables (default 1 GiB); when one runs out, ``winnable`` is None and
+    ``stopped_by`` names it. Under min_moves, a deal proved winnable before the budget ran
+    out keeps the winning line found:
     ``winnable`` True, ``optimal`` False, ``stopped_by`` set. Ctrl-C raises
     ``KeyboardInterrupt`` and a set ``cancel`` event :class:`Cancelled` within milliseconds;
     ``progress=True`` shows the time spent after a second.
