@@ -12,7 +12,8 @@ import random
 import pytest
 
 from pyramid_core.solver import OBJECTIVES, solve_table
-from pyramid_solitaire import Game, Rules, Status, max_removable, solve
+from pyramid_solitaire import Game, Rules, Status, max_removable, solve, solve_many
+from pyramid_solitaire.solver import STOP_NAMES
 
 FRAME_RULES = {
     "stock-top": Rules(waste_at_deal=0, redeals=0, stock_top_playable=True),
@@ -101,3 +102,23 @@ def test_shortest_lines_and_most_removed_unchanged_by_the_frames():
         if best.winnable:
             assert best.optimal and best.replay().is_won
         assert (max_removable(Game(number, rules)) == 28) is bool(best.winnable)
+
+
+def test_memory_and_time_budgets_hold_in_frames():
+    """A memory budget too small for a deal's frames stops the solve with "memory" (in a
+    batch too, where the frames' table is kept large between deals); a time budget with
+    "time"; neither ever gives a wrong answer."""
+    rules = FRAME_RULES["stock-top"]
+    numbers = list(range(20))
+    full = solve_many(numbers, rules)
+    small = solve_many(numbers, rules, max_memory=64 * 1024)
+    assert set(small.winnable[small.winnable >= 0]) <= {0, 1}
+    decided = small.winnable >= 0
+    assert (small.winnable[decided] == full.winnable[decided]).all()
+    assert (~decided).sum() >= 5
+    assert set(small.stopped_by[~decided].tolist()) == {STOP_NAMES.index("memory")}
+    game = Game(3, rules)
+    r = solve_table(game._table, game.position, OBJECTIVES["any"], max_seconds=1e-9)
+    assert r["winnable"] in (-1, full.winnable[3])
+    if r["winnable"] == -1:
+        assert r["stop"] == "time"

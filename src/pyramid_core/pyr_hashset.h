@@ -158,6 +158,8 @@ static PYR_INLINE int pyr_hset_put(pyr_hset* h, uint64_t key, uint64_t val) {
         return -1;
     i = pyr_hset_slot(h, key);
     if (h->e[i].stamp != h->epoch) {
+        if (h->count >= h->max_entries) /* a table kept larger still holds to the budget */
+            return -1;
         h->e[i].stamp = h->epoch;
         h->e[i].key = key;
         h->count++;
