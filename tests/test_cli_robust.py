@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -95,6 +96,33 @@ def test_ctrl_c_stops_with_one_line_and_130(argv):
     assert proc.returncode == 130, err
     assert err.decode().strip().splitlines()[-1] == "pyramid-solitaire: interrupted"
     assert b"Traceback" not in err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM is not a signal there")
+def test_sigterm_stops_a_pool_run_with_its_workers_and_143(tmp_path):
+    """kill (SIGTERM) on an atlas run with a process pool: the workers go too (none is left
+    computing its block for a parent that is gone), one line, status 143, no block file."""
+    argv = ["atlas", "run", "classic-draw3", "--count", "200000", "--block", "100000"]
+    argv += ["--workers", "2", "--out", str(tmp_path), "--no-progress"]
+    proc = subprocess.Popen(
+        CLI + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+    )
+    time.sleep(4.0)  # let the pool's workers start their blocks (not a speed check)
+    assert proc.poll() is None, proc.communicate()
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    assert err.decode().strip().splitlines()[-1] == "pyramid-solitaire: terminated"
+    assert b"Traceback" not in err
+    for _ in range(50):  # the workers, in the run's process group, are gone
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        raise AssertionError("worker processes outlived the terminated run")
+    assert not list(tmp_path.rglob("*.json"))
 
 
 # ---- numbers in flags -------------------------------------------------------------------------

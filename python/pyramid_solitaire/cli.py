@@ -13,6 +13,8 @@ status (README, "Exit status"):
 - 74 (:data:`EXIT_IO`): something could not be written: standard output is closed
   (``>&-``), the disk is full (``> /dev/full``), a file cannot be written.
 - 130 (:data:`EXIT_INTERRUPTED`): Ctrl-C, with ``pyramid-solitaire: interrupted``.
+- 143 (:data:`EXIT_TERMINATED`): SIGTERM (``kill``), with ``pyramid-solitaire: terminated``:
+  stopped as Ctrl-C stops it (worker processes stopped too, finished files kept).
 - 141 (:data:`EXIT_PIPE`): the reader of standard output went away (``... | head -1``):
   quietly, as a shell reports a writer whose reader left.
 
@@ -26,7 +28,9 @@ import argparse
 import importlib
 import os
 import re
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
@@ -41,11 +45,30 @@ EXIT_BUDGET = 1  # a budget ran out before an answer that needs one
 EXIT_USAGE = 2
 EXIT_IO = 74  # sysexits' EX_IOERR: output that cannot be written
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143  # 128 + SIGTERM
 EXIT_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a writer whose reader left
 
 
 class UsageError(ValueError):
     pass
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where Ctrl-C's KeyboardInterrupt would be, so that it stops what runs
+    the same way (pools' worker processes stopped, files written whole or not at all)."""
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise Terminated()
+
+
+def _catch_sigterm() -> object:
+    """Turn SIGTERM into Terminated while main() runs (main thread only: elsewhere signals
+    cannot be caught); the handler it replaces, for main() to put back."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    before = signal.signal(signal.SIGTERM, _raise_terminated)
+    return signal.SIG_DFL if before is None else before  # (None: not set from Python)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -194,13 +217,25 @@ def _cannot_write(e: OSError) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from .solver import SearchBudgetExceeded
-
     if sys.stderr is None:  # 2>&-: notes and progress go nowhere, statuses still tell
         sys.stderr = open(os.devnull, "w", encoding="utf-8")
     if sys.stdout is None:  # >&-: print() would drop everything without a word
         _say(f"{PROG}: error: standard output is closed: nothing can be written")
         return EXIT_IO
+    before = _catch_sigterm()
+    try:
+        return _main(argv)
+    except Terminated:  # (a SIGTERM just as _main returned)
+        _say(f"{PROG}: terminated")
+        return EXIT_TERMINATED
+    finally:
+        if before is not None:
+            signal.signal(signal.SIGTERM, before)  # type: ignore[arg-type]
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    from .solver import SearchBudgetExceeded
+
     try:
         try:
             args = build_parser().parse_args(argv)
@@ -216,6 +251,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SearchBudgetExceeded as e:
         _say(f"{PROG}: {_one_line(e)}")
         return EXIT_BUDGET
+    except Terminated:
+        _say(f"{PROG}: terminated")
+        return EXIT_TERMINATED
     except KeyboardInterrupt:
         _say(f"{PROG}: interrupted")
         return EXIT_INTERRUPTED
