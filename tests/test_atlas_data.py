@@ -1,0 +1,38 @@
+"""The atlas's committed data (data/atlas/): every block file reads back and checks out
+(rules, counts, digest format), every row is a registered one, no deal was left undecided,
+and every row's blocks start at deal 0 without gaps. And the solver still agrees with them
+deal by deal: two blocks of the stock-top one-pass readings, decided before the solver
+decided those rules over frames, are decided again here and their results' digests compared
+(so a change of the solver's answers on these rules fails here)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pyramid_solitaire import atlas as A
+
+from conftest import repo_file
+
+DATA = repo_file("data", "atlas")
+
+
+def test_every_committed_block_checks_out():
+    rep = A.report(DATA)
+    assert rep["unknown"] == []
+    assert len(rep["rows"]) >= 20
+    for entry in rep["rows"]:
+        assert entry["undecided"] == 0, entry["row"]
+        assert entry["gaps"] == [] and entry["ranges"][0][0] == 0, entry["row"]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "reading-once-no-overlap-w0-stp-notop2-1pass",  # the published rows' pyramid rules
+        "reading-once-all-overlap-w0-stp-notop2-1pass",  # every card, overlap discards
+    ],
+)
+def test_frames_agree_with_blocks_decided_before_them(name):
+    c = A.check(name, 0, out=DATA, threads=2)
+    assert c["count"] == 10_000 and c["sample"] is None
+    assert c["agree"] and c["digest_agrees"], A.check_text(c)
