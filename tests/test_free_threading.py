@@ -16,7 +16,7 @@ import numpy as np
 
 from pyramid_core.position import Table
 from pyramid_core.shuffle import deal_cards
-from pyramid_solitaire import simulate, solve_many
+from pyramid_solitaire import Rules, simulate, solve_many
 
 from conftest import repo_file
 
@@ -50,6 +50,10 @@ CALLS = {
     ).removed.tobytes(),
     "solve_many pyramide": lambda: solve_many(np.arange(60), "pyramide").winnable.tobytes(),
     "solve_many unlimited": lambda: solve_many(np.arange(300, 400), "unlimited").n_moves.tobytes(),
+    "solve_many msc": lambda: solve_many(np.arange(80), "msc").n_moves.tobytes(),
+    "solve_many one pass, stock top (frames)": lambda: solve_many(
+        np.arange(100), Rules(waste_at_deal=0, redeals=0, stock_top_playable=True)
+    ).n_moves.tobytes(),
     "engine walks": lambda: [_engine_walk(n) for n in range(40)],
 }
 
