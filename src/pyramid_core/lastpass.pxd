@@ -1,5 +1,5 @@
 # The last pass through the talon under draw one, decided by frame summaries (lastpass.pyx,
-# docs/solver.md "The last pass"): the solver's decisions under one pass with the stock's top
+# docs/solver.md, "frames"): the solver's decisions under one pass with the stock's top
 # card playable are made here. The tables (lp_store) live in the solver's workspace.
 from libc.stdint cimport int64_t
 

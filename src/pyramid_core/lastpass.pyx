@@ -1,6 +1,8 @@
 # cython: language_level=3
 """The last pass through the talon under draw one, decided by frame summaries (lastpass.pxd;
-docs/solver.md, "The last pass").
+docs/solver.md, "One pass with the stock top playable: frames"). The solver uses it for one
+pass with the stock's top card playable (solver.pyx's frames_rules); it is exact for any
+last pass under draw one without pair_waste_top_two.
 
 In the last pass the waste is a stack: a card drawn onto it covers the cards below until it
 goes, and nothing ever goes back to the stock. While a waste card w is on top, the cards under
@@ -12,7 +14,8 @@ floor (no waste card that matters). For each frame, worked out once per solve:
   only the floor wins, with nothing left anywhere);
 * its *returns*: every (pyramid, stock) in which w has just gone (paired, or a King).
 
-A frame's answer comes from its moves (the position's own moves, gen_moves): a move that
+A frame's answer comes from its moves (position.pxd's card_moves and covering_pairs, with w
+and the playable stock top as the talon cards in play): a move that
 takes w away is a return; any other move but a draw leads to a frame with the same w; a draw
 of card d opens the frame (pyramid, stock - d, d), and each of that frame's returns puts w
 back on top, a frame with the same w again. Every move takes a card away or draws one, so
