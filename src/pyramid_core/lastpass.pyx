@@ -1,8 +1,9 @@
 # cython: language_level=3
 """The last pass through the talon under draw one, decided by frame summaries (lastpass.pxd;
 docs/solver.md, "One pass with the stock top playable: frames"). The solver uses it for one
-pass with the stock's top card playable (solver.pyx's frames_rules); it is exact for any
-last pass under draw one without pair_waste_top_two.
+pass with the stock's top card playable (solver.pyx's frames_rules), where the tests compare
+it with the plain search; nothing in it needs the stock top playable or the pass to be the
+only one (docs/solver.md says why the search with bounds stays elsewhere).
 
 In the last pass the waste is a stack: a card drawn onto it covers the cards below until it
 goes, and nothing ever goes back to the stock. While a waste card w is on top, the cards under
