@@ -7,11 +7,13 @@ decided those rules over frames, are decided again here and their results' diges
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from pyramid_solitaire import atlas as A
 
-from conftest import repo_file
+from conftest import repo_file, run_main
 
 DATA = repo_file("data", "atlas")
 
@@ -36,3 +38,12 @@ def test_frames_agree_with_blocks_decided_before_them(name):
     c = A.check(name, 0, out=DATA, threads=2)
     assert c["count"] == 10_000 and c["sample"] is None
     assert c["agree"] and c["digest_agrees"], A.check_text(c)
+
+
+def test_report_takes_several_groups(capsys):
+    code, out, _ = run_main(
+        capsys, "atlas", "report", "--out", str(DATA), "--group", "published",
+        "--group", "extra", "--json",
+    )  # fmt: skip
+    assert code == 0
+    assert {A.row(e["row"]).group for e in json.loads(out)["rows"]} == {"published", "extra"}

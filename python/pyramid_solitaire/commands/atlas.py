@@ -107,7 +107,12 @@ def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) ->
         )
         _out(r)
         if name == "report":
-            r.add_argument("--group", metavar="NAME", help="only " + ", ".join(_atlas.GROUPS))
+            r.add_argument(
+                "--group",
+                metavar="NAME",
+                action="append",
+                help="only this group (repeat it for several): " + ", ".join(_atlas.GROUPS),
+            )
         r.add_argument("--json", action="store_true", help="print one JSON object instead")
         r.add_argument(
             "--plot",
