@@ -43,7 +43,7 @@ from pyramid_core.geometry cimport free_mask, pyr_ctz32, pyr_msb32
 from pyramid_core.hashset cimport (hmix, hset_init, hset_free, hset_clear, hset_clear_to,
                                    hset_slot, hset_at, hset_put, hset_value, HSET_SMALL)
 from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, MAX_MOVES, LOC_TALON,
-                                    LOC_NONE, CUR_SHIFT, REC_SHIFT, gen_moves, pos_apply,
+                                    CUR_SHIFT, REC_SHIFT, gen_moves, pos_apply,
                                     pos_won, pos_pyr, pos_talon, pos_cur, below, move_a,
                                     move_b, card_moves, covering_pairs)
 from pyramid_core.search cimport search, spent, no_room
@@ -243,14 +243,6 @@ cdef inline uint64_t _cards(uint32_t pyr, uint32_t talon) noexcept nogil:
     return <uint64_t>pyr | (<uint64_t>talon << LOC_TALON)
 
 
-cdef inline uint32_t _pyr_bit(int loc) noexcept nogil:
-    return (<uint32_t>1) << loc if loc < LOC_TALON else 0
-
-
-cdef inline uint32_t _talon_bit(int loc) noexcept nogil:
-    return (<uint32_t>1) << (loc - LOC_TALON) if LOC_TALON <= loc < LOC_NONE else 0
-
-
 cdef inline pyr_pos _word(const pyr_table* t, uint32_t pyr, uint32_t talon, int cur) noexcept nogil:
     """A last-pass position word (recycles: all used)."""
     return (<pyr_pos>pyr | (<pyr_pos>talon << LOC_TALON) | (<pyr_pos>cur << CUR_SHIFT)
@@ -258,13 +250,14 @@ cdef inline pyr_pos _word(const pyr_table* t, uint32_t pyr, uint32_t talon, int 
 
 
 cdef int frame(search* s, uint32_t pyr, uint32_t stock, int w, int64_t* off) noexcept nogil:
-    """The frame (pyr, stock, w) (w: talon index of the waste top, -1 for the floor): 1 won,
-    0 not (its returns' list at arena[off[0]]: position words with no waste), -1 a budget ran
-    out."""
+    """The frame (pyr, stock, w) (w: talon index of the waste top, -1 for the floor; never a
+    King: lp_won takes them off the waste, and a draw's card is never one, the stock's Kings
+    going at once): 1 won, 0 not (its returns' list at arena[off[0]]: position words with no
+    waste), -1 a budget ran out."""
     cdef const pyr_table* t = s.t
     cdef lp_store* L = s.lp
     cdef uint32_t k, f, p2, s2
-    cdef uint64_t key, slot, ret
+    cdef uint64_t key, slot, ret, left
     cdef int64_t base, sub, j, n_sub, o, only = 0
     cdef int n, q, i, a, b, n_av, res = 0
     cdef int av[2]
@@ -277,13 +270,6 @@ cdef int frame(search* s, uint32_t pyr, uint32_t stock, int w, int64_t* off) noe
     stock = _no_kings_on_top(t, stock)
     if w >= 0:
         q = 13 - t.rank[LOC_TALON + w]
-        if q == 0:
-            # A King on the waste's top goes at once: its one return.
-            base = L.scratch_len
-            if _push(L, _cards(pyr, stock)) < 0:
-                return no_room(s)
-            off[0] = _store(L, base)
-            return 0 if off[0] >= 0 else no_room(s)
         if not (pyr & t.pyr_rank[q]) and not (
                 t.rules.stock_top_playable and stock & s.talon_rank[q]):
             # w can never go.
@@ -320,10 +306,13 @@ cdef int frame(search* s, uint32_t pyr, uint32_t stock, int w, int64_t* off) noe
         if t.rules.pair_with_covering:
             n += covering_pairs(t.rank, pyr, f, mv + n)
         for i in range(n):
+            # The cards left: a location is its bit of the cards' word (a King's b, LOC_NONE,
+            # is bit 63, outside it), as in pos_apply.
             a = move_a(mv[i])
             b = move_b(mv[i])
-            p2 = pyr & ~(_pyr_bit(a) | _pyr_bit(b))
-            s2 = stock & ~(_talon_bit(a) | _talon_bit(b))
+            left = _cards(pyr, stock) & ~(((<uint64_t>1) << a) | ((<uint64_t>1) << b))
+            p2 = pos_pyr(left)
+            s2 = pos_talon(left)
             if w >= 0 and (a == LOC_TALON + w or b == LOC_TALON + w):
                 # w goes: a return (under the pyramid goal, a win once the pyramid is clear).
                 if not t.rules.win_all and p2 == 0:
