@@ -153,6 +153,14 @@ def test_undecided_deals_are_counted_and_said(tmp_path, capsys):
     assert d["undecided"] > 0 and d["max_seconds"] == 1e-9
     assert code == 1 and "NOT DECIDED" in out and "WARNING" in err and "0000000199" in err
     assert "NOT DECIDED" in A.report_text(A.report(tmp_path))
+    # run again without the budget: nothing to do, but the range still holds them
+    code, out, err = run_main(
+        capsys, "atlas", "run", "msc", "--count", "200", "--out", str(tmp_path)
+    )
+    assert "0 blocks done now, 1 on disk before" in out
+    assert code == 1 and f"{d['undecided']:,} deals of this range are NOT DECIDED" in err
+    done = A.run("msc", 0, 200, out=tmp_path)
+    assert done["undecided"] == 0 and done["undecided_before"] == d["undecided"]
 
 
 # ---- checks ----------------------------------------------------------------------------------
@@ -224,7 +232,14 @@ def test_other_rules_and_damaged_files_are_named(tmp_path, capsys):
         (json.dumps(dict(good, first=301)), "which is the file"),
         (json.dumps(dict(good, seconds=-1)), "'seconds' is -1"),
         (json.dumps(dict(good, format="x")), "its format"),
-        (json.dumps(dict(good, rules={"draw": 1})), "do not name every option"),
+        (json.dumps(dict(good, rules={"draw": 1})), "do not name 'waste_at_deal', 'redeals'"),
+        (json.dumps(dict(good, rules=dict(good["rules"], draw="1"))), "rule 'draw' is '1'"),
+        (json.dumps(dict(good, rules=dict(good["rules"], waste_at_deal=0.0))), "waste_at_deal"),
+        (json.dumps(dict(good, results_sha256="A" * 64)), "not 64 lowercase hex digits"),
+        (json.dumps(dict(good, date="yesterday")), "'date' is 'yesterday', not a UTC time"),
+        (json.dumps(dict(good, machine={})), "machine's 'cpu' is None, not a text"),
+        (json.dumps(dict(good, machine=dict(good["machine"], cores_used="2"))), "'cores_used'"),
+        (json.dumps(good)[:-1] + ', "wins": 0}', "the key 'wins' twice"),
         (json.dumps(dict(good, rules=dict(good["rules"], draw=2))), "rules are not valid"),
         (json.dumps(dict(good, row="msc")), "of row 'msc'"),
     ):
@@ -234,6 +249,9 @@ def test_other_rules_and_damaged_files_are_named(tmp_path, capsys):
     (folder / "notes.json").write_text("{}")
     refused("notes.json, which is not a block file name")
     (folder / "notes.json").unlink()
+    (folder / "old").mkdir()
+    refused("holds a folder, old")
+    (folder / "old").rmdir()
     other = folder / A.block_name(200, 399)  # overlapping blocks (two machines' cuts)
     other.write_text(json.dumps(dict(good, first=200, count=200, wins=0, results_sha256="0" * 64)))
     refused("overlap")
@@ -248,13 +266,17 @@ def test_command_line_usage_errors(tmp_path, capsys):
         (["run", "msc", "--count", "0"], "--count must be 1.."),
         (["run", "msc", "--count", "ten"], "--count must be"),
         (["run", "msc", "--start", "-1", "--count", "10"], "--start must be 0.."),
-        (["run", "msc", "--start", "8031810175", "--count", "2"], "--count must be 1..1,"),
+        (["run", "msc", "--start", "8031810175", "--count", "2"], "runs past the last deal"),
+        (["run", "msc", "--count", "2", "--out", ""], "--out must name the atlas folder"),
+        (["report", "--out", " "], "--out must name the atlas folder"),
+        (["check", "msc", "0", "--seed", "5"], "--seed goes with a sample"),
         (["run", "msc", "--count", "10", "--block", "0"], "--block must be 1.."),
         (["run", "msc", "--count", "10", "--workers", "0"], "--workers must be"),
         (["run", "msc", "--count", "10", "--max-seconds", "-1"], "--max-seconds must be"),
         (["run", "msc"], "--count"),
         (["check", "msc", "x"], "FIRST must be"),
         (["check", "msc", "0"], "has no block starting at deal 0"),
+        (["check", "msc", "0", "--out", str(tmp_path / "none")], "not an atlas folder"),
         (["report", "--out", str(tmp_path / "none")], "not an atlas folder"),
         (["rows", "--group", "x"], "--group must be one of"),
         (["readings", "--out", str(tmp_path / "none")], "not an atlas folder"),
@@ -265,6 +287,23 @@ def test_command_line_usage_errors(tmp_path, capsys):
         assert code == 2 and match in err and len(err.strip().splitlines()) == 1, (argv, err)
     code, _, err = run_main(capsys, "atlas", "run", "reading-once-w9", "--count", "1")
     assert code == 2 and "reading-once[-all]-{overlap|no-overlap}" in err
+
+
+def test_a_row_folder_given_as_the_atlas_folder_is_refused(tmp_path, capsys):
+    # the blocks would go one level too deep (out/msc/msc/...), and the report miss them
+    fake_block(tmp_path, "msc", 0, 100, 60)
+    row_folder = tmp_path / "msc"
+    for argv in (
+        ["run", "msc", "--count", "100"],
+        ["report"],
+        ["readings"],
+        ["check", "msc", "0"],
+    ):
+        code, _, err = run_main(capsys, "atlas", *argv, "--out", str(row_folder))
+        assert code == 2 and "holds block files itself" in err and str(tmp_path) in err, err
+    assert not (row_folder / "msc").exists()
+    with pytest.raises(ValueError, match="it is a row's folder"):
+        A.report(row_folder)
 
 
 # ---- the report ------------------------------------------------------------------------------
@@ -288,7 +327,13 @@ def fake_block(folder, row, first, count, wins, undecided=0, seconds=1.5, digest
         "wall_seconds": seconds / 2,
         "max_seconds": None,
         "version": "0.1.0",
-        "machine": {"cpu": "test", "cores_used": 1},
+        "machine": {
+            "cpu": "test",
+            "cores_used": 1,
+            "cores": 2,
+            "system": "Linux x86_64",
+            "python": "3.11.7",
+        },
         "date": "2026-12-03T00:00:00Z",
     }
     (folder / A.block_name(first, first + count - 1)).write_text(json.dumps(d))
@@ -385,6 +430,12 @@ def test_plot(tmp_path):
     assert (tmp_path / "atlas.png").read_bytes()[:4] == b"\x89PNG"
     A.plot(A.report(tmp_path), tmp_path / "atlas.svg")
     assert b"<svg" in (tmp_path / "atlas.svg").read_bytes()[:500]
+    assert (tmp_path / "atlas.svg").stat().st_mode & 0o777 == 0o644  # shared, as the blocks
+    with pytest.raises(ValueError, match="plot must name a file"):
+        A.plot(A.report(tmp_path), "")
+    with pytest.raises(ValueError, match="no row has decided deals"):
+        A.plot(A.report(tmp_path, "reading"), tmp_path / "none.png")
+    assert not (tmp_path / "none.png").exists()
 
 
 # ---- the command line ------------------------------------------------------------------------
@@ -396,6 +447,10 @@ def test_command_line(tmp_path, capsys):
     assert re.search(r"pyramid-once-no-overlap +clear the pyramid.*9\.02% of 100,000,000", out)
     code, out, _ = run_main(capsys, "atlas", "rows", "--json", "--group", "published")
     assert code == 0 and len(json.loads(out)["rows"]) == 6
+    code, out, _ = run_main(
+        capsys, "atlas", "rows", "--json", "--group", "published", "--group", "extra"
+    )
+    assert code == 0 and {r["group"] for r in json.loads(out)["rows"]} == {"published", "extra"}
     out_dir = str(tmp_path / "a")
     code, out, _ = run_main(
         capsys, "atlas", "run", UNLIMITED, "--count", "600", "--block", "300", "--out", out_dir

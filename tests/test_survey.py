@@ -313,6 +313,9 @@ def test_report_plot(tmp_path):
     assert (tmp_path / "real.png").read_bytes()[:4] == b"\x89PNG"
     with pytest.raises(OSError, match="not a file"):
         S.plot(S.report(tmp_path / "p"), "/dev/full")
+    assert (tmp_path / "p.svg").stat().st_mode & 0o777 == 0o644  # shared, as the shards
+    with pytest.raises(ValueError, match="plot must name a file"):
+        S.plot(S.report(tmp_path / "p"), "")
 
 
 # ---- on a Dask cluster ---------------------------------------------------------------------

@@ -58,10 +58,10 @@ import numpy as np
 from pyramid_core.shuffle import MAX_DEAL_NUMBER
 
 from . import _args
-from ._atomic import lock_file, write_atomic, write_atomic_with
+from ._atomic import lock_file, write_atomic
 from ._cluster import shard_results
 from ._parallel import make_progress
-from ._plotting import pyplot
+from ._plotting import figure_path, pyplot, save_figure
 from .jsonin import loads
 from .rules import UNLIMITED, Rules
 
@@ -288,12 +288,19 @@ def _build() -> dict[str, Row]:
 ROWS: dict[str, Row] = _build()
 
 
-def rows(group: str | None = None) -> list[Row]:
-    """The registered rows (of one group: ``published``, ``preset``, ``extra``,
+def _groups(group: str | Sequence[str] | None) -> set[str] | None:
+    """The groups asked for (one name or several), checked; None for all."""
+    if group is None:
+        return None
+    names = [group] if isinstance(group, str) else list(group)
+    return {_args.choice("group", g, GROUPS) for g in names}
+
+
+def rows(group: str | Sequence[str] | None = None) -> list[Row]:
+    """The registered rows (of one group or several: ``published``, ``preset``, ``extra``,
     ``reading``), in the table's order."""
-    if group is not None:
-        group = _args.choice("group", group, GROUPS)
-    return [r for r in ROWS.values() if group is None or r.group == group]
+    groups = _groups(group)
+    return [r for r in ROWS.values() if groups is None or r.group in groups]
 
 
 def row(name: str | Row) -> Row:
@@ -338,6 +345,18 @@ def _rows_arg(which: str | Row | Iterable[str | Row]) -> list[Row]:
 # ---- block files -------------------------------------------------------------------------
 
 
+#: A block's machine: each field and its type (cores: None where the system does not say).
+_MACHINE: dict[str, Any] = {
+    "cpu": str,
+    "cores_used": int,
+    "cores": (int, type(None)),
+    "system": str,
+    "python": str,
+}
+_KIND = {str: "a text", int: "a whole number", (int, type(None)): "a whole number or null"}
+_DATE = re.compile(r"\d{4}-[01]\d-[0-3]\dT[0-2]\d:[0-5]\d:[0-6]\dZ")
+
+
 def block_name(first: int, last: int) -> str:
     """A block's file name: its first and last deal numbers, ten digits each (every deal
     number has at most ten), so that the names sort as the blocks do."""
@@ -371,6 +390,28 @@ class Block:
     @property
     def decided(self) -> int:
         return self.count - self.undecided
+
+
+def atlas_folder(out: str | os.PathLike, *, must_exist: bool = True) -> Path:
+    """The atlas folder ``out``, checked: a name (not empty), a folder (when it exists; with
+    ``must_exist`` it must), and not a row's own folder (one holding block files itself:
+    the blocks would go one level too deep)."""
+    if not isinstance(out, (str, os.PathLike)) or not os.fspath(out).strip():
+        raise ValueError(f"out must name the atlas folder, got {_args.excerpt(out)}")
+    base = Path(out)
+    if not base.exists():
+        if must_exist:
+            raise ValueError(f"{base} is not an atlas folder (no such folder)")
+        return base
+    if not base.is_dir():
+        raise ValueError(f"{base} is not an atlas folder (not a folder)")
+    inside = next((p.name for p in base.glob("*.json") if _BLOCK_FILE.fullmatch(p.name)), None)
+    if inside is not None:
+        raise ValueError(
+            f"{base} holds block files itself ({inside}): it is a row's folder; give the "
+            f"atlas folder that holds the rows' folders ({base.parent})"
+        )
+    return base
 
 
 def _damaged(path: Path, what: str) -> ValueError:
@@ -443,7 +484,9 @@ def read_block(path: str | os.PathLike) -> Block:
     wins = whole("wins", 0, count - undecided)
     digest = text("results_sha256")
     if not re.fullmatch(r"[0-9a-f]{64}", digest):
-        raise _damaged(path, f"'results_sha256' is {_args.excerpt(digest)}, not 64 hex digits")
+        raise _damaged(
+            path, f"'results_sha256' is {_args.excerpt(digest)}, not 64 lowercase hex digits"
+        )
     if path.name != block_name(first, first + count - 1):
         raise _damaged(
             path,
@@ -452,16 +495,29 @@ def read_block(path: str | os.PathLike) -> Block:
         )
     if not isinstance(d["rules"], dict):
         raise _damaged(path, "'rules' is not an object of options")
+    options = Rules().to_dict()
+    missing = [k for k in options if k not in d["rules"]]
+    if missing:
+        raise _damaged(path, f"its rules do not name {', '.join(map(repr, missing))}")
     try:
         rules = Rules.from_dict(d["rules"]).to_dict()
     except ValueError as e:
         raise _damaged(path, f"its rules are not valid ({e})") from None
-    if set(d["rules"]) != set(rules):
-        raise _damaged(
-            path, "its rules do not name every option (" + ", ".join(sorted(rules)) + ")"
-        )
+    for k, v in rules.items():  # as to_dict writes them: no "1" for 1, no 1 for true
+        if type(d["rules"][k]) is not type(v) or d["rules"][k] != v:
+            raise _damaged(path, f"its rule {k!r} is {_args.excerpt(d['rules'][k])}, written {v!r}")
     if not isinstance(d["machine"], dict):
         raise _damaged(path, "'machine' is not an object")
+    for key, kind in _MACHINE.items():
+        value = d["machine"].get(key)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise _damaged(
+                path, f"its machine's {key!r} is {_args.excerpt(value)}, not {_KIND[kind]}"
+            )
+    if not _DATE.fullmatch(text("date")):
+        raise _damaged(
+            path, f"'date' is {_args.excerpt(d['date'])}, not a UTC time YYYY-MM-DDTHH:MM:SSZ"
+        )
     return Block(
         path=path,
         row=text("row"),
@@ -491,8 +547,13 @@ def _row_blocks(folder: Path, r: Row) -> list[Block]:
     blocks = []
     want = r.rules.to_dict()
     for path in sorted(folder.iterdir()):
-        if path.name.startswith(".") or path.suffix != ".json":
+        if path.name.startswith(".") or (path.suffix != ".json" and not path.is_dir()):
             continue  # (the writer's temporaries, notes)
+        if path.is_dir():
+            raise ValueError(
+                f"atlas row folder {folder} holds a folder, {path.name}: a row's folder holds "
+                "only block files; move it away"
+            )
         if not _BLOCK_FILE.fullmatch(path.name):
             raise ValueError(
                 f"atlas row folder {folder} holds {path.name}, which is not a block file "
@@ -681,7 +742,12 @@ class _Lock:
 
 def _check_range(start: Any, count: Any, block: Any) -> tuple[int, int, int]:
     start = _args.whole("start", start, 0, MAX_DEAL_NUMBER)
-    count = _args.whole("count", count, 1, MAX_DEAL_NUMBER + 1 - start)
+    count = _args.whole("count", count, 1, MAX_DEAL_NUMBER + 1)
+    if start + count - 1 > MAX_DEAL_NUMBER:
+        raise ValueError(
+            f"count {count:,} from deal {start:,} runs past the last deal number, "
+            f"{MAX_DEAL_NUMBER:,} (at most {_n(MAX_DEAL_NUMBER + 1 - start, 'deal')} from there)"
+        )
     block = _args.whole("block", block, 1, MAX_BLOCK)
     return start, count, block
 
@@ -719,15 +785,14 @@ def run(
     if max_seconds is not None:
         max_seconds = _args.real("max_seconds", max_seconds)
     workers = _args.workers(workers)
-    base = Path(out)
-    if base.exists() and not base.is_dir():
-        raise ValueError(f"atlas folder {base} is not a folder")
+    base = atlas_folder(out, must_exist=False)
     locks: list[_Lock] = []
     try:
         tasks: list[tuple] = []
         parts: list[tuple[int, int]] = []
         where: list[Row] = []
         before: dict[str, int] = {}
+        undecided_before: list[Block] = []
         for r in chosen:
             folder = base / r.name
             locks.append(_Lock(folder))
@@ -737,7 +802,9 @@ def run(
                     stale.unlink()
                 except OSError:
                     pass
-            before[r.name] = sum(1 for b in existing if b.last >= start and b.first < start + count)
+            inside = [b for b in existing if b.last >= start and b.first < start + count]
+            before[r.name] = len(inside)
+            undecided_before += [b for b in inside if b.undecided]
             for a, b in _gaps(start, start + count, existing):
                 for lo, hi in _cut(a, b, size):
                     tasks.append((r.rules.to_dict(), lo, hi - lo, max_seconds))
@@ -804,6 +871,8 @@ def run(
         "wins": sum(e["wins"] for e in per.values()),
         "undecided": sum(e["undecided"] for e in per.values()),
         "undecided_files": undecided_files,
+        "undecided_before": sum(b.undecided for b in undecided_before),
+        "undecided_before_files": [str(b.path) for b in undecided_before],
         "seconds": seconds,
         "deals_per_second": total / seconds if total and seconds > 0 else None,
     }
@@ -819,7 +888,7 @@ def run_text(done: dict[str, Any]) -> str:
             f"{e['blocks_before']:,} on disk before"
         )
         if e["deals"]:
-            line += f"; {e['wins']:,} wins of the {e['deals']:,} deals done now"
+            line += f"; {_n(e['wins'], 'win')} of the {e['deals']:,} deals done now"
         if e["undecided"]:
             line += f", {e['undecided']:,} NOT DECIDED"
         lines.append(line)
@@ -837,7 +906,7 @@ def find_block(r: str | Row, first: Any, out: str | os.PathLike = DEFAULT_OUT) -
     naming the blocks there are)."""
     r = row(r)
     first = _args.whole("first", first, 0, MAX_DEAL_NUMBER)
-    folder = Path(out) / r.name
+    folder = atlas_folder(out) / r.name
     blocks = _row_blocks(folder, r)
     for b in blocks:
         if b.first == first:
@@ -870,6 +939,8 @@ def check(
     from .solver import solve_many
 
     r = row(r)
+    if seed is not None and sample is None:
+        raise ValueError("seed goes with a sample (without one the whole block is decided)")
     b = find_block(r, first, out)
     if sample is not None:
         sample = _args.whole("sample", sample, 1, b.count)
@@ -1010,16 +1081,8 @@ def report(
     them, and the published value with whether it lies inside the interval (``inside``) and
     how many standard errors of the difference away it is (``z``). Every block is checked as
     it is read; folders of no registered row are listed in ``unknown``."""
-    base = Path(out)
-    if not base.is_dir():
-        raise ValueError(f"{base} is not an atlas folder (no such folder)")
-    groups = (
-        None
-        if group is None
-        else {
-            _args.choice("group", g, GROUPS) for g in ([group] if isinstance(group, str) else group)
-        }
-    )
+    base = atlas_folder(out)
+    groups = _groups(group)
     entries = []
     for r in ROWS.values():
         if groups is not None and r.group not in groups:
@@ -1191,9 +1254,13 @@ def readings_text(rep: dict[str, Any]) -> str:
 
 def plot(rep: dict[str, Any], path: str | os.PathLike) -> None:
     """Each row's win rate with its 95% interval, the published values marked, as a figure
-    saved to ``path`` (its format by the suffix; needs matplotlib: the plot extra)."""
-    plt = pyplot()
+    saved to ``path`` (its format by the suffix, PNG without one; needs matplotlib: the plot
+    extra). ValueError when ``path`` is empty or no row has a rate to plot."""
+    figure_path(path)
     entries = [e for e in rep["rows"] if e["win_rate"] is not None]
+    if not entries:
+        raise ValueError(f"plot: no row has decided deals in {rep['out']}: no figure written")
+    plt = pyplot()
     n = max(1, len(entries))
     fig, ax = plt.subplots(figsize=(9, 1.2 + 0.32 * n))
     ys = np.arange(len(entries))[::-1]
@@ -1228,8 +1295,4 @@ def plot(rep: dict[str, Any], path: str | os.PathLike) -> None:
         )
     ax.set_title("Pyramid Solitaire: perfect-play win rates")
     fig.tight_layout()
-    kind = Path(path).suffix.lstrip(".").lower() or "png"
-    try:
-        write_atomic_with(path, lambda f: fig.savefig(f, format=kind))  # the one writer
-    finally:
-        plt.close(fig)
+    save_figure(fig, path)

@@ -8,6 +8,7 @@ requests from stdio and WebSocket, save files, the browser game's files).
   ``[`` x 200,000 never reaches the parser's recursion);
 - ``NaN``, ``Infinity`` and ``-Infinity`` (not JSON), numbers too large for a double
   (``1e999``), and integers of more than :data:`MAX_DIGITS` digits;
+- an object that names a key twice (which of the two values was meant?);
 - anything ``json`` itself refuses.
 
 >>> loads(b'{"op": "new", "id": 3}')
@@ -20,6 +21,10 @@ pyramid_solitaire.jsonin.BadJSON: nested more than 64 deep
 Traceback (most recent call last):
 ...
 pyramid_solitaire.jsonin.BadJSON: NaN is not JSON
+>>> loads('{"wins": 1, "wins": 2}')
+Traceback (most recent call last):
+...
+pyramid_solitaire.jsonin.BadJSON: the key 'wins' twice in one object
 """
 
 from __future__ import annotations
@@ -61,6 +66,16 @@ def _int(text: str) -> int:
     return int(text)
 
 
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            shown = key if len(key) <= 40 else key[:40] + "..."
+            raise BadJSON(f"the key {shown!r} twice in one object")
+        out[key] = value
+    return out
+
+
 def depth(text: str) -> int:
     """How deep the arrays and objects of ``text`` nest (brackets inside strings do not
     count). Exact for valid JSON; for invalid JSON the parser fails before it matters."""
@@ -96,7 +111,13 @@ def loads(data: bytes | bytearray | str, *, max_depth: int = MAX_DEPTH, bom: boo
     if depth(text) > max_depth:
         raise BadJSON(f"nested more than {max_depth} deep")
     try:
-        return json.loads(text, parse_constant=_constant, parse_float=_float, parse_int=_int)
+        return json.loads(
+            text,
+            parse_constant=_constant,
+            parse_float=_float,
+            parse_int=_int,
+            object_pairs_hook=_object,
+        )
     except BadJSON:
         raise
     except RecursionError:  # pragma: no cover - the depth check comes first

@@ -56,7 +56,7 @@ from . import _args
 from ._atomic import lock_file, write_atomic, write_atomic_with
 from ._cluster import shard_results
 from ._parallel import make_progress
-from ._plotting import pyplot
+from ._plotting import figure_path, pyplot, save_figure
 from .jsonin import loads
 from .rules import Rules
 
@@ -701,6 +701,7 @@ def _length_table(hist: dict[int, int], width: int = 40) -> str:
 def plot(rep: dict[str, Any], path: str | os.PathLike) -> None:
     """The two distributions of a report as a figure saved to ``path`` (needs matplotlib:
     the plot extra)."""
+    figure_path(path)
     plt = pyplot()
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     for ax, key, label in (
@@ -717,6 +718,4 @@ def plot(rep: dict[str, Any], path: str | os.PathLike) -> None:
         + (f", {rate * 100:.2f}% won" if rate is not None else "")
     )
     fig.tight_layout()
-    kind = Path(path).suffix.lstrip(".").lower() or "png"
-    write_atomic_with(path, lambda f: fig.savefig(f, format=kind))  # the one writer
-    plt.close(fig)
+    save_figure(fig, path)

@@ -35,7 +35,12 @@ def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) ->
         help="the registered rows",
         description="The registered rows: name, rules, published value.",
     )
-    r.add_argument("--group", metavar="NAME", help="only " + ", ".join(_atlas.GROUPS))
+    r.add_argument(
+        "--group",
+        metavar="NAME",
+        action="append",
+        help="only this group (repeat it for several): " + ", ".join(_atlas.GROUPS),
+    )
     r.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     r.set_defaults(func=run_rows)
 
@@ -142,6 +147,8 @@ _FLAGS = {
     "seed": "--seed",
     "first": "FIRST",
     "group": "--group",
+    "out": "--out",
+    "plot": "--plot",
 }
 
 
@@ -214,12 +221,15 @@ def run_run(args: argparse.Namespace) -> int:
     except RuntimeError as e:  # local worker processes kept dying (blocks kept)
         raise UsageError(f"atlas run: {e}; run it again to go on") from None
     print(dumps(done) if args.json else _atlas.run_text(done))
-    if done["undecided"]:
+    undecided = done["undecided"] + done["undecided_before"]
+    if undecided:
+        files = done["undecided_files"] + done["undecided_before_files"]
+        shown = ", ".join(files[:5]) + (f" and {len(files) - 5:,} more" if len(files) > 5 else "")
         print(
-            f"pyramid-solitaire: WARNING: {done['undecided']:,} deals were NOT DECIDED (a "
-            "budget ran out) in " + ", ".join(done["undecided_files"]) + ": their rows' "
-            "rates are over the decided deals only; delete these blocks and run again "
-            "without --max-seconds to decide every deal",
+            f"pyramid-solitaire: WARNING: {undecided:,} deals of this range are NOT DECIDED "
+            f"(a budget ran out) in {shown}: their rows' rates are over the decided deals "
+            "only; delete these blocks and run again without --max-seconds to decide every "
+            "deal",
             file=sys.stderr,
         )
         return EXIT_DISAGREES
@@ -249,11 +259,11 @@ def _report(args: argparse.Namespace, make, text) -> int:
         raise UsageError(_flag_names(str(e))) from None
     except OSError as e:  # reading the folder: bad input (2)
         raise UsageError(f"atlas: {e.strerror or e}: {e.filename or args.out}") from None
-    if args.plot:  # writing the figure: a failure is exit status 74
+    if args.plot is not None:  # writing the figure: a failure is exit status 74
         try:
             _atlas.plot(rep, args.plot)
-        except ImportError as e:
-            raise UsageError(str(e)) from None
+        except (ImportError, ValueError) as e:
+            raise UsageError(_flag_names(str(e))) from None
     print(dumps(rep) if args.json else text(rep))
     return 0
 

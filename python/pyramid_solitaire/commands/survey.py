@@ -170,10 +170,12 @@ def run_report(args: argparse.Namespace) -> int:
         rep = _survey.report(args.folder)
     except OSError as e:  # reading the folder: bad input (2)
         raise UsageError(f"survey report: {e.strerror or e}: {e.filename or args.folder}") from None
-    if args.plot:  # writing the figure: a failure is exit status 74
+    if args.plot is not None:  # writing the figure: a failure is exit status 74
         try:
             _survey.plot(rep, args.plot)
         except ImportError as e:
             raise UsageError(str(e)) from None
+        except ValueError as e:  # the file's name
+            raise UsageError("--" + str(e)) from None
     print(dumps(rep) if args.report_json else _survey.report_text(rep))
     return 0
