@@ -270,6 +270,10 @@ def test_command_line_usage_errors(tmp_path, capsys):
         (["run", "msc", "--count", "2", "--out", ""], "--out must name the atlas folder"),
         (["report", "--out", " "], "--out must name the atlas folder"),
         (["check", "msc", "0", "--seed", "5"], "--seed goes with a sample"),
+        (
+            ["run", "msc", "--count", "2", "--scheduler", "tcp://127.0.0.1:1", "--workers", "2"],
+            "--workers: not allowed with argument --scheduler",
+        ),
         (["run", "msc", "--count", "10", "--block", "0"], "--block must be 1.."),
         (["run", "msc", "--count", "10", "--workers", "0"], "--workers must be"),
         (["run", "msc", "--count", "10", "--max-seconds", "-1"], "--max-seconds must be"),

@@ -239,15 +239,17 @@ def add_progress_flag(p: argparse.ArgumentParser) -> None:
 
 
 def add_pool_flags(p: argparse.ArgumentParser, tasks: str) -> None:
-    """--scheduler and --workers: where a sharded run's ``tasks`` (shards, blocks) run."""
-    p.add_argument(
+    """--scheduler or --workers: where a sharded run's ``tasks`` (shards, blocks) run (the
+    two together are refused: the cluster's workers are its own)."""
+    where = p.add_mutually_exclusive_group()
+    where.add_argument(
         "--scheduler",
         metavar="ADDRESS",
         default=None,
         help=f"a Dask scheduler (tcp://host:port) to run the {tasks} on its workers "
         "(default: a local process pool)",
     )
-    p.add_argument(
+    where.add_argument(
         "--workers",
         metavar="W",
         default="1",
