@@ -3,10 +3,12 @@
 and every row's blocks start at deal 0 without gaps. And the solver still agrees with them
 deal by deal: two blocks of the stock-top one-pass readings, decided before the solver
 decided those rules over frames, are decided again here and their results' digests compared
-(so a change of the solver's answers on these rules fails here)."""
+(so a change of the solver's answers on these rules fails here). And the table in the README
+and docs/atlas.md is the one these files make (tools/atlas_table.py writes it)."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 
 import pytest
@@ -16,6 +18,21 @@ from pyramid_solitaire import atlas as A
 from conftest import repo_file, run_main
 
 DATA = repo_file("data", "atlas")
+
+
+def test_the_docs_table_is_the_files_table():
+    spec = importlib.util.spec_from_file_location(
+        "atlas_table", repo_file("tools", "atlas_table.py")
+    )
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    want = tool.table(A.report(DATA, tool.GROUPS))
+    assert want.count("\n") >= 12
+    for path in tool.DOCS:
+        text = path.read_text(encoding="utf-8")
+        assert tool.with_table(text, want, path.name) == text, (
+            f"{path}: the atlas table is out of date: run tools/atlas_table.py"
+        )
 
 
 def test_every_committed_block_checks_out():
