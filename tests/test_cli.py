@@ -215,6 +215,7 @@ ARGPARSE_BAD = [
     ["deal", "PY1-N-AAAAAAA", "--format", "xml"],
     ["deal", "PY1-N-AAAAAAA", "--bogus"],
     ["deal", "PY1-N-AAAAAAA", "--redeals"],
+    ["atlas", "report", "extra"],
 ]
 
 # what each message must name
@@ -254,7 +255,15 @@ def test_bad_input(capsys, i):
         assert part in lines[0]
 
 
-ARGPARSE_PARTS = [["COMMAND"], ["CODE"], ["'frobnicate'"], ["'xml'"], ["--bogus"], ["--redeals"]]
+ARGPARSE_PARTS = [
+    ["COMMAND"],
+    ["CODE"],
+    ["'frobnicate'"],
+    ["'xml'"],
+    ["--bogus", "(see 'pyramid-solitaire deal --help')"],
+    ["--redeals"],
+    ["unrecognized arguments: extra", "(see 'pyramid-solitaire atlas report --help')"],
+]
 
 
 @pytest.mark.parametrize(

@@ -72,7 +72,23 @@ def _catch_sigterm() -> object:
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line like every other error (exit status 2)."""
+    """argparse, but a usage error is one line like every other error (exit status 2),
+    pointing at the help of the command it is about."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.set_defaults(_prog=self.prog)  # the deepest subcommand's wins
+
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
+        ns, extras = self.parse_known_args(args, namespace)
+        if extras:  # said by the subcommand that was given them, not the top level
+            prog = getattr(ns, "_prog", self.prog)
+            self.exit(
+                EXIT_USAGE,
+                f"{PROG}: error: unrecognized arguments: {_one_line(' '.join(extras))} "
+                f"(see '{prog} --help')\n",
+            )
+        return ns
 
     def _print_message(self, message: str, file: Any = None) -> None:
         """As argparse's, but a write that fails (``--help > /dev/full``) is not hidden."""
