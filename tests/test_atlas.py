@@ -501,3 +501,33 @@ def test_a_run_on_a_dask_cluster_writes_the_local_files(tmp_path):
         assert {k: far[k] for k in ("rules", "first", "count", "wins", "results_sha256")} == {
             k: near[k] for k in ("rules", "first", "count", "wins", "results_sha256")
         }
+
+
+def test_a_cluster_without_workers_says_so_and_waits_for_one(tmp_path, capsys):
+    distributed = pytest.importorskip(
+        "distributed", reason="the distributed extra is not installed"
+    )
+    import threading
+
+    with distributed.LocalCluster(
+        n_workers=0, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
+        done: dict = {}
+        run = threading.Thread(
+            target=lambda: done.update(
+                A.run(
+                    UNLIMITED, 0, 300, block=300, out=tmp_path, scheduler=cluster.scheduler_address
+                )
+            )
+        )
+        run.start()
+        for _ in range(200):  # the note comes before any task is sent
+            if "has no workers yet" in capsys.readouterr().err:
+                break
+            run.join(0.05)
+        else:
+            pytest.fail("no note that the cluster has no workers")
+        assert run.is_alive() and not done  # waiting, not failing
+        cluster.scale(1)
+        run.join(120)
+        assert not run.is_alive() and done["blocks"] == 1

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import sys
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor
@@ -108,6 +109,13 @@ class _Dask:
         self.lost = ()  # Dask redoes a dead worker's tasks itself
         self.checked = 0.0
         self.refresh()
+        if not self.client.scheduler_info().get("workers"):  # the tasks wait for one
+            print(
+                f"pyramid-solitaire: the Dask scheduler at {self.client.scheduler.address} has "
+                "no workers yet: the tasks wait until one joins (dask worker ADDRESS)",
+                file=sys.stderr,
+                flush=True,
+            )
 
     def refresh(self) -> None:
         """The number of workers, asked again every few seconds (workers come and go)."""
