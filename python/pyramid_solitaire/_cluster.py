@@ -109,7 +109,7 @@ class _Dask:
         self.lost = ()  # Dask redoes a dead worker's tasks itself
         self.checked = 0.0
         self.refresh()
-        if not self.client.scheduler_info().get("workers"):  # the tasks wait for one
+        if self.count == 0:  # the tasks wait for one
             print(
                 f"pyramid-solitaire: the Dask scheduler at {self.client.scheduler.address} has "
                 "no workers yet: the tasks wait until one joins (dask worker ADDRESS)",
@@ -120,7 +120,8 @@ class _Dask:
     def refresh(self) -> None:
         """The number of workers, asked again every few seconds (workers come and go)."""
         if time.monotonic() - self.checked > 5:
-            self.width = max(1, len(self.client.scheduler_info().get("workers", {})))
+            self.count = len(self.client.scheduler_info().get("workers", {}))
+            self.width = max(1, self.count)
             self.checked = time.monotonic()
 
     def restart(self) -> None:  # pragma: no cover - never: lost is empty

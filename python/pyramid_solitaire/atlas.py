@@ -547,13 +547,15 @@ def _row_blocks(folder: Path, r: Row) -> list[Block]:
     blocks = []
     want = r.rules.to_dict()
     for path in sorted(folder.iterdir()):
-        if path.name.startswith(".") or (path.suffix != ".json" and not path.is_dir()):
-            continue  # (the writer's temporaries, notes)
+        if path.name.startswith("."):
+            continue  # (the writer's temporaries)
         if path.is_dir():
             raise ValueError(
                 f"atlas row folder {folder} holds a folder, {path.name}: a row's folder holds "
                 "only block files; move it away"
             )
+        if path.suffix != ".json":
+            continue  # (notes)
         if not _BLOCK_FILE.fullmatch(path.name):
             raise ValueError(
                 f"atlas row folder {folder} holds {path.name}, which is not a block file "
@@ -1261,8 +1263,7 @@ def plot(rep: dict[str, Any], path: str | os.PathLike) -> None:
     if not entries:
         raise ValueError(f"plot: no row has decided deals in {rep['out']}: no figure written")
     plt = pyplot()
-    n = max(1, len(entries))
-    fig, ax = plt.subplots(figsize=(9, 1.2 + 0.32 * n))
+    fig, ax = plt.subplots(figsize=(9, 1.2 + 0.32 * len(entries)))
     ys = np.arange(len(entries))[::-1]
     for y, e in zip(ys, entries):
         rate = e["win_rate"] * 100

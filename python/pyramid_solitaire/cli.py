@@ -82,12 +82,7 @@ class _Parser(argparse.ArgumentParser):
     def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
         ns, extras = self.parse_known_args(args, namespace)
         if extras:  # said by the subcommand that was given them, not the top level
-            prog = getattr(ns, "_prog", self.prog)
-            self.exit(
-                EXIT_USAGE,
-                f"{PROG}: error: unrecognized arguments: {_one_line(' '.join(extras))} "
-                f"(see '{prog} --help')\n",
-            )
+            self._fail(f"unrecognized arguments: {' '.join(extras)}", getattr(ns, "_prog", None))
         return ns
 
     def _print_message(self, message: str, file: Any = None) -> None:
@@ -96,7 +91,11 @@ class _Parser(argparse.ArgumentParser):
             (file or sys.stderr).write(message)
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{PROG}: error: {_one_line(message)} (see '{self.prog} --help')\n")
+        self._fail(message, None)
+
+    def _fail(self, message: str, prog: str | None) -> NoReturn:
+        prog = prog or self.prog
+        self.exit(EXIT_USAGE, f"{PROG}: error: {_one_line(message)} (see '{prog} --help')\n")
 
 
 def _one_line(text: object) -> str:
