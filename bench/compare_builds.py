@@ -27,8 +27,13 @@ NAMED = {
     "one-pass-stock-top": Rules(redeals=0, stock_top_playable=True),
     "two-redeals": Rules(redeals=2),
     "atlas-once": Rules(waste_at_deal=0, redeals=0, stock_top_playable=True),
+    "atlas-once-overlap": Rules(waste_at_deal=0, redeals=0, stock_top_playable=True,
+                                pair_with_covering=True),
+    "atlas-once-all": Rules(waste_at_deal=0, redeals=0, stock_top_playable=True, win="all"),
     "atlas-once-all-overlap": Rules(waste_at_deal=0, redeals=0, stock_top_playable=True,
                                     win="all", pair_with_covering=True),
+    "one-pass-all": Rules(redeals=0, win="all"),
+    "one-pass-overlap": Rules(waste_at_deal=0, redeals=0, pair_with_covering=True),
 }
 name, lo, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 rules = NAMED.get(name, name)

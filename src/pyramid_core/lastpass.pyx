@@ -1,9 +1,9 @@
 # cython: language_level=3
 """The last pass through the talon under draw one, decided by frame summaries (lastpass.pxd;
-docs/solver.md, "One pass with the stock top playable: frames"). The solver uses it for one
-pass with the stock's top card playable (solver.pyx's frames_rules), where the tests compare
-it with the plain search; nothing in it needs the stock top playable or the pass to be the
-only one (docs/solver.md says why the search with bounds stays elsewhere).
+docs/solver.md, "One pass: frames"). The solver uses it for every one-pass rule set under
+draw one but pair_waste_top_two (solver.pyx's frames_rules), where the tests compare it with
+the plain search; nothing in it needs the pass to be the only one (docs/solver.md says why
+the search with bounds stays for redeals).
 
 In the last pass the waste is a stack: a card drawn onto it covers the cards below until it
 goes, and nothing ever goes back to the stock. While a waste card w is on top, the cards under
@@ -32,6 +32,10 @@ good without it) or of the waste. A waste card whose partner rank is gone from t
 (and, with the stock's top card playable, from the stock) can never go: under the pyramid
 goal it is the floor (nothing under it matters), under win="all" the frame is lost.
 
+A frame whose pyramid could not go even with every talon card that may still be in play
+there (the rank classes: _may_clear) is neither won nor has a return worth following: it
+ends at once, in every position it stands for.
+
 Each frame worked out counts one node of the search's budget.
 """
 from libc.stdint cimport int64_t, uint32_t, uint64_t
@@ -43,10 +47,11 @@ from pyramid_core.geometry cimport free_mask, pyr_ctz32, pyr_msb32
 from pyramid_core.hashset cimport (hmix, hset_init, hset_free, hset_clear, hset_clear_to,
                                    hset_slot, hset_at, hset_put, hset_value, HSET_SMALL)
 from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, MAX_MOVES, LOC_TALON,
-                                    CUR_SHIFT, REC_SHIFT, gen_moves, pos_apply,
+                                    TALON_ALL, CUR_SHIFT, REC_SHIFT, gen_moves, pos_apply,
                                     pos_won, pos_pyr, pos_talon, pos_cur, below, move_a,
                                     move_b, card_moves, covering_pairs)
-from pyramid_core.search cimport search, spent, no_room
+from pyramid_core.bounds cimport classes_ok
+from pyramid_core.search cimport search, spent, no_room, talon_counts
 from pyramid_core.solver cimport lp_store, MAX_LINE
 
 
@@ -249,6 +254,21 @@ cdef inline pyr_pos _word(const pyr_table* t, uint32_t pyr, uint32_t talon, int 
             | (<pyr_pos>t.rules.redeals << REC_SHIFT))
 
 
+cdef inline bint _may_clear(search* s, uint32_t pyr, uint32_t stock, int w) noexcept nogil:
+    """Could the pyramid cards pyr still go from the frame (pyr, stock, w) whatever lies under
+    w? The rank classes (bounds.pyx's classes_ok) with every talon card that may still be in
+    play there: the stock, and under the floor nothing else; else every talon card before the
+    stock's first in the talon's order (w and all the cards under it are among them: the
+    waste holds the cards drawn before the stock's). It depends on the frame's key only, so
+    its answer holds in every position the frame stands for."""
+    cdef uint32_t talon = stock
+    cdef int tc[14]
+    if w >= 0:
+        talon |= TALON_ALL if stock == 0 else (((<uint32_t>1) << pyr_ctz32(stock)) - 1)
+    talon_counts(s, talon, tc)
+    return classes_ok(s, pyr, tc, False)
+
+
 cdef int frame(search* s, uint32_t pyr, uint32_t stock, int w, int64_t* off) noexcept nogil:
     """The frame (pyr, stock, w) (w: talon index of the waste top, -1 for the floor; never a
     King: lp_won takes them off the waste, and a draw's card is never one, the stock's Kings
@@ -291,6 +311,8 @@ cdef int frame(search* s, uint32_t pyr, uint32_t stock, int w, int64_t* off) noe
     base = L.scratch_len
     if pyr == 0 and (not t.rules.win_all or (w < 0 and stock == 0)):
         res = 1
+    elif not _may_clear(s, pyr, stock, w):
+        res = 0                             # neither won nor any return that could be
     else:
         # The moves (position.pxd's card_moves and covering_pairs) with w and, when it is
         # playable, the stock's top card as the talon cards in play.

@@ -413,12 +413,10 @@ cdef bint free_talon_rules(const pyr_table* t) noexcept nogil:
 
 
 cdef bint frames_rules(const pyr_table* t) noexcept nogil:
-    """Do the last pass's frames decide (draw one, one pass, the stock's top card playable,
-    not the waste's top two)? Elsewhere the search with its bounds is faster: without the
-    stock's top card the waste-order bounds prune most of the last pass, and before the
-    last pass its entries are many and each one's frames are its own (docs/solver.md)."""
-    return (t.rules.draw == 1 and t.rules.redeals == 0 and t.rules.stock_top_playable
-            and not t.rules.pair_waste_top_two)
+    """Do the last pass's frames decide (draw one, one pass, not the waste's top two)? With
+    redeals the search with its bounds is faster: before the last pass its entries are many
+    and each one's frames are its own (docs/solver.md)."""
+    return t.rules.draw == 1 and t.rules.redeals == 0 and not t.rules.pair_waste_top_two
 
 
 cdef int ws_init(solve_ws* ws) noexcept nogil:
