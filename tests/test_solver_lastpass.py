@@ -84,6 +84,63 @@ def test_frames_agree_with_the_plain_search(name):
     assert deep_waste >= 10
 
 
+# Deals that Rules(redeals=0, win="all") wins, found by the plain search (no_prune) among deal
+# numbers 0..5,999: one pass clears all 52 cards about once in 2,000 deals.
+ALL_CARDS_ONE_PASS_WINS = [1391, 2129, 2766, 5044, 5864]
+
+
+def _plain_line(game: Game) -> list[int] | None:
+    """The plain search's winning line from the game's position (no frames, no pruning), or
+    None when it finds none within its budget."""
+    plain = solve_table(game._table, game.position, OBJECTIVES["any"], max_nodes=600_000,
+                        no_prune=True)  # fmt: skip
+    return list(plain["line"]) if plain["winnable"] == 1 else None
+
+
+@pytest.mark.parametrize("name", sorted(FRAME_RULES))
+def test_every_position_along_a_winning_line_is_won(name):
+    """A wrongly dropped frame can only turn a win into a loss: along each winning line of
+    the plain search, every position on the way is won for the frames too: under win="all"
+    also the late ones, with the stock spent and the waste still to clear."""
+    rules = FRAME_RULES[name]
+    numbers = ALL_CARDS_ONE_PASS_WINS if name == "one-pass-all" else range(400)
+    lines = checked = stock_spent = 0
+    for number in numbers:
+        game = Game(number, rules)
+        if name != "one-pass-all" and not solve_many([number], rules).winnable[0]:
+            continue  # (a quick look first: the plain search of a lost deal is long)
+        line = _plain_line(game)
+        assert line is not None or name != "one-pass-all", number
+        if line is None:
+            continue
+        lines += 1
+        for code in line:
+            framed = solve_table(game._table, game.position, OBJECTIVES["any"])
+            assert framed["winnable"] == 1, (number, game.moves)
+            checked += 1
+            stock_spent += not game.stock and bool(game.waste)
+            game.play(game._to_move(code))
+        assert game.status is Status.WON
+        if lines == 8:
+            break
+    assert lines >= 5 and checked >= 200, (lines, checked)
+    if rules.win == "all":  # (those lines always end with the stock spent)
+        assert stock_spent >= 3, stock_spent
+
+
+@pytest.mark.parametrize("name", sorted(n for n, r in FRAME_RULES.items() if r.win != "all"))
+def test_frames_agree_with_the_most_removable_cards(name):
+    """The most removable cards are searched over positions, never over frames: 28 exactly
+    for the deals the frames call won (100 deals a rule set)."""
+    rules = FRAME_RULES[name]
+    framed = solve_many(range(100), rules)
+    for number in range(100):
+        game = Game(number, rules)
+        most = solve_table(game._table, game.position, OBJECTIVES["max_removed"])
+        assert (most["max_removed"] == 28) == bool(framed.winnable[number] == 1), number
+    assert (framed.winnable == 1).sum() >= 3
+
+
 def test_frames_find_the_rare_wins_of_all_cards_in_one_pass():
     """Rules(redeals=0, win="all"): the deals the frames call won replay to a win, and a
     position along each winning line, some moves in, is won for the plain search too."""
