@@ -1,6 +1,6 @@
 # The last pass through the talon under draw one, decided by frame summaries (lastpass.pyx,
-# docs/solver.md, "frames"): the solver's decisions under one pass with the stock's top
-# card playable are made here. The tables (lp_store) live in the solver's workspace.
+# docs/solver.md, "One pass: frames"): the solver's decisions under one pass (draw one, not
+# pair_waste_top_two) are made here. The tables (lp_store) live in the solver's workspace.
 from libc.stdint cimport int64_t
 
 from pyramid_core.position cimport pyr_pos, pyr_move
