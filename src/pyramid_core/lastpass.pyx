@@ -264,7 +264,7 @@ cdef inline bint _may_clear(search* s, uint32_t pyr, uint32_t stock, int w) noex
     cdef uint32_t talon = stock
     cdef int tc[14]
     if w >= 0:
-        talon |= TALON_ALL if stock == 0 else (((<uint32_t>1) << pyr_ctz32(stock)) - 1)
+        talon |= TALON_ALL if stock == 0 else below(pyr_ctz32(stock))
     talon_counts(s, talon, tc)
     return classes_ok(s, pyr, tc, False)
 
