@@ -34,6 +34,7 @@ NAMED = {
                                     win="all", pair_with_covering=True),
     "one-pass-all": Rules(redeals=0, win="all"),
     "one-pass-overlap": Rules(waste_at_deal=0, redeals=0, pair_with_covering=True),
+    "draw3-all": Rules(waste_at_deal=0, draw=3, redeals=0, win="all"),
 }
 name, lo, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 rules = NAMED.get(name, name)
@@ -63,11 +64,14 @@ def main(argv: list[str]) -> int:
             for b in list(builds) if rnd % 2 == 0 else list(builds)[::-1]:
                 root = os.path.abspath(builds[b])
                 env = dict(os.environ, PYTHONPATH=f"{root}/python{os.pathsep}{root}/src")
-                out = subprocess.run(
+                run = subprocess.run(
                     [sys.executable, "-c", RUN, name, str(lo), str(n)],
-                    env=env, capture_output=True, text=True, check=True,
-                ).stdout  # fmt: skip
-                dt, nd, won = json.loads(out)
+                    env=env, capture_output=True, text=True,
+                )  # fmt: skip
+                if run.returncode:
+                    print(f"{name}, build {b}: {run.stderr.strip()}", file=sys.stderr)
+                    return 1
+                dt, nd, won = json.loads(run.stdout)
                 times[b].append(dt)
                 nodes[b] += nd
                 answers.add(won)

@@ -2,8 +2,9 @@
 
 - msc: the 1,500 public deals decided one after another on one thread: total seconds, the
   slowest deal, and the process's peak memory.
-- pyramide / unlimited: deals decided per second on one thread.
-- classic and msc: mean seconds per deal.
+- deals decided per second on one thread, by preset and for two of the atlas's published
+  one-pass rows (docs/atlas.md), from deal number 0; and with the most removable cards of
+  the lost deals (``max_removed``).
 - msc shortest lines (min_moves) on a sample.
 Run with ``python -m pytest bench/test_bench_solver.py --benchmark-enable``.
 """
@@ -14,7 +15,7 @@ import sys
 import numpy as np
 import pytest
 
-from pyramid_solitaire import Deal
+from pyramid_solitaire import Deal, atlas
 from pyramid_solitaire.solver import solve_many
 
 DATA = pathlib.Path(__file__).resolve().parent.parent / "data"
@@ -52,13 +53,40 @@ def test_msc_1500_decided(benchmark, record_rate):
 
 @pytest.mark.parametrize(
     "rules, n",
-    [("pyramide", 100_000), ("unlimited", 100_000), ("classic", 2_000), ("three-pass", 300)],
+    [
+        ("pyramide", 100_000),
+        ("unlimited", 100_000),
+        ("classic", 2_000),
+        ("three-pass", 300),
+        ("msc", 2_000),
+        ("classic-draw3", 300),
+        ("pyramid-once-no-overlap", 1_000),
+        ("all-once-overlap", 500),
+    ],
 )
 def test_deals_per_second(benchmark, record_rate, rules, n):
-    benchmark.group = "solver"
+    _deals_per_second(benchmark, record_rate, rules, n, max_removed=False)
+
+
+@pytest.mark.parametrize(
+    "rules, n", [("pyramide", 20_000), ("unlimited", 20_000), ("msc", 300), ("three-pass", 300)]
+)
+def test_max_removed_per_second(benchmark, record_rate, rules, n):
+    _deals_per_second(benchmark, record_rate, rules, n, max_removed=True)
+
+
+def _deals_per_second(benchmark, record_rate, rules, n, max_removed):
+    benchmark.group = "solver, max_removed" if max_removed else "solver"
     numbers = np.arange(n)
+    name = rules + (" max_removed" if max_removed else "")
+    if "-once-" in rules:
+        rules = atlas.row(rules).rules
     result = benchmark.pedantic(
-        solve_many, args=(numbers, rules), kwargs=dict(threads=1), rounds=1, iterations=1
+        solve_many,
+        args=(numbers, rules),
+        kwargs=dict(threads=1, max_removed=max_removed),
+        rounds=1,
+        iterations=1,
     )
     assert (result.winnable >= 0).all()
     benchmark.extra_info.update(
@@ -67,7 +95,7 @@ def test_deals_per_second(benchmark, record_rate, rules, n):
         max_seconds=float(result.seconds.max()),
     )
     print(
-        f"\n{rules}: win rate {result.win_rate:.4f}, mean {result.seconds.mean() * 1e3:.3f} ms, "
+        f"\n{name}: win rate {result.win_rate:.4f}, mean {result.seconds.mean() * 1e3:.3f} ms, "
         f"slowest {result.seconds.max():.3f} s"
     )
     record_rate(n, "deals")

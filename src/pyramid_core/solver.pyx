@@ -58,7 +58,6 @@ from pyramid_core.lastpass cimport lp_init, lp_free, lp_clear, lp_decide
 cdef enum:
     TALON_RANK = 1 << 12     # abstract move of the free-talon search: pyramid a + a talon card
     DEFAULT_MEMORY = 1 << 30
-    REC_MASK_SHIFT = 57
     WIN_GLANCE_NODES = 48    # exhaust's first look for a win under the free-talon rules
     RELAX_MEMORY = 1 << 23   # bytes for the relaxation's table, at most (the most one solve
                              # used, over the 1,500 msc deals' shortest lines and the most
@@ -288,20 +287,17 @@ ctypedef struct frame:
 
 
 cdef inline uint64_t general_key(const search* s, pyr_pos p) noexcept nogil:
-    """What must match for one position to stand for another: the cards left (draw 1), plus
-    the cursor (draw 3, whose draws skip cursors)."""
-    if s.t.rules.draw == 1:
-        return pos_cards(p)
-    return p & (((<uint64_t>1) << REC_MASK_SHIFT) - 1)
+    """What must match for one position to stand for another: the cards left."""
+    return pos_cards(p)
 
 
 cdef inline uint32_t general_progress(const search* s, pyr_pos p) noexcept nogil:
-    """How far through the talon passes p is. Under draw 1, a position with the same cards
-    and less progress reaches p by drawing (and recycling), so it stands for p: p can be
-    skipped when such a position was searched."""
-    if s.t.rules.draw == 1:
-        return <uint32_t>(pos_recycles(p) * 32 + pos_cur(p))
-    return <uint32_t>pos_recycles(p)
+    """How far through the talon passes p is. A position with the same cards and less
+    progress reaches p by drawing (and recycling), so it stands for p: p can be skipped when
+    such a position was searched. (Under draw 3 a draw moves the cursor three places, and
+    every cursor of a pass is one of those steps from the pass's first, or past the last
+    stock card, where the cursor changes nothing.)"""
+    return <uint32_t>(pos_recycles(p) * 32 + pos_cur(p))
 
 
 cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
