@@ -286,17 +286,12 @@ ctypedef struct frame:
     pyr_move mv[MAX_MOVES]
 
 
-cdef inline uint64_t general_key(const search* s, pyr_pos p) noexcept nogil:
-    """What must match for one position to stand for another: the cards left."""
-    return pos_cards(p)
-
-
-cdef inline uint32_t general_progress(const search* s, pyr_pos p) noexcept nogil:
-    """How far through the talon passes p is. A position with the same cards and less
-    progress reaches p by drawing (and recycling), so it stands for p: p can be skipped when
-    such a position was searched. (Under draw 3 a draw moves the cursor three places, and
-    every cursor of a pass is one of those steps from the pass's first, or past the last
-    stock card, where the cursor changes nothing.)"""
+cdef inline uint32_t general_progress(pyr_pos p) noexcept nogil:
+    """How far through the talon passes p is. A position with the same cards (pos_cards: the
+    key of s.seen) and less progress reaches p by drawing (and recycling), so it stands for
+    p: p can be skipped when such a position was searched. (Under draw 3 a draw moves the
+    cursor three places, and every cursor of a pass is one of those steps from the pass's
+    first, or past the last stock card, where the cursor changes nothing.)"""
     return <uint32_t>(pos_recycles(p) * 32 + pos_cur(p))
 
 
@@ -334,8 +329,8 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
         F = &st[depth - 1]
         if F.i == F.n:
             # Searched to the end: remember it (the least progress wins).
-            key = general_key(s, F.pos)
-            progress = general_progress(s, F.pos)
+            key = pos_cards(F.pos)
+            progress = general_progress(F.pos)
             slot = hset_slot(s.seen, key)
             if not hset_at(s.seen, slot, key) or hset_value(s.seen, slot) > progress:
                 if hset_put(s.seen, key, progress) < 0:
@@ -355,9 +350,9 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
                 s.path_len = depth
                 result = 1
                 break
-        key = general_key(s, c)
+        key = pos_cards(c)
         slot = hset_slot(s.seen, key)
-        if hset_at(s.seen, slot, key) and hset_value(s.seen, slot) <= general_progress(s, c):
+        if hset_at(s.seen, slot, key) and hset_value(s.seen, slot) <= general_progress(c):
             continue           # a position standing for this one was searched to the end
         if cyclic:
             slot = hset_slot(s.visit, c)
