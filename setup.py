@@ -28,6 +28,7 @@ MODULES = (
     "lastpass",
     "solver",
     "simulate",
+    "fair",
     "batch",
 )
 

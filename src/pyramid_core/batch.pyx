@@ -39,7 +39,7 @@ from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, MAX_MOVES, LOC
                                     LOC_NONE, MOVE_DRAW, MOVE_RECYCLE, table_init, table_loc,
                                     pos_start, pos_apply, pos_won, pos_pyr, pos_talon, pos_cur,
                                     pos_recycles, gen_moves, talon_available, move_a, move_b,
-                                    move_king, move_pair, below, stock_top, TALON_ALL)
+                                    move_king, move_pair, below, pos_seen, TALON_ALL)
 from pyramid_core.shuffle cimport deal_shuffle, splitmix64_next, rand_below
 from pyramid_core.solver cimport (solve_ws, solve_out, solve_limits, solve_with, ws_init,
                                   ws_free, OBJ_ANY, OBJ_MIN_MOVES, OBJ_MAX_REMOVED)
@@ -230,13 +230,8 @@ cdef inline uint32_t random_action(bgame* g) noexcept nogil:
 # ---- one game -------------------------------------------------------------------------------
 
 cdef inline void seen_update(bgame* g) noexcept nogil:
-    """Cards face up now join the seen ones: the waste, and a playable stock top."""
-    cdef int s
-    g.seen |= below(pos_cur(g.pos))
-    if g.t.rules.stock_top_playable:
-        s = stock_top(g.pos)
-        if s >= 0:
-            g.seen |= (<uint32_t>1) << s
+    """Cards face up now join the seen ones (position.pxd's pos_seen)."""
+    g.seen = pos_seen(&g.t, g.pos, g.seen)
 
 
 cdef inline int list_legal(bgame* g) noexcept nogil:

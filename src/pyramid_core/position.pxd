@@ -146,6 +146,21 @@ cdef inline int talon_available(const pyr_table* t, pyr_pos p, int* av) noexcept
             n += 1
     return n
 
+cdef inline uint32_t pos_seen(const pyr_table* t, pyr_pos p, uint32_t seen) noexcept nogil:
+    """The talon cards a player has seen once at p, given those seen before (`seen`, talon
+    bits; 0 at the deal): every card turned so far (under draw 3 each card of a turned three,
+    covered or not) and the stock's top where it is playable. A seen card stays known after a
+    recycle, and every pyramid card is seen: this is what is hidden, and the one definition
+    of it (docs/rules.md, "What a player sees")."""
+    cdef int s
+    seen |= below(pos_cur(p))
+    if t.rules.stock_top_playable:
+        s = stock_top(p)
+        if s >= 0:
+            seen |= (<uint32_t>1) << s
+    return seen
+
+
 cdef inline bint pos_won(const pyr_table* t, pyr_pos p) noexcept nogil:
     if t.rules.win_all:
         return (p & ((<pyr_pos>1 << 52) - 1)) == 0

@@ -144,3 +144,9 @@ cdef void sim_deal_block(const sim_path* path, sim_deal* ds, const uint64_t* num
                          const uint64_t* nxt, pyr_sim_blocker* b) noexcept nogil
 cdef bint sim_veto(const sim_deal* d, uint32_t pyr, const uint8_t* pc, const uint8_t* tc,
                    int a, int b) noexcept nogil                 # the greedy policy's veto
+# The greedy policy's pick among the legal moves buf[0..n-1] of a position (pyramid pyr; pc
+# and tc: the present cards of each rank, pyramid and talon); stuck: unlimited redeals and
+# nothing removed in this pass. The fair policies (fair.pyx) fall back on it.
+cdef int sim_greedy_choose(const sim_deal* d, uint32_t pyr, const uint8_t* pc,
+                           const uint8_t* tc, const pyr_move* buf, int n,
+                           bint stuck) noexcept nogil

@@ -1342,3 +1342,9 @@ cdef void sim_deal_block(const sim_path* path, sim_deal* ds, const uint64_t* num
 cdef bint sim_veto(const sim_deal* d, uint32_t pyr, const uint8_t* pc, const uint8_t* tc,
                    int a, int b) noexcept nogil:
     return pyr_sim_veto(d, pyr, pc, tc, a, b)
+
+
+cdef int sim_greedy_choose(const sim_deal* d, uint32_t pyr, const uint8_t* pc,
+                           const uint8_t* tc, const pyr_move* buf, int n,
+                           bint stuck) noexcept nogil:
+    return _greedy_choose(d, pyr, pc, tc, buf, n, stuck)
