@@ -9,6 +9,7 @@ from ._parallel import Cancelled
 from .batch import GameBatch
 from .cards import CARDS, Card, format_cards, parse_card, parse_cards
 from .deal import Deal
+from .fair import Hindsight, WinChance, win_chance
 from .game import Game, IllegalMoveError, Status
 from .move import Move
 from .rules import UNLIMITED, Rules
@@ -57,4 +58,7 @@ __all__ = [
     "max_removed_line",
     "GameBatch",
     "Cancelled",
+    "Hindsight",
+    "WinChance",
+    "win_chance",
 ]

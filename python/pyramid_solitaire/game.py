@@ -227,6 +227,24 @@ class Game:
         return self.free_cards + self.available
 
     @property
+    def seen_mask(self) -> int:
+        """The talon cards a player has seen so far, as bits by talon index: every card
+        turned face up (under draw 3 each card of a turned three), and the stock's top where
+        it is playable; a seen card stays known after a recycle (docs/rules.md, "What a
+        player sees"). Pyramid cards are always seen."""
+        seen = 0
+        for pos, _ in self._history:
+            seen = self._table.seen(pos, seen)
+        return int(self._table.seen(self._pos, seen))
+
+    @property
+    def unseen(self) -> list[Card]:
+        """The cards a player has not seen yet (face-down talon cards never turned), in
+        card order: what a fair player knows is only that they are somewhere in the stock."""
+        hidden = Table.talon_mask(self._pos) & ~self.seen_mask
+        return sorted(self._deal.cards[TALON + t] for t in range(24) if (hidden >> t) & 1)
+
+    @property
     def removed(self) -> list[Card]:
         """Removed cards, in the order they went."""
         return [c for _, m in self._history for c in m.cards]

@@ -41,13 +41,15 @@ from . import _args
 from ._parallel import make_progress, run_chunks
 from .deal import Deal
 from .deals_input import DealBatch, read_deal, read_deals
+from .fair import Hindsight, coerce_policy
 from .move import Move
 from .rules import Rules
 
 __all__ = ["POLICIES", "SimulationResult", "memory_needed", "replay", "simulate", "wilson_interval"]
 
-#: The built-in policies, by name: the core's playouts, and perfect play by the solver.
-POLICIES: tuple[str, ...] = tuple(sorted(_core.POLICIES)) + ("solver",)
+#: The built-in policies, by name: the core's playouts, perfect play by the solver, and the
+#: hindsight policy, which never looks at the stock (:class:`pyramid_solitaire.fair.Hindsight`).
+POLICIES: tuple[str, ...] = tuple(sorted(_core.POLICIES)) + ("solver", "hindsight")
 #: The solver policy's default budget per game (seconds); a game it cannot decide within its
 #: budget is reported as undecided, never guessed.
 SOLVER_MAX_SECONDS = 10.0
@@ -76,6 +78,8 @@ def memory_needed(games: int, policy: str = "greedy", arrays: bool = True) -> in
 
 
 def _policy(policy: Any) -> str:
+    if coerce_policy(policy) is not None:
+        return Hindsight.name
     if not isinstance(policy, str):
         raise ValueError(
             f"policy must be a name ({', '.join(POLICIES)}), got {_args.excerpt(policy)}"
@@ -89,8 +93,11 @@ def _policy(policy: Any) -> str:
 
 
 def _seed(seed: Any, policy: str) -> int | None:
-    """The seed to keep: the given one, a fresh one for ``random``, else None (unused)."""
+    """The seed to keep: the given one, a fresh one for ``random``, 0 for ``hindsight`` (its
+    completions' key), else None (unused)."""
     if seed is None:
+        if policy == Hindsight.name:
+            return 0
         return secrets.randbits(_FRESH_SEED_BITS) if policy == "random" else None
     return _args.whole("seed", seed, 0, _SEED_LIMIT - 1)
 
@@ -212,6 +219,7 @@ class SimulationResult:
         decks: np.ndarray | None = None,
         simd: str | None = None,
         workers: int | None = None,
+        fair: Hindsight | None = None,
     ) -> None:
         self.deal, self.won, self.removed, self.moves, self.score = deal, won, removed, moves, score
         self.decided: np.ndarray | None = None
@@ -236,6 +244,7 @@ class SimulationResult:
         self._own: tuple[Any, dict[str, Any]] | None = None  # a callable policy, its options
         self.simd = simd  # the vector path the playouts ran on (None: the solver)
         self.workers = workers  # the Dask workers it ran on (None: this process)
+        self.fair = fair  # the hindsight policy's parameters (None: another policy)
 
     # ---- summary ----------------------------------------------------------------------------
     @property
@@ -314,11 +323,15 @@ class SimulationResult:
         if self._own is not None:
             return self._replay_own(i, a, *self._own)
         if a.numbered[i]:
-            return replay(int(a.deal[i]), rules=self.rules, policy=self.policy, seed=self.seed)
+            return replay(int(a.deal[i]), rules=self.rules, policy=self._named(), seed=self.seed)
         deal = Deal.from_cards(self._deck(i), rules=self.rules)
         return replay(
-            deal, rules=self.rules, policy=self.policy, seed=self.seed, key=int(a.deal[i])
+            deal, rules=self.rules, policy=self._named(), seed=self.seed, key=int(a.deal[i])
         )
+
+    def _named(self) -> Any:
+        """The built-in policy, with its parameters (a Hindsight) where it has any."""
+        return self.fair if self.fair is not None else self.policy
 
     def _replay_own(self, i: int, a: _Games, fn: Any, opts: dict[str, Any]) -> list[Move]:
         """A callable policy's game i, played again alone; checked against the recorded one
@@ -377,6 +390,7 @@ class SimulationResult:
             "win_rate": self.win_rate,
             "ci95": [low, high],
             "policy": self.policy,
+            **({"policy_params": self.fair.to_dict()} if self.fair is not None else {}),
             "seed": self.seed,
             "rules": self.rules.describe_dict(),
             "deals": self.deals,
@@ -469,7 +483,13 @@ class SimulationResult:
         lines = [
             f"policy {self.policy}, rules {self.rules.describe()}",
             f"games {self.games:,} (deals {_deals_text(self.deals)})"
-            + (f", seed {self.seed}" if self.policy == "random" else ""),
+            + (f", seed {self.seed}" if self.policy == "random" else "")
+            + (
+                f", {self.fair.samples} samples of {self.fair.max_nodes:,} positions"
+                f", seed {self.seed}"
+                if self.fair is not None
+                else ""
+            ),
             (
                 f"won {self.wins:,}: {self.win_rate * 100:.2f}% "
                 f"(95% interval {low * 100:.2f}% .. {high * 100:.2f}%)"
@@ -644,7 +664,8 @@ def simulate(
             "deal number start) or deals (the deals to play); got "
             + ("neither: games and deals are None" if games is None else "both")
         )
-    own = callable(policy) and not isinstance(policy, str)
+    fair = coerce_policy(policy)
+    own = callable(policy) and not isinstance(policy, str) and fair is None
     own_opts: dict[str, Any] = {}
     if own:
         from . import callable_policy
@@ -683,7 +704,8 @@ def simulate(
     ):
         raise ValueError(
             "max_nodes, max_seconds and max_memory are budgets of the solver "
-            "policy; the greedy and random policies take none"
+            "policy; the greedy and random policies take none, and the hindsight "
+            "policy's is its own (policy=Hindsight(max_nodes=...))"
         )
     batch: DealBatch | None = None
     if (
@@ -752,6 +774,7 @@ def simulate(
             progress,
             described,
             budget,
+            fair,
         )
     if shard_size is not None:
         raise ValueError("shard_size goes with scheduler")
@@ -759,6 +782,8 @@ def simulate(
         chunk = min(_MAX_CHUNK, max(_MIN_CHUNK, n // (n_threads * 16) or 1))
         if policy == "solver":
             chunk = max(1, min(256, n // (n_threads * 8) or 1))
+        elif fair is not None:  # some milliseconds a game: short chunks, a live bar
+            chunk = max(1, min(32, n // (n_threads * 8) or 1))
     else:  # the playouts see Ctrl-C between chunks: at most _MAX_CHUNK games each
         chunk = _args.whole("chunk_size", chunk_size, 1, 1 << 24)
         chunk = chunk if policy == "solver" else min(chunk, _MAX_CHUNK)
@@ -769,7 +794,7 @@ def simulate(
         budgets = _budgets(
             max_nodes, SOLVER_MAX_SECONDS if max_seconds is None else max_seconds, max_memory
         )
-    play = _Player(policy, rules, seed, first, batch, n_threads, chunk, cancel, budgets)
+    play = _Player(policy, rules, seed, first, batch, n_threads, chunk, cancel, budgets, fair)
     bar = make_progress(progress, n, "games")
     t0 = time.perf_counter()
     totals = Totals()
@@ -805,6 +830,7 @@ def simulate(
         simd=play.path(),
         decks=batch.layouts if batch is not None and arrays else None,
         numbered=(batch.numbered if batch is not None and arrays else None),
+        fair=fair,
         **kept,
     )
 
@@ -891,12 +917,13 @@ def _simulate_on_cluster(
     progress: Any,
     described: dict[str, Any],
     budget: dict[str, Any],
+    fair: Hindsight | None = None,
 ) -> SimulationResult:
     from ._cluster import place, shard_results, shards
 
-    default = 20_000 if policy == "solver" else 1_000_000
+    default = 20_000 if policy == "solver" else 2_000 if fair is not None else 1_000_000
     size = _args.whole("shard_size", default if shard_size is None else shard_size, 1, 1 << 30)
-    kwargs = dict(rules=rules, policy=policy, seed=seed, **budget)
+    kwargs = dict(rules=rules, policy=fair or policy, seed=seed, **budget)
     parts = shards(n, size)
     rows: dict[str, np.ndarray] = {}
     if arrays:
@@ -945,6 +972,7 @@ def _simulate_on_cluster(
         deals=described,
         simd=simd,
         workers=info["workers"],
+        fair=fair,
         **rows,
     )
 
@@ -996,15 +1024,17 @@ class _Player:
         chunk: int,
         cancel: Any,
         budgets: dict[str, Any] | None,
+        fair: Hindsight | None = None,
     ) -> None:
         self.policy, self.rules, self.first, self.batch = policy, rules, first, batch
+        self.fair = fair
         self.seed = 0 if seed is None else seed
         self.threads, self.chunk, self.cancel, self.budgets = threads, chunk, cancel, budgets
 
     def path(self) -> str | None:
-        """The vector path the games run on (None for the solver policy): explicit layouts
-        are played one at a time on the scalar path."""
-        if self.policy == "solver":
+        """The vector path the games run on (None for the solver and hindsight policies):
+        explicit layouts are played one at a time on the scalar path."""
+        if self.policy == "solver" or self.fair is not None:
             return None
         if self.batch is not None and self.batch.numbers is None:
             return "scalar"
@@ -1036,6 +1066,9 @@ class _Player:
         )
         if self.policy == "solver":
             self._solver(lo, hi, rows, bar)
+            return rows
+        if self.fair is not None:
+            self._fair(self.fair, lo, hi, rows, bar)
             return rows
         won_u8 = rows["won"].view(np.uint8)
         options = self.rules.core_options()
@@ -1095,6 +1128,40 @@ class _Player:
         run_chunks(work, m, self.threads, self.chunk, bar, self.cancel, "simulate")
         return rows
 
+    def _fair(
+        self, fair: Hindsight, lo: int, hi: int, rows: dict[str, np.ndarray], bar: Any
+    ) -> None:
+        """The hindsight policy (pyramid_core.fair): numbered deals are shuffled in the core,
+        layouts passed as they are."""
+        from pyramid_core import fair as _fair_core
+
+        params = fair.params(self.seed)
+        options = self.rules.core_options()
+        deal, won_u8 = rows["deal"], rows["won"].view(np.uint8)
+        decks = None
+        if self.batch is None:
+            deal[:] = np.arange(self.first + lo, self.first + hi, dtype=np.uint64)
+        elif self.batch.numbers is None:
+            decks = np.ascontiguousarray(self.batch.decks_of(lo, hi))
+
+        def work(a: int, b: int, flag: np.ndarray) -> None:
+            _fair_core.run(
+                params,
+                options,
+                0,
+                None if decks is not None else deal,
+                decks,
+                a,
+                b,
+                won_u8,
+                rows["removed"],
+                rows["moves"],
+                rows["score"],
+                cancel=flag,
+            )
+
+        run_chunks(work, hi - lo, self.threads, self.chunk, bar, self.cancel, "simulate")
+
     def _solver(self, lo: int, hi: int, rows: dict[str, np.ndarray], bar: Any) -> None:
         """Perfect play: each deal decided by the solver; a lost one removes the most pyramid
         cards any line removes. Decks are shuffled chunk by chunk."""
@@ -1139,7 +1206,7 @@ class _Player:
 def replay(
     deal: int | str | Deal,
     rules: Rules | str | None = None,
-    policy: str = "greedy",
+    policy: str | Hindsight = "greedy",
     seed: int | None = None,
     key: int | None = None,
 ) -> list[Move]:
@@ -1151,7 +1218,16 @@ def replay(
     deal = read_deal(deal, rules)
     assert deal.rules is not None  # (read_deal resolves the rules)
     rules = deal.rules
+    fair = coerce_policy(policy)
     policy = _policy(policy)
+    if fair is not None:
+        from pyramid_core import fair as _fair_core
+
+        seed = 0 if seed is None else _args.whole("seed", seed, 0, _SEED_LIMIT - 1)
+        codes = _fair_core.play(
+            fair.params(seed), rules.core_options(), [int(c) for c in deal.cards]
+        )[4]
+        return [_move(deal.cards, c) for c in codes]
     if policy == "solver":
         from .game import Game
         from .solver import _budgets, _max_line, solve

@@ -306,11 +306,24 @@ def hint(
     max_seconds: float | None = None,
     max_memory: int | str | None = None,
     cancel: Any = None,
+    fair: bool = False,
+    seed: int = 0,
 ) -> Move | None:
     """A move on a winning line; when the game cannot be won any more, the first move of a
     line removing the most pyramid cards. None when the game is over or no line removes
-    anything more."""
+    anything more. This hint knows the order of the face-down stock.
+
+    ``fair=True``: the move of a player who cannot see the stock instead (the hindsight
+    policy, :func:`pyramid_solitaire.fair.fair_hint`; ``max_nodes`` is then its budget per
+    solve, ``seed`` keys its samples), deterministic for a given ``seed``."""
     game = _game_arg("hint", game)
+    if _args.flag("fair", fair):
+        from .fair import Hindsight
+
+        if (max_seconds, max_memory, cancel) != (None, None, None):
+            raise ValueError("hint(fair=True) takes max_nodes (a budget per solve) and seed")
+        policy = Hindsight() if max_nodes is None else Hindsight(max_nodes=max_nodes)
+        return policy.move(game, seed)
     if game.status is not Status.PLAYING:
         return None
     budgets = _budgets(max_nodes, max_seconds, max_memory)

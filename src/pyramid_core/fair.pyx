@@ -334,6 +334,16 @@ cdef int _params(fair_params* prm, dict d) except -1:
     return 0
 
 
+cdef bint _bad_row(const uint8_t* row) noexcept nogil:
+    cdef uint64_t have = 0
+    cdef int i
+    for i in range(52):
+        if row[i] >= 52:
+            return True
+        have |= (<uint64_t>1) << row[i]
+    return have != ((<uint64_t>1) << 52) - 1
+
+
 cdef int _table(pyr_table* t, deck, dict rules) except -1:
     cdef pyr_rules r
     cdef uint8_t cards[52]
@@ -384,8 +394,12 @@ def run(dict params, dict rules, unsigned long long start, const uint64_t[::1] d
         raise ValueError("range outside the result arrays")
     if deals is not None and hi > deals.shape[0]:
         raise ValueError("range outside the deals array")
-    if decks is not None and (hi > decks.shape[0] or decks.shape[1] != 52):
-        raise ValueError("range outside the decks array (n x 52)")
+    if decks is not None:
+        if hi > decks.shape[0] or decks.shape[1] != 52:
+            raise ValueError("range outside the decks array (n x 52)")
+        for i in range(lo, hi):
+            if _bad_row(&decks[i, 0]):
+                raise ValueError(f"decks row {i} is not a permutation of the card indices 0..51")
     with nogil:
         for i in range(lo, hi):
             if decks is not None:

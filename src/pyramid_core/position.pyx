@@ -66,6 +66,11 @@ cdef class Table:
     def status(self, pyr_pos pos):
         return pos_status(&self.t, pos)
 
+    def seen(self, pyr_pos pos, unsigned int seen=0):
+        """The talon cards (bits by talon index) a player has seen once at ``pos``, given
+        those seen before (position.pxd's pos_seen: the one definition of what is hidden)."""
+        return pos_seen(&self.t, pos, seen)
+
     def free(self, pyr_pos pos):
         """Mask of the free pyramid positions."""
         return free_mask(pos_pyr(pos))
