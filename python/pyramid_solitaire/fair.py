@@ -189,9 +189,7 @@ class WinChance:
         return f"{self.estimate:.0%} (95%: {low:.0%}..{high:.0%}, {self.decided} samples)"
 
 
-def win_chance(
-    game: Game, samples: int = 64, seed: int = 0, max_nodes: int = 20_000
-) -> WinChance:
+def win_chance(game: Game, samples: int = 64, seed: int = 0, max_nodes: int = 20_000) -> WinChance:
     """The chance that ``game`` can still be won, from what is seen: ``samples``
     completions of the unseen cards, each decided by the solver within ``max_nodes``
     positions. Deterministic for a given ``seed``. A game already over is exact (won or
