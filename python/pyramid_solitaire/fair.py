@@ -8,16 +8,17 @@ seen cards only:
 
 >>> from pyramid_solitaire import Game
 >>> from pyramid_solitaire.fair import Hindsight, fair_hint, win_chance
->>> game = Game("PY1-M-AAAAAAS")
+>>> game = Game("PY1-M-AAAAABF")
 >>> len(game.unseen)                     # msc: the stock's top is face up, 23 cards are not
 23
 >>> fair_hint(game)                      # the move a player who cannot see the stock makes
 Move('5c+8d')
+>>> move, counts, used = Hindsight().explain(game)
+>>> counts[Move("5c+8d")], counts[Move("As+Qs")], used   # completions won, of 16
+(15, 0, 16)
 >>> chance = win_chance(game, samples=64)
->>> chance.won, chance.samples, chance.exact
-(58, 64, False)
->>> Hindsight(samples=8).move(game)      # the policy with other parameters
-Move('5c+8d')
+>>> chance.won, chance.decided, chance.undecided, chance.exact
+(63, 63, 1, False)
 
 Every answer is a function of what is seen, the parameters and ``seed`` (a fixed 0 unless
 given): permuting the unseen cards of a position never changes it.
@@ -92,7 +93,9 @@ class Hindsight:
 
     def explain(self, game: Game, seed: int = 0) -> tuple[Move | None, dict[Move, int], int]:
         """(the move, {legal move: completions it won}, completions used): the counts are
-        empty when no sampling was needed (one legal move, a King, nothing hidden)."""
+        empty when no sampling was needed (one legal move, a King, nothing hidden). A move
+        that could no longer reach the best count was not decided again: its count stops
+        there."""
         game = _game_arg("Hindsight.move", game)
         if game.status is not Status.PLAYING:
             return None, {}, 0

@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""The fair win-rate table (docs/fair.md): what each policy wins on the same held-out deals
+(10,000,000 onwards), from perfect play (which sees the stock) down to random, for every
+preset and the published rows' rules (the atlas's rows, pyramid_solitaire.atlas).
+
+Each (row, policy) is one or more block files, data/fair/<row>/<policy>-<first>-<last>.json:
+the rules, the policy and its parameters, the deals, the wins, and which deals were won (one
+bit a deal, hex), with the time it took and the machine. A block is extended by running the
+next deals; the table sums a row's blocks. tests/test_fair_data.py checks that the table in
+README.md and docs/fair.md is what the files say, and replays some deals of every block.
+
+    PYTHONPATH=python:src python tools/fair_table.py run [ROW ...] [--games N] [--policy P]
+    PYTHONPATH=python:src python tools/fair_table.py table            # rewrite the tables
+    PYTHONPATH=python:src python tools/fair_table.py table --check    # exit 1 when stale
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pyramid_solitaire import Hindsight, Rules, simulate, solve_many
+from pyramid_solitaire import atlas as A
+from pyramid_solitaire.simulate import wilson_interval
+
+ROOT = Path(__file__).resolve().parent.parent
+FOLDER = ROOT / "data" / "fair"
+FIRST = 10_000_000  # held out: no test, example or training run plays these deals
+FORMAT = "pyramid-solitaire fair block 1"
+DOCS = [ROOT / "README.md", ROOT / "docs" / "fair.md"]
+BEGIN, END = "<!-- fair table: begin -->", "<!-- fair table: end -->"
+#: The policies, best first as the table shows them.
+POLICIES = ("solver", "hindsight", "greedy", "random")
+HEADERS = {
+    "solver": "perfect play (sees the stock)",
+    "hindsight": "hindsight (K=16)",
+    "greedy": "greedy",
+    "random": "random",
+}
+
+
+def table_rows() -> list[A.Row]:
+    """The published rows and the presets (the atlas's groups "published" and "preset")."""
+    return A.rows(["published", "preset"])
+
+
+def play(rules: Rules, policy: str, first: int, count: int) -> tuple[np.ndarray, dict[str, Any]]:
+    """The won array of deals first .. first + count - 1 under a policy, and its parameters."""
+    if policy == "solver":
+        s = solve_many(np.arange(first, first + count, dtype=np.uint64), rules, progress=True)
+        if np.any(s.winnable < 0):
+            raise SystemExit(f"{rules.name}: {int(np.sum(s.winnable < 0))} deals undecided")
+        return s.winnable == 1, {}
+    if policy == "hindsight":
+        fair = Hindsight()
+        r = simulate(count, start=first, rules=rules, policy=fair, progress=True)
+        return r.won, fair.to_dict()
+    seed = 0 if policy == "random" else None
+    r = simulate(count, start=first, rules=rules, policy=policy, seed=seed)
+    return r.won, ({"seed": 0} if policy == "random" else {})
+
+
+def block_path(row: str, policy: str, first: int, count: int) -> Path:
+    return FOLDER / row / f"{policy}-{first:010d}-{first + count - 1:010d}.json"
+
+
+def read_blocks(row: str, policy: str) -> list[dict[str, Any]]:
+    """A (row, policy)'s blocks in deal order, checked to follow one another from FIRST."""
+    blocks = sorted(
+        (json.loads(p.read_text(encoding="utf-8")) for p in (FOLDER / row).glob(f"{policy}-*.json")),
+        key=lambda b: b["first"],
+    )
+    at = FIRST
+    for b in blocks:
+        if b["format"] != FORMAT or b["first"] != at or b["policy"] != policy:
+            raise SystemExit(f"data/fair/{row}: a {policy} block is missing or out of place")
+        at += b["count"]
+    return blocks
+
+
+def won_of(block: dict[str, Any]) -> np.ndarray:
+    """A block's won array (from its hex bits)."""
+    bits = np.frombuffer(bytes.fromhex(block["won"]), np.uint8)
+    return np.unpackbits(bits, bitorder="little")[: block["count"]].astype(bool)
+
+
+def run(rows: list[str], policies: list[str], games: int) -> None:
+    for name in rows:
+        row = A.row(name)
+        for policy in policies:
+            done = sum(b["count"] for b in read_blocks(row.name, policy))
+            if done >= games:
+                continue
+            first, count = FIRST + done, games - done
+            t0 = time.perf_counter()
+            won, params = play(row.rules, policy, first, count)
+            seconds = time.perf_counter() - t0
+            block = {
+                "format": FORMAT,
+                "row": row.name,
+                "rules": row.rules.describe_dict(),
+                "policy": policy,
+                "params": params,
+                "first": first,
+                "count": count,
+                "wins": int(won.sum()),
+                "won": np.packbits(won, bitorder="little").tobytes().hex(),
+                "seconds": round(seconds, 2),
+                "machine": A.machine(2),
+            }
+            path = block_path(row.name, policy, first, count)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(block, indent=1) + "\n", encoding="utf-8")
+            print(f"{row.name} {policy}: {block['wins']}/{count} in {seconds:.0f} s", flush=True)
+
+
+def cell(wins: int, games: int) -> str:
+    low, high = wilson_interval(wins, games)
+    return f"{100 * wins / games:.2f}% ({100 * low:.1f}-{100 * high:.1f})"
+
+
+def table() -> str:
+    """The table's markdown: a row per rule set with every policy it has blocks of."""
+    head = "| rules | deals | " + " | ".join(HEADERS[p] for p in POLICIES) + " |"
+    lines = [head, "|" + "---|" * (2 + len(POLICIES))]
+    for row in table_rows():
+        cells, counts = [], set()
+        for policy in POLICIES:
+            blocks = read_blocks(row.name, policy)
+            n = sum(b["count"] for b in blocks)
+            cells.append(cell(sum(b["wins"] for b in blocks), n) if n else "")
+            if n:
+                counts.add(n)
+        if not counts:
+            continue
+        deals = f"{min(counts):,}" if len(counts) == 1 else f"{min(counts):,}-{max(counts):,}"
+        lines.append(f"| `{row.name}` | {deals} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def with_table(text: str, new: str, name: str) -> str:
+    if text.count(BEGIN) != 1 or text.count(END) != 1:
+        raise SystemExit(f"{name}: needs one {BEGIN} line and one {END} line")
+    head, rest = text.split(BEGIN + "\n", 1)
+    _, tail = rest.split(END, 1)
+    return f"{head}{BEGIN}\n{new}\n{END}{tail}"
+
+
+def write_tables(check: bool) -> int:
+    new, stale = table(), []
+    for path in DOCS:
+        text = path.read_text(encoding="utf-8")
+        updated = with_table(text, new, path.name)
+        if updated != text:
+            stale.append(path.relative_to(ROOT))
+            if not check:
+                path.write_text(updated, encoding="utf-8")
+    if check:
+        for path in stale:
+            print(f"{path}: the fair table is out of date: run tools/fair_table.py table")
+        return 1 if stale else 0
+    print("the fair table written to " + ", ".join(str(p.relative_to(ROOT)) for p in DOCS))
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("run", help="play the missing deals of rows (default: every row)")
+    r.add_argument("rows", nargs="*", default=[row.name for row in table_rows()])
+    r.add_argument("--games", type=int, default=10_000)
+    r.add_argument("--policy", action="append", choices=POLICIES)
+    t = sub.add_parser("table", help="write the table into README.md and docs/fair.md")
+    t.add_argument("--check", action="store_true")
+    args = parser.parse_args(argv)
+    if args.command == "run":
+        run(args.rows, args.policy or list(POLICIES), args.games)
+        return 0
+    return write_tables(args.check)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
