@@ -72,9 +72,9 @@ def block_path(row: str, policy: str, first: int, count: int) -> Path:
 
 def read_blocks(row: str, policy: str) -> list[dict[str, Any]]:
     """A (row, policy)'s blocks in deal order, checked to follow one another from FIRST."""
+    paths = (FOLDER / row).glob(f"{policy}-*.json")
     blocks = sorted(
-        (json.loads(p.read_text(encoding="utf-8")) for p in (FOLDER / row).glob(f"{policy}-*.json")),
-        key=lambda b: b["first"],
+        (json.loads(p.read_text(encoding="utf-8")) for p in paths), key=lambda b: b["first"]
     )
     at = FIRST
     for b in blocks:
