@@ -795,3 +795,34 @@ def test_game_type_names_in_both_languages(page, server):
     expect(option).to_have_text("Three passes")
     page.select_option("#lang", "vi")
     expect(option).to_have_text("Ba lượt")
+
+
+def test_fair_hints_and_the_chance_to_win(browser, server):
+    """The checkbox asks for hints that never look at the stock (kept across deals and
+    reloads), the chance button says it from what is seen, in the page's language."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    open_game(page, server.url, "PY1-M-AAAAABF")
+    expect(page.locator("#fair-hints")).not_to_be_checked()
+    page.click("#hint")
+    expect(page.locator(".card.hinted[data-card='8c']")).to_have_count(1)
+    plain = page.eval_on_selector_all(
+        ".card.hinted[data-card]", "es => es.map(e => e.dataset.card)"
+    )
+    assert sorted(plain) == ["5c", "8c"]  # the solver's move: it sees the stock
+    page.check("#fair-hints")
+    expect(page.locator("#messages")).to_contain_text("face-down stock")
+    page.click("#hint")
+    expect(page.locator(".card.hinted[data-card='8d']")).to_have_count(1)
+    fair = page.eval_on_selector_all(".card.hinted[data-card]", "es => es.map(e => e.dataset.card)")
+    assert sorted(fair) == ["5c", "8d"]  # the hindsight policy's
+    page.click("#chance")
+    expect(page.locator("#messages")).to_contain_text("Chance to win: about")
+    page.select_option("#lang", "vi")
+    page.keyboard.press("w")
+    expect(page.locator("#messages")).to_contain_text("Cơ hội thắng")
+    page.reload()
+    expect(page.locator("#fair-hints")).to_be_checked()
+    open_game(page, server.url, "PY1-M-AAAAAAS")  # a new deal: still fair
+    expect(page.locator("#fair-hints")).to_be_checked()
+    context.close()

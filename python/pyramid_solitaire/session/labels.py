@@ -26,6 +26,11 @@ LABELS: dict[str, dict[str, str]] = {
     "undo": {"en": "Undo", "vi": "Hoàn tác"},
     "redo": {"en": "Redo", "vi": "Làm lại"},
     "hint": {"en": "Hint", "vi": "Gợi ý"},
+    "fair_hints": {
+        "en": "Hints without peeking at the stock",
+        "vi": "Gợi ý không nhìn lén nọc",
+    },
+    "chance": {"en": "Chance to win", "vi": "Cơ hội thắng"},
     "draw": {"en": "Draw", "vi": "Rút bài"},
     "pause": {"en": "Pause", "vi": "Tạm dừng"},
     "resume": {"en": "Resume", "vi": "Tiếp tục"},
@@ -46,9 +51,9 @@ LABELS: dict[str, dict[str, str]] = {
     "unlimited": {"en": "∞", "vi": "∞"},
     "keys": {
         "en": "Keys: arrows move, Enter taps, D draws, Z undoes, R redoes, H hint, "
-        "P pause, N new deal, ? how to play",
+        "W chance to win, P pause, N new deal, ? how to play",
         "vi": "Phím: mũi tên di chuyển, Enter chạm, D rút bài, Z hoàn tác, R làm lại, "
-        "H gợi ý, P tạm dừng, N ván mới, ? cách chơi",
+        "H gợi ý, W cơ hội thắng, P tạm dừng, N ván mới, ? cách chơi",
     },
     "playing": {"en": "Playing", "vi": "Đang chơi"},
     "won": {"en": "Won", "vi": "Thắng"},
@@ -185,7 +190,10 @@ LABELS.update(
 )
 # the footer's key names that are the buttons' words
 LABELS.update(
-    {f"key_{name}": LABELS[name] for name in ("undo", "redo", "hint", "restart", "language")}
+    {
+        f"key_{name}": LABELS[name]
+        for name in ("undo", "redo", "hint", "restart", "language", "fair_hints", "chance")
+    }
 )
 
 

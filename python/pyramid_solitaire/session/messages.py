@@ -54,6 +54,31 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "vi": "Không còn nước nào bỏ thêm được lá trong kim tự tháp",
     },
     "hint_unknown": {"en": "No hint found in time", "vi": "Không tìm được gợi ý kịp thời"},
+    # the chance to win from what the player has seen (session.chance())
+    "chance": {
+        "en": "Chance to win: about {percent}% (from the cards you have seen)",
+        "vi": "Cơ hội thắng: khoảng {percent}% (theo những lá bạn đã thấy)",
+    },
+    "chance_exact_won": {
+        "en": "This game can still be won",
+        "vi": "Ván này vẫn có thể thắng",
+    },
+    "chance_exact_lost": {
+        "en": "This game can no longer be won",
+        "vi": "Ván này không thể thắng được nữa",
+    },
+    "chance_unknown": {
+        "en": "The chance to win could not be worked out in time",
+        "vi": "Không tính kịp cơ hội thắng",
+    },
+    "fair_hints_on": {
+        "en": "Hints no longer look at the face-down stock",
+        "vi": "Gợi ý không còn nhìn các lá úp trong nọc",
+    },
+    "fair_hints_off": {
+        "en": "Hints may look at the face-down stock",
+        "vi": "Gợi ý có thể nhìn các lá úp trong nọc",
+    },
     "illegal_move": {"en": "Not a legal move: {why}", "vi": "Nước đi không hợp lệ: {why}"},
     "paused": {"en": "Paused", "vi": "Tạm dừng"},
     "resumed": {"en": "Resumed", "vi": "Tiếp tục"},

@@ -29,7 +29,7 @@ from .session import Session, check_code_profile, profile_of_code
 PROTOCOL_VERSION = 1
 MAX_LINE = 1 << 16  # bytes; a request is far smaller
 MAX_ID = SAFE_INTEGER  # 2^53 - 1: integer ids beyond this are not exact in JavaScript
-SESSION_OPS = ("undo", "redo", "hint", "pause", "resume", "restart")  # no fields
+SESSION_OPS = ("undo", "redo", "hint", "chance", "pause", "resume", "restart")  # no fields
 OPS = (
     "hello",
     "new",
@@ -39,6 +39,8 @@ OPS = (
     "undo",
     "redo",
     "hint",
+    "chance",
+    "fair_hints",
     "state",
     "pause",
     "resume",
@@ -277,7 +279,18 @@ class Server:
         return {"messages": [m.to_dict() for m in messages]}
 
     def _op_hello(self, request: dict) -> dict[str, Any]:
-        capabilities = ["tap", "drag", "undo", "redo", "hint", "save", "stats", "winnable_only"]
+        capabilities = [
+            "tap",
+            "drag",
+            "undo",
+            "redo",
+            "hint",
+            "fair_hints",
+            "chance",
+            "save",
+            "stats",
+            "winnable_only",
+        ]
         if not self.files:
             capabilities.remove("save")
         return {
@@ -334,6 +347,7 @@ class Server:
             session = Session(deal, profile, clock=self.clock, lang=lang)
         old, self.session = self.session, session
         if old is not None:
+            session.fair_hints = old.fair_hints  # a player's choice, kept for the next deals
             old.abandon()  # recorded only when it has statistics
         session.stats = self.session_stats
         return self._reply(session.greeting())
@@ -419,6 +433,12 @@ class Server:
 
     def _op_lang(self, request: dict) -> dict[str, Any]:
         return self._reply(self._need().set_lang(self._field(request, "lang")))
+
+    def _op_fair_hints(self, request: dict) -> dict[str, Any]:
+        on = self._field(request, "on")
+        if not isinstance(on, bool):
+            raise ProtocolError("bad_request", f"on is true or false, got {excerpt(on)}")
+        return self._reply(self._need().set_fair_hints(on))
 
     def _op_quit(self, request: dict) -> dict[str, Any]:
         self.done = True

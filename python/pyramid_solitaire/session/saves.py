@@ -55,6 +55,7 @@ def to_document(session: Session) -> dict[str, Any]:
         "profile": session.profile.to_dict(),
         "lang": session.lang,
         "explain_errors": session.explain_errors,
+        "fair_hints": session.fair_hints,
         "history": [str(m) for m in game.moves],
         "undo": [_action(a) for a in session._undo],
         "redo": [_action(a) for a in session._redo],
@@ -116,6 +117,7 @@ def from_document(doc: Any, clock: Any = None) -> Session:
             clock=clock,
             lang=doc["lang"],
             explain_errors=doc["explain_errors"],
+            fair_hints=doc.get("fair_hints", False),  # (saves before it had none)
         )
         s.game.play_all(doc["history"])
         undo = [

@@ -150,7 +150,9 @@ class Session:
     ``deal``: a code, a card list, a :class:`Deal`, a deal number or None (random);
     ``profile``: a :class:`Profile` or a profile's name; ``clock``: a function returning
     seconds (default ``time.monotonic``; tests pass a fake one); ``lang``: ``"en"`` or
-    ``"vi"``; ``explain_errors``: overrides the profile's; ``autosave``: a file the session
+    ``"vi"``; ``explain_errors``: overrides the profile's; ``fair_hints``: hints that never
+    look at the face-down stock (docs/fair.md), and the "no chance to win" notice only once
+    every card has been seen; ``autosave``: a file the session
     is saved to (atomically) after every action; ``stats``: a :class:`StatsStore` (or its
     path) that records each game when it ends, and as abandoned when a game with moves is
     left for another (``restart``, ``new_deal``).
@@ -169,6 +171,7 @@ class Session:
         explain_errors: bool | None = None,
         autosave: str | os.PathLike | None = None,
         stats: Any = None,
+        fair_hints: bool = False,
     ) -> None:
         self.autosave = autosave
         self.stats = stats
@@ -179,6 +182,7 @@ class Session:
             if explain_errors is None
             else _args.flag("explain_errors", explain_errors)
         )
+        self.fair_hints = _args.flag("fair_hints", fair_hints)
         if clock is not None and not callable(clock):
             raise ValueError(
                 f"clock must be a function returning seconds, got {_args.excerpt(clock)}"
@@ -263,6 +267,35 @@ class Session:
         """The language of the messages from now on (``"en"`` or ``"vi"``)."""
         self.lang = check_lang(lang)
         return []
+
+    def set_fair_hints(self, on: bool) -> list[Message]:
+        """Hints that never look at the face-down stock (``on``), or the solver's, which do;
+        says which."""
+        self.fair_hints = _args.flag("on", on)
+        return [self._msg("fair_hints_on" if self.fair_hints else "fair_hints_off")]
+
+    def chance(self, samples: int = 64) -> list[Message]:
+        """The chance to win from what the player has seen (:func:`~pyramid_solitaire.fair.
+        win_chance`): message ``chance`` (args ``percent``, ``low``, ``high``, ``samples``),
+        or, once nothing is hidden, ``chance_exact_won`` / ``chance_exact_lost``. It looks at
+        nothing the player has not seen, so the game is not marked as assisted."""
+        from ..fair import win_chance
+
+        c = win_chance(self.game, samples=samples)
+        if c.estimate is None:
+            return [self._msg("chance_unknown")]
+        if c.exact:
+            return [self._msg("chance_exact_won" if c.won else "chance_exact_lost")]
+        low, high = c.ci95
+        return [
+            self._msg(
+                "chance",
+                percent=round(100 * c.estimate),
+                low=round(100 * low),
+                high=round(100 * high),
+                samples=c.decided,
+            )
+        ]
 
     def greeting(self) -> list[Message]:
         """What a game says when it starts: its difficulty."""
@@ -494,6 +527,8 @@ class Session:
     def _notices(self) -> list[Message]:
         if not self.profile.no_chance_notice or self._no_chance_told:
             return []
+        if self.fair_hints and self.game.unseen:  # it would look at the face-down stock
+            return []
         from ..solver import can_still_win
 
         if can_still_win(self.game, max_seconds=self.profile.notice_seconds) is False:
@@ -546,6 +581,9 @@ class Session:
         if self.status is not Status.PLAYING:
             return [self._msg("game_over")]
         self.assisted = True
+        if self.fair_hints:  # the hindsight policy's move: nothing unseen is looked at
+            fair = hint(self.game, fair=True)
+            return [self._hint_message(fair, fair=True)] if fair else [self._msg("no_hint")]
         budget = max(self.profile.notice_seconds, 0.5)
         t0 = time.monotonic()
         best = solve(self.game, objective="min_moves", max_seconds=budget / 2)
@@ -642,6 +680,7 @@ class Session:
             "paused": self.paused,
             "status": str(self.status),
             "assisted": self.assisted,
+            "fair_hints": self.fair_hints,
             "can_undo": self.can_undo,
             "can_redo": self.can_redo,
             "pyramid_removed": game.pyramid_removed,

@@ -79,6 +79,8 @@ class PyramidApp(App):
                 self.store.close()
             raise
         self.session: Session = begun.session
+        if "fair_hints" in remembered:  # a player's choice, kept across games and starts
+            self.session.fair_hints = remembered["fair_hints"] == "on"
         self.save_path = begun.save_path
         if self.settings_path is not None and not self.settings_path.exists():
             self.note(label("first_visit", self.lang))  # a first start: the rules, offered
@@ -276,6 +278,12 @@ class PyramidApp(App):
     def toggle_theme(self) -> None:
         self.theme = THEMES[1] if self.theme == THEMES[0] else THEMES[0]
         self.remember(theme=self.theme)
+
+    def switch_fair_hints(self) -> None:
+        """Hints that look at the face-down stock, or that never do (remembered)."""
+        on = not self.session.fair_hints
+        self.act("set_fair_hints", on)
+        self.remember(fair_hints="on" if on else "off")
 
     def remember(self, **changes: str) -> None:
         """Keep the theme or language for the next start (a file that cannot be written

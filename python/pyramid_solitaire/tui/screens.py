@@ -22,6 +22,8 @@ KEYS = """\
 [b]Keys[/b]   ← → ↑ ↓  move the cursor over the cards you can play now
        Enter    tap the card under the cursor (Space too)
        D  draw (or turn the waste over)   H  hint (shown in green)
+       F  hints that never look at the face-down stock (on / off)
+       W  your chance to win, from the cards you have seen
        Z  undo          R  redo           P  pause / resume
        N  new deal      X  restart this deal   C  enter or paste a deal code
        L  language      S  statistics    T  light / dark   ?  this help    Q  quit
@@ -37,6 +39,8 @@ KEYS_VI = """\
 [b]Phím[/b]   ← → ↑ ↓  đưa con trỏ qua các lá chơi được lúc này
        Enter    chạm lá dưới con trỏ (cả Space)
        D  rút bài (hoặc lật lại bài bỏ)   H  gợi ý (tô xanh)
+       F  gợi ý không nhìn các lá úp trong nọc (bật / tắt)
+       W  cơ hội thắng của bạn, theo những lá bạn đã thấy
        Z  hoàn tác      R  làm lại        P  tạm dừng / tiếp tục
        N  ván mới       X  chơi lại ván này   C  nhập hoặc dán mã ván
        L  ngôn ngữ      S  thống kê       T  sáng / tối   ?  trợ giúp này   Q  thoát

@@ -141,8 +141,8 @@ def settings_path(save_path: Path | None) -> Path | None:
 
 
 def read_settings(path: Path | None) -> dict[str, str]:
-    """The remembered ``theme`` and ``lang`` (what is not there, or not valid, is left
-    out: a damaged file costs nothing)."""
+    """The remembered ``theme``, ``lang`` and ``fair_hints`` (what is not there, or not
+    valid, is left out: a damaged file costs nothing)."""
     if path is None:
         return {}
     from ..jsonin import loads
@@ -161,6 +161,8 @@ def read_settings(path: Path | None) -> dict[str, str]:
         out["theme"] = data["theme"]
     if data.get("lang") in LANGUAGES:
         out["lang"] = data["lang"]
+    if data.get("fair_hints") in ("on", "off"):
+        out["fair_hints"] = data["fair_hints"]
     return out
 
 

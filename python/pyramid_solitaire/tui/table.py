@@ -61,6 +61,8 @@ class TableScreen(Screen):
         Binding("z", "undo", "Undo"),
         Binding("r", "redo", "Redo"),
         Binding("h", "hint", "Hint"),
+        Binding("f", "fair_hints", "Fair hints", show=False),  # in the help (?)
+        Binding("w", "chance", "Chance", show=False),
         Binding("p", "pause", "Pause"),
         Binding("n", "new_deal", "New"),
         Binding("x", "restart", "Restart", show=False),  # in the help (?): the footer
@@ -319,6 +321,13 @@ class TableScreen(Screen):
     def action_hint(self) -> None:
         if self._playing():
             self.app.act("hint")
+
+    def action_fair_hints(self) -> None:
+        self.app.switch_fair_hints()
+
+    def action_chance(self) -> None:
+        if self._playing():
+            self.app.act("chance")
 
     def action_pause(self) -> None:
         self.app.act("resume" if self.app.session.paused else "pause")

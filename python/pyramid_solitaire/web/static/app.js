@@ -117,6 +117,7 @@ function onResponse(r) {
       // the game chosen for the next deal (kept across reloads), else the game's own
       $("profile").value = store.get("profile") || (r.state ? r.state.profile : defaults.profile);
       if (r.state) { render(r.state); showMessages(r.messages || []); }
+      syncFairHints(r.state);
       if (r.state && r.state.paused && store.get("hidden_pause")) resumeHidden();
       if (r.state && r.state.status !== "playing")       // a finished game says how it ended
         showEnd(r.state.status === "won" ? "end_won" : "end_no_moves");
@@ -130,7 +131,8 @@ function onResponse(r) {
       showHowto(r.howto);
       return;
     default: {
-      if (r.op === "new") nextProfile = null;      // the chosen game type is played now
+      if (r.op === "new") { nextProfile = null; syncFairHints(r.state); }   // (the game type
+      // chosen is played now; a first game is told the player's choice of hints)
       hinted = hintOf(r.messages);
       const before = state;
       if (r.state) render(r.state);
@@ -142,6 +144,13 @@ function onResponse(r) {
       else if (r.messages.some((m) => m.code === "no_chance")) showEnd("end_no_chance");
     }
   }
+}
+
+// The player's choice of hints that never look at the face-down stock, kept in the browser:
+// a game attached (resumed or not) is told it when it differs.
+function syncFairHints(s) {
+  const wanted = store.get("fair_hints") === "1";
+  if (s && s.fair_hints !== wanted) send({op: "fair_hints", on: wanted});
 }
 
 // ---- requests ------------------------------------------------------------------------
@@ -296,7 +305,8 @@ function render(s) {
   $("assisted").textContent = L().assisted;
   $("undo").disabled = !s.can_undo || s.paused;       // while paused the table is hidden:
   $("redo").disabled = !s.can_redo || s.paused;       // no play until it is resumed
-  $("hint").disabled = $("draw").disabled = s.paused;
+  $("hint").disabled = $("draw").disabled = $("chance").disabled = s.paused;
+  $("fair-hints").checked = s.fair_hints;
   $("pause").textContent = s.paused ? L().resume : L().pause;
   $("paused").hidden = !s.paused;
   clock = {base: s.seconds, at: performance.now(), running: !s.paused && s.status === "playing"};
@@ -565,6 +575,7 @@ function onKey(event) {
     case "r": send({op: "redo"}); break;
     case "d": tap("stock"); break;
     case "h": send({op: "hint"}); break;
+    case "w": send({op: "chance"}); break;
     case "p": togglePause(); break;
     case "n": if (mayLeave("leave_for_new")) newDeal(); break;
     case "?": askHowto(); break;
@@ -665,6 +676,7 @@ function start() {
   button("undo", () => send({op: "undo"}));
   button("redo", () => send({op: "redo"}));
   button("hint", () => send({op: "hint"}));
+  button("chance", () => send({op: "chance"}));
   button("draw", () => tap("stock"));
   button("pause", togglePause);
   button("resume", togglePause);
@@ -697,6 +709,11 @@ function start() {
     store.set("profile", e.target.value);
     if (state && state.moves === 0) newDeal();
     else { nextProfile = e.target.value; showText(L().next_profile); }
+  });
+  $("fair-hints").addEventListener("change", (e) => {
+    e.target.blur();                              // Space is the game's again
+    store.set("fair_hints", e.target.checked ? "1" : "0");
+    if (state) send({op: "fair_hints", on: e.target.checked});
   });
   $("winnable").addEventListener("change", (e) => {
     e.target.blur();                              // Space is the game's again

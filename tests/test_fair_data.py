@@ -1,0 +1,88 @@
+"""The fair win-rate table's committed data (data/fair/): every block reads back and checks
+out, every row has every policy at the same deals, some deals of every block give the same
+result when played again, hindsight reaches perfect play where one pass shows everything and
+never wins a lost deal, and the table in README.md and docs/fair.md is the one these files
+make (tools/fair_table.py writes it)."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+
+import numpy as np
+import pytest
+
+from pyramid_solitaire import Hindsight, Rules, simulate, solve_many
+
+from conftest import repo_file
+
+
+def _tool():
+    spec = importlib.util.spec_from_file_location("fair_table", repo_file("tools", "fair_table.py"))
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    return tool
+
+
+T = _tool()
+ROWS = [r.name for r in T.table_rows()]
+
+
+def test_the_docs_table_is_the_files_table():
+    want = T.table()
+    assert want.count("\n") >= len(ROWS) + 1
+    for path in T.DOCS:
+        text = path.read_text(encoding="utf-8")
+        assert T.with_table(text, want, path.name) == text, (
+            f"{path}: the fair table is out of date: run tools/fair_table.py table"
+        )
+
+
+@pytest.mark.parametrize("row", ROWS)
+def test_every_block_checks_out(row):
+    rules = T.A.row(row).rules
+    counts = {}
+    for policy in T.POLICIES:
+        blocks = T.read_blocks(row, policy)
+        assert blocks, f"{row}: no {policy} block"
+        for b in blocks:
+            assert Rules.coerce(b["rules"]) == rules
+            won = T.won_of(b)
+            assert won.size == b["count"] and int(won.sum()) == b["wins"]
+        counts[policy] = sum(b["count"] for b in blocks)
+    assert min(counts.values()) >= 10_000 and len(set(counts.values())) == 1
+
+
+@pytest.mark.parametrize("row", ROWS)
+def test_some_deals_of_every_block_play_the_same_again(row):
+    rules = T.A.row(row).rules
+    rng = random.Random(row)
+    for policy in T.POLICIES:
+        for b in T.read_blocks(row, policy):
+            won = T.won_of(b)
+            picks = rng.sample(range(b["count"]), 3 if policy == "hindsight" else 20)
+            # a won deal among them when there is one: both answers get checked
+            wins = np.flatnonzero(won)
+            if wins.size:
+                picks[0] = int(wins[rng.randrange(wins.size)])
+            deals = [b["first"] + i for i in picks]
+            if policy == "solver":
+                got = solve_many(np.array(deals), rules).winnable == 1
+            elif policy == "hindsight":
+                fair = Hindsight(**{k: v for k, v in b["params"].items() if k != "name"})
+                got = simulate(deals=deals, rules=rules, policy=fair).won
+            else:
+                got = simulate(deals=deals, rules=rules, policy=policy, seed=0).won
+            assert list(got) == [bool(won[i]) for i in picks], (row, policy, deals)
+
+
+@pytest.mark.parametrize("row", ROWS)
+def test_hindsight_is_sound_on_the_table(row):
+    """Never a lost deal won; exactly perfect play where a first pass shows every card and
+    costs nothing (unlimited redeals, draw 1)."""
+    solver = np.concatenate([T.won_of(b) for b in T.read_blocks(row, "solver")])
+    fair = np.concatenate([T.won_of(b) for b in T.read_blocks(row, "hindsight")])
+    assert not np.any(fair & ~solver)
+    rules = T.A.row(row).rules
+    if rules.redeals == "unlimited" and rules.draw == 1:
+        assert np.array_equal(fair, solver)
