@@ -35,7 +35,7 @@ def test_make_and_make_vec_through_the_registry():
     env = gym.make(ENV_ID, rules="msc")
     obs, info = env.reset(seed=3)
     assert obs.shape == (OBS_SIZE,) and obs.dtype == np.int8
-    assert info["code"].startswith("PY1-M-") and info["action_mask"].dtype == np.bool_
+    assert env.unwrapped.deal_code.startswith("PY1-M-") and info["action_mask"].dtype == np.bool_
     envs = gym.make_vec(ENV_ID, num_envs=16, rules="msc")
     assert isinstance(envs.unwrapped, PyramidVectorEnv) and envs.num_envs == 16
     obs, info = envs.reset(seed=3)
@@ -110,9 +110,9 @@ def test_autoreset_next_step():
     obs, info = vec.reset(seed=2)
     obs, rew, term, trunc, info = _play_until_an_end(vec, info)
     i = int(np.flatnonzero(term | trunc)[0])
-    deal = info["deal"][i]
+    deal = vec.deal_numbers[i]
     obs, rew, term, trunc, info = vec.step(info["action_mask"].argmax(axis=1))
-    assert rew[i] == 0 and not term[i] and not trunc[i] and info["deal"][i] != deal
+    assert rew[i] == 0 and not term[i] and not trunc[i] and vec.deal_numbers[i] != deal
     assert info["moves"][i] == 0
 
 
@@ -182,15 +182,34 @@ def test_vector_bad_input():
 
 
 def test_reset_with_a_given_deal_and_render():
-    env = PyramidEnv("msc", render_mode="ansi")
+    env = PyramidEnv("msc", render_mode="ansi", observation="full")
     obs, info = env.reset(seed=0, options={"deal": "PY1-M-AAAAAAS"})
     assert info["code"] == "PY1-M-AAAAAAS" and info["deal"] == 18
-    assert "PY1-M-AAAAAAS" in env.render()
+    assert "PY1-M-AAAAAAS" in env.render() and "(next: Tc)" in env.render()
     assert env.rules == Rules.preset("msc")
 
 
-def test_vector_info_has_the_deal_codes():
-    vec = PyramidVectorEnv(8, "msc", autoreset_mode="SameStep")
+def test_the_visible_mode_names_no_deal_and_renders_no_unseen_card():
+    """Nothing handed to the agent gives the stock away: no code or number in the info, a
+    picture without the code or a card not yet seen; the env keeps the deal for replays."""
+    env = PyramidEnv("msc", render_mode="ansi")
+    obs, info = env.reset(seed=0, options={"deal": "PY1-M-AAAAAAS"})
+    assert set(info) == {"action_mask", "moves", "illegal"}
+    assert env.deal_code == "PY1-M-AAAAAAS" and env.deal_number == 18
+    text = env.render()
+    assert "PY1-M" not in text and "Stock top (playable): Tc" in text  # msc: face up
+    unseen = set(env.game.unseen)
+    assert unseen and not any(str(c) in text.split("Stock:")[1] for c in unseen)
+    env.step(int(np.flatnonzero(info["action_mask"])[-1]))  # draw: Tc to the waste
+    assert env.game.seen_mask == 0b11  # the batch's own record of what was seen
+    vec = PyramidVectorEnv(4, "msc")
+    _, info = vec.reset(seed=5)
+    assert "code" not in info and "deal" not in info
+    assert list(vec.deal_codes) == [vec.batch.deal(i).code for i in range(4)]
+
+
+def test_vector_info_has_the_deal_codes_when_the_agent_sees_all():
+    vec = PyramidVectorEnv(8, "msc", autoreset_mode="SameStep", observation="full")
     _, info = vec.reset(seed=5)
     assert list(info["code"]) == [vec.batch.deal(i).code for i in range(8)]
     _, _, _, _, info = _play_until_an_end(vec, info)
@@ -200,7 +219,7 @@ def test_vector_info_has_the_deal_codes():
 def test_a_seeded_partial_reset_deals_every_game_and_copies_by_default():
     vec = PyramidVectorEnv(3, "msc")
     obs, info = vec.reset(seed=5, options={"reset_mask": np.array([True, False, False])})
-    assert info["action_mask"].any(axis=1).all() and all(info["code"])
+    assert info["action_mask"].any(axis=1).all() and all(vec.deal_codes)
     obs2, *_ = vec.step(info["action_mask"].argmax(axis=1))
     assert not np.shares_memory(obs, obs2)
     fast = PyramidVectorEnv(3, "msc", copy=False)

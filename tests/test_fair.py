@@ -406,3 +406,37 @@ def test_cancel_stops_a_fair_simulation():
     event.set()
     with pytest.raises(Cancelled):
         simulate(1000, rules="classic-draw3", policy="hindsight", cancel=event)
+
+
+# ---- the batch: every optimal action, the fair policy's ------------------------------------
+
+
+def test_batch_labels_give_every_optimal_action_and_the_fair_one():
+    from pyramid_solitaire import GameBatch
+    from pyramid_solitaire.batch import action_id
+
+    batch = GameBatch(12, rules="msc", seed=3)
+    batch.reset()
+    for _ in range(6):
+        batch.step_random()
+    labels = batch.labels(optimal=True, fair=SMALL)
+    obs, masks = batch.observe()
+    for i in range(12):
+        game = batch.game(i)
+        row = labels["optimal"][i]
+        assert not np.any(row & ~masks[i])  # only legal actions
+        if labels["action"][i] >= 0:
+            assert row[labels["action"][i]]
+        if labels["winnable"][i] == 1 and labels["n_moves"][i] > 0:
+            n = int(labels["n_moves"][i])
+            for move in game.legal_moves:
+                after = game.copy()
+                after.play(move)
+                s = solve(after, objective="min_moves") if not after.is_won else None
+                length = 0 if after.is_won else (s.n_moves if s.winnable else None)
+                assert row[action_id(move)] == (length == n - 1), (i, move)
+        if game.is_over:
+            assert labels["fair_action"][i] == -1
+        else:
+            fair = SMALL.move(game, seed=0)
+            assert labels["fair_action"][i] == action_id(fair)

@@ -16,13 +16,13 @@ import numpy as np
 
 from pyramid_core.position import Table
 from pyramid_core.shuffle import deal_cards
-from pyramid_solitaire import Rules, simulate, solve_many
+from pyramid_solitaire import Hindsight, Rules, simulate, solve_many
 
 from conftest import repo_file
 
 CORE_MODULES = [
-    "batch", "bounds", "cards", "geometry", "lastpass", "position", "rules", "shortest", "shuffle",
-    "simulate", "solver",
+    "batch", "bounds", "cards", "fair", "geometry", "lastpass", "position", "rules", "shortest",
+    "shuffle", "simulate", "solver",
 ]  # fmt: skip
 
 
@@ -55,6 +55,9 @@ CALLS = {
         np.arange(100), Rules(waste_at_deal=0, redeals=0, stock_top_playable=True)
     ).n_moves.tobytes(),
     "engine walks": lambda: [_engine_walk(n) for n in range(40)],
+    "simulate hindsight msc": lambda: simulate(
+        40, rules="msc", policy=Hindsight(samples=4, max_nodes=3000), threads=1
+    ).moves.tobytes(),
 }
 
 

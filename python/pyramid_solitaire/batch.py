@@ -613,7 +613,7 @@ class GameBatch:
 
     # ---- reading the games -----------------------------------------------------------------
     def _state(self) -> np.ndarray:
-        out = np.empty((self.n, 6), np.int64)
+        out = np.empty((self.n, 7), np.int64)
         self._core.state(out)
         return out
 
@@ -681,7 +681,9 @@ class GameBatch:
         """Game i as a :class:`Game` at its current position (no undo history)."""
         i = _args.whole("game", i, 0, self.n - 1)
         game = Game(self.deal(i))
-        game._pos = int(self._state()[i, 0])  # (bit 63 of a position is always 0)
+        state = self._state()[i]
+        game._pos = int(state[0])  # (bit 63 of a position is always 0)
+        game._seen0 = int(state[6])  # what the batch's game has seen (Game.seen_mask)
         game._codes = None
         return game
 
@@ -698,6 +700,8 @@ class GameBatch:
         threads: int | None = None,
         progress: Any = False,
         cancel: Any = None,
+        optimal: bool = False,
+        fair: Any = None,
     ) -> dict[str, np.ndarray]:
         """What perfect play says of each game's current position (all games, or the given
         indices or mask), solved in the core over threads:
@@ -713,6 +717,14 @@ class GameBatch:
           are left for a winnable position; with ``max_removed``, the exact count for a lost
           one; -1 unknown);
         - ``stop`` (int8): 0, or what ran out (1 nodes, 2 time, 3 memory, 4 cancelled).
+        - with ``optimal=True``, ``optimal`` (bool, m x 102): every optimal action, not only
+          one: those after which a shortest win is one move shorter (``shortest``; else
+          those after which the game can still be won), or, for a lost position with
+          ``max_removed``, after which the most pyramid cards can still go; each action's
+          position is decided by the solver too (an empty row where a budget ran out);
+        - with ``fair=True`` (or a :class:`~pyramid_solitaire.fair.Hindsight`, ``seed`` 0),
+          ``fair_action`` (int16): the hindsight policy's action, from what each game has
+          seen (it never looks at the stock, unlike the others; -1 for a game over).
 
         Budgets are per position (``max_seconds`` default 1)."""
         from .solver import _budgets
@@ -730,7 +742,6 @@ class GameBatch:
         shortest = _args.flag("shortest", shortest)
         max_removed = _args.flag("max_removed", max_removed)
         n_threads = _args.threads(threads)
-        bar = make_progress(progress, m, "positions")
 
         def work(lo: int, hi: int, flag: np.ndarray) -> None:
             self._core.labels(
@@ -750,17 +761,57 @@ class GameBatch:
                 flag,
             )
 
+        optimal = _args.flag("optimal", optimal)
+        jobs = [work]
+        if optimal:
+            out["optimal"] = np.zeros((m, N_ACTIONS), np.bool_)
+
+            def work_optimal(lo: int, hi: int, flag: np.ndarray) -> None:
+                work(lo, hi, flag)
+                self._core.optimal_masks(
+                    idx,
+                    lo,
+                    hi,
+                    shortest,
+                    max_removed,
+                    b["max_nodes"] or 0,
+                    b["max_seconds"] or 0.0,
+                    b["max_memory"] or 0,
+                    out["winnable"],
+                    out["n_moves"],
+                    out["removable"],
+                    out["optimal"].view(np.uint8),
+                    out["stop"],
+                    flag,
+                )
+
+            jobs = [work_optimal]
+        if fair is not None and fair is not False:
+            from .fair import Hindsight, coerce_policy
+
+            policy = Hindsight() if fair is True else coerce_policy(fair)
+            if policy is None:
+                raise ValueError(f"fair is True or a Hindsight policy, got {_args.excerpt(fair)}")
+            params = policy.params(0)
+            out["fair_action"] = np.full(m, -1, np.int16)
+
+            def work_fair(lo: int, hi: int, flag: np.ndarray) -> None:
+                self._core.fair_actions(idx, lo, hi, params, out["fair_action"], flag)
+
+            jobs.append(work_fair)
+        bar = make_progress(progress, m * len(jobs), "positions")
         try:
             if m:
-                run_chunks(
-                    work,
-                    m,
-                    n_threads,
-                    max(1, min(64, m // (4 * n_threads) or 1)),
-                    bar,
-                    cancel,
-                    "the labels",
-                )
+                for job in jobs:
+                    run_chunks(
+                        job,
+                        m,
+                        n_threads,
+                        max(1, min(64, m // (4 * n_threads) or 1)),
+                        bar,
+                        cancel,
+                        "the labels",
+                    )
         finally:
             bar.close()
         return out

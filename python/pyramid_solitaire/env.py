@@ -6,8 +6,10 @@ Importing this module registers ``pyramid_solitaire/Pyramid-v0``:
 >>> import pyramid_solitaire.env
 >>> env = gymnasium.make("pyramid_solitaire/Pyramid-v0", rules="msc")
 >>> obs, info = env.reset(seed=1)
->>> obs.shape, info["action_mask"].shape, info["code"]
-((109,), (102,), 'PY1-M-EMKYFWV')
+>>> obs.shape, info["action_mask"].shape, sorted(info)
+((109,), (102,), ['action_mask', 'illegal', 'moves'])
+>>> env.unwrapped.deal_code        # for replays and logs: reading it looks at the stock
+'PY1-M-EMKYFWV'
 >>> envs = gymnasium.make_vec("pyramid_solitaire/Pyramid-v0", num_envs=64, rules="msc")
 >>> type(envs).__name__, envs.num_envs
 ('PyramidVectorEnv', 64)
@@ -99,9 +101,12 @@ class PyramidEnv(gym.Env):
     ``"raise"`` or ``"penalty"``), ``penalty``, ``max_episode_steps`` (default 2,000),
     ``deals`` (play these instead of the seeded stream); ``dict_observation`` gives
     ``{"observation", "action_mask"}``. ``reset(options={"deal": ...})`` plays one deal
-    (a number, code or card list). The info holds ``action_mask``, the deal's ``code`` (None
-    for a card list), ``deal`` (its number), ``moves`` and ``illegal``; ``action_masks()``
-    is the mask (sb3-contrib's MaskablePPO)."""
+    (a number, code or card list). The info holds ``action_mask``, ``moves`` and
+    ``illegal``, and under ``observation="full"`` also the deal's ``code`` (None for a card
+    list) and ``deal`` (its number): under ``"visible"`` nothing handed to the agent names
+    the deal (a code gives the whole stock away); the deal is the env's ``deal_code`` and
+    ``deal_number``, for replays and logs. ``action_masks()`` is the mask (sb3-contrib's
+    MaskablePPO)."""
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
@@ -141,13 +146,26 @@ class PyramidEnv(gym.Env):
 
     def _info(self) -> dict[str, Any]:
         b = self._batch
-        return {
+        info: dict[str, Any] = {
             "action_mask": b.mask[0].copy(),
-            "code": self._code,
-            "deal": self._deal,
             "moves": int(b.moves[0]),
             "illegal": bool(b.illegal[0]),
         }
+        if b.observation == "full":  # the agent sees the stock anyway
+            info.update(code=self._code, deal=self._deal)
+        return info
+
+    @property
+    def deal_code(self) -> str | None:
+        """The episode's deal code (None for a card list): for replays and logs, never for
+        the agent under ``observation="visible"`` (it names every face-down card)."""
+        return self._code
+
+    @property
+    def deal_number(self) -> int:
+        """The episode's deal number (for a card list, its row in ``deals``); see
+        :attr:`deal_code`."""
+        return self._deal
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -180,13 +198,18 @@ class PyramidEnv(gym.Env):
         return self._batch.mask[0].copy()
 
     def render(self) -> str | None:
+        """The table as text (``render_mode="ansi"``); under ``observation="visible"`` only
+        what a player sees: no deal code, no stock card not yet seen."""
         if self.render_mode == "ansi":
-            return str(self._batch.game(0))
+            from .render import table_text
+
+            return table_text(self._batch.game(0), self._batch.observation == "visible")
         return None
 
     @property
     def game(self):
-        """The current game as a :class:`~pyramid_solitaire.Game` (no undo history)."""
+        """The current game as a :class:`~pyramid_solitaire.Game` (no undo history; it knows
+        the whole deal: for analysis, not for the agent)."""
         return self._batch.game(0)
 
     def close(self) -> None:
@@ -201,8 +224,10 @@ class PyramidVectorEnv(VectorEnv):
     value: ``"NextStep"``, the default, ``"SameStep"`` or ``"Disabled"``), ``threads`` and
     ``copy`` (True, the default, as Gymnasium's vector envs: fresh arrays from every call;
     False: the batch's buffers, overwritten by the next call, for speed). The info holds
-    ``action_mask`` (num_envs, 102), ``deal`` (the deal numbers), ``code`` (the deal codes,
-    "" for a card list), ``moves`` and ``illegal``, each with its ``_key`` mask; under
+    ``action_mask`` (num_envs, 102), ``moves`` and ``illegal``, and under
+    ``observation="full"`` also ``deal`` (the deal numbers) and ``code`` (the deal codes, ""
+    for a card list), each with its ``_key`` mask (under ``"visible"``, the deals are the
+    env's ``deal_numbers`` and ``deal_codes``, for replays and logs); under
     ``SameStep``, ``final_obs`` (an object array: the last observation of each game that
     ended, None for the others) and ``final_info`` (their last ``action_mask``), with
     ``_final_obs`` and ``_final_info``. ``reset(seed=s)`` starts the stream of seed s (game i
@@ -269,6 +294,18 @@ class PyramidVectorEnv(VectorEnv):
         """The native batch (its deals, games, solver labels)."""
         return self._batch
 
+    @property
+    def deal_codes(self) -> np.ndarray:
+        """Each game's deal code ("" for a card list): for replays and logs, never for the
+        agent under ``observation="visible"`` (a code names every face-down card)."""
+        return self._batch.deal_codes.copy()
+
+    @property
+    def deal_numbers(self) -> np.ndarray:
+        """Each game's deal number (for a card list, its row in ``deals``); see
+        :attr:`deal_codes`."""
+        return self._batch.deal_numbers.copy()
+
     def _obs(self, obs: np.ndarray, mask: np.ndarray) -> Any:
         if self.dict_observation:
             return {"observation": obs, "action_mask": mask.view(np.int8)}
@@ -280,15 +317,18 @@ class PyramidVectorEnv(VectorEnv):
         info: dict[str, Any] = {
             "action_mask": mask,
             "_action_mask": self._all,
-            "deal": keep(b.deal_numbers),
-            "_deal": self._all,
-            "code": keep(b.deal_codes),
-            "_code": self._all,
             "moves": keep(b.moves),
             "_moves": self._all,
             "illegal": keep(b.illegal),
             "_illegal": self._all,
         }
+        if b.observation == "full":  # the agent sees the stock anyway
+            info.update(
+                deal=keep(b.deal_numbers),
+                _deal=self._all,
+                code=keep(b.deal_codes),
+                _code=self._all,
+            )
         if self._mode == "same_step" and b.reset_games.any():
             # As Gymnasium's vector envs give them: an object array of the last observations
             # (None for the games that did not end) and the last infos (the action mask).

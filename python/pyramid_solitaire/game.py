@@ -69,6 +69,7 @@ class Game:
         self._loc = {card: loc for loc, card in enumerate(self._deal.cards)}
         self._pos: int = self._table.start()
         self._history: list[tuple[int, Move]] = []  # (position before, move)
+        self._seen0 = 0  # talon cards seen before the history (a batch's game: GameBatch.game)
         self._codes: list[int] | None = None
 
     # ---- identity ---------------------------------------------------------------------------
@@ -232,7 +233,7 @@ class Game:
         turned face up (under draw 3 each card of a turned three), and the stock's top where
         it is playable; a seen card stays known after a recycle (docs/rules.md, "What a
         player sees"). Pyramid cards are always seen."""
-        seen = 0
+        seen = self._seen0
         for pos, _ in self._history:
             seen = self._table.seen(pos, seen)
         return int(self._table.seen(self._pos, seen))

@@ -11,16 +11,18 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-def _header(game: Game) -> str:
+def _header(game: Game, hide_unseen: bool = False) -> str:
+    name = "a deal" if hide_unseen else game.code or "card-list deal"
     return (
-        f"{game.code or 'card-list deal'} · {game.rules.name} · {game.status} · "
+        f"{name} · {game.rules.name} · {game.status} · "
         f"{len(game.moves)} moves · {game.pyramid_removed}/28 pyramid cards removed"
     )
 
 
-def _talon_line(game: Game) -> str:
+def _talon_line(game: Game, hide_unseen: bool = False) -> str:
     stock = game.stock
-    nxt = f" (next: {stock[0]})" if stock else ""
+    hidden = set(game.unseen) if hide_unseen else set()
+    nxt = f" (next: {stock[0]})" if stock and stock[0] not in hidden else ""
     if game.rules.draw == 1:
         waste = game.waste
         waste_txt = (
@@ -37,15 +39,17 @@ def _talon_line(game: Game) -> str:
         else f"{game.recycles_used} used, {left} left"
     )
     line = f"Stock: {len(stock)} cards{nxt}   Waste: {waste_txt}   Recycles: {rec}"
-    if game.rules.stock_top_playable and stock:
+    if game.rules.stock_top_playable and stock and stock[0] not in hidden:
         line += f"   Stock top (playable): {stock[0]}"
     return line
 
 
-def table_text(game: Game) -> str:
-    """The table as text: free cards in [brackets], removed places as '..'."""
+def table_text(game: Game, hide_unseen: bool = False) -> str:
+    """The table as text: free cards in [brackets], removed places as '..'. With
+    ``hide_unseen``, only what a player has seen: no deal code, no stock card not yet seen
+    (what the environment's ``visible`` mode renders)."""
     pyramid, free = game.pyramid, game.free_mask
-    lines = [_header(game)]
+    lines = [_header(game, hide_unseen)]
     for r in range(7):
         cells = []
         for i in range(r * (r + 1) // 2, (r + 1) * (r + 2) // 2):
@@ -57,7 +61,7 @@ def table_text(game: Game) -> str:
             else:
                 cells.append(f" {card} ")
         lines.append(" " * (2 * (6 - r) + 2) + "".join(cells).rstrip())
-    lines.append(_talon_line(game))
+    lines.append(_talon_line(game, hide_unseen))
     lines.append("Free cards are in [brackets].")
     return "\n".join(lines)
 

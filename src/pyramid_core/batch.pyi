@@ -109,6 +109,32 @@ class Batch:
         stop: npt.NDArray[np.int8],
         cancel: npt.NDArray[np.uint8],
     ) -> None: ...
+    def optimal_masks(
+        self,
+        games: npt.NDArray[np.int64],
+        lo: int,
+        hi: int,
+        shortest: bool,
+        max_removed: bool,
+        max_nodes: int,
+        max_seconds: float,
+        max_memory: int,
+        winnable: npt.NDArray[np.int8],
+        n_moves: npt.NDArray[np.int16],
+        removable: npt.NDArray[np.int8],
+        mask: npt.NDArray[np.uint8],
+        stop: npt.NDArray[np.int8],
+        cancel: npt.NDArray[np.uint8],
+    ) -> None: ...
+    def fair_actions(
+        self,
+        games: npt.NDArray[np.int64],
+        lo: int,
+        hi: int,
+        params: dict[str, int],
+        action: npt.NDArray[np.int16],
+        cancel: npt.NDArray[np.uint8],
+    ) -> None: ...
 
 def action_cards_of(a: int) -> tuple[int] | tuple[int, int]: ...
 def action_of_cards(c: int, d: int = -1) -> int: ...

@@ -43,6 +43,9 @@ from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, MAX_MOVES, LOC
 from pyramid_core.shuffle cimport deal_shuffle, splitmix64_next, rand_below
 from pyramid_core.solver cimport (solve_ws, solve_out, solve_limits, solve_with, ws_init,
                                   ws_free, OBJ_ANY, OBJ_MIN_MOVES, OBJ_MAX_REMOVED)
+from pyramid_core.simulate cimport sim_deal, sim_deal_from_deck
+from pyramid_core.fair cimport (fair_params, fair_ctx, fair_ctx_init, fair_ctx_free,
+                                fair_decide, fair_params_from)
 
 pyr_geometry_init()
 
@@ -658,8 +661,8 @@ cdef class Batch:
     # ---- what the Python layer reads ------------------------------------------------------
 
     def state(self, int64_t[:, ::1] out):
-        """Per game: position word, deal key, numbered, steps, episode, flags (as int64;
-        the position as its bits)."""
+        """Per game: position word, deal key, numbered, steps, episode, flags, the talon
+        cards seen so far (as int64; the position as its bits)."""
         cdef int64_t i
         for i in range(self.c.n):
             out[i, 0] = <int64_t>self.g[i].pos
@@ -668,6 +671,7 @@ cdef class Batch:
             out[i, 3] = self.g[i].steps
             out[i, 4] = self.g[i].episode
             out[i, 5] = self.g[i].flags
+            out[i, 6] = self.g[i].seen
 
     def won(self, uint8_t[::1] out):
         """1 where a game's position is won."""
@@ -732,6 +736,101 @@ cdef class Batch:
         finally:
             free(out)
             ws_free(&ws)
+
+    def optimal_masks(self, const int64_t[::1] games, int64_t lo, int64_t hi, bint shortest,
+                      bint max_removed, int64_t max_nodes, double max_seconds,
+                      int64_t max_memory, const int8_t[::1] winnable,
+                      const int16_t[::1] n_moves, const int8_t[::1] removable,
+                      uint8_t[:, ::1] mask, int8_t[::1] stop, const uint8_t[::1] cancel):
+        """Every optimal action of games[lo..hi-1] into mask rows lo..hi-1, from `labels`'
+        answers: for a winnable position, the actions after which a shortest win is one
+        move shorter (`shortest` and n_moves known), else those after which it can still be
+        won; for a lost one with max_removed, those after which the most pyramid cards can
+        still go. Each action's position is decided by the solver (budgets per position);
+        a budget that runs out leaves the row empty, with stop saying which."""
+        cdef solve_ws ws
+        cdef solve_limits lim
+        cdef solve_out* out = <solve_out*>malloc(sizeof(solve_out))
+        cdef pyr_move buf[MAX_MOVES]
+        cdef int64_t j
+        cdef int n, i, k, gone, target
+        cdef bgame* g
+        cdef pyr_pos c
+        cdef bint ok
+        memset(&ws, 0, sizeof(ws))
+        if out == NULL or ws_init(&ws) < 0:
+            free(out)
+            ws_free(&ws)
+            raise MemoryError()
+        lim.max_nodes = max_nodes
+        lim.max_seconds = max_seconds
+        lim.max_memory = max_memory
+        lim.no_prune = 0
+        lim.cancel = &cancel[0]
+        try:
+            with nogil:
+                for j in range(lo, hi):
+                    memset(&mask[j, 0], 0, N_ACTIONS)
+                    g = &self.g[games[j]]
+                    if winnable[j] < 0 or (winnable[j] == 0 and
+                                           (not max_removed or removable[j] < 0)):
+                        continue
+                    gone = 28 - pyr_popcount32(pos_pyr(g.pos))
+                    target = gone + removable[j]
+                    n = gen_moves(&g.t, g.pos, buf)
+                    for i in range(n):
+                        c = pos_apply(&g.t, g.pos, buf[i])
+                        if winnable[j] == 1 and pos_won(&g.t, c):
+                            ok = not shortest or n_moves[j] <= 1
+                        elif winnable[j] == 1 and shortest and n_moves[j] > 0:
+                            solve_with(&ws, &g.t, c, OBJ_MIN_MOVES, &lim, out)
+                            ok = out.winnable == 1 and out.optimal \
+                                and out.n_moves == n_moves[j] - 1
+                        elif winnable[j] == 1:
+                            solve_with(&ws, &g.t, c, OBJ_ANY, &lim, out)
+                            ok = out.winnable == 1
+                        else:
+                            solve_with(&ws, &g.t, c, OBJ_MAX_REMOVED, &lim, out)
+                            ok = out.stop == 0 and out.max_removed == target
+                        if out.stop != 0 and not pos_won(&g.t, c):
+                            stop[j] = out.stop
+                            memset(&mask[j, 0], 0, N_ACTIONS)
+                            break
+                        if ok:
+                            k = move_action(&g.t, buf[i])
+                            mask[j, k] = 1
+                    if pyr_cancelled(&cancel[0]):
+                        break
+        finally:
+            free(out)
+            ws_free(&ws)
+
+    def fair_actions(self, const int64_t[::1] games, int64_t lo, int64_t hi, dict params,
+                     int16_t[::1] action, const uint8_t[::1] cancel):
+        """The hindsight policy's action (pyramid_core.fair) in games[lo..hi-1], from what
+        each game has seen (rows lo..hi-1 of action; -1 for a game over)."""
+        cdef fair_params prm
+        cdef fair_ctx ctx
+        cdef sim_deal d
+        cdef int64_t j
+        cdef int m
+        cdef bgame* g
+        fair_params_from(&prm, params)
+        if fair_ctx_init(&ctx, &prm, &cancel[0]) < 0:
+            raise MemoryError()
+        try:
+            with nogil:
+                for j in range(lo, hi):
+                    g = &self.g[games[j]]
+                    sim_deal_from_deck(&d, g.t.card, &g.t.rules)
+                    m = fair_decide(&ctx, &g.t, &d, g.pos, g.seen,
+                                    g.t.rules.redeals == REDEALS_UNLIMITED
+                                    and not (g.flags & F_PASS_REMOVED), NULL, NULL)
+                    action[j] = move_action(&g.t, <pyr_move>m) if m >= 0 else -1
+                    if pyr_cancelled(&cancel[0]):
+                        break
+        finally:
+            fair_ctx_free(&ctx)
 
 
 # ---- the action table, for the Python layer ------------------------------------------------

@@ -44,6 +44,8 @@ cdef uint64_t fair_sample_key(uint64_t seed, uint64_t game, pyr_pos p, uint32_t 
 cdef void fair_complete(const pyr_table* t, const uint8_t* places, const uint8_t* cards, int u,
                         uint64_t key, pyr_table* out) noexcept nogil
 
+# prm from a dict of fair.DEFAULTS' keys (the missing ones: the defaults), checked
+cdef int fair_params_from(fair_params* prm, dict d) except -1
 cdef int fair_ctx_init(fair_ctx* c, const fair_params* prm,
                        const volatile uint8_t* cancel) noexcept nogil   # 0, or -1: no memory
 cdef void fair_ctx_free(fair_ctx* c) noexcept nogil

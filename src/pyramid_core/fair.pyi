@@ -5,6 +5,11 @@ import numpy.typing as npt
 
 DEFAULTS: dict[str, int]
 
+class _Ctx:  # one call's working state (a thread's solver tables)
+    def __init__(
+        self, params: dict[str, int], cancel: npt.NDArray[np.uint8] | None = None
+    ) -> None: ...
+
 def run(
     params: dict[str, int],
     rules: dict[str, int],

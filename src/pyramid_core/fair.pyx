@@ -317,7 +317,7 @@ cdef int fair_play(fair_ctx* c, const pyr_table* t, sim_result* res,
 
 # ---- from Python ----------------------------------------------------------------------------
 
-cdef int _params(fair_params* prm, dict d) except -1:
+cdef int fair_params_from(fair_params* prm, dict d) except -1:
     """Fill prm from a dict of DEFAULTS' keys (missing ones: DEFAULTS), checked."""
     cdef dict v = dict(DEFAULTS)
     for k in d:
@@ -364,7 +364,7 @@ cdef class _Ctx:
 
     def __cinit__(self, dict params, const uint8_t[:] cancel=None):
         cdef fair_params prm
-        _params(&prm, params)
+        fair_params_from(&prm, params)
         if fair_ctx_init(&self.c, &prm, &cancel[0] if cancel is not None else NULL) < 0:
             raise MemoryError()
 
