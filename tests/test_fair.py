@@ -440,3 +440,23 @@ def test_batch_labels_give_every_optimal_action_and_the_fair_one():
         else:
             fair = SMALL.move(game, seed=0)
             assert labels["fair_action"][i] == action_id(fair)
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_greedy_from_observations_plays_the_built_in_greedy(rules):
+    """batch.greedy_actions rebuilds each position from its (visible) observation: games
+    played by it win exactly the deals the built-in greedy wins."""
+    from pyramid_solitaire import GameBatch
+    from pyramid_solitaire.batch import greedy_actions
+
+    n = 200
+    batch = GameBatch(n, rules=rules, deals=np.arange(n), observation="visible")
+    obs, mask = batch.reset()
+    done = np.zeros(n, bool)
+    while not done.all():
+        act = greedy_actions(obs, rules).astype(np.int64)
+        assert np.all(mask[np.arange(n), np.maximum(act, 0)] | done | (act < 0))
+        act[(act < 0) | done] = 100
+        obs, mask, _, term, trunc = batch.step(act)
+        done |= term | trunc
+    assert np.array_equal(batch.won, simulate(deals=np.arange(n), rules=rules).won)

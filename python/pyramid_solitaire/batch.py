@@ -48,6 +48,7 @@ __all__ = [
     "StepResult",
     "action_id",
     "action_move",
+    "greedy_actions",
     "UNKNOWN_CARD",
 ]
 
@@ -120,6 +121,35 @@ def codes_of(numbers: np.ndarray, rules: Rules) -> np.ndarray:
         raw[:, k] = (x % 26).astype(np.uint8) + ord("A")
         x //= 26
     return raw.view("S13").ravel().astype("U13")
+
+
+def greedy_actions(obs: Any, rules: Rules | str | dict) -> np.ndarray:
+    """The built-in greedy policy's action at each observation's position (an (n, 109) int8
+    array, ``visible`` or ``full``: greedy reads only what a player sees), -1 where no move
+    is legal: for a callable policy that wants greedy's opinion, or falls back on it.
+
+    >>> batch = GameBatch(2, rules="msc", seed=1)
+    >>> obs, mask = batch.reset()
+    >>> [action_move(a) for a in greedy_actions(obs, "msc")]
+    [Move('Kc'), Move('4h+9s')]
+    """
+    obs = np.ascontiguousarray(obs, dtype=np.int8)
+    if obs.ndim != 2 or obs.shape[1] != OBS_SIZE:
+        raise ValueError(f"obs must be n x {OBS_SIZE} observations, got shape {obs.shape}")
+    out = np.empty(obs.shape[0], np.int16)
+    options = {k: int(v) for k, v in Rules.coerce(rules).core_options().items()}
+    _core.greedy_actions(options, obs, out)
+    return out
+
+
+def _fair_params(fair: Any) -> dict[str, int]:
+    """The core's parameters of ``fair``: True (the default :class:`Hindsight`) or one."""
+    from .fair import Hindsight, coerce_policy
+
+    policy = Hindsight() if fair is True else coerce_policy(fair)
+    if policy is None:
+        raise ValueError(f"fair is True or a Hindsight policy, got {_args.excerpt(fair)}")
+    return policy.params(0)
 
 
 class IllegalActionError(ValueError):
@@ -787,12 +817,7 @@ class GameBatch:
 
             jobs = [work_optimal]
         if fair is not None and fair is not False:
-            from .fair import Hindsight, coerce_policy
-
-            policy = Hindsight() if fair is True else coerce_policy(fair)
-            if policy is None:
-                raise ValueError(f"fair is True or a Hindsight policy, got {_args.excerpt(fair)}")
-            params = policy.params(0)
+            params = _fair_params(fair)
             out["fair_action"] = np.full(m, -1, np.int16)
 
             def work_fair(lo: int, hi: int, flag: np.ndarray) -> None:
@@ -814,6 +839,69 @@ class GameBatch:
                     )
         finally:
             bar.close()
+        return out
+
+    def fair_actions(
+        self,
+        policy: Any = True,
+        games: Any = None,
+        *,
+        threads: int | None = None,
+        progress: Any = False,
+        cancel: Any = None,
+    ) -> np.ndarray:
+        """The hindsight policy's action in each game (all games, or the given indices or
+        mask; int16, -1 for a game over), from what each game has seen: it never looks at
+        the stock (docs/fair.md). ``policy``: True (``Hindsight()``) or a
+        :class:`~pyramid_solitaire.fair.Hindsight`. Computed in the core over threads; the
+        same whatever the threads. ``labels(fair=...)`` gives it beside the solver's."""
+        params = _fair_params(policy)
+        idx = np.arange(self.n, dtype=np.int64) if games is None else self._games(games)
+        out = np.full(idx.size, -1, np.int16)
+        n_threads = _args.threads(threads)
+        bar = make_progress(progress, idx.size, "positions")
+
+        def work(lo: int, hi: int, flag: np.ndarray) -> None:
+            self._core.fair_actions(idx, lo, hi, params, out, flag)
+
+        try:
+            if idx.size:
+                chunk = max(1, min(64, idx.size // (4 * n_threads) or 1))
+                run_chunks(work, idx.size, n_threads, chunk, bar, cancel, "the fair actions")
+        finally:
+            bar.close()
+        return out
+
+    def fair_counts(
+        self,
+        policy: Any = True,
+        games: Any = None,
+        *,
+        threads: int | None = None,
+        cancel: Any = None,
+    ) -> dict[str, np.ndarray]:
+        """:meth:`fair_actions` with the reasons: ``action`` (int16), ``wins`` (int16, m x
+        102: the completions each legal action won) and ``used`` (int16: the completions
+        used; 0 where no sampling was needed: one legal move, a King, nothing hidden). A
+        move that could no longer reach the best count was not decided again: its count
+        stops there. Soft targets for imitation."""
+        params = _fair_params(policy)
+        idx = np.arange(self.n, dtype=np.int64) if games is None else self._games(games)
+        out = {
+            "action": np.full(idx.size, -1, np.int16),
+            "wins": np.zeros((idx.size, N_ACTIONS), np.int16),
+            "used": np.zeros(idx.size, np.int16),
+        }
+        n_threads = _args.threads(threads)
+
+        def work(lo: int, hi: int, flag: np.ndarray) -> None:
+            self._core.fair_actions(
+                idx, lo, hi, params, out["action"], flag, out["wins"], out["used"]
+            )
+
+        if idx.size:
+            chunk = max(1, min(64, idx.size // (4 * n_threads) or 1))
+            run_chunks(work, idx.size, n_threads, chunk, None, cancel, "the fair actions")
         return out
 
     def memory(self) -> int:

@@ -43,7 +43,7 @@ from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, MAX_MOVES, LOC
 from pyramid_core.shuffle cimport deal_shuffle, splitmix64_next, rand_below
 from pyramid_core.solver cimport (solve_ws, solve_out, solve_limits, solve_with, ws_init,
                                   ws_free, OBJ_ANY, OBJ_MIN_MOVES, OBJ_MAX_REMOVED)
-from pyramid_core.simulate cimport sim_deal, sim_deal_from_deck
+from pyramid_core.simulate cimport sim_deal, sim_deal_from_deck, sim_greedy_choose
 from pyramid_core.fair cimport (fair_params, fair_ctx, fair_ctx_init, fair_ctx_free,
                                 fair_decide, fair_params_from)
 
@@ -806,14 +806,21 @@ cdef class Batch:
             ws_free(&ws)
 
     def fair_actions(self, const int64_t[::1] games, int64_t lo, int64_t hi, dict params,
-                     int16_t[::1] action, const uint8_t[::1] cancel):
+                     int16_t[::1] action, const uint8_t[::1] cancel,
+                     int16_t[:, ::1] wins=None, int16_t[::1] used=None):
         """The hindsight policy's action (pyramid_core.fair) in games[lo..hi-1], from what
-        each game has seen (rows lo..hi-1 of action; -1 for a game over)."""
+        each game has seen (rows lo..hi-1 of action; -1 for a game over). With `wins` (n x
+        N_ACTIONS) and `used` (n): the completions each legal action won and how many were
+        used (0: no sampling was needed; a move that could no longer reach the best was not
+        decided again, its count stops there)."""
         cdef fair_params prm
         cdef fair_ctx ctx
         cdef sim_deal d
         cdef int64_t j
-        cdef int m
+        cdef int m, n, i, counted
+        cdef int w[MAX_MOVES]
+        cdef pyr_move buf[MAX_MOVES]
+        cdef bint with_counts = wins is not None and used is not None
         cdef bgame* g
         fair_params_from(&prm, params)
         if fair_ctx_init(&ctx, &prm, &cancel[0]) < 0:
@@ -825,8 +832,14 @@ cdef class Batch:
                     sim_deal_from_deck(&d, g.t.card, &g.t.rules)
                     m = fair_decide(&ctx, &g.t, &d, g.pos, g.seen,
                                     g.t.rules.redeals == REDEALS_UNLIMITED
-                                    and not (g.flags & F_PASS_REMOVED), NULL, NULL)
+                                    and not (g.flags & F_PASS_REMOVED), w, &counted)
                     action[j] = move_action(&g.t, <pyr_move>m) if m >= 0 else -1
+                    if with_counts:
+                        memset(&wins[j, 0], 0, N_ACTIONS * sizeof(int16_t))
+                        used[j] = <int16_t>counted
+                        n = gen_moves(&g.t, g.pos, buf)
+                        for i in range(n if counted else 0):
+                            wins[j, move_action(&g.t, buf[i])] = <int16_t>w[i]
                     if pyr_cancelled(&cancel[0]):
                         break
         finally:
@@ -834,6 +847,82 @@ cdef class Batch:
 
 
 # ---- the action table, for the Python layer ------------------------------------------------
+
+def greedy_actions(dict rules, const int8_t[:, ::1] obs, int16_t[::1] out):
+    """The greedy policy's action (simulate.pxd's sim_greedy_choose) at each observation's
+    position (rows of OBS_SIZE; "visible" or "full", the same answer: greedy reads only the
+    available cards and how many of each rank are left), -1 where no move is legal. A row's
+    position is rebuilt from it: the cards not seen yet lie in the unseen places in card
+    order (greedy never reads them). For callable policies that want greedy's move."""
+    cdef pyr_rules r
+    cdef pyr_table t
+    cdef sim_deal d
+    cdef pyr_move buf[MAX_MOVES]
+    cdef uint8_t deck[52]
+    cdef uint8_t pc[14]
+    cdef uint8_t tc[14]
+    cdef bint have[52]
+    cdef int64_t i
+    cdef int k, c, n, m, top, first
+    cdef uint32_t pyr, talon
+    cdef pyr_pos p
+    rules_from_options(&r, rules)
+    if obs.shape[1] != OBS_SIZE or out.shape[0] < obs.shape[0]:
+        raise ValueError(f"obs is n x {OBS_SIZE} and out has n entries")
+    with nogil:
+        for i in range(obs.shape[0]):
+            memset(have, 0, sizeof(have))
+            for k in range(52):
+                c = obs[i, k] - 1 if k < 28 or obs[i, k] != UNKNOWN else -1
+                if 0 <= c < 52:
+                    have[c] = True
+                deck[k] = <uint8_t>c if 0 <= c < 52 else 255
+            c = 0
+            for k in range(28, 52):       # unseen places: the cards not seen, in card order
+                if deck[k] == 255:
+                    while c < 52 and have[c]:
+                        c += 1
+                    deck[k] = <uint8_t>(c if c < 52 else 0)
+                    c += 1
+            table_init(&t, deck, &r)
+            pyr = 0
+            talon = 0
+            top = -1
+            first = -1
+            for k in range(28):
+                if obs[i, O_PSTATE + k] > 0:
+                    pyr |= (<uint32_t>1) << k
+            for k in range(24):
+                if obs[i, O_TSTATE + k] > 0:
+                    talon |= (<uint32_t>1) << k
+                if obs[i, O_TSTATE + k] >= 3:
+                    top = k
+                elif obs[i, O_TSTATE + k] > 0 and first < 0:
+                    first = k
+            if r.draw == 1:
+                m = top + 1
+            else:
+                m = first if first >= 0 else 24
+            p = (<pyr_pos>pyr) | ((<pyr_pos>talon) << LOC_TALON) | ((<pyr_pos>m) << 52)
+            if r.redeals != REDEALS_UNLIMITED:
+                p |= (<pyr_pos>obs[i, O_SCALAR + 2]) << 57
+            n = gen_moves(&t, p, buf)
+            if n == 0:
+                out[i] = -1
+                continue
+            memset(pc, 0, sizeof(pc))
+            memset(tc, 0, sizeof(tc))
+            for k in range(28):
+                if (pyr >> k) & 1:
+                    pc[t.rank[k]] += 1
+            for k in range(24):
+                if (talon >> k) & 1:
+                    tc[t.rank[LOC_TALON + k]] += 1
+            sim_deal_from_deck(&d, t.card, &t.rules)
+            m = sim_greedy_choose(&d, pyr, pc, tc, buf, n,
+                                  r.redeals == REDEALS_UNLIMITED and obs[i, O_SCALAR + 4] == 0)
+            out[i] = move_action(&t, <pyr_move>m)
+
 
 def action_cards_of(int a):
     """The card indices of action a (0..99): (King,) or (low card, high card)."""
