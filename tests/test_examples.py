@@ -39,6 +39,27 @@ def test_reinforce_msc_quick(tmp_path):
     assert "learned" in run.stdout and "greedy" in run.stdout and "perfect" in run.stdout
 
 
+def test_imitate_msc_quick(tmp_path):
+    """The imitation example runs end to end: the teacher labels, DAgger, the evaluation."""
+    script = repo_file("examples", "imitate_msc.py")
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MPLBACKEND="Agg")
+    run = subprocess.run(
+        [sys.executable, str(script), "--quick", "--out", str(tmp_path)],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    results = json.loads((tmp_path / "results.json").read_text())
+    for name in ("learned", "random", "greedy", "perfect"):
+        low, high = results[name]["ci95"]
+        assert 0.0 <= low <= results[name]["win_rate"] <= high <= 1.0, (name, results[name])
+    assert results["curve"]["positions"][-1] > results["curve"]["positions"][0] > 0
+    assert (tmp_path / "weights.npz").exists() and (tmp_path / "learning_curve.png").exists()
+
+
 def test_maskable_ppo_example_compiles():
     path = repo_file("examples", "maskable_ppo_sb3.py")
     compile(path.read_text(encoding="utf-8"), str(path), "exec")
