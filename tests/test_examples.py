@@ -16,11 +16,11 @@ pytest.importorskip("numpy")  # both are dependencies: these never skip in pract
 pytest.importorskip("matplotlib")
 
 
-def test_reinforce_msc_quick(tmp_path):
-    script = repo_file("examples", "reinforce_msc.py")
+def _quick(name: str, tmp_path) -> subprocess.CompletedProcess:
+    """An example's --quick run, its outputs in tmp_path; it must succeed."""
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MPLBACKEND="Agg")
     run = subprocess.run(
-        [sys.executable, str(script), "--quick", "--out", str(tmp_path)],
+        [sys.executable, str(repo_file("examples", name)), "--quick", "--out", str(tmp_path)],
         check=False,
         capture_output=True,
         text=True,
@@ -28,6 +28,11 @@ def test_reinforce_msc_quick(tmp_path):
         timeout=300,
     )
     assert run.returncode == 0, run.stdout + run.stderr
+    return run
+
+
+def test_reinforce_msc_quick(tmp_path):
+    run = _quick("reinforce_msc.py", tmp_path)
     results = json.loads((tmp_path / "results.json").read_text())
     for name in ("learned", "random", "greedy"):
         rate = results[name]["win_rate"]
@@ -41,17 +46,7 @@ def test_reinforce_msc_quick(tmp_path):
 
 def test_imitate_msc_quick(tmp_path):
     """The imitation example runs end to end: the teacher labels, DAgger, the evaluation."""
-    script = repo_file("examples", "imitate_msc.py")
-    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MPLBACKEND="Agg")
-    run = subprocess.run(
-        [sys.executable, str(script), "--quick", "--out", str(tmp_path)],
-        check=False,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
-    assert run.returncode == 0, run.stdout + run.stderr
+    _quick("imitate_msc.py", tmp_path)
     results = json.loads((tmp_path / "results.json").read_text())
     for name in ("learned", "random", "greedy", "perfect"):
         low, high = results[name]["ci95"]

@@ -28,13 +28,14 @@ def table(report: dict) -> str:
     return "\n".join(line for line in lines if line.startswith("|"))
 
 
-def with_table(text: str, new: str, name: str) -> str:
-    """``text`` with the lines between its markers replaced by ``new``."""
-    if text.count(BEGIN) != 1 or text.count(END) != 1:
-        raise SystemExit(f"{name}: needs one {BEGIN} line and one {END} line")
-    head, rest = text.split(BEGIN + "\n", 1)
-    _, tail = rest.split(END, 1)
-    return f"{head}{BEGIN}\n{new}\n{END}{tail}"
+def with_table(text: str, new: str, name: str, begin: str = BEGIN, end: str = END) -> str:
+    """``text`` with the lines between its markers (the atlas table's, unless given)
+    replaced by ``new``."""
+    if text.count(begin) != 1 or text.count(end) != 1:
+        raise SystemExit(f"{name}: needs one {begin} line and one {end} line")
+    head, rest = text.split(begin + "\n", 1)
+    _, tail = rest.split(end, 1)
+    return f"{head}{begin}\n{new}\n{end}{tail}"
 
 
 def main(argv: list[str]) -> int:

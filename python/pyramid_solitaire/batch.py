@@ -855,22 +855,9 @@ class GameBatch:
         the stock (docs/fair.md). ``policy``: True (``Hindsight()``) or a
         :class:`~pyramid_solitaire.fair.Hindsight`. Computed in the core over threads; the
         same whatever the threads. ``labels(fair=...)`` gives it beside the solver's."""
-        params = _fair_params(policy)
-        idx = np.arange(self.n, dtype=np.int64) if games is None else self._games(games)
-        out = np.full(idx.size, -1, np.int16)
-        n_threads = _args.threads(threads)
-        bar = make_progress(progress, idx.size, "positions")
-
-        def work(lo: int, hi: int, flag: np.ndarray) -> None:
-            self._core.fair_actions(idx, lo, hi, params, out, flag)
-
-        try:
-            if idx.size:
-                chunk = max(1, min(64, idx.size // (4 * n_threads) or 1))
-                run_chunks(work, idx.size, n_threads, chunk, bar, cancel, "the fair actions")
-        finally:
-            bar.close()
-        return out
+        return self.fair_counts(policy, games, threads=threads, progress=progress, cancel=cancel)[
+            "action"
+        ]
 
     def fair_counts(
         self,
@@ -878,13 +865,14 @@ class GameBatch:
         games: Any = None,
         *,
         threads: int | None = None,
+        progress: Any = False,
         cancel: Any = None,
     ) -> dict[str, np.ndarray]:
         """:meth:`fair_actions` with the reasons: ``action`` (int16), ``wins`` (int16, m x
         102: the completions each legal action won) and ``used`` (int16: the completions
         used; 0 where no sampling was needed: one legal move, a King, nothing hidden). A
         move that could no longer reach the best count was not decided again: its count
-        stops there. Soft targets for imitation."""
+        stops there."""
         params = _fair_params(policy)
         idx = np.arange(self.n, dtype=np.int64) if games is None else self._games(games)
         out = {
@@ -893,15 +881,19 @@ class GameBatch:
             "used": np.zeros(idx.size, np.int16),
         }
         n_threads = _args.threads(threads)
+        bar = make_progress(progress, idx.size, "positions")
 
         def work(lo: int, hi: int, flag: np.ndarray) -> None:
             self._core.fair_actions(
                 idx, lo, hi, params, out["action"], flag, out["wins"], out["used"]
             )
 
-        if idx.size:
-            chunk = max(1, min(64, idx.size // (4 * n_threads) or 1))
-            run_chunks(work, idx.size, n_threads, chunk, None, cancel, "the fair actions")
+        try:
+            if idx.size:
+                chunk = max(1, min(64, idx.size // (4 * n_threads) or 1))
+                run_chunks(work, idx.size, n_threads, chunk, bar, cancel, "the fair actions")
+        finally:
+            bar.close()
         return out
 
     def memory(self) -> int:

@@ -99,14 +99,7 @@ class Hindsight:
         game = _game_arg("Hindsight.move", game)
         if game.status is not Status.PLAYING:
             return None, {}, 0
-        code, wins, used = _core.decide(
-            self.params(seed),
-            game.rules.core_options(),
-            [int(c) for c in game.deal.cards],
-            game.position,
-            game.seen_mask,
-            _stuck(game),
-        )
+        code, wins, used = _core.decide(self.params(seed), *_where(game), _stuck(game))
         counts = {game._to_move(c): w for c, w in wins.items()} if used else {}
         return game._to_move(code), counts, used
 
@@ -129,6 +122,17 @@ def _game_arg(fn: str, game: Any) -> Game:
     if not isinstance(game, Game):
         raise ValueError(f"{fn} takes a Game, got {_args.excerpt(game)}")
     return game
+
+
+def _where(game: Game) -> tuple[dict[str, Any], list[int], int, int]:
+    """What the core's fair calls take of a game: its rules, deck, position and the talon
+    cards seen (the deck is the core's table; the policies read only what is seen)."""
+    return (
+        game.rules.core_options(),
+        [int(c) for c in game.deal.cards],
+        game.position,
+        game.seen_mask,
+    )
 
 
 def _stuck(game: Game) -> bool:
@@ -201,11 +205,5 @@ def win_chance(game: Game, samples: int = 64, seed: int = 0, max_nodes: int = 20
     policy = Hindsight(samples=samples, max_nodes=max_nodes)
     if game.status is not Status.PLAYING:
         return WinChance(int(game.status is Status.WON), 1, 0, True)
-    won, undecided, used = _core.chance(
-        policy.params(seed),
-        game.rules.core_options(),
-        [int(c) for c in game.deal.cards],
-        game.position,
-        game.seen_mask,
-    )
+    won, undecided, used = _core.chance(policy.params(seed), *_where(game))
     return WinChance(won, used, undecided, used == 1 and len(game.unseen) <= 1)

@@ -424,6 +424,25 @@ cdef inline float step_game(const bconf* c, bgame* g, int a, uint8_t* illegal) n
     return r
 
 
+cdef solve_out* _solver_begin(solve_ws* ws, solve_limits* lim, int64_t max_nodes,
+                              double max_seconds, int64_t max_memory,
+                              const uint8_t* cancel) except NULL:
+    """The solver's workspace, budgets and output for a call solving many positions (the
+    caller frees the output and the workspace); MemoryError when they cannot be had."""
+    cdef solve_out* out = <solve_out*>malloc(sizeof(solve_out))
+    memset(ws, 0, sizeof(solve_ws))
+    if out == NULL or ws_init(ws) < 0:
+        free(out)
+        ws_free(ws)
+        raise MemoryError()
+    lim.max_nodes = max_nodes
+    lim.max_seconds = max_seconds
+    lim.max_memory = max_memory
+    lim.no_prune = 0
+    lim.cancel = cancel
+    return out
+
+
 cdef class Batch:
     """The games of a pyramid_solitaire.batch.GameBatch (which validates every argument)."""
     cdef bgame* g
@@ -696,20 +715,11 @@ cdef class Batch:
         pyramid cards still removable from here; -1 unknown), stop (which budget ran out)."""
         cdef solve_ws ws
         cdef solve_limits lim
-        cdef solve_out* out = <solve_out*>malloc(sizeof(solve_out))
+        cdef solve_out* out = _solver_begin(&ws, &lim, max_nodes, max_seconds, max_memory,
+                                            &cancel[0])
         cdef int64_t j
         cdef bgame* g
         cdef int gone
-        memset(&ws, 0, sizeof(ws))
-        if out == NULL or ws_init(&ws) < 0:
-            free(out)
-            ws_free(&ws)
-            raise MemoryError()
-        lim.max_nodes = max_nodes
-        lim.max_seconds = max_seconds
-        lim.max_memory = max_memory
-        lim.no_prune = 0
-        lim.cancel = &cancel[0]
         try:
             with nogil:
                 for j in range(lo, hi):
@@ -750,23 +760,14 @@ cdef class Batch:
         a budget that runs out leaves the row empty, with stop saying which."""
         cdef solve_ws ws
         cdef solve_limits lim
-        cdef solve_out* out = <solve_out*>malloc(sizeof(solve_out))
+        cdef solve_out* out = _solver_begin(&ws, &lim, max_nodes, max_seconds, max_memory,
+                                            &cancel[0])
         cdef pyr_move buf[MAX_MOVES]
         cdef int64_t j
         cdef int n, i, k, gone, target
         cdef bgame* g
         cdef pyr_pos c
         cdef bint ok
-        memset(&ws, 0, sizeof(ws))
-        if out == NULL or ws_init(&ws) < 0:
-            free(out)
-            ws_free(&ws)
-            raise MemoryError()
-        lim.max_nodes = max_nodes
-        lim.max_seconds = max_seconds
-        lim.max_memory = max_memory
-        lim.no_prune = 0
-        lim.cancel = &cancel[0]
         try:
             with nogil:
                 for j in range(lo, hi):
