@@ -38,21 +38,29 @@ def with_table(text: str, new: str, name: str, begin: str = BEGIN, end: str = EN
     return f"{head}{begin}\n{new}\n{end}{tail}"
 
 
+def write_tables(
+    docs: list[Path], new: str, check: bool, begin: str = BEGIN, end: str = END
+) -> list[Path]:
+    """Put ``new`` between the markers of each file of ``docs`` (with ``check``, only say
+    which differ); returns the files that were out of date, relative to the checkout."""
+    stale = []
+    for path in docs:
+        text = path.read_text(encoding="utf-8")
+        updated = with_table(text, new, path.name, begin, end)
+        if updated != text:
+            stale.append(path.relative_to(ROOT))
+            if not check:
+                path.write_text(updated, encoding="utf-8")
+    return stale
+
+
 def main(argv: list[str]) -> int:
     check = argv == ["--check"]
     if argv and not check:
         print(__doc__, file=sys.stderr)
         return 2
     report = A.report(ROOT / "data" / "atlas", GROUPS)
-    new = table(report)
-    stale = []
-    for path in DOCS:
-        text = path.read_text(encoding="utf-8")
-        updated = with_table(text, new, path.name)
-        if updated != text:
-            stale.append(path.relative_to(ROOT))
-            if not check:
-                path.write_text(updated, encoding="utf-8")
+    stale = write_tables(DOCS, table(report), check)
     if check:
         for path in stale:
             print(f"{path}: the atlas table is out of date: run tools/atlas_table.py")

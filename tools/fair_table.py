@@ -153,14 +153,7 @@ def with_table(text: str, new: str, name: str) -> str:
 
 
 def write_tables(check: bool) -> int:
-    new, stale = table(), []
-    for path in DOCS:
-        text = path.read_text(encoding="utf-8")
-        updated = with_table(text, new, path.name)
-        if updated != text:
-            stale.append(path.relative_to(ROOT))
-            if not check:
-                path.write_text(updated, encoding="utf-8")
+    stale = _markers.write_tables(DOCS, table(), check, BEGIN, END)
     if check:
         for path in stale:
             print(f"{path}: the fair table is out of date: run tools/fair_table.py table")

@@ -772,6 +772,7 @@ class GameBatch:
         shortest = _args.flag("shortest", shortest)
         max_removed = _args.flag("max_removed", max_removed)
         n_threads = _args.threads(threads)
+        budget = (b["max_nodes"] or 0, b["max_seconds"] or 0.0, b["max_memory"] or 0)
 
         def work(lo: int, hi: int, flag: np.ndarray) -> None:
             self._core.labels(
@@ -780,9 +781,7 @@ class GameBatch:
                 hi,
                 shortest,
                 max_removed,
-                b["max_nodes"] or 0,
-                b["max_seconds"] or 0.0,
-                b["max_memory"] or 0,
+                *budget,
                 out["winnable"],
                 out["n_moves"],
                 out["action"],
@@ -804,9 +803,7 @@ class GameBatch:
                     hi,
                     shortest,
                     max_removed,
-                    b["max_nodes"] or 0,
-                    b["max_seconds"] or 0.0,
-                    b["max_memory"] or 0,
+                    *budget,
                     out["winnable"],
                     out["n_moves"],
                     out["removable"],
