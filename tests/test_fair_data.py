@@ -7,6 +7,7 @@ make (tools/fair_table.py writes it)."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import random
 
 import numpy as np
@@ -86,3 +87,19 @@ def test_hindsight_is_sound_on_the_table(row):
     rules = T.A.row(row).rules
     if rules.redeals == "unlimited" and rules.draw == 1:
         assert np.array_equal(fair, solver)
+
+
+def test_check_finds_a_block_that_no_longer_agrees(tmp_path, monkeypatch, capsys):
+    """tools/fair_table.py check plays a sample of a block again: it passes on the files
+    and names a deal whose recorded result is changed."""
+    assert T.check("msc", "greedy", deals=10) == 0
+    block = T.read_blocks("msc", "greedy")[0]
+    won = ~T.won_of(block)  # every deal's result turned over
+    bad = dict(block, won=np.packbits(won, bitorder="little").tobytes().hex())
+    folder = tmp_path / "msc"
+    folder.mkdir()
+    path = T.block_path("msc", "greedy", block["first"], block["count"])
+    (folder / path.name).write_text(json.dumps(bad), encoding="utf-8")
+    monkeypatch.setattr(T, "FOLDER", tmp_path)
+    assert T.check("msc", "greedy", deals=5) == 5
+    assert "differs from its block" in capsys.readouterr().out

@@ -12,7 +12,7 @@ import signal
 import numpy as np
 import pytest
 
-from pyramid_solitaire import simulate, solve_many
+from pyramid_solitaire import Hindsight, simulate, solve_many
 from pyramid_solitaire import survey as S
 
 from conftest import run_main
@@ -400,6 +400,10 @@ def test_simulate_and_solve_many_on_a_cluster(cluster, capsys):
         1500, rules="pyramide", policy="solver", scheduler=c.scheduler_address, shard_size=400
     )
     assert solver.wins == simulate(1500, rules="pyramide", policy="solver").wins
+    fair = Hindsight(samples=4, max_nodes=3000)
+    far = simulate(60, start=11, rules="msc", policy=fair, scheduler=client, shard_size=25)
+    near = simulate(60, start=11, rules="msc", policy=fair)
+    assert np.array_equal(far.moves, near.moves) and far.fair == fair and far.seed == 0
     deals = list(range(50, 2050)) + [9, 8, 7]
     a = solve_many(deals, "unlimited", max_removed=True, scheduler=client, shard_size=333)
     b = solve_many(deals, "unlimited", max_removed=True)

@@ -10,6 +10,8 @@ next deals; the table sums a row's blocks. tests/test_fair_data.py checks that t
 README.md and docs/fair.md is what the files say, and replays some deals of every block.
 
     PYTHONPATH=python:src python tools/fair_table.py run [ROW ...] [--games N] [--policy P]
+        [--scheduler tcp://host:8786]            # the missing deals, here or on a cluster
+    PYTHONPATH=python:src python tools/fair_table.py check ROW POLICY [--deals 20]
     PYTHONPATH=python:src python tools/fair_table.py table            # rewrite the tables
     PYTHONPATH=python:src python tools/fair_table.py table --check    # exit 1 when stale
 """
@@ -53,19 +55,32 @@ def table_rows() -> list[A.Row]:
     return A.rows(["published", "preset"])
 
 
-def play(rules: Rules, policy: str, first: int, count: int) -> tuple[np.ndarray, dict[str, Any]]:
-    """The won array of deals first .. first + count - 1 under a policy, and its parameters."""
+def play(
+    rules: Rules,
+    policy: str,
+    first: int,
+    count: int,
+    params: dict[str, Any] | None = None,
+    scheduler: str | None = None,
+    progress: bool = False,
+) -> tuple[np.ndarray, dict[str, Any]]:
+    """The won array of deals first .. first + count - 1 under a policy (with a block's
+    ``params``, else the table's), and its parameters; on a Dask cluster with
+    ``scheduler`` (an address)."""
+    cluster = {} if scheduler is None else {"scheduler": scheduler}
     if policy == "solver":
-        s = solve_many(np.arange(first, first + count, dtype=np.uint64), rules, progress=True)
+        numbers = np.arange(first, first + count, dtype=np.uint64)
+        s = solve_many(numbers, rules, progress=progress, **cluster)
         if np.any(s.winnable < 0):
             raise SystemExit(f"{rules.name}: {int(np.sum(s.winnable < 0))} deals undecided")
         return s.winnable == 1, {}
     if policy == "hindsight":
-        fair = Hindsight()
-        r = simulate(count, start=first, rules=rules, policy=fair, progress=True)
+        kept = {k: v for k, v in (params or {}).items() if k != "name"}
+        fair = Hindsight(**kept)
+        r = simulate(count, start=first, rules=rules, policy=fair, progress=progress, **cluster)
         return r.won, fair.to_dict()
     seed = 0 if policy == "random" else None
-    r = simulate(count, start=first, rules=rules, policy=policy, seed=seed)
+    r = simulate(count, start=first, rules=rules, policy=policy, seed=seed, **cluster)
     return r.won, ({"seed": 0} if policy == "random" else {})
 
 
@@ -93,7 +108,23 @@ def won_of(block: dict[str, Any]) -> np.ndarray:
     return np.unpackbits(bits, bitorder="little")[: block["count"]].astype(bool)
 
 
-def run(rows: list[str], policies: list[str], games: int) -> None:
+def check(row: str, policy: str, deals: int, seed: int = 0) -> int:
+    """Play ``deals`` deals of each of a (row, policy)'s blocks again (a random sample,
+    ``seed``) and compare them with the files; returns how many differ (and says which)."""
+    rules, rng, bad = A.row(row).rules, np.random.default_rng(seed), 0
+    for b in read_blocks(row, policy):
+        won = won_of(b)
+        picks = np.sort(rng.choice(b["count"], size=min(deals, b["count"]), replace=False))
+        for i in picks:
+            got, _ = play(rules, policy, b["first"] + int(i), 1, b["params"])
+            if bool(got[0]) != bool(won[i]):
+                print(f"{row} {policy}: deal {b['first'] + int(i)} differs from its block")
+                bad += 1
+    print(f"{row} {policy}: {bad} of the deals played again differ")
+    return bad
+
+
+def run(rows: list[str], policies: list[str], games: int, scheduler: str | None = None) -> None:
     for name in rows:
         row = A.row(name)
         for policy in policies:
@@ -102,7 +133,7 @@ def run(rows: list[str], policies: list[str], games: int) -> None:
                 continue
             first, count = FIRST + done, games - done
             t0 = time.perf_counter()
-            won, params = play(row.rules, policy, first, count)
+            won, params = play(row.rules, policy, first, count, scheduler=scheduler, progress=True)
             seconds = time.perf_counter() - t0
             block = {
                 "format": FORMAT,
@@ -169,12 +200,20 @@ def main(argv: list[str]) -> int:
     r.add_argument("rows", nargs="*", default=[row.name for row in table_rows()])
     r.add_argument("--games", type=int, default=10_000)
     r.add_argument("--policy", action="append", choices=POLICIES)
+    r.add_argument("--scheduler", help="a Dask scheduler's address: run the rows there")
+    c = sub.add_parser("check", help="play a sample of a row's blocks again")
+    c.add_argument("row")
+    c.add_argument("policy", choices=POLICIES)
+    c.add_argument("--deals", type=int, default=20, help="deals a block (default 20)")
+    c.add_argument("--seed", type=int, default=0)
     t = sub.add_parser("table", help="write the table into README.md and docs/fair.md")
     t.add_argument("--check", action="store_true")
     args = parser.parse_args(argv)
     if args.command == "run":
-        run(args.rows, args.policy or list(POLICIES), args.games)
+        run(args.rows, args.policy or list(POLICIES), args.games, args.scheduler)
         return 0
+    if args.command == "check":
+        return 1 if check(args.row, args.policy, args.deals, args.seed) else 0
     return write_tables(args.check)
 
 
