@@ -460,3 +460,24 @@ def test_greedy_from_observations_plays_the_built_in_greedy(rules):
         obs, mask, _, term, trunc = batch.step(act)
         done |= term | trunc
     assert np.array_equal(batch.won, simulate(deals=np.arange(n), rules=rules).won)
+
+
+def test_the_command_line_plays_hindsight(capsys):
+    import json
+
+    from conftest import run_main
+
+    code, out, _ = run_main(
+        capsys, "simulate", "--games", "30", "--rules", "msc", "--policy", "hindsight",
+        "--samples", "4", "--max-nodes", "3000", "--json",
+    )  # fmt: skip
+    d = json.loads(out)
+    assert code == 0 and d["policy_params"]["samples"] == 4 and d["seed"] == 0
+    assert d["wins"] == simulate(30, rules="msc", policy=SMALL).wins
+    for bad, says in (
+        (["--policy", "hindsight", "--samples", "0"], "--samples must be"),
+        (["--policy", "hindsight", "--max-seconds", "2"], "takes --samples and --max-nodes"),
+        (["--samples", "4"], "--samples goes with --policy hindsight"),
+    ):
+        code, out, err = run_main(capsys, "simulate", "--games", "5", *bad)
+        assert code == 2 and says in err and err.count("\n") == 1, err

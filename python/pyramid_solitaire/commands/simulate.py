@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from pyramid_core.shuffle import MAX_DEAL_NUMBER
 
 from .. import _args
 from ..cli import UsageError, explicit_rules, rules_from_args
 from ..deal import Deal
+from ..fair import Hindsight
 from ..jsonout import dumps
 from ..rules import Rules
 from ..simulate import POLICIES, SOLVER_MAX_SECONDS, simulate
@@ -60,7 +62,15 @@ def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) ->
         "--seed",
         metavar="S",
         default=None,
-        help="seed of the random policy (default: a fresh one, printed)",
+        help="seed of the random policy (default: a fresh one, printed), or of the "
+        "hindsight policy's samples (default 0)",
+    )
+    p.add_argument(
+        "--samples",
+        metavar="K",
+        default=None,
+        help="hindsight policy: completions of the unseen cards at each choice (default 16; "
+        "--max-nodes is then its budget per solve, default 20,000)",
     )
     p.add_argument(
         "--threads",
@@ -97,12 +107,22 @@ def run(args: argparse.Namespace) -> int:
             f"--policy must be one of {', '.join(POLICIES)}, got {_args.excerpt(args.policy)}"
         )
     budget = {k: v for k, v in budgets(args).items() if v is not None}
+    chosen: Any = policy
+    if policy == Hindsight.name:  # its parameters: --samples, and --max-nodes a solve
+        if set(budget) - {"max_nodes"}:
+            raise UsageError("--policy hindsight takes --samples and --max-nodes (a solve's)")
+        chosen = Hindsight(
+            samples=16 if args.samples is None else _args.whole("--samples", args.samples, 1),
+            max_nodes=budget.pop("max_nodes", 20_000),
+        )
+    elif args.samples is not None:
+        raise UsageError("--samples goes with --policy hindsight")
     if budget and policy != "solver":
         raise UsageError("--max-seconds, --max-nodes and --max-memory go with --policy solver")
     seed = None if args.seed is None else _args.whole("--seed", args.seed, 0, (1 << 64) - 1)
     show = sys.stderr.isatty() if args.progress is None else args.progress
     common = dict(
-        policy=policy,
+        policy=chosen,
         seed=seed,
         threads=threads(args),
         progress=show and not args.json,
