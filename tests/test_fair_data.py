@@ -45,12 +45,13 @@ def test_every_block_checks_out(row):
     counts = {}
     for policy in T.POLICIES:
         blocks = T.read_blocks(row, policy)
-        assert blocks, f"{row}: no {policy} block"
+        assert blocks or policy not in T.EVERY_ROW, f"{row}: no {policy} block"
         for b in blocks:
             assert Rules.coerce(b["rules"]) == rules
             won = T.won_of(b)
             assert won.size == b["count"] and int(won.sum()) == b["wins"]
-        counts[policy] = sum(b["count"] for b in blocks)
+        if blocks:
+            counts[policy] = sum(b["count"] for b in blocks)
     assert min(counts.values()) >= 10_000 and len(set(counts.values())) == 1
 
 
@@ -61,7 +62,7 @@ def test_some_deals_of_every_block_play_the_same_again(row):
     for policy in T.POLICIES:
         for b in T.read_blocks(row, policy):
             won = T.won_of(b)
-            picks = rng.sample(range(b["count"]), 3 if policy == "hindsight" else 20)
+            picks = rng.sample(range(b["count"]), 3 if policy in T.FAIR else 20)
             # a won deal among them when there is one: both answers get checked
             wins = np.flatnonzero(won)
             if wins.size:
@@ -69,7 +70,7 @@ def test_some_deals_of_every_block_play_the_same_again(row):
             deals = [b["first"] + i for i in picks]
             if policy == "solver":
                 got = solve_many(np.array(deals), rules).winnable == 1
-            elif policy == "hindsight":
+            elif policy in T.FAIR:
                 fair = Hindsight(**{k: v for k, v in b["params"].items() if k != "name"})
                 got = simulate(deals=deals, rules=rules, policy=fair).won
             else:
@@ -82,11 +83,15 @@ def test_hindsight_is_sound_on_the_table(row):
     """Never a lost deal won; exactly perfect play where a first pass shows every card and
     costs nothing (unlimited redeals, draw 1)."""
     solver = np.concatenate([T.won_of(b) for b in T.read_blocks(row, "solver")])
-    fair = np.concatenate([T.won_of(b) for b in T.read_blocks(row, "hindsight")])
-    assert not np.any(fair & ~solver)
-    rules = T.A.row(row).rules
-    if rules.redeals == "unlimited" and rules.draw == 1:
-        assert np.array_equal(fair, solver)
+    for policy in T.FAIR:
+        blocks = T.read_blocks(row, policy)
+        if not blocks:
+            continue
+        fair = np.concatenate([T.won_of(b) for b in blocks])
+        assert not np.any(fair & ~solver)
+        rules = T.A.row(row).rules
+        if rules.redeals == "unlimited" and rules.draw == 1:
+            assert np.array_equal(fair, solver)
 
 
 def test_check_finds_a_block_that_no_longer_agrees(tmp_path, monkeypatch, capsys):
