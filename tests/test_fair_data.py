@@ -52,7 +52,9 @@ def test_every_block_checks_out(row):
             assert won.size == b["count"] and int(won.sum()) == b["wins"]
         if blocks:
             counts[policy] = sum(b["count"] for b in blocks)
-    assert min(counts.values()) >= 10_000 and len(set(counts.values())) == 1
+    every = {counts[p] for p in T.EVERY_ROW}
+    assert min(every) >= 10_000 and len(every) == 1  # the extra columns: fewer at times
+    assert all(1_000 <= n <= max(every) for n in counts.values())
 
 
 @pytest.mark.parametrize("row", ROWS)
