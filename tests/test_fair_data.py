@@ -90,10 +90,11 @@ def test_hindsight_is_sound_on_the_table(row):
         if not blocks:
             continue
         fair = np.concatenate([T.won_of(b) for b in blocks])
-        assert not np.any(fair & ~solver)
+        same = solver[: fair.size]  # (an extra column may cover fewer deals)
+        assert not np.any(fair & ~same)
         rules = T.A.row(row).rules
         if rules.redeals == "unlimited" and rules.draw == 1:
-            assert np.array_equal(fair, solver)
+            assert np.array_equal(fair, same)
 
 
 def test_check_finds_a_block_that_no_longer_agrees(tmp_path, monkeypatch, capsys):
