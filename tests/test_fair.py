@@ -17,6 +17,7 @@ from pyramid_solitaire import (
     Deal,
     Game,
     Hindsight,
+    Move,
     Rules,
     hint,
     replay,
@@ -352,13 +353,14 @@ def test_the_seed_keys_the_completions():
 
 
 def test_fair_hints():
-    game = Game("PY1-M-AAAAAAS")
+    game = Game("PY1-M-AAAAABF")  # a choice that is sampled (no King, cards hidden)
     assert hint(game, fair=True) == fair_hint(game) == Hindsight().move(game)
     assert hint(game, fair=True) in game.legal_moves
     move, counts, used = Hindsight().explain(game)
-    assert move == hint(game, fair=True)
-    if used:
-        assert counts[move] == max(counts.values()) and set(counts) == set(game.legal_moves)
+    assert move == hint(game, fair=True) and used == 16
+    assert counts[move] == max(counts.values()) and set(counts) == set(game.legal_moves)
+    king = Game("PY1-M-AAAAAAS")  # a King goes at once: nothing sampled
+    assert Hindsight().explain(king) == (Move("Kc"), {}, 0)
     over = Game(Deal.from_number(3, rules="classic"))
     over.play_all(replay(over.deal, policy="greedy"))
     assert hint(over, fair=True) is None

@@ -43,7 +43,7 @@ from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, MAX_MOVES, LOC
 from pyramid_core.shuffle cimport deal_shuffle, splitmix64_next, rand_below
 from pyramid_core.solver cimport (solve_ws, solve_out, solve_limits, solve_with, ws_init,
                                   ws_free, OBJ_ANY, OBJ_MIN_MOVES, OBJ_MAX_REMOVED)
-from pyramid_core.simulate cimport sim_deal, sim_deal_from_deck, sim_greedy_choose
+from pyramid_core.simulate cimport sim_deal, sim_deal_from_deck, sim_greedy_at
 from pyramid_core.fair cimport (fair_params, fair_ctx, fair_ctx_init, fair_ctx_free,
                                 fair_decide, fair_params_from)
 
@@ -860,8 +860,6 @@ def greedy_actions(dict rules, const int8_t[:, ::1] obs, int16_t[::1] out):
     cdef sim_deal d
     cdef pyr_move buf[MAX_MOVES]
     cdef uint8_t deck[52]
-    cdef uint8_t pc[14]
-    cdef uint8_t tc[14]
     cdef bint have[52]
     cdef int64_t i
     cdef int k, c, n, m, top, first
@@ -911,17 +909,9 @@ def greedy_actions(dict rules, const int8_t[:, ::1] obs, int16_t[::1] out):
             if n == 0:
                 out[i] = -1
                 continue
-            memset(pc, 0, sizeof(pc))
-            memset(tc, 0, sizeof(tc))
-            for k in range(28):
-                if (pyr >> k) & 1:
-                    pc[t.rank[k]] += 1
-            for k in range(24):
-                if (talon >> k) & 1:
-                    tc[t.rank[LOC_TALON + k]] += 1
             sim_deal_from_deck(&d, t.card, &t.rules)
-            m = sim_greedy_choose(&d, pyr, pc, tc, buf, n,
-                                  r.redeals == REDEALS_UNLIMITED and obs[i, O_SCALAR + 4] == 0)
+            m = sim_greedy_at(&t, &d, p, buf, n,
+                              r.redeals == REDEALS_UNLIMITED and obs[i, O_SCALAR + 4] == 0)
             out[i] = move_action(&t, <pyr_move>m)
 
 

@@ -45,8 +45,8 @@ from pyramid_core.rules cimport rules_from_options
 from pyramid_core.shuffle cimport splitmix64_next, rand_below, deal_shuffle
 from pyramid_core.solver cimport (solve_out, solve_limits, solve_with, ws_init,
                                   ws_free, OBJ_ANY, MAX_LINE)
-from pyramid_core.simulate cimport (sim_deal, sim_result, sim_deal_from_deck,
-                                    sim_greedy_choose, SIM_MOVE_CAP, SIM_MAX_RECORD, SIM_OK,
+from pyramid_core.simulate cimport (sim_deal, sim_result, sim_deal_from_deck, sim_greedy_at,
+                                    sim_bad_deck, SIM_MOVE_CAP, SIM_MAX_RECORD, SIM_OK,
                                     SIM_RECORD_FULL)
 
 pyr_geometry_init()
@@ -164,25 +164,6 @@ cdef inline int _solve(fair_ctx* c, const pyr_table* t, pyr_pos p,
     return c.out.winnable
 
 
-cdef int _greedy(const pyr_table* t, const sim_deal* d, pyr_pos p, const pyr_move* buf, int n,
-                 bint stuck) noexcept nogil:
-    """The greedy policy's pick among buf[0..n-1]: it reads the available cards and how many
-    cards of each rank are left in the pyramid and the talon, nothing unseen."""
-    cdef uint8_t pc[14]
-    cdef uint8_t tc[14]
-    cdef uint32_t pyr = pos_pyr(p), talon = pos_talon(p)
-    cdef int i
-    memset(pc, 0, sizeof(pc))
-    memset(tc, 0, sizeof(tc))
-    for i in range(N_PYRAMID):
-        if (pyr >> i) & 1:
-            pc[t.rank[i]] += 1
-    for i in range(N_TALON):
-        if (talon >> i) & 1:
-            tc[t.rank[LOC_TALON + i]] += 1
-    return sim_greedy_choose(d, pyr, pc, tc, buf, n, stuck)
-
-
 cdef inline int _index(const pyr_move* buf, int n, pyr_move m) noexcept nogil:
     cdef int i
     for i in range(n):
@@ -209,7 +190,7 @@ cdef int _known(fair_ctx* c, const pyr_table* t, const sim_deal* d, pyr_pos p,
         c.line_at = 1
         c.line_pos = pos_apply(t, p, <pyr_move>m)
         return m
-    return _greedy(t, d, p, buf, n, stuck)
+    return sim_greedy_at(t, d, p, buf, n, stuck)
 
 
 cdef int fair_decide(fair_ctx* c, const pyr_table* t, const sim_deal* d, pyr_pos p,
@@ -263,7 +244,7 @@ cdef int fair_decide(fair_ctx* c, const pyr_table* t, const sim_deal* d, pyr_pos
         if pyr_cancelled(c.lim.cancel):
             break
     if best == 0:
-        return _greedy(t, d, p, buf, n, stuck)
+        return sim_greedy_at(t, d, p, buf, n, stuck)
     nt = 0
     for i in range(n):
         if wins[i] == best:
@@ -271,13 +252,12 @@ cdef int fair_decide(fair_ctx* c, const pyr_table* t, const sim_deal* d, pyr_pos
                 return buf[i]
             tied[nt] = buf[i]
             nt += 1
-    return _greedy(t, d, p, tied, nt, stuck)
+    return sim_greedy_at(t, d, p, tied, nt, stuck)
 
 
 cdef int fair_play(fair_ctx* c, const pyr_table* t, sim_result* res,
                    pyr_move* rec) noexcept nogil:
     cdef sim_deal d
-    cdef pyr_move buf[MAX_MOVES]
     cdef pyr_pos p = pos_start(t)
     cdef uint32_t seen = pos_seen(t, p, 0), pyr
     cdef int m, moves = 0, removed_pass = 0, rc = SIM_OK
@@ -286,12 +266,12 @@ cdef int fair_play(fair_ctx* c, const pyr_table* t, sim_result* res,
     sim_deal_from_deck(&d, t.card, &t.rules)
     c.line_len = 0
     while moves < SIM_MOVE_CAP:
-        if gen_moves(t, p, buf) == 0:
-            break
         if pyr_cancelled(c.lim.cancel):
             rc = FAIR_CANCELLED
             break
         m = fair_decide(c, t, &d, p, seen, unlimited and removed_pass == 0, NULL, NULL)
+        if m < 0:                               # won, or no legal move
+            break
         if m == MOVE_RECYCLE and unlimited and removed_pass == 0 and pass_known:
             break
         if rec != NULL:
@@ -334,16 +314,6 @@ cdef int fair_params_from(fair_params* prm, dict d) except -1:
     return 0
 
 
-cdef bint _bad_row(const uint8_t* row) noexcept nogil:
-    cdef uint64_t have = 0
-    cdef int i
-    for i in range(52):
-        if row[i] >= 52:
-            return True
-        have |= (<uint64_t>1) << row[i]
-    return have != ((<uint64_t>1) << 52) - 1
-
-
 cdef int _table(pyr_table* t, deck, dict rules) except -1:
     cdef pyr_rules r
     cdef uint8_t cards[52]
@@ -378,8 +348,9 @@ def run(dict params, dict rules, unsigned long long start, const uint64_t[::1] d
         const uint8_t[:] cancel=None):
     """Play games lo .. hi-1 with the hindsight policy into the arrays: deal start + i, or
     deals[i] when deals is given, or the layout decks[i] when decks is given. Releases the
-    GIL; safe from several threads on disjoint ranges. Returns (solves, undecided): the
-    positions given to the solver and how many its budget left undecided."""
+    GIL; safe from several threads on disjoint ranges. Returns (solves, undecided, nodes):
+    the positions given to the solver, how many its budget left undecided, and the positions
+    it expanded in all; None when cancel was set."""
     cdef _Ctx ctx = _Ctx(params, cancel)
     cdef pyr_rules r
     cdef pyr_table t
@@ -397,9 +368,9 @@ def run(dict params, dict rules, unsigned long long start, const uint64_t[::1] d
     if decks is not None:
         if hi > decks.shape[0] or decks.shape[1] != 52:
             raise ValueError("range outside the decks array (n x 52)")
-        for i in range(lo, hi):
-            if _bad_row(&decks[i, 0]):
-                raise ValueError(f"decks row {i} is not a permutation of the card indices 0..51")
+        i = sim_bad_deck(&decks[0, 0], lo, hi)
+        if i >= 0:
+            raise ValueError(f"decks row {i} is not a permutation of the card indices 0..51")
     with nogil:
         for i in range(lo, hi):
             if decks is not None:

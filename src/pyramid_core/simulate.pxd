@@ -32,7 +32,7 @@
 # sim_play and sim_play_engine (simulate.pyx), and its name in simulate.pyx's POLICIES.
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from pyramid_core.rules cimport pyr_rules
-from pyramid_core.position cimport pyr_move
+from pyramid_core.position cimport pyr_move, pyr_pos, pyr_table
 
 cdef extern from "pyr_sim_deal.h" nogil:
     ctypedef struct sim_deal "pyr_sim_deal":
@@ -144,9 +144,13 @@ cdef void sim_deal_block(const sim_path* path, sim_deal* ds, const uint64_t* num
                          const uint64_t* nxt, pyr_sim_blocker* b) noexcept nogil
 cdef bint sim_veto(const sim_deal* d, uint32_t pyr, const uint8_t* pc, const uint8_t* tc,
                    int a, int b) noexcept nogil                 # the greedy policy's veto
-# The greedy policy's pick among the legal moves buf[0..n-1] of a position (pyramid pyr; pc
-# and tc: the present cards of each rank, pyramid and talon); stuck: unlimited redeals and
-# nothing removed in this pass. The fair policies (fair.pyx) fall back on it.
-cdef int sim_greedy_choose(const sim_deal* d, uint32_t pyr, const uint8_t* pc,
-                           const uint8_t* tc, const pyr_move* buf, int n,
-                           bint stuck) noexcept nogil
+# The greedy policy's pick among moves buf[0..n-1] of the engine's position p of table t (d:
+# the same deal, sim_deal_from_deck of t's cards); stuck: unlimited redeals and nothing
+# removed in this pass. It reads the available cards and how many of each rank are left in
+# the pyramid and the talon, nothing unseen: the fair policies (fair.pyx) fall back on it,
+# and batch.pyx's greedy_actions asks it.
+cdef int sim_greedy_at(const pyr_table* t, const sim_deal* d, pyr_pos p, const pyr_move* buf,
+                       int n, bint stuck) noexcept nogil
+# The first row of decks[lo .. hi-1] (52 card indices each) that is not a permutation of
+# 0..51, or -1.
+cdef Py_ssize_t sim_bad_deck(const uint8_t* decks, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil

@@ -1344,7 +1344,22 @@ cdef bint sim_veto(const sim_deal* d, uint32_t pyr, const uint8_t* pc, const uin
     return pyr_sim_veto(d, pyr, pc, tc, a, b)
 
 
-cdef int sim_greedy_choose(const sim_deal* d, uint32_t pyr, const uint8_t* pc,
-                           const uint8_t* tc, const pyr_move* buf, int n,
-                           bint stuck) noexcept nogil:
+cdef int sim_greedy_at(const pyr_table* t, const sim_deal* d, pyr_pos p, const pyr_move* buf,
+                       int n, bint stuck) noexcept nogil:
+    cdef uint8_t pc[14]
+    cdef uint8_t tc[14]
+    cdef uint32_t pyr = pos_pyr(p), talon = pos_talon(p)
+    cdef int i
+    memset(pc, 0, sizeof(pc))
+    memset(tc, 0, sizeof(tc))
+    for i in range(N_PYRAMID):
+        if (pyr >> i) & 1:
+            pc[t.rank[i]] += 1
+    for i in range(N_TALON):
+        if (talon >> i) & 1:
+            tc[t.rank[LOC_TALON + i]] += 1
     return _greedy_choose(d, pyr, pc, tc, buf, n, stuck)
+
+
+cdef Py_ssize_t sim_bad_deck(const uint8_t* decks, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    return _bad_deck(decks, lo, hi)
