@@ -464,6 +464,63 @@ def test_greedy_from_observations_plays_the_built_in_greedy(rules):
     assert np.array_equal(batch.won, simulate(deals=np.arange(n), rules=rules).won)
 
 
+def _observation(game: Game, mode: str) -> np.ndarray:
+    """The batch's observation (1 x 109) of a game: its deal in a batch of one, its moves
+    replayed."""
+    from pyramid_solitaire import GameBatch
+    from pyramid_solitaire.batch import action_id
+
+    batch = GameBatch(1, rules=game.rules, deals=[game.deal], observation=mode)
+    batch.reset()
+    for move in game.moves:
+        batch.step([action_id(move)])
+    return batch.observe()[0][0]
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_viable_actions_never_call_a_winning_move_lost_and_never_peek(rules):
+    """batch.viable_actions: every action the solver wins with (labels' optimal mask, which
+    sees the stock) is viable; the answer is the same from the full observation, from the
+    visible one, and after the unseen cards are permuted; and it proves something: some
+    legal moves are not viable."""
+    from pyramid_solitaire import GameBatch
+    from pyramid_solitaire.batch import viable_actions
+
+    n = 40
+    batch = GameBatch(n, rules=rules, deals=np.arange(500, 500 + n), observation="full", seed=5)
+    batch.reset()
+    rng = random.Random(7)
+    refuted = 0
+    for step in range(5):
+        for _ in range(rng.randrange(1, 4)):
+            batch.step_random()
+        obs, mask = batch.observe()
+        viable = viable_actions(obs, rules)
+        assert viable.shape == mask.shape and viable.dtype == np.bool_
+        assert not np.any(viable & ~mask)
+        labels = batch.labels(optimal=True, max_seconds=None)
+        won = labels["winnable"] == 1  # (in a lost position every move is "optimal")
+        assert not np.any(labels["optimal"][won] & ~viable[won]), step
+        refuted += int(np.sum(mask & ~viable))
+    for _ in range(15):
+        game = _random_game(rules, rng)
+        twin = _permuted(game, rng)
+        full = viable_actions(_observation(game, "full")[None], rules)
+        assert np.array_equal(viable_actions(_observation(game, "visible")[None], rules), full)
+        assert np.array_equal(viable_actions(_observation(twin, "visible")[None], rules), full)
+    if rules in ("msc", "pyramide", "three-pass"):
+        assert refuted > 0
+
+
+def test_viable_actions_refuse_bad_observations():
+    from pyramid_solitaire.batch import viable_actions
+
+    with pytest.raises(ValueError, match="109 observations"):
+        viable_actions(np.zeros((2, 50), np.int8), "msc")
+    with pytest.raises(ValueError, match="preset"):
+        viable_actions(np.zeros((2, 109), np.int8), "nope")
+
+
 def test_the_command_line_plays_hindsight(capsys):
     import json
 

@@ -49,6 +49,7 @@ __all__ = [
     "action_id",
     "action_move",
     "greedy_actions",
+    "viable_actions",
     "UNKNOWN_CARD",
 ]
 
@@ -140,6 +141,35 @@ def greedy_actions(obs: Any, rules: Rules | str | dict) -> np.ndarray:
     options = {k: int(v) for k, v in Rules.coerce(rules).core_options().items()}
     _core.greedy_actions(options, obs, out)
     return out
+
+
+def viable_actions(obs: Any, rules: Rules | str | dict) -> np.ndarray:
+    """Which legal actions at each observation's position (an (n, 109) int8 array,
+    ``visible`` or ``full``) the free-talon relaxation does not prove lost: a bool (n, 102)
+    array, True for a legal action after which the pyramid could still be cleared if every
+    card left in the talon were at hand at any time. It reads the pyramid and which cards
+    the talon holds, never their order, so it never peeks: the same answer from ``visible``
+    and ``full`` rows. A False is a proof (that move loses, whatever the stock holds); a True
+    is no promise. All False where every move loses, or none is legal. Not worked out (every
+    legal action True) in the last pass and under ``win = all``, where the relaxation says
+    little.
+
+    >>> batch = GameBatch(1, rules="msc", deals=[10_000_022])
+    >>> obs, mask = batch.reset()
+    >>> [str(action_move(a)) for a in np.flatnonzero(mask[0])]
+    ['2c+Js', '5d+8c', 'draw']
+    >>> [str(action_move(a)) for a in np.flatnonzero(mask[0] & ~viable_actions(obs, "msc")[0])]
+    ['2c+Js']
+    >>> str(action_move(greedy_actions(obs, "msc")[0]))  # greedy's pick loses at once
+    '2c+Js'
+    """
+    obs = np.ascontiguousarray(obs, dtype=np.int8)
+    if obs.ndim != 2 or obs.shape[1] != OBS_SIZE:
+        raise ValueError(f"obs must be n x {OBS_SIZE} observations, got shape {obs.shape}")
+    out = np.zeros((obs.shape[0], N_ACTIONS), np.uint8)
+    options = {k: int(v) for k, v in Rules.coerce(rules).core_options().items()}
+    _core.relaxed_actions(options, obs, out)
+    return out.view(np.bool_)
 
 
 def _fair_params(fair: Any) -> dict[str, int]:

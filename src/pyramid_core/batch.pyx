@@ -42,7 +42,8 @@ from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, MAX_MOVES, LOC
                                     move_king, move_pair, below, pos_seen, TALON_ALL)
 from pyramid_core.shuffle cimport deal_shuffle, splitmix64_next, rand_below
 from pyramid_core.solver cimport (solve_ws, solve_out, solve_limits, solve_with, ws_init,
-                                  ws_free, OBJ_ANY, OBJ_MIN_MOVES, OBJ_MAX_REMOVED)
+                                  ws_free, relaxed_moves, OBJ_ANY, OBJ_MIN_MOVES,
+                                  OBJ_MAX_REMOVED)
 from pyramid_core.simulate cimport sim_deal, sim_deal_from_deck, sim_greedy_at
 from pyramid_core.fair cimport (fair_params, fair_ctx, fair_ctx_init, fair_ctx_free,
                                 fair_decide, fair_params_from)
@@ -849,62 +850,72 @@ cdef class Batch:
 
 # ---- the action table, for the Python layer ------------------------------------------------
 
+cdef pyr_pos _obs_position(const int8_t[:, ::1] obs, int64_t i, const pyr_rules* r,
+                           pyr_table* t) noexcept nogil:
+    """The position of observation row i (OBS_SIZE; "visible" or "full") on a table t built
+    from it: the cards not seen yet lie in the unseen places in card order (for what reads
+    only the seen cards and which cards the talon holds, never their order)."""
+    cdef uint8_t deck[52]
+    cdef bint have[52]
+    cdef int k, c, m, top = -1, first = -1
+    cdef uint32_t pyr = 0, talon = 0
+    cdef pyr_pos p
+    memset(have, 0, sizeof(have))
+    for k in range(52):
+        c = obs[i, k] - 1 if k < 28 or obs[i, k] != UNKNOWN else -1
+        if 0 <= c < 52:
+            have[c] = True
+        deck[k] = <uint8_t>c if 0 <= c < 52 else 255
+    c = 0
+    for k in range(28, 52):       # unseen places: the cards not seen, in card order
+        if deck[k] == 255:
+            while c < 52 and have[c]:
+                c += 1
+            deck[k] = <uint8_t>(c if c < 52 else 0)
+            c += 1
+    table_init(t, deck, r)
+    for k in range(28):
+        if obs[i, O_PSTATE + k] > 0:
+            pyr |= (<uint32_t>1) << k
+    for k in range(24):
+        if obs[i, O_TSTATE + k] > 0:
+            talon |= (<uint32_t>1) << k
+        if obs[i, O_TSTATE + k] >= 3:
+            top = k
+        elif obs[i, O_TSTATE + k] > 0 and first < 0:
+            first = k
+    if r.draw == 1:
+        m = top + 1
+    else:
+        m = first if first >= 0 else 24
+    p = (<pyr_pos>pyr) | ((<pyr_pos>talon) << LOC_TALON) | ((<pyr_pos>m) << 52)
+    if r.redeals != REDEALS_UNLIMITED:
+        p |= (<pyr_pos>obs[i, O_SCALAR + 2]) << 57
+    return p
+
+
+def _check_obs(const int8_t[:, ::1] obs, Py_ssize_t n_out):
+    if obs.shape[1] != OBS_SIZE or n_out < obs.shape[0]:
+        raise ValueError(f"obs is n x {OBS_SIZE} and out has n entries")
+
+
 def greedy_actions(dict rules, const int8_t[:, ::1] obs, int16_t[::1] out):
     """The greedy policy's action (simulate.pxd's sim_greedy_choose) at each observation's
     position (rows of OBS_SIZE; "visible" or "full", the same answer: greedy reads only the
-    available cards and how many of each rank are left), -1 where no move is legal. A row's
-    position is rebuilt from it: the cards not seen yet lie in the unseen places in card
-    order (greedy never reads them). For callable policies that want greedy's move."""
+    available cards and how many of each rank are left), -1 where no move is legal. For
+    callable policies that want greedy's move."""
     cdef pyr_rules r
     cdef pyr_table t
     cdef sim_deal d
     cdef pyr_move buf[MAX_MOVES]
-    cdef uint8_t deck[52]
-    cdef bint have[52]
     cdef int64_t i
-    cdef int k, c, n, m, top, first
-    cdef uint32_t pyr, talon
+    cdef int n, m
     cdef pyr_pos p
     rules_from_options(&r, rules)
-    if obs.shape[1] != OBS_SIZE or out.shape[0] < obs.shape[0]:
-        raise ValueError(f"obs is n x {OBS_SIZE} and out has n entries")
+    _check_obs(obs, out.shape[0])
     with nogil:
         for i in range(obs.shape[0]):
-            memset(have, 0, sizeof(have))
-            for k in range(52):
-                c = obs[i, k] - 1 if k < 28 or obs[i, k] != UNKNOWN else -1
-                if 0 <= c < 52:
-                    have[c] = True
-                deck[k] = <uint8_t>c if 0 <= c < 52 else 255
-            c = 0
-            for k in range(28, 52):       # unseen places: the cards not seen, in card order
-                if deck[k] == 255:
-                    while c < 52 and have[c]:
-                        c += 1
-                    deck[k] = <uint8_t>(c if c < 52 else 0)
-                    c += 1
-            table_init(&t, deck, &r)
-            pyr = 0
-            talon = 0
-            top = -1
-            first = -1
-            for k in range(28):
-                if obs[i, O_PSTATE + k] > 0:
-                    pyr |= (<uint32_t>1) << k
-            for k in range(24):
-                if obs[i, O_TSTATE + k] > 0:
-                    talon |= (<uint32_t>1) << k
-                if obs[i, O_TSTATE + k] >= 3:
-                    top = k
-                elif obs[i, O_TSTATE + k] > 0 and first < 0:
-                    first = k
-            if r.draw == 1:
-                m = top + 1
-            else:
-                m = first if first >= 0 else 24
-            p = (<pyr_pos>pyr) | ((<pyr_pos>talon) << LOC_TALON) | ((<pyr_pos>m) << 52)
-            if r.redeals != REDEALS_UNLIMITED:
-                p |= (<pyr_pos>obs[i, O_SCALAR + 2]) << 57
+            p = _obs_position(obs, i, &r, &t)
             n = gen_moves(&t, p, buf)
             if n == 0:
                 out[i] = -1
@@ -913,6 +924,44 @@ def greedy_actions(dict rules, const int8_t[:, ::1] obs, int16_t[::1] out):
             m = sim_greedy_at(&t, &d, p, buf, n,
                               r.redeals == REDEALS_UNLIMITED and obs[i, O_SCALAR + 4] == 0)
             out[i] = move_action(&t, <pyr_move>m)
+
+
+def relaxed_actions(dict rules, const int8_t[:, ::1] obs, uint8_t[:, ::1] out):
+    """out[i, a] = 1 for each legal action a at observation i's position after which the
+    free-talon relaxation (solver.pxd's relaxed_moves) does not prove the game lost, else
+    0 (illegal actions 0). It reads only the pyramid and which cards the talon holds, never
+    their order: the same answer from "visible" and "full" rows."""
+    cdef pyr_rules r
+    cdef pyr_table t
+    cdef pyr_move buf[MAX_MOVES]
+    cdef uint8_t ok[MAX_MOVES]
+    cdef solve_ws ws
+    cdef int64_t i
+    cdef int n, k, rc = 0
+    cdef pyr_pos p
+    rules_from_options(&r, rules)
+    _check_obs(obs, out.shape[0])
+    if out.shape[1] != N_ACTIONS:
+        raise ValueError(f"out is n x {N_ACTIONS}")
+    memset(&ws, 0, sizeof(solve_ws))
+    try:
+        with nogil:
+            if ws_init(&ws) < 0:
+                rc = -1
+            for i in range(obs.shape[0]):
+                if rc < 0:
+                    break
+                memset(&out[i, 0], 0, N_ACTIONS)
+                p = _obs_position(obs, i, &r, &t)
+                n = gen_moves(&t, p, buf)
+                if relaxed_moves(&ws, &t, p, buf, n, ok) < 0:
+                    rc = -1
+                for k in range(n):
+                    out[i, move_action(&t, buf[k])] = ok[k]
+    finally:
+        ws_free(&ws)
+    if rc < 0:
+        raise MemoryError("relaxed_actions: out of memory")
 
 
 def action_cards_of(int a):

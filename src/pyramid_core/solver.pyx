@@ -801,3 +801,35 @@ cdef int solve_probe(const pyr_table* t, pyr_pos pos, int what) noexcept nogil:
         out = relaxed_removal_bound(&s, pos)
     ws_free(&ws)
     return out
+
+
+cdef int relaxed_moves(solve_ws* ws, const pyr_table* t, pyr_pos p, const pyr_move* buf,
+                       int n, uint8_t* ok) noexcept nogil:
+    """For each of the n moves buf[k] at p, ok[k] = 0 when the free-talon relaxation proves
+    the position after it lost (bounds.pyx's relaxed_ok: every talon card still in play at
+    hand at any time; not worked out, 1, in the last pass and for win="all"), else 1. The
+    relaxation reads only the pyramid and which cards the talon holds, never their order:
+    a player who cannot see the stock knows as much. ws: a workspace of ws_init, for one
+    table (its caches are stamped anew here). Returns 0, or -1 when memory ran out."""
+    cdef search s
+    cdef solve_limits lim
+    cdef int k
+    memset(&lim, 0, sizeof(solve_limits))
+    search_init(&s, t, OBJ_ANY, &lim, ws.path, ws.best)
+    if ws.epoch == 0xFFFF:
+        memset(ws.mcache, 0, MCACHE * sizeof(uint64_t))
+        memset(ws.dcache, 0, MCACHE * sizeof(uint64_t))
+        memset(ws.scache, 0, 2 * MCACHE * sizeof(uint64_t))
+        ws.epoch = 0
+    ws.epoch += 1
+    s.mcache = ws.mcache
+    s.dcache = ws.dcache
+    s.scache = ws.scache
+    s.epoch = ws.epoch
+    hset_clear(&ws.relax, RELAX_MEMORY // 8)
+    s.relax = &ws.relax
+    for k in range(n):
+        ok[k] = relaxed_ok(&s, pos_apply(t, p, buf[k])) != 0
+        if s.relax == NULL:
+            return -1
+    return 0
