@@ -4,19 +4,23 @@ imitation of the hindsight policy (docs/fair.md), in numpy.
 The network scores each legal move from its own features (a small MLP shared by all moves,
 a masked softmax over the legal ones), so what it learns about one pair carries over to
 every pair. It reads the ``visible`` observation only: cards never turned face up are
-unknown to it. The teacher is the hindsight policy, which never peeks either
-(``GameBatch.fair_actions``); training is DAgger: first the teacher's own games, then rounds
-in which the student plays and the teacher labels the positions the student reaches.
+unknown to it. Two of its features are the core's opinions of that observation, which never
+peek either: the built-in greedy policy's move (``batch.greedy_actions``) and which moves
+the free-talon relaxation does not prove lost (``batch.viable_actions``). The teacher is the
+hindsight policy (``GameBatch.fair_counts``); training is DAgger: first games where the
+teacher or greedy moves, then rounds in which the student plays and the teacher labels the
+positions the student reaches.
 
-    OPENBLAS_NUM_THREADS=1 python examples/imitate_msc.py --out runs/imitate
-    python examples/imitate_msc.py --quick --out /tmp/quick                  # ~10 s
+    OPENBLAS_NUM_THREADS=1 python examples/imitate_msc.py --out runs/imitate     # ~25 min
+    python examples/imitate_msc.py --quick --out /tmp/quick                      # ~15 s
+    python examples/imitate_msc.py --play examples/weights/imitate_msc.npz --out runs/play
 
 It writes ``results.json`` (win rates with 95% intervals of the learned policy, greedy,
-random and perfect play on the same held-out deals), ``learning_curve.png`` and the weights
-``weights.npz``; ``--play FILE`` evaluates a weights file without training. Work in
-progress: so far it reaches greedy's level, not above (examples/README.md). Deals:
-training from 100,000,000, validation from 20,000,000, test from 10,000,000 (the fair
-table's held-out deals).
+greedy with the viability check, random and perfect play on the same held-out deals),
+``learning_curve.png`` and the weights ``weights.npz``; ``--play FILE`` evaluates a weights
+file without training. examples/README.md has what it reaches. Deals: training from
+100,000,000, validation from 20,000,000, test from 10,000,000 (the fair table's held-out
+deals).
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from pyramid_solitaire import GameBatch, Hindsight, simulate
-from pyramid_solitaire.batch import greedy_actions
+from pyramid_solitaire.batch import greedy_actions, viable_actions
 
 RULES = "msc"
 TRAIN_FIRST, VALID_FIRST, TEST_FIRST = 100_000_000, 20_000_000, 10_000_000
@@ -74,7 +78,8 @@ BLOCKS = np.array(
     np.float32,
 )
 
-N_FEATURES = 116
+N_FEATURES = 132
+VIABLE = 116  # the feature: the move is viable (batch.viable_actions)
 
 
 def move_features(obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -228,7 +233,55 @@ def move_features(obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, ...]:
         ],
         axis=1,
     )
-    return g, a, np.pad(f, ((0, 0), (0, N_FEATURES - f.shape[1])))
+    viable = viable_actions(obs, RULES)
+    n_viable = viable.sum(axis=1)
+    greedy_viable = viable[np.arange(m), np.clip(greedy, 0, N_ACTIONS - 1)] & (greedy >= 0)
+    proofs = np.stack(
+        [viable[g, a], n_viable[g] / 5, greedy_viable[g], n_viable[g] == 0], axis=1
+    ).astype(np.float32)
+    return g, a, np.concatenate([f, proofs, _talon_tops(obs, free_rank, pyr_rank, tal_rank)[g]], 1)
+
+
+def _talon_tops(
+    obs: np.ndarray, free_rank: np.ndarray, pyr_rank: np.ndarray, tal_rank: np.ndarray
+) -> np.ndarray:
+    """(m, 12): for the waste top, then the stock top: there is one; its partners among
+    the free and the covered pyramid cards, and in the talon; the pyramid's cards of its
+    rank, and the free ones."""
+    m = obs.shape[0]
+    rows = np.arange(m)
+    tal_card = obs[:, 28:52].astype(np.int64) - 1
+    tal_state = obs[:, 80:104].astype(np.int64)
+    out = []
+    for state in (4, 2):  # the waste top, the stock top (the observation's talon states)
+        has = (tal_state == state) & (tal_card < 52)
+        there = has.any(axis=1)
+        rank = np.where(there, tal_card[rows, np.argmax(has, axis=1)] % 13, 0)
+        partner = np.clip(11 - rank, 0, 12)  # ranks 0..12: a pair's ranks sum to 11
+        pairs = there & (rank < 12)  # (a King has no partner)
+        out += [
+            there,
+            pairs * free_rank[rows, partner] / 4,
+            pairs * (pyr_rank[rows, partner] - free_rank[rows, partner]) / 4,
+            pairs * tal_rank[rows, partner] / 4,
+            there * pyr_rank[rows, rank] / 4,
+            there * free_rank[rows, rank] / 4,
+        ]
+    return np.stack(out, axis=1).astype(np.float32)
+
+
+def greedy_viable(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """A hand-written baseline for the learned policy: greedy's move, unless the free-talon
+    relaxation proves it lost and another move is not (then the first viable King or pair,
+    else the draw or the recycle)."""
+    m = obs.shape[0]
+    viable = viable_actions(obs, RULES)
+    greedy = greedy_actions(obs, RULES).astype(np.int64)
+    ok = (greedy >= 0) & viable[np.arange(m), np.clip(greedy, 0, N_ACTIONS - 1)]
+    other = np.where(viable[:, DRAW], DRAW, np.where(viable[:, RECYCLE], RECYCLE, 0))
+    other = np.where(viable[:, :DRAW].any(axis=1), np.argmax(viable[:, :DRAW], axis=1), other)
+    out = np.where(~ok & viable.any(axis=1), other, greedy)
+    return np.where(out < 0, DRAW, out)
 
 
 # ---- the network: a move's score from its features -------------------------------------------
@@ -310,85 +363,114 @@ class Net:
 
 
 def collect(
-    net: Net | None, games: int, first: int, teacher: Hindsight, threads: int | None
+    net: Net | None,
+    games: int,
+    first: int,
+    teacher: Hindsight,
+    threads: int | None,
+    rng: Any,
 ) -> tuple[np.ndarray, ...]:
-    """Play deals first .. first + games - 1 to the end (the student's argmax moves, or the
-    teacher's when net is None) and return (obs, mask, the teacher's action) at every
-    position with a choice, and the share of the teacher's completions each action won."""
+    """Play deals first .. first + games - 1 to the end and return (obs, mask, the teacher's
+    action, greedy's action, the completions the teacher used: 0 where nothing is hidden) at
+    every position with a choice. The moves played: the student's argmax, or, when net is
+    None, at each move the teacher's or greedy's with even odds (the teacher's own games
+    and the states greedy leads to)."""
     batch = GameBatch(games, rules=RULES, deals=np.arange(first, first + games), threads=threads)
     obs, mask = batch.reset()
     kept: list[tuple[np.ndarray, ...]] = []
     done = np.zeros(games, bool)
     while not done.all():
         told = batch.fair_counts(teacher, threads=threads)
-        label = told["action"]
+        label = told["action"].astype(np.int64)
+        greedy = greedy_actions(obs, RULES).astype(np.int64)
         choice = ~done & (mask.sum(axis=1) > 1) & (label >= 0)
-        soft = np.where(
-            told["used"][:, None] > 0,
-            told["wins"] / np.maximum(told["used"], 1)[:, None],
-            np.eye(N_ACTIONS, dtype=np.float32)[np.maximum(label, 0)],
-        ).astype(np.float32)
-        kept.append((obs[choice].copy(), mask[choice].copy(), label[choice].copy(), soft[choice]))
-        act = label.astype(np.int64) if net is None else net.policy(obs, mask)
+        kept.append(tuple(x[choice].copy() for x in (obs, mask, label, greedy, told["used"])))
+        if net is None:
+            act = np.where(rng.random(games) < 0.5, label, greedy)
+        else:
+            act = net.policy(obs, mask)
         act = np.where(mask[np.arange(games), np.clip(act, 0, N_ACTIONS - 1)], act, DRAW)
         act[done] = DRAW
         obs, mask, _, term, trunc = batch.step(np.clip(act, 0, N_ACTIONS - 1))
         done |= term | trunc
     batch.close()
-    return tuple(np.concatenate(x) for x in zip(*kept))  # type: ignore[return-value]
+    return tuple(np.concatenate(x) for x in zip(*kept))
 
 
 def as_rows(
-    obs: np.ndarray, mask: np.ndarray, label: np.ndarray, soft: np.ndarray, beta: float
+    obs: np.ndarray,
+    mask: np.ndarray,
+    label: np.ndarray,
+    greedy: np.ndarray,
+    used: np.ndarray,
+    share: float,
 ) -> tuple[np.ndarray, ...]:
     """Training rows: features, groups, and each row's target probability: 1 for the
-    teacher's move (``beta`` 0), or a softmax of beta x the share of completions each move
-    won (the teacher's confidence, not only its choice)."""
+    teacher's move; except where nothing is hidden (the teacher plays the solver's move, one
+    of the winning moves chosen by no rule a player could learn) and greedy's move is viable
+    but not the teacher's: there greedy's move gets ``share`` and the teacher's 1 - share."""
     g, a, f = move_features(obs, mask)
     starts = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
-    if beta <= 0:
-        return f, starts, (a == label[g]).astype(np.float32)
-    seg = np.repeat(np.arange(starts.size), np.diff(np.append(starts, g.size)))
-    z = beta * soft[g, a]
-    e = np.exp(z - np.maximum.reduceat(z, starts)[seg])
-    return f, starts, e / np.add.reduceat(e, starts)[seg]
+    target = (a == label[g]).astype(np.float32)
+    viable_greedy = np.zeros(obs.shape[0], bool)
+    viable_greedy[g[(a == greedy[g]) & (f[:, VIABLE] > 0)]] = True
+    split = (used == 0) & (greedy != label) & viable_greedy
+    target = np.where(
+        split[g], np.where(a == label[g], 1 - share, np.where(a == greedy[g], share, 0)), target
+    )
+    return f, starts, target.astype(np.float32)
 
 
-def train(net: Net, data: list, epochs: int, batch: int, lr: float, beta: float, rng: Any) -> float:
-    obs = np.concatenate([d[0] for d in data])
-    mask = np.concatenate([d[1] for d in data])
-    label = np.concatenate([d[2] for d in data])
-    soft = np.concatenate([d[3] for d in data])
+def train(
+    net: Net,
+    data: list,
+    epochs: int,
+    batch: int,
+    lr: float,
+    share: float,
+    rng: Any,
+    after_epoch: Any = None,
+) -> float:
+    """Minibatch Adam on the cross-entropy, the learning rate from lr down to lr / 10;
+    ``after_epoch(epoch, loss)`` after each epoch."""
+    obs, mask, label, greedy, used = (np.concatenate([d[k] for d in data]) for k in range(5))
     loss = 0.0
-    for _ in range(epochs):
+    for epoch in range(epochs):
+        rate = lr * (1 - 0.9 * epoch / max(epochs - 1, 1))
         order = rng.permutation(obs.shape[0])
         for lo in range(0, order.size, batch):
             idx = np.sort(order[lo : lo + batch])
-            f, starts, target = as_rows(obs[idx], mask[idx], label[idx], soft[idx], beta)
-            loss = net.step(f, starts, target, lr)
+            f, starts, target = as_rows(
+                obs[idx], mask[idx], label[idx], greedy[idx], used[idx], share
+            )
+            loss = net.step(f, starts, target, rate)
+        if after_epoch is not None:
+            after_epoch(epoch, loss)
     return loss
 
 
 def evaluate(fn: Any, games: int, first: int) -> dict[str, Any]:
-    r = simulate(games, start=first, rules=RULES, policy=fn, observation="visible")
+    r = simulate(games, start=first, rules=RULES, policy=fn, observation="visible", seed=0)
     return {"win_rate": r.win_rate, "ci95": list(r.ci95), "games": games}
 
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="a smoke run (~20 s)")
+    ap.add_argument("--quick", action="store_true", help="a smoke run (~15 s)")
     ap.add_argument("--out", type=pathlib.Path, default=pathlib.Path("runs/imitate"))
     ap.add_argument("--play", type=pathlib.Path, help="evaluate these weights, no training")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--games", type=int, default=3000, help="teacher games first")
-    ap.add_argument("--rounds", type=int, default=4, help="DAgger rounds")
-    ap.add_argument("--round-games", type=int, default=2000)
+    ap.add_argument("--games", type=int, default=32_000, help="teacher-or-greedy games first")
+    ap.add_argument("--rounds", type=int, default=1, help="DAgger rounds")
+    ap.add_argument("--round-games", type=int, default=16_000)
     ap.add_argument("--epochs", type=int, default=4)
-    ap.add_argument("--hidden", type=int, default=64)
+    ap.add_argument("--hidden", type=int, default=128)
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--minibatch", type=int, default=512)
-    ap.add_argument("--beta", type=float, default=0.0, help="soft targets' sharpness (0: the move)")
-    ap.add_argument("--samples", type=int, default=16, help="the teacher's completions")
+    ap.add_argument(
+        "--share", type=float, default=0.7, help="greedy's share of the target (as_rows)"
+    )
+    ap.add_argument("--samples", type=int, default=32, help="the teacher's completions")
     ap.add_argument("--eval-games", type=int, default=20_000)
     ap.add_argument("--valid-games", type=int, default=2_000)
     ap.add_argument("--threads", type=int, default=None)
@@ -399,25 +481,35 @@ def main(argv: list[str] | None = None) -> None:
     a.out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(a.seed)
     teacher = Hindsight(samples=a.samples)
-    curve: dict[str, list[float]] = {"round": [], "valid": [], "positions": [], "seconds": []}
+    curve: dict[str, list[float]] = {
+        "round": [],
+        "epoch": [],
+        "positions": [],
+        "valid": [],
+        "seconds": [],
+    }
     t0 = time.perf_counter()
     if a.play is None:
         net = Net(a.hidden, a.seed)
-        data = [collect(None, a.games, TRAIN_FIRST, teacher, a.threads)]
+        data = [collect(None, a.games, TRAIN_FIRST, teacher, a.threads, rng)]
         next_deal = TRAIN_FIRST + a.games
         for k in range(a.rounds + 1):
-            loss = train(net, data, a.epochs, a.minibatch, a.lr, a.beta, rng)
-            valid = evaluate(net.policy, a.valid_games, VALID_FIRST)["win_rate"]
             n = sum(d[0].shape[0] for d in data)
-            for key, value in zip(curve, (k, valid, n, time.perf_counter() - t0)):
-                curve[key].append(value)
-            print(
-                f"round {k}: {n:,} positions, loss {loss:.3f}, validation win rate "
-                f"{valid:.2%} ({time.perf_counter() - t0:.0f} s)",
-                flush=True,
-            )
+
+            def point(epoch: int, loss: float, k: int = k, n: int = n) -> None:
+                valid = evaluate(net.policy, a.valid_games, VALID_FIRST)["win_rate"]
+                now = time.perf_counter() - t0
+                for key, value in zip(curve, (k, epoch + 1, n, valid, now)):
+                    curve[key].append(value)
+                print(
+                    f"round {k} epoch {epoch + 1}: {n:,} positions, loss {loss:.3f}, "
+                    f"validation win rate {valid:.2%} ({now:.0f} s)",
+                    flush=True,
+                )
+
+            train(net, data, a.epochs, a.minibatch, a.lr, a.share, rng, point)
             if k < a.rounds:  # the student plays, the teacher labels where it went
-                data.append(collect(net, a.round_games, next_deal, teacher, a.threads))
+                data.append(collect(net, a.round_games, next_deal, teacher, a.threads, rng))
                 next_deal += a.round_games
         net.save(a.out / "weights.npz")
     else:
@@ -426,18 +518,23 @@ def main(argv: list[str] | None = None) -> None:
     results: dict[str, Any] = {
         "learned": evaluate(net.policy, a.eval_games, TEST_FIRST),
         "greedy": evaluate("greedy", a.eval_games, TEST_FIRST),
+        "greedy_viable": evaluate(greedy_viable, a.eval_games, TEST_FIRST),
         "random": evaluate("random", a.eval_games, TEST_FIRST),
         "train_seconds": train_seconds,
+        "valid_baselines": {
+            name: evaluate(fn, a.valid_games, VALID_FIRST)["win_rate"]
+            for name, fn in (("greedy", "greedy"), ("greedy_viable", greedy_viable))
+        },
         "curve": curve,
         "args": {k: str(v) for k, v in vars(a).items()},
     }
     s = simulate(a.eval_games, start=TEST_FIRST, rules=RULES, policy="solver")
     results["perfect"] = {"win_rate": s.win_rate, "ci95": list(s.ci95), "games": s.games}
     (a.out / "results.json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
-    for name in ("learned", "greedy", "random", "perfect"):
+    for name in ("learned", "greedy_viable", "greedy", "random", "perfect"):
         r = results[name]
         lo, hi = r["ci95"]
-        print(f"{name:8s} {r['win_rate']:7.2%}  ({lo:.2%} .. {hi:.2%}) of {r['games']:,} deals")
+        print(f"{name:13s} {r['win_rate']:7.2%}  ({lo:.2%} .. {hi:.2%}) of {r['games']:,} deals")
     if curve["round"]:
         plot(curve, results, a.out / "learning_curve.png")
 
@@ -449,11 +546,12 @@ def plot(curve: dict[str, list[float]], results: dict[str, Any], path: pathlib.P
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6, 3.5))
-    ax.plot(curve["positions"], [100 * v for v in curve["valid"]], "o-", label="learned")
-    for name, style in (("greedy", "--"), ("perfect", ":")):
-        ax.axhline(100 * results[name]["win_rate"], ls=style, color="grey", label=name)
-    ax.set_xlabel("positions labelled by the teacher")
-    ax.set_ylabel("win rate, %")
+    steps = np.arange(1, len(curve["valid"]) + 1)
+    ax.plot(steps, [100 * v for v in curve["valid"]], "o-", label="learned")
+    for name, style in (("greedy_viable", "-."), ("greedy", "--")):
+        ax.axhline(100 * results["valid_baselines"][name], ls=style, color="grey", label=name)
+    ax.set_xlabel("epoch (DAgger rounds one after the other)")
+    ax.set_ylabel("validation win rate, %")
     ax.set_title("msc: imitation of the hindsight policy (DAgger)")
     ax.legend()
     fig.tight_layout()

@@ -72,6 +72,9 @@ def test_some_deals_of_every_block_play_the_same_again(row):
             deals = [b["first"] + i for i in picks]
             if policy == "solver":
                 got = solve_many(np.array(deals), rules).winnable == 1
+            elif policy == "learned":
+                fn = T.learned_policy(b["params"])
+                got = simulate(deals=deals, rules=rules, policy=fn, observation="visible").won
             elif policy in T.FAIR:
                 fair = Hindsight(**{k: v for k, v in b["params"].items() if k != "name"})
                 got = simulate(deals=deals, rules=rules, policy=fair).won

@@ -43,13 +43,14 @@ BEGIN, END = "<!-- fair table: begin -->", "<!-- fair table: end -->"
 #: The policies, best first as the table shows them; every row has EVERY_ROW's, and
 #: "hindsight64" and "hindsight128" (the hindsight policy with 64 and 128 samples) are run
 #: where they are worth their time.
-POLICIES = ("solver", "hindsight128", "hindsight64", "hindsight", "greedy", "random")
+POLICIES = ("solver", "hindsight128", "hindsight64", "hindsight", "learned", "greedy", "random")
 EVERY_ROW = ("solver", "hindsight", "greedy", "random")
 HEADERS = {
     "solver": "perfect play (sees the stock)",
     "hindsight128": "hindsight (K=128)",
     "hindsight64": "hindsight (K=64)",
     "hindsight": "hindsight (K=16)",
+    "learned": "learned (network)",
     "greedy": "greedy",
     "random": "random",
 }
@@ -59,6 +60,34 @@ FAIR = {
     "hindsight64": Hindsight(samples=64),
     "hindsight128": Hindsight(samples=128),
 }
+
+
+#: The learned policy (examples/imitate_msc.py, which plays msc only) and its weights.
+LEARNED = ROOT / "examples" / "imitate_msc.py"
+WEIGHTS = ROOT / "examples" / "weights" / "imitate_msc.npz"
+
+
+def learned_policy(params: dict[str, Any] | None = None) -> Any:
+    """The example's network as a ``simulate`` policy, from the weights in the repository;
+    with a block's ``params``, checked to be the weights that block was played with."""
+    import hashlib
+    import importlib.util
+
+    digest = hashlib.sha256(WEIGHTS.read_bytes()).hexdigest()
+    if params is not None and params.get("sha256") != digest:
+        raise SystemExit(f"{WEIGHTS.name} is not the weights this block was played with")
+    spec = importlib.util.spec_from_file_location("imitate_msc", LEARNED)
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    return example.Net.load(WEIGHTS).policy
+
+
+def learned_params() -> dict[str, Any]:
+    import hashlib
+
+    path = WEIGHTS.relative_to(ROOT).as_posix()
+    return {"weights": path, "sha256": hashlib.sha256(WEIGHTS.read_bytes()).hexdigest()}
 
 
 def table_rows() -> list[A.Row]:
@@ -85,6 +114,12 @@ def play(
         if np.any(s.winnable < 0):
             raise SystemExit(f"{rules.name}: {int(np.sum(s.winnable < 0))} deals undecided")
         return s.winnable == 1, {}
+    if policy == "learned":
+        if rules != Rules.preset("msc") or scheduler is not None:
+            raise SystemExit("the learned policy plays msc only, on this machine")
+        fn = learned_policy(params or None)
+        r = simulate(count, start=first, rules=rules, policy=fn, observation="visible")
+        return r.won, learned_params()
     if policy in FAIR:
         kept = {k: v for k, v in (params or {}).items() if k != "name"}
         fair = Hindsight(**kept) if kept else FAIR[policy]
