@@ -894,9 +894,10 @@ cdef pyr_pos _obs_position(const int8_t[:, ::1] obs, int64_t i, const pyr_rules*
     return p
 
 
-def _check_obs(const int8_t[:, ::1] obs, Py_ssize_t n_out):
+cdef int _check_obs(const int8_t[:, ::1] obs, Py_ssize_t n_out) except -1:
     if obs.shape[1] != OBS_SIZE or n_out < obs.shape[0]:
         raise ValueError(f"obs is n x {OBS_SIZE} and out has n entries")
+    return 0
 
 
 def greedy_actions(dict rules, const int8_t[:, ::1] obs, int16_t[::1] out):

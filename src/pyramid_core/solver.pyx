@@ -596,6 +596,21 @@ cdef int shortest(solve_run* run, solve_out* out) noexcept nogil:
     return 1                             # (A* stopped: the win search's line stands)
 
 
+cdef inline void _stamp(solve_ws* ws, search* s) noexcept nogil:
+    """Give a new search the workspace's caches under a new stamp (an entry of an older
+    search is stale: its stamp differs), clearing them when the stamps wrap."""
+    if ws.epoch == 0xFFFF:                 # (ws_init's calloc zeroed it before the first)
+        memset(ws.mcache, 0, MCACHE * sizeof(uint64_t))
+        memset(ws.dcache, 0, MCACHE * sizeof(uint64_t))
+        memset(ws.scache, 0, 2 * MCACHE * sizeof(uint64_t))
+        ws.epoch = 0
+    ws.epoch += 1
+    s.mcache = ws.mcache
+    s.dcache = ws.dcache
+    s.scache = ws.scache
+    s.epoch = ws.epoch
+
+
 cdef int solve_with(solve_ws* ws, const pyr_table* t, pyr_pos start, int objective,
                     const solve_limits* lim, solve_out* out) noexcept nogil:
     cdef solve_run run
@@ -609,16 +624,7 @@ cdef int solve_with(solve_ws* ws, const pyr_table* t, pyr_pos start, int objecti
         out.seconds = pyr_now() - t0
         return 0
     search_init(s, t, objective, lim, ws.path, ws.best)
-    if ws.epoch == 0xFFFF:                 # (ws_init's calloc zeroed it before the first)
-        memset(ws.mcache, 0, MCACHE * sizeof(uint64_t))
-        memset(ws.dcache, 0, MCACHE * sizeof(uint64_t))
-        memset(ws.scache, 0, 2 * MCACHE * sizeof(uint64_t))
-        ws.epoch = 0
-    ws.epoch += 1
-    s.mcache = ws.mcache
-    s.dcache = ws.dcache
-    s.scache = ws.scache
-    s.epoch = ws.epoch
+    _stamp(ws, s)
     run.start = start
     run.free_talon = free_talon_rules(t)
     run.mem = lim.max_memory if lim.max_memory > 0 else DEFAULT_MEMORY
@@ -816,16 +822,7 @@ cdef int relaxed_moves(solve_ws* ws, const pyr_table* t, pyr_pos p, const pyr_mo
     cdef int k
     memset(&lim, 0, sizeof(solve_limits))
     search_init(&s, t, OBJ_ANY, &lim, ws.path, ws.best)
-    if ws.epoch == 0xFFFF:
-        memset(ws.mcache, 0, MCACHE * sizeof(uint64_t))
-        memset(ws.dcache, 0, MCACHE * sizeof(uint64_t))
-        memset(ws.scache, 0, 2 * MCACHE * sizeof(uint64_t))
-        ws.epoch = 0
-    ws.epoch += 1
-    s.mcache = ws.mcache
-    s.dcache = ws.dcache
-    s.scache = ws.scache
-    s.epoch = ws.epoch
+    _stamp(ws, &s)
     hset_clear(&ws.relax, RELAX_MEMORY // 8)
     s.relax = &ws.relax
     for k in range(n):
