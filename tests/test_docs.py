@@ -38,8 +38,8 @@ def test_the_walk_finds_the_documented_modules():
     assert {
         "pyramid_solitaire.session.difficulty",
         "pyramid_solitaire.session.session",
-        "pyramid_solitaire.simulate",
-        "pyramid_solitaire.deal",
+        "pyramid_solitaire.analysis.simulate",
+        "pyramid_solitaire.model.deal",
     } <= with_examples
 
 

@@ -43,7 +43,7 @@ def test_every_reason_raised_or_returned_is_in_the_table_and_every_one_is_used()
         for p in repo_file("python", "pyramid_solitaire").rglob("*.py")
     )
     used = set(re.findall(r'InputError\(\s*"([a-z_]+)"', python))
-    game = _source("python", "pyramid_solitaire", "game.py")
+    game = _source("python", "pyramid_solitaire", "model", "game.py")
     game = game[game.index("def _why_illegal_reason") :]
     game = game[: game.index("\n    def ")]  # that method's body alone
     used |= set(re.findall(r'return \(?"([a-z_]+)"', game))

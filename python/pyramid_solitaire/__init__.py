@@ -3,18 +3,21 @@
 >>> from pyramid_solitaire import Game, Deal, Rules, Move
 >>> game = Game(Deal.from_code("PY1-N-AAAAAAS"))
 >>> game.play(game.legal_moves[0])
+
+The package is grouped by layer, each importing only those below it (docs/internals/
+layers.md): ``runtime`` (argument checks, atomic files, threads, clusters, plots),
+``model`` (cards, rules, deals, moves, the game), ``inputs`` (many deals, JSON),
+``analysis`` (solver, fair policies, the batch, simulator, surveys, atlas), ``rl`` (the
+Gymnasium environments), ``session`` (a game as a player lives it), the frontends ``tui``
+and ``web``, and ``commands`` (the command line). The modules' old flat names
+(``pyramid_solitaire.solver``, ``.batch``, ...) still import (``_moved``).
 """
 
-from ._parallel import Cancelled
-from .batch import GameBatch
-from .cards import CARDS, Card, format_cards, parse_card, parse_cards
-from .deal import Deal
-from .fair import Hindsight, WinChance, win_chance
-from .game import Game, IllegalMoveError, Status
-from .move import Move
-from .rules import UNLIMITED, Rules
-from .simulate import SimulationResult, memory_needed, replay, simd_path, simulate
-from .solver import (
+from . import _moved
+from .analysis.batch import GameBatch
+from .analysis.fair import Hindsight, WinChance, win_chance
+from .analysis.simulate import SimulationResult, memory_needed, replay, simd_path, simulate
+from .analysis.solver import (
     SearchBudgetExceeded,
     Solution,
     SolveManyResult,
@@ -25,6 +28,12 @@ from .solver import (
     solve,
     solve_many,
 )
+from .model.cards import CARDS, Card, format_cards, parse_card, parse_cards
+from .model.deal import Deal
+from .model.game import Game, IllegalMoveError, Status
+from .model.move import Move
+from .model.rules import UNLIMITED, Rules
+from .runtime.parallel import Cancelled
 
 __version__ = "0.1.0"  # the one place it is written (pyproject.toml reads it); see CHANGELOG.md
 
@@ -62,3 +71,5 @@ __all__ = [
     "WinChance",
     "win_chance",
 ]
+
+_moved.install()  # the modules' old names (pyramid_solitaire.solver, ...) still import

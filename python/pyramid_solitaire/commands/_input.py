@@ -17,12 +17,12 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from .. import _args
-from .._args import excerpt
-from ..cards import _TOKEN, _tokens
-from ..cli import UsageError, explicit_rules, rules_from_args
-from ..deal import Deal, looks_like_code
-from ..deals_input import deal_number_of
+from ..inputs.deals import deal_number_of
+from ..model.cards import _TOKEN, _tokens
+from ..model.deal import Deal, looks_like_code
+from ..runtime import args as _args
+from ..runtime.args import excerpt
+from .cli import UsageError, explicit_rules, rules_from_args
 
 _BOMS = ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
 MAX_BAD_SHOWN = 10

@@ -7,10 +7,10 @@ import argparse
 import fnmatch
 import sys
 
-from .. import atlas as _atlas
-from ..cli import EXIT_BUDGET, UsageError
-from ..jsonout import dumps
+from ..analysis import atlas as _atlas
+from ..inputs.jsonout import dumps
 from ._input import add_pool_flags, add_progress_flag
+from .cli import EXIT_BUDGET, UsageError
 
 #: A check that disagrees with its file, or a run that left deals undecided: status 1.
 EXIT_DISAGREES = EXIT_BUDGET

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-from ..cli import UsageError
-from ..game import Game
-from ..jsonout import dumps
+from ..inputs.jsonout import dumps
+from ..model.game import Game
 from ._input import parse_deal, read_text, split_lines
+from .cli import UsageError
 
 
 def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) -> None:

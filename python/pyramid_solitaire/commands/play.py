@@ -7,10 +7,10 @@ from __future__ import annotations
 import argparse
 import os
 
-from .. import _args
-from ..cli import UsageError
+from ..model.profiles import Profile
+from ..runtime import args as _args
 from ..session.messages import LANGUAGES
-from ..session.profiles import Profile
+from .cli import UsageError
 
 EXTRA_HINT = {
     "tui": ("the terminal game needs Textual", "tui"),
@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..session.session import profile_of_code
+    from ..model.profiles import profile_of_code
 
     if args.profile is not None:
         profile = Profile.preset(args.profile)  # a bad name: one line, exit 2
@@ -112,7 +112,7 @@ def _run(args: argparse.Namespace) -> int:
         _check_stats(args.db)
     if args.web:
         if args.code is not None:  # checked here: one line, exit 2
-            from ..deal import Deal
+            from ..model.deal import Deal
 
             args.code = Deal.parse(args.code).code
             if not args.code:

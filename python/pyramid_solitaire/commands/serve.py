@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..cli import UsageError
+from .cli import UsageError
 
 
 def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) -> None:

@@ -12,13 +12,12 @@ from typing import Any
 
 from pyramid_core.shuffle import MAX_DEAL_NUMBER
 
-from .. import _args
-from ..cli import UsageError, explicit_rules, rules_from_args
-from ..deal import Deal
-from ..fair import Hindsight
-from ..jsonout import dumps
-from ..rules import Rules
-from ..simulate import POLICIES, SOLVER_MAX_SECONDS, simulate
+from ..analysis.fair import Hindsight
+from ..analysis.simulate import POLICIES, SOLVER_MAX_SECONDS, simulate
+from ..inputs.jsonout import dumps
+from ..model.deal import Deal
+from ..model.rules import Rules
+from ..runtime import args as _args
 from ._input import (
     add_budget_flags,
     add_progress_flag,
@@ -27,6 +26,7 @@ from ._input import (
     report_bad,
     threads,
 )
+from .cli import UsageError, explicit_rules, rules_from_args
 
 
 def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) -> None:

@@ -6,14 +6,14 @@ import argparse
 import sys
 import time
 
-from .. import _parallel
-from .._args import excerpt
-from ..cli import EXIT_BUDGET, UsageError
-from ..game import Game, IllegalMoveError
-from ..jsonout import dumps
-from ..move import Move
-from ..solver import _budgets, solve_flagged
+from ..analysis.solver import _budgets, solve_flagged
+from ..inputs.jsonout import dumps
+from ..model.game import Game, IllegalMoveError
+from ..model.move import Move
+from ..runtime import parallel as _parallel
+from ..runtime.args import excerpt
 from ._input import Line, add_budget_flags, budgets, parse_deal, read_deal_file, report_bad, threads
+from .cli import EXIT_BUDGET, UsageError
 
 
 def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) -> None:

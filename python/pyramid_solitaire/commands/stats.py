@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..jsonout import dumps
+from ..inputs.jsonout import dumps
 from ..session.stats import StatsStore
 
 
@@ -32,7 +32,7 @@ def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..session.profiles import Profile
+    from ..model.profiles import Profile
 
     profile = None if args.profile is None else Profile.preset(args.profile).name
     with StatsStore(args.db, read_only=True) as store:  # reading never writes

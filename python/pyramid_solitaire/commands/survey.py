@@ -7,10 +7,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .. import survey as _survey
-from ..cli import UsageError, explicit_rules
-from ..jsonout import dumps
+from ..analysis import survey as _survey
+from ..inputs.jsonout import dumps
 from ._input import add_pool_flags, add_progress_flag
+from .cli import UsageError, explicit_rules
 
 
 def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) -> None:

@@ -8,9 +8,9 @@ statistics store (:class:`StatsStore`) and the JSON-lines protocol. See docs/ses
 True
 """
 
+from ..model.profiles import PROFILES, Profile, Scoring
 from .difficulty import Difficulty
 from .messages import CATALOGUE, LANGUAGES, Message, message
-from .profiles import PROFILES, Profile, Scoring
 from .session import Session
 from .stats import StatsStore
 

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _args
+from ..runtime import args as _args
 
 #: Random playouts per deal.
 PLAYOUTS = 200
@@ -97,7 +97,7 @@ def rate(deal: Any, rules: Any = None) -> Difficulty:
     """The difficulty of ``deal`` (a code, card list, :class:`Deal` or number) under ``rules``
     (default: the code's rules, else ``pyramide``). The last ratings are remembered (a
     restarted deal, a shared code, another tab on the same game cost nothing)."""
-    from ..deals_input import read_deal
+    from ..inputs.deals import read_deal
 
     deal = read_deal(deal, rules)
     return _rate(tuple(int(c) for c in deal.cards), deal.rules)
@@ -105,9 +105,9 @@ def rate(deal: Any, rules: Any = None) -> Difficulty:
 
 @functools.lru_cache(maxsize=4096)
 def _rate(cards: tuple[int, ...], rules: Any) -> Difficulty:
-    from ..deal import Deal
-    from ..simulate import simulate
-    from ..solver import solve
+    from ..analysis.simulate import simulate
+    from ..analysis.solver import solve
+    from ..model.deal import Deal
 
     deal = Deal.from_cards(list(cards), rules=rules)
     deck = np.asarray(cards, dtype=np.uint8)

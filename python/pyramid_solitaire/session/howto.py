@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..model.profiles import Profile
 from .messages import check_lang
-from .profiles import Profile
 
 #: Every text of the page, in both languages ({placeholders} filled from the profile).
 TEXTS: dict[str, dict[str, str]] = {

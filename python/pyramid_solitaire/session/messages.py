@@ -133,7 +133,7 @@ class Message:
 
 def check_lang(lang: Any) -> str:
     if lang not in LANGUAGES:
-        from .._args import excerpt
+        from ..runtime.args import excerpt
 
         raise ValueError(f"lang must be one of {', '.join(LANGUAGES)}, got {excerpt(lang)}")
     return lang

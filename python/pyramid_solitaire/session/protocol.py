@@ -17,14 +17,14 @@ from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 from .. import __version__
-from .._args import excerpt
-from ..jsonin import BadJSON, loads
-from ..jsonout import SAFE_INTEGER, dumps
-from ..reasons import InputError
+from ..inputs.jsonin import BadJSON, loads
+from ..inputs.jsonout import SAFE_INTEGER, dumps
+from ..model.profiles import Profile, check_code_profile, profile_of_code
+from ..model.reasons import InputError
+from ..runtime.args import excerpt
 from .labels import labels
 from .messages import LANGUAGES, check_lang, game_name
-from .profiles import Profile
-from .session import Session, check_code_profile, profile_of_code
+from .session import Session
 
 PROTOCOL_VERSION = 1
 MAX_LINE = 1 << 16  # bytes; a request is far smaller

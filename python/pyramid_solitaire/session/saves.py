@@ -18,13 +18,13 @@ import os
 import stat
 from typing import TYPE_CHECKING, Any
 
-from .. import _args
-from .._atomic import write_atomic
-from ..deal import Deal
-from ..jsonin import BadJSON, loads
-from ..jsonout import dumps
-from ..rules import Rules
-from .profiles import Profile, Scoring
+from ..inputs.jsonin import BadJSON, loads
+from ..inputs.jsonout import dumps
+from ..model.deal import Deal
+from ..model.profiles import Profile, Scoring
+from ..model.rules import Rules
+from ..runtime import args as _args
+from ..runtime.atomic import write_atomic
 
 if TYPE_CHECKING:  # pragma: no cover
     from .session import Session
@@ -86,7 +86,7 @@ def profile_from_dict(d: dict[str, Any]) -> Profile:
 
 def from_document(doc: Any, clock: Any = None) -> Session:
     """A session from a save document; ValueError saying what is wrong."""
-    from ..move import Move
+    from ..model.move import Move
     from .session import Session, _Action
 
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:

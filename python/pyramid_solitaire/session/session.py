@@ -22,73 +22,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .. import _args
-from ..deal import Deal
-from ..game import Game, Status
-from ..move import Move
-from ..reasons import InputError
+from ..model.deal import Deal
+from ..model.game import Game, Status
+from ..model.move import Move
+from ..model.profiles import Profile, check_code_profile, profile_of_code
+from ..runtime import args as _args
 from .difficulty import Difficulty
 from .messages import Message, check_lang, message
-from .profiles import Profile
 
 #: A tap's target: a pyramid index 0..27, "stock" (draw or recycle), "stock:top" (the stock's
 #: top card, where it is playable), "waste" (the waste's top card) or "waste:0".."waste:2"
 #: (the top of each pile under draw three).
 Target = Any
 
-
-def _code_letter(deal: Any) -> str | None:
-    """The rules letter of a deal code; None for anything else (a card list, a number, or
-    a bad code: Game says why)."""
-    if not isinstance(deal, str):
-        return None
-    from ..deal import parse_code
-
-    try:
-        return parse_code(deal)[1]
-    except ValueError:
-        return None
-
-
-def profile_of_code(deal: Any, profile: Profile) -> Profile:
-    """The profile to play ``deal`` under when none is named: ``profile``, unless ``deal``
-    is a code whose letter names other rules and a built-in profile plays them (a pasted
-    PY1-M-... code is played as the msc game)."""
-    from ..rules import Rules
-
-    letter = _code_letter(deal)
-    if letter is None or letter == profile.rules.letter or letter == "X":
-        return profile
-    named = Rules.preset(letter)
-    for candidate in Profile.names():
-        if Profile.preset(candidate).rules == named:
-            return Profile.preset(candidate)
-    return profile
-
-
-def check_code_profile(deal: Any, profile: Profile, flag: str) -> None:
-    """ValueError when ``deal`` is a code whose letter names other rules than
-    ``profile``'s (``flag``: how the caller names the profile, ``profile`` or
-    ``--profile``)."""
-    from ..deal import code_rules
-    from ..rules import Rules
-
-    letter = _code_letter(deal)
-    if letter is None:
-        return
-    named = None if letter == "X" else Rules.preset(letter)
-    try:
-        code_rules(deal, named, profile.rules)  # the one check of a code's letter
-    except ValueError:  # worded for a profile, not rules=
-        raise InputError(
-            "code_other_rules",
-            code=_args.excerpt(deal.strip()),
-            named=named.name if named else "custom",
-            letter=letter,
-            flag=flag,
-            profile=profile.name,
-            rules=profile.rules.name,
-        ) from None
+# (check_code_profile and profile_of_code live in model/profiles.py; named here too)
+__all__ = ["Session", "check_code_profile", "profile_of_code", "random_deal"]
 
 
 def random_deal(profile: Profile, rng: Any = None, winnable_only: bool = False) -> Deal:
@@ -98,7 +46,7 @@ def random_deal(profile: Profile, rng: Any = None, winnable_only: bool = False) 
 
     if not _args.flag("winnable_only", winnable_only):
         return Deal.random(rng, rules=profile.rules)
-    from ..solver import solve
+    from ..analysis.solver import solve
 
     draw = _random.Random(rng if rng is None else _args.whole("rng", rng))
     for _ in range(10_000):
@@ -279,7 +227,7 @@ class Session:
         win_chance`): message ``chance`` (args ``percent``, ``low``, ``high``, ``samples``),
         or, once nothing is hidden, ``chance_exact_won`` / ``chance_exact_lost``. It looks at
         nothing the player has not seen, so the game is not marked as assisted."""
-        from ..fair import win_chance
+        from ..analysis.fair import win_chance
 
         c = win_chance(self.game, samples=samples)
         if c.estimate is None:
@@ -529,7 +477,7 @@ class Session:
             return []
         if self.fair_hints and self.game.unseen:  # it would look at the face-down stock
             return []
-        from ..solver import can_still_win
+        from ..analysis.solver import can_still_win
 
         if can_still_win(self.game, max_seconds=self.profile.notice_seconds) is False:
             self._no_chance_told = True
@@ -576,7 +524,7 @@ class Session:
         a shortest win, ``win_in`` (its moves). The game is marked as assisted."""
         import time
 
-        from ..solver import SearchBudgetExceeded, hint, solve
+        from ..analysis.solver import SearchBudgetExceeded, hint, solve
 
         if self.status is not Status.PLAYING:
             return [self._msg("game_over")]
@@ -701,7 +649,7 @@ class Session:
     # ---- saving ------------------------------------------------------------------------------
     def to_json(self) -> str:
         """The whole session as a versioned JSON document (see :mod:`.saves`)."""
-        from ..jsonout import dumps
+        from ..inputs.jsonout import dumps
         from .saves import to_document
 
         return dumps(to_document(self))
@@ -709,7 +657,7 @@ class Session:
     @classmethod
     def from_json(cls, text: str, clock: Callable[[], float] | None = None) -> Session:
         """The session of a :meth:`to_json` document; ValueError when it is not one."""
-        from ..jsonin import loads
+        from ..inputs.jsonin import loads
         from .saves import from_document
 
         try:

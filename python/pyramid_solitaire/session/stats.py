@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .. import _args
+from ..runtime import args as _args
 
 if TYPE_CHECKING:  # pragma: no cover
     from .session import Session
@@ -309,7 +309,7 @@ class StatsStore:
         session's status, ``abandoned`` while it is still playing). Returns its row id."""
         if self.read_only:
             raise ValueError(f"{self.path} was opened read-only: games cannot be recorded")
-        from ..game import Status
+        from ..model.game import Status
 
         status = session.status
         if result is None:
@@ -410,7 +410,7 @@ class StatsStore:
         where, args = self._where(profile, deal)
         order = "score DESC, seconds, moves"
         if profile is not None:
-            from .profiles import Profile
+            from ..model.profiles import Profile
 
             try:
                 ranking = Profile.preset(profile).ranking
@@ -459,9 +459,9 @@ def deal_filter(deal: Any, profile: str | None = None) -> tuple[Any, list[str] |
     ``solve`` takes them) and the profiles it is played under: a code's letter names its
     rules, so only the built-in profiles of those rules (None: any profile, for card lists,
     numbers and X codes). A ``profile`` whose rules differ from the code's is a ValueError."""
-    from ..deal import Deal
-    from ..deals_input import deal_number_of
-    from .profiles import Profile
+    from ..inputs.deals import deal_number_of
+    from ..model.deal import Deal
+    from ..model.profiles import Profile
 
     number = deal_number_of(deal)
     if number is not None:
@@ -474,7 +474,7 @@ def deal_filter(deal: Any, profile: str | None = None) -> tuple[Any, list[str] |
             chosen = Profile.preset(profile)
         except ValueError:
             return parsed, None  # a profile of the user's own: no letter to check
-        from .session import check_code_profile
+        from ..model.profiles import check_code_profile
 
         check_code_profile(parsed.code, chosen, "profile")
         return parsed, None

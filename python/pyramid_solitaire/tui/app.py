@@ -18,13 +18,12 @@ from typing import Any
 
 from textual.app import App
 
-from ..move import Move
-from ..reasons import error_text
+from ..model.move import Move
+from ..model.profiles import Profile, profile_of_code
+from ..model.reasons import error_text
 from ..session import Session
 from ..session.labels import label
 from ..session.messages import Message, check_lang, message
-from ..session.profiles import Profile
-from ..session.session import profile_of_code
 from ..session.stats import StatsStore, default_path
 from . import start as starting
 from .screens import CodeScreen, ConfirmScreen, EndScreen, HelpScreen, StatsScreen

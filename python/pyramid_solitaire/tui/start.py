@@ -145,7 +145,7 @@ def read_settings(path: Path | None) -> dict[str, str]:
     valid, is left out: a damaged file costs nothing)."""
     if path is None:
         return {}
-    from ..jsonin import loads
+    from ..inputs.jsonin import loads
     from ..session.messages import LANGUAGES
 
     try:
@@ -170,8 +170,8 @@ def write_settings(path: Path | None, **changes: str) -> None:
     """Remember ``changes`` (atomically; OSError when the file cannot be written)."""
     if path is None:
         return
-    from .._atomic import write_atomic
-    from ..jsonout import dumps
+    from ..inputs.jsonout import dumps
+    from ..runtime.atomic import write_atomic
 
     data = {**read_settings(path), **changes}
     write_atomic(path, dumps(data, indent=1) + "\n")

@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import Static
 
-from ..cards import Card
+from ..model.cards import Card
 
 if TYPE_CHECKING:
     from .table import TableScreen

@@ -46,10 +46,10 @@ from urllib.parse import quote
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from ..jsonout import dumps
+from ..inputs.jsonout import dumps
+from ..model.profiles import Profile
 from ..session.labels import labels
 from ..session.messages import LANGUAGES, check_lang
-from ..session.profiles import Profile
 from ..session.protocol import (
     ATTACH,
     MAX_LINE,

@@ -13,8 +13,10 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import _args
-from ..rules import Rules
+from ..runtime import args as _args
+from .deal import parse_code
+from .reasons import InputError
+from .rules import Rules
 
 
 @dataclass(frozen=True)
@@ -175,3 +177,55 @@ PROFILES: dict[str, Profile] = {
         ),
     )
 }
+
+
+# ---- a deal code against a profile (a code's letter names its rules) ----------------------
+
+
+def _code_letter(deal: Any) -> str | None:
+    """The rules letter of a deal code; None for anything else (a card list, a number, or
+    a bad code: Game says why)."""
+    if not isinstance(deal, str):
+        return None
+    try:
+        return parse_code(deal)[1]
+    except ValueError:
+        return None
+
+
+def profile_of_code(deal: Any, profile: Profile) -> Profile:
+    """The profile to play ``deal`` under when none is named: ``profile``, unless ``deal``
+    is a code whose letter names other rules and a built-in profile plays them (a pasted
+    PY1-M-... code is played as the msc game)."""
+    letter = _code_letter(deal)
+    if letter is None or letter == profile.rules.letter or letter == "X":
+        return profile
+    named = Rules.preset(letter)
+    for candidate in Profile.names():
+        if Profile.preset(candidate).rules == named:
+            return Profile.preset(candidate)
+    return profile
+
+
+def check_code_profile(deal: Any, profile: Profile, flag: str) -> None:
+    """ValueError when ``deal`` is a code whose letter names other rules than
+    ``profile``'s (``flag``: how the caller names the profile, ``profile`` or
+    ``--profile``)."""
+    from ..model.deal import code_rules
+
+    letter = _code_letter(deal)
+    if letter is None:
+        return
+    named = None if letter == "X" else Rules.preset(letter)
+    try:
+        code_rules(deal, named, profile.rules)  # the one check of a code's letter
+    except ValueError:  # worded for a profile, not rules=
+        raise InputError(
+            "code_other_rules",
+            code=_args.excerpt(deal.strip()),
+            named=named.name if named else "custom",
+            letter=letter,
+            flag=flag,
+            profile=profile.name,
+            rules=profile.rules.name,
+        ) from None

@@ -31,9 +31,10 @@ from typing import Any
 
 from pyramid_core import fair as _core
 
-from . import _args
-from .game import Game, Status
-from .move import Move
+from ..model.game import Game, Status
+from ..model.move import Move
+from ..runtime import args as _args
+from .intervals import wilson_interval
 
 __all__ = ["Hindsight", "WinChance", "fair_hint", "win_chance", "coerce_policy"]
 
@@ -179,7 +180,6 @@ class WinChance:
     @property
     def ci95(self) -> tuple[float, float]:
         """A 95% interval (Wilson's) for the chance; (0, 1) when nothing was decided."""
-        from .simulate import wilson_interval
 
         if not self.decided:
             return 0.0, 1.0

@@ -21,7 +21,7 @@ from concurrent.futures import wait as wait_local
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, overload
 
-from . import _args
+from . import args as _args
 
 IN_FLIGHT = 2  # tasks handed out per worker at a time
 RETRIES = 2  # times a task is handed out again after its worker died

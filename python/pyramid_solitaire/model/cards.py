@@ -15,7 +15,7 @@ import operator
 import re
 from collections.abc import Iterable, Sequence
 
-from ._args import excerpt
+from ..runtime.args import excerpt
 from .reasons import InputError
 
 RANKS = "A23456789TJQK"

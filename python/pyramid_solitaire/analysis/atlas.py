@@ -57,13 +57,13 @@ import numpy as np
 
 from pyramid_core.shuffle import MAX_DEAL_NUMBER
 
-from . import _args
-from ._atomic import lock_file, write_atomic
-from ._cluster import shard_results
-from ._parallel import make_progress
-from ._plotting import figure_path, pyplot, save_figure
-from .jsonin import loads
-from .rules import UNLIMITED, Rules
+from ..inputs.jsonin import loads
+from ..model.rules import UNLIMITED, Rules
+from ..runtime import args as _args
+from ..runtime.atomic import lock_file, write_atomic
+from ..runtime.cluster import shard_results
+from ..runtime.parallel import make_progress
+from ..runtime.plotting import figure_path, pyplot, save_figure
 
 FORMAT = "pyramid-solitaire atlas block 1"
 DEFAULT_OUT = os.path.join("data", "atlas")
@@ -672,7 +672,7 @@ def solve_block(
     """Decide deals ``first .. first + count - 1`` under ``rules`` (a dict of options, so
     that it travels to any process) on ``threads`` threads (None: all cores): the counts a
     block file records, and the machine's description."""
-    from . import __version__
+    from .. import __version__
     from .solver import solve_many
 
     used = _args.threads(threads)

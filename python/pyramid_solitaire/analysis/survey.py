@@ -52,13 +52,13 @@ import numpy as np
 
 from pyramid_core.shuffle import MAX_DEAL_NUMBER
 
-from . import _args
-from ._atomic import lock_file, write_atomic, write_atomic_with
-from ._cluster import shard_results
-from ._parallel import make_progress
-from ._plotting import figure_path, pyplot, save_figure
-from .jsonin import loads
-from .rules import Rules
+from ..inputs.jsonin import loads
+from ..model.rules import Rules
+from ..runtime import args as _args
+from ..runtime.atomic import lock_file, write_atomic, write_atomic_with
+from ..runtime.cluster import shard_results
+from ..runtime.parallel import make_progress
+from ..runtime.plotting import figure_path, pyplot, save_figure
 
 FORMAT = "pyramid-solitaire survey 1"
 MANIFEST = "_manifest.json"  # a leading _: readers of the folder as a dataset skip it

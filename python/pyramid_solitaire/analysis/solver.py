@@ -21,13 +21,13 @@ import numpy as np
 
 from pyramid_core import solver as _core
 
-from . import _args
-from ._parallel import Cancelled, Progress, make_progress, run_call, run_chunks
-from .deal import Deal
-from .deals_input import DealBatch, read_deal, read_deals
-from .game import Game, Status
-from .move import Move
-from .rules import Rules
+from ..inputs.deals import DealBatch, read_deal, read_deals
+from ..model.deal import Deal
+from ..model.game import Game, Status
+from ..model.move import Move
+from ..model.rules import Rules
+from ..runtime import args as _args
+from ..runtime.parallel import Cancelled, Progress, make_progress, run_call, run_chunks
 
 if TYPE_CHECKING:
     from pyramid_core.solver import _Solved
@@ -478,7 +478,7 @@ def solve_many(
 
     ``deals``: codes, card lists, Deals, deal numbers (a list, a range or a 1-D integer
     array) or decks (a 2-D integer array, 52 columns), all checked (see
-    :mod:`pyramid_solitaire.deals_input`); ``rules``: default the codes' own (they must
+    :mod:`pyramid_solitaire.inputs.deals`); ``rules``: default the codes' own (they must
     agree), else ``pyramide``. Budgets apply to each deal. ``max_removed=True`` also
     computes the most pyramid cards removable for the deals that cannot be won (and then
     ``n_moves`` of such a deal is the length of a line removing that many). ``progress``:
@@ -693,7 +693,7 @@ def _solve_on_cluster(
     budgets: dict[str, Any],
     progress: Any,
 ) -> dict[str, np.ndarray]:
-    from ._cluster import LazyTasks, place, shard_results, shards
+    from ..runtime.cluster import LazyTasks, place, shard_results, shards
 
     n = len(batch)
     parts = shards(n, shard_size)

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ._atomic import write_atomic_with
+from .atomic import write_atomic_with
 
 
 def pyplot() -> Any:

@@ -8,7 +8,7 @@
 >>> game.play("Th+3s")
 Traceback (most recent call last):
 ...
-pyramid_solitaire.game.IllegalMoveError: Th+3s: 3s is in the stock (the next card to draw ...
+pyramid_solitaire.model.game.IllegalMoveError: Th+3s: 3s is in the stock (the next card to draw ...
 >>> game.undo()
 Move('3d+Tc')
 """
@@ -22,10 +22,11 @@ from typing import Any
 from pyramid_core import geometry
 from pyramid_core.position import DRAW, NONE, RECYCLE, TALON, Table
 
-from ._args import excerpt
+from ..runtime.args import excerpt
 from .cards import Card
 from .deal import Deal
 from .move import Move
+from .reading import read_deal
 from .reasons import reason_text
 from .rules import Rules
 
@@ -54,12 +55,10 @@ class Game:
     ``deal`` is a :class:`Deal`, a deal code, a card list (text, or a list of tokens or card
     indices), a deal number, or None for a random deal; ``rules`` a :class:`Rules`, preset
     name or dict (default: the deal's rules, else ``pyramide``). A code's rules letter is
-    binding: other ``rules`` raise (see :mod:`pyramid_solitaire.deals_input`).
+    binding: other ``rules`` raise (see :mod:`pyramid_solitaire.model.reading`).
     """
 
     def __init__(self, deal: Deal | str | None = None, rules: Rules | str | None = None) -> None:
-        from .deals_input import read_deal
-
         if deal is None:
             deal = Deal.random(rules=Rules.coerce(rules))
         self._deal = read_deal(deal, rules)

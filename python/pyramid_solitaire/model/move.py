@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ._args import excerpt
+from ..runtime.args import excerpt
 from .cards import Card, parse_card
 
 _DRAW_WORDS = ("draw", "d")

@@ -20,7 +20,7 @@ from typing import Any, Final, Literal, Union
 from pyramid_core.rules import MAX_REDEALS
 from pyramid_core.rules import UNLIMITED as _CORE_UNLIMITED
 
-from ._args import choice, excerpt, flag, whole
+from ..runtime.args import choice, excerpt, flag, whole
 from .reasons import InputError
 
 UNLIMITED: Final = "unlimited"

@@ -37,13 +37,14 @@ from pyramid_core.position import DRAW, NONE
 from pyramid_core.shuffle import MAX_DEAL_NUMBER
 from pyramid_core.shuffle import decks as _decks
 
-from . import _args
-from ._parallel import make_progress, run_chunks
-from .deal import Deal
-from .deals_input import DealBatch, read_deal, read_deals
+from ..inputs.deals import DealBatch, read_deal, read_deals
+from ..model.deal import Deal
+from ..model.move import Move
+from ..model.rules import Rules
+from ..runtime import args as _args
+from ..runtime.parallel import make_progress, run_chunks
 from .fair import Hindsight, coerce_policy
-from .move import Move
-from .rules import Rules
+from .intervals import wilson_interval
 
 __all__ = ["POLICIES", "SimulationResult", "memory_needed", "replay", "simulate", "wilson_interval"]
 
@@ -54,7 +55,6 @@ POLICIES: tuple[str, ...] = tuple(sorted(_core.POLICIES)) + ("solver", "hindsigh
 #: budget is reported as undecided, never guessed.
 SOLVER_MAX_SECONDS = 10.0
 
-_Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal distribution
 _MIN_CHUNK = 4096
 _MAX_CHUNK = 1 << 17  # about 0.1 s of games: Ctrl-C is seen between chunks
 _BLOCK = 1 << 22  # games per block with arrays=False (about 60 MB)
@@ -112,19 +112,6 @@ def _start(start: Any, rules: Rules | None) -> tuple[int, Rules]:
 
 
 # ---- statistics -------------------------------------------------------------------------------
-
-
-def wilson_interval(wins: int, games: int, z: float = _Z95) -> tuple[float, float]:
-    """The Wilson score interval of a win rate (95% for the default z)."""
-    games = _args.whole("games", games, 1, 1 << 62)
-    wins = _args.whole("wins", wins, 0, games)
-    z = _args.real("z", z)
-    p = wins / games
-    z2 = z * z
-    denom = 1 + z2 / games
-    center = (p + z2 / (2 * games)) / denom
-    half = z * (p * (1 - p) / games + z2 / (4 * games * games)) ** 0.5 / denom
-    return max(0.0, center - half), min(1.0, center + half)
 
 
 @dataclass
@@ -355,7 +342,7 @@ class SimulationResult:
             deterministic=opts["deterministic"],
             max_steps=opts["max_steps"],
         )
-        from .game import Game
+        from ..model.game import Game
 
         game = Game(deal, self.rules)
         for m in moves:
@@ -614,7 +601,7 @@ def simulate(
     with ``policy`` under ``rules`` and return a :class:`SimulationResult`.
 
     - ``deals``: deal numbers (a list, range or integer array), codes, card lists, Deals or a
-      2-D array of decks, checked like everywhere (:mod:`pyramid_solitaire.deals_input`).
+      2-D array of decks, checked like everywhere (:mod:`pyramid_solitaire.inputs.deals`).
     - ``start``: a deal number, or a deal code (its letter names the rules).
     - ``rules``: a Rules, preset name or dict; default the codes' rules, else ``pyramide``.
       A code whose letter names other rules than ``rules`` raises.
@@ -919,7 +906,7 @@ def _simulate_on_cluster(
     budget: dict[str, Any],
     fair: Hindsight | None = None,
 ) -> SimulationResult:
-    from ._cluster import place, shard_results, shards
+    from ..runtime.cluster import place, shard_results, shards
 
     default = 20_000 if policy == "solver" else 2_000 if fair is not None else 1_000_000
     size = _args.whole("shard_size", default if shard_size is None else shard_size, 1, 1 << 30)
@@ -1229,7 +1216,7 @@ def replay(
         )[4]
         return [_move(deal.cards, c) for c in codes]
     if policy == "solver":
-        from .game import Game
+        from ..model.game import Game
         from .solver import _budgets, _max_line, solve
 
         s = solve(deal, rules, max_seconds=SOLVER_MAX_SECONDS)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._args import threads as resolve_threads
+from .args import threads as resolve_threads
 
 if TYPE_CHECKING:
     from tqdm import tqdm
@@ -71,7 +71,7 @@ class Progress:
         if callable(progress) and not isinstance(progress, bool):
             self._callback = progress
         elif not isinstance(progress, (bool, type(None))):
-            from ._args import excerpt
+            from .args import excerpt
 
             raise ValueError(
                 "progress must be True, False or a callable progress(done, total),"
@@ -141,7 +141,7 @@ def make_progress(progress: Any, total: int, unit: str, desc: str | None = None)
 
 def _check_cancel(cancel: Any) -> None:
     if cancel is not None and not callable(getattr(cancel, "is_set", None)):
-        from ._args import excerpt
+        from .args import excerpt
 
         raise ValueError(
             f"cancel must be an event with is_set() (threading.Event), got {excerpt(cancel)}"

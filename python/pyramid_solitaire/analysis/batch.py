@@ -28,13 +28,13 @@ import numpy as np
 
 from pyramid_core import batch as _core
 
-from . import _args
-from ._parallel import make_progress, run_chunks
-from .deal import Deal
-from .deals_input import read_deals
-from .game import Game
-from .move import Move
-from .rules import Rules
+from ..inputs.deals import read_deals
+from ..model.deal import Deal
+from ..model.game import Game
+from ..model.move import Move
+from ..model.rules import Rules
+from ..runtime import args as _args
+from ..runtime.parallel import make_progress, run_chunks
 
 _Arrays = TypeVar("_Arrays", bound=tuple[np.ndarray, ...])
 
@@ -202,7 +202,7 @@ _OBS = ("visible", "full")
 
 def _reward(reward: Any) -> tuple[int, tuple[float, float, float, float], str]:
     """``removed``, ``win``, a session profile (name or Profile) or a Scoring."""
-    from .session.profiles import Profile, Scoring
+    from ..model.profiles import Profile, Scoring
 
     if isinstance(reward, str) and reward.strip().lower() in _REWARDS:
         name = reward.strip().lower()

@@ -16,15 +16,15 @@ requests from stdio and WebSocket, save files, the browser game's files).
 >>> loads("[" * 1000)
 Traceback (most recent call last):
 ...
-pyramid_solitaire.jsonin.BadJSON: nested more than 64 deep
+pyramid_solitaire.inputs.jsonin.BadJSON: nested more than 64 deep
 >>> loads('{"x": NaN}')
 Traceback (most recent call last):
 ...
-pyramid_solitaire.jsonin.BadJSON: NaN is not JSON
+pyramid_solitaire.inputs.jsonin.BadJSON: NaN is not JSON
 >>> loads('{"wins": 1, "wins": 2}')
 Traceback (most recent call last):
 ...
-pyramid_solitaire.jsonin.BadJSON: the key 'wins' twice in one object
+pyramid_solitaire.inputs.jsonin.BadJSON: the key 'wins' twice in one object
 """
 
 from __future__ import annotations

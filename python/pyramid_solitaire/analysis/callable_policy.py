@@ -23,11 +23,11 @@ from typing import Any
 
 import numpy as np
 
-from . import _args
-from ._parallel import Cancelled, make_progress
+from ..inputs.deals import DealBatch
+from ..model.rules import Rules
+from ..runtime import args as _args
+from ..runtime.parallel import Cancelled, make_progress
 from .batch import N_ACTIONS, GameBatch
-from .deals_input import DealBatch
-from .rules import Rules
 
 #: Games stepped together by default.
 DEFAULT_BATCH_SIZE = 1024

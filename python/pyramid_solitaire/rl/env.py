@@ -36,9 +36,16 @@ except ImportError:  # pragma: no cover - the message names the extra
         name="gymnasium",
     ) from None
 
-from . import _args
-from .batch import DEFAULT_MAX_STEPS, N_ACTIONS, OBS_LAYOUT, OBS_SIZE, UNKNOWN_CARD, GameBatch
-from .rules import Rules
+from ..analysis.batch import (
+    DEFAULT_MAX_STEPS,
+    N_ACTIONS,
+    OBS_LAYOUT,
+    OBS_SIZE,
+    UNKNOWN_CARD,
+    GameBatch,
+)
+from ..model.rules import Rules
+from ..runtime import args as _args
 
 __all__ = ["ENV_ID", "PyramidEnv", "PyramidVectorEnv", "observation_space"]
 
@@ -201,7 +208,7 @@ class PyramidEnv(gym.Env):
         """The table as text (``render_mode="ansi"``); under ``observation="visible"`` only
         what a player sees: no deal code, no stock card not yet seen."""
         if self.render_mode == "ansi":
-            from .render import table_text
+            from ..model.render import table_text
 
             return table_text(self._batch.game(0), self._batch.observation == "visible")
         return None

@@ -20,7 +20,7 @@ import numpy as np
 
 from pyramid_core.shuffle import MAX_DEAL_NUMBER, deal_cards
 
-from ._args import _is_bool, excerpt, whole
+from ..runtime.args import _is_bool, excerpt, whole
 from .cards import CARDS, Card, format_cards, parse_cards
 from .reasons import InputError
 from .rules import CUSTOM_LETTER, Rules

@@ -34,9 +34,9 @@ import threading
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from . import __version__
-from .deal import Deal, code_rules
-from .rules import Rules
+from .. import __version__
+from ..model.deal import Deal, code_rules
+from ..model.rules import Rules
 
 PROG = "pyramid-solitaire"
 # Subcommands, one module each in pyramid_solitaire/commands/ with register(subparsers, rules).
@@ -200,7 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rules = rule_flags()
     for name in COMMANDS:
-        module = importlib.import_module(f".commands.{name}", __package__)
+        module = importlib.import_module(f".{name}", __package__)
         module.register(sub, rules)
     return parser
 
@@ -249,7 +249,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    from .solver import SearchBudgetExceeded
+    from ..analysis.solver import SearchBudgetExceeded
 
     try:
         try:

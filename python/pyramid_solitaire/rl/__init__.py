@@ -1,0 +1,1 @@
+"""Reinforcement learning: the Gymnasium environments over the analysis layer's batch."""
