@@ -20,7 +20,7 @@ from libc.string cimport memchr, memset
 from pyramid_core.cards cimport card_rank, N_CARDS, N_PYRAMID, N_TALON, KING
 from pyramid_core.rules cimport pyr_rules, REDEALS_UNLIMITED
 from pyramid_core.geometry cimport (free_mask, half_covered_mask, only_cover, pyr_ctz32,
-                                    pyr_msb32, PYRAMID_ALL)
+                                    pyr_msb32, row_of, PYRAMID_ALL)
 
 ctypedef uint64_t pyr_pos
 ctypedef uint16_t pyr_move
@@ -37,6 +37,29 @@ cdef enum:
     STATUS_PLAYING = 0
     STATUS_WON = 1
     STATUS_NO_MOVES = 2
+
+# Why a move is not legal (pos_why_illegal); the Python layer words each one (reasons.py)
+cdef enum:
+    WHY_LEGAL = 0
+    WHY_GAME_OVER = 1               # won, or no legal move left
+    WHY_DRAW_RECYCLE_FIRST = 2      # the stock is empty; recycle the waste first
+    WHY_DRAW_ALL_EMPTY = 3          # stock and waste both empty
+    WHY_DRAW_NO_RECYCLES = 4        # the stock is empty and no recycle is left
+    WHY_RECYCLE_STOCK_LEFT = 5      # cards are left in the stock
+    WHY_RECYCLE_WASTE_EMPTY = 6     # nothing to turn over
+    WHY_RECYCLE_NONE_LEFT = 7       # the rules' recycles are used up
+    WHY_CARD_REMOVED = 8            # the card is gone
+    WHY_CARD_COVERED_BY = 9         # a pyramid card paired with the one card covering it
+    WHY_CARD_BLOCKED = 10           # a pyramid card still covered
+    WHY_STOCK_TOP_NOT_PLAYABLE = 11  # the stock's top, under rules where it cannot be played
+    WHY_CARD_IN_STOCK = 12          # a card still in the stock, under its top
+    WHY_WASTE_TOP_TWO = 13          # the waste's top two cards, under rules without that pair
+    WHY_WASTE_UNDER = 14            # a waste card under another
+    WHY_NOT_LEGAL = 15              # none of those: the move is not one of the rules'
+    KIND_KING = 0
+    KIND_PAIR = 1
+    KIND_DRAW = 2
+    KIND_RECYCLE = 3
 
 ctypedef struct pyr_table:
     # A deal under a rule set: everything constant during one game.
@@ -309,6 +332,92 @@ cdef inline pyr_pos pos_apply(const pyr_table* t, pyr_pos p, pyr_move m) noexcep
         w = pos_talon(p) & below(pos_cur(p))
         p = pos_with_cur(p, pyr_msb32(w) + 1 if w else 0)
     return p
+
+cdef inline bint _waste_top_two(pyr_pos p, int top, int a, int b) noexcept nogil:
+    """Draw 1: are talon indices a and b the waste's top card and the one under it?"""
+    cdef uint32_t under = pos_talon(p) & below(top)
+    cdef int second = pyr_msb32(under) if under else -1
+    return (a == top and b == second) or (b == top and a == second)
+
+
+cdef inline int pos_why_illegal(const pyr_table* t, pyr_pos p, int kind, const int* cards,
+                                int n_cards, int* card) noexcept nogil:
+    """Why a move is not legal at p (WHY_*; WHY_LEGAL when it is), from the rules the move
+    generator plays: kind KIND_KING, KIND_PAIR (cards: its n_cards card indices, in the
+    order the player named them), KIND_DRAW or KIND_RECYCLE. card: the card the reason is
+    about (the first one found), or -1. Beside gen_moves so that a rule and its
+    explanation change together."""
+    cdef pyr_move buf[MAX_MOVES]
+    cdef int n = gen_moves(t, p, buf), k, j, c, loc, other, r, top
+    cdef pyr_move m
+    cdef int av[3]
+    cdef int n_av
+    cdef uint32_t pyr = pos_pyr(p), cov
+    cdef bint found
+    card[0] = -1
+    if n == 0:
+        return WHY_GAME_OVER
+    if kind == KIND_DRAW:
+        if buf[n - 1] == MOVE_DRAW:
+            return WHY_LEGAL
+        if buf[n - 1] == MOVE_RECYCLE:
+            return WHY_DRAW_RECYCLE_FIRST
+        return WHY_DRAW_ALL_EMPTY if (pos_talon(p) & below(pos_cur(p))) == 0 \
+            else WHY_DRAW_NO_RECYCLES
+    if kind == KIND_RECYCLE:
+        if buf[n - 1] == MOVE_RECYCLE:
+            return WHY_LEGAL
+        if pos_talon(p) & ~below(pos_cur(p)):
+            return WHY_RECYCLE_STOCK_LEFT
+        if (pos_talon(p) & below(pos_cur(p))) == 0:
+            return WHY_RECYCLE_WASTE_EMPTY
+        return WHY_RECYCLE_NONE_LEFT
+    # a King or a pair: legal when the generator lists it
+    if kind == KIND_KING and n_cards == 1:
+        m = move_king(table_loc(t, cards[0]))
+    elif kind == KIND_PAIR and n_cards == 2:
+        m = move_pair(table_loc(t, cards[0]), table_loc(t, cards[1]))
+    else:
+        return WHY_NOT_LEGAL
+    for k in range(n):
+        if buf[k] == m:
+            return WHY_LEGAL
+    n_av = talon_available(t, p, av)
+    for k in range(n_cards):
+        c = cards[k]
+        loc = table_loc(t, c)
+        card[0] = c
+        if not (p >> loc) & 1:
+            return WHY_CARD_REMOVED
+        if loc < N_PYRAMID:
+            if (free_mask(pyr) >> loc) & 1:
+                continue
+            r = row_of(loc)
+            cov = pyr & (((<uint32_t>1) << (loc + r + 1)) | ((<uint32_t>1) << (loc + r + 2)))
+            if n_cards == 2 and not t.rules.pair_with_covering:
+                other = table_loc(t, cards[1 - k])
+                if other < N_PYRAMID and cov == ((<uint32_t>1) << other):
+                    return WHY_CARD_COVERED_BY
+            return WHY_CARD_BLOCKED
+        found = False
+        for j in range(n_av):
+            if LOC_TALON + av[j] == loc:
+                found = True
+        if found:
+            continue
+        if loc - LOC_TALON >= pos_cur(p):                 # in the stock
+            if not t.rules.stock_top_playable and loc - LOC_TALON == stock_top(p):
+                return WHY_STOCK_TOP_NOT_PLAYABLE
+            return WHY_CARD_IN_STOCK
+        if t.rules.draw == 1 and n_cards == 2:
+            top = waste_top(p)
+            other = table_loc(t, cards[1 - k]) - LOC_TALON
+            if top >= 0 and _waste_top_two(p, top, loc - LOC_TALON, other):
+                return WHY_WASTE_TOP_TWO
+        return WHY_WASTE_UNDER
+    card[0] = -1
+    return WHY_NOT_LEGAL
+
 
 cdef inline int pos_status(const pyr_table* t, pyr_pos p) noexcept nogil:
     cdef pyr_move buf[MAX_MOVES]

@@ -13,6 +13,12 @@ DRAW = MOVE_DRAW
 RECYCLE = MOVE_RECYCLE
 NONE = LOC_NONE
 TALON = LOC_TALON
+KING_MOVE, PAIR_MOVE, DRAW_MOVE, RECYCLE_MOVE = KIND_KING, KIND_PAIR, KIND_DRAW, KIND_RECYCLE
+#: pos_why_illegal's codes, in order: the reason codes of the Python layer (reasons.py)
+WHY = ("legal", "move_game_over", "draw_recycle_first", "draw_all_empty", "draw_no_recycles",
+       "recycle_stock_left", "recycle_waste_empty", "recycle_none_left", "card_removed",
+       "card_covered_by", "card_blocked", "stock_top_not_playable", "card_in_stock",
+       "waste_top_two", "waste_under", "not_legal")
 
 
 cdef class Table:
@@ -70,6 +76,22 @@ cdef class Table:
         """The talon cards (bits by talon index) a player has seen once at ``pos``, given
         those seen before (position.pxd's pos_seen: the one definition of what is hidden)."""
         return pos_seen(&self.t, pos, seen)
+
+    def why_illegal(self, pyr_pos pos, int kind, cards=()):
+        """Why a move is not legal at ``pos`` (position.pxd's pos_why_illegal): (a WHY_*
+        code, the card index it is about or -1); (WHY_LEGAL, -1) when it is legal. ``kind``:
+        KIND_KING, KIND_PAIR, KIND_DRAW or KIND_RECYCLE; ``cards``: the move's card indices
+        in the order the player named them."""
+        cdef int c[2]
+        cdef int n = len(cards), card = -1, why
+        if n > 2:
+            raise ValueError("a move has at most two cards")
+        for k in range(n):
+            c[k] = cards[k]
+            if not 0 <= c[k] < N_CARDS:
+                raise ValueError(f"a card index is 0..51, got {c[k]}")
+        why = pos_why_illegal(&self.t, pos, kind, c, n, &card)
+        return why, card
 
     def free(self, pyr_pos pos):
         """Mask of the free pyramid positions."""

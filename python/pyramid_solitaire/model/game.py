@@ -20,7 +20,18 @@ from enum import Enum
 from typing import Any
 
 from pyramid_core import geometry
-from pyramid_core.position import DRAW, NONE, RECYCLE, TALON, Table
+from pyramid_core.position import (
+    DRAW,
+    DRAW_MOVE,
+    KING_MOVE,
+    NONE,
+    PAIR_MOVE,
+    RECYCLE,
+    RECYCLE_MOVE,
+    TALON,
+    WHY,
+    Table,
+)
 
 from ..runtime.args import excerpt
 from .cards import Card
@@ -294,54 +305,38 @@ class Game:
         return reason_text(reason, lang, **args)
 
     def _why_illegal_reason(self, move: Move) -> tuple[str, dict[str, Any]]:
-        """Why ``move`` is not legal here: a reason code of :mod:`.reasons` and its args."""
+        """Why ``move`` is not legal here: a reason code of :mod:`.reasons` and its args. The
+        engine decides which reason (position.pxd's pos_why_illegal, beside the move
+        generator, so that it follows the rules played); here only its words' arguments
+        are gathered."""
         status = self.status
         if status is not Status.PLAYING:
             return "move_game_over", {"status": status}
-        if move.kind == "draw":
-            if self._legal_codes()[-1] == RECYCLE:
-                return "draw_recycle_first", {}
-            return ("draw_all_empty" if not self.waste else "draw_no_recycles"), {}
-        if move.kind == "recycle":
-            if self.stock:
-                return "recycle_stock_left", {}
-            if not self.waste:
-                return "recycle_waste_empty", {}
-            return "recycle_none_left", {"redeals": self._rules.redeals}
-        for card in move.cards:
-            where = self.where(card)
-            if where == "removed":
-                return "card_removed", {"card": card}
-            if where == "pyramid":
-                if card not in self.free_cards:
-                    loc = self._loc[card]
-                    covers = [
-                        self._deal.cards[i]
-                        for i in geometry.covers(loc)
-                        if (self._pyr_mask() >> i) & 1
-                    ]
-                    other = [c for c in move.cards if c != card]
-                    if covers == other and not self._rules.pair_with_covering:
-                        return "card_covered_by", {"card": card, "other": other[0]}
-                    return "card_blocked", {"card": card, "covers": covers}
-            elif card not in self.available:
-                if where == "stock":
-                    nxt = self.stock[0]
-                    hidden = not self._rules.stock_top_playable and card == nxt
-                    return ("stock_top_not_playable" if hidden else "card_in_stock"), {
-                        "card": card,
-                        "next": nxt,
-                    }
-                piles = [p for p in self.waste_piles if card in p]
-                top = piles[0][-1] if piles else None
-                if (
-                    self._rules.draw == 1
-                    and len(move.cards) == 2
-                    and set(move.cards) <= set(self.waste[-2:])
-                ):
-                    return "waste_top_two", {"card": card, "top": top}
-                return "waste_under", {"card": card, "top": top}
-        return "not_legal", {}
+        kind = {"king": KING_MOVE, "pair": PAIR_MOVE, "draw": DRAW_MOVE}.get(
+            move.kind, RECYCLE_MOVE
+        )
+        why, index = self._table.why_illegal(self._pos, kind, [int(c) for c in move.cards])
+        reason = WHY[why]
+        if index < 0:
+            return reason, (
+                {"redeals": self._rules.redeals} if reason == "recycle_none_left" else {}
+            )
+        card = Card(index)
+        if reason in ("card_covered_by", "card_blocked"):
+            covers = [
+                self._deal.cards[i]
+                for i in geometry.covers(self._loc[card])
+                if (self._pyr_mask() >> i) & 1
+            ]
+            if reason == "card_covered_by":
+                return reason, {"card": card, "other": covers[0]}
+            return reason, {"card": card, "covers": covers}
+        if reason in ("stock_top_not_playable", "card_in_stock"):
+            return reason, {"card": card, "next": self.stock[0]}
+        if reason in ("waste_top_two", "waste_under"):
+            piles = [p for p in self.waste_piles if card in p]
+            return reason, {"card": card, "top": piles[0][-1] if piles else None}
+        return reason, {"card": card}
 
     # ---- copying, pickling, display ---------------------------------------------------------
     def copy(self) -> Game:
