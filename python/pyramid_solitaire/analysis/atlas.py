@@ -392,7 +392,7 @@ class Block:
         return self.count - self.undecided
 
 
-def atlas_folder(out: str | os.PathLike, *, must_exist: bool = True) -> Path:
+def atlas_folder(out: str | os.PathLike[str], *, must_exist: bool = True) -> Path:
     """The atlas folder ``out``, checked: a name (not empty), a folder (when it exists; with
     ``must_exist`` it must), and not a row's own folder (one holding block files itself:
     the blocks would go one level too deep)."""
@@ -437,7 +437,7 @@ def _read_json(path: Path) -> Any:
         raise _damaged(path, f"not JSON ({e})") from None
 
 
-def read_block(path: str | os.PathLike) -> Block:
+def read_block(path: str | os.PathLike[str]) -> Block:
     """A block file, checked: its fields, their types and ranges, and that its name says its
     deals (ValueError naming the file and what is wrong)."""
     path = Path(path)
@@ -476,7 +476,7 @@ def read_block(path: str | os.PathLike) -> Block:
     def text(key: str) -> str:
         if not isinstance(d[key], str):
             raise _damaged(path, f"{key!r} is {_args.excerpt(d[key])}, not a text")
-        return d[key]
+        return str(d[key])
 
     first = whole("first", 0, MAX_DEAL_NUMBER)
     count = whole("count", 1, MAX_DEAL_NUMBER + 1 - first)
@@ -696,7 +696,9 @@ def solve_block(
     }
 
 
-def _block_dict(r: Row, first: int, count: int, max_seconds: float | None, got: dict) -> dict:
+def _block_dict(
+    r: Row, first: int, count: int, max_seconds: float | None, got: dict[str, Any]
+) -> dict[str, Any]:
     d = {
         "format": FORMAT,
         "row": r.name,
@@ -760,7 +762,7 @@ def run(
     count: Any,
     *,
     block: Any = DEFAULT_BLOCK,
-    out: str | os.PathLike = DEFAULT_OUT,
+    out: str | os.PathLike[str] = DEFAULT_OUT,
     scheduler: Any = None,
     workers: Any = 1,
     progress: Any = False,
@@ -790,7 +792,7 @@ def run(
     base = atlas_folder(out, must_exist=False)
     locks: list[_Lock] = []
     try:
-        tasks: list[tuple] = []
+        tasks: list[tuple[Any, ...]] = []
         parts: list[tuple[int, int]] = []
         where: list[Row] = []
         before: dict[str, int] = {}
@@ -903,7 +905,7 @@ def run_text(done: dict[str, Any]) -> str:
 # ---- re-checking a block -----------------------------------------------------------------
 
 
-def find_block(r: str | Row, first: Any, out: str | os.PathLike = DEFAULT_OUT) -> Block:
+def find_block(r: str | Row, first: Any, out: str | os.PathLike[str] = DEFAULT_OUT) -> Block:
     """Row ``r``'s block that starts at deal ``first`` (ValueError when there is none,
     naming the blocks there are)."""
     r = row(r)
@@ -924,7 +926,7 @@ def check(
     r: str | Row,
     first: Any,
     *,
-    out: str | os.PathLike = DEFAULT_OUT,
+    out: str | os.PathLike[str] = DEFAULT_OUT,
     sample: Any = None,
     seed: Any = None,
     threads: Any = None,
@@ -1074,7 +1076,7 @@ def row_summary(r: Row, blocks: Sequence[Block]) -> dict[str, Any]:
 
 
 def report(
-    out: str | os.PathLike = DEFAULT_OUT, group: str | Sequence[str] | None = None
+    out: str | os.PathLike[str] = DEFAULT_OUT, group: str | Sequence[str] | None = None
 ) -> dict[str, Any]:
     """The atlas in folder ``out`` as JSON-ready data: one entry per registered row that has
     blocks there (of the ``group`` or groups asked for: default all), in the registry's
@@ -1184,7 +1186,7 @@ def _rules_short(rules: dict[str, Any]) -> str:
     return " ".join(parts)
 
 
-def readings(out: str | os.PathLike = DEFAULT_OUT) -> dict[str, Any]:
+def readings(out: str | os.PathLike[str] = DEFAULT_OUT) -> dict[str, Any]:
     """The readings of the published one-pass rows that have blocks in ``out``: the report of
     the ``reading`` rows, and for each published row read, the readings whose 95% interval
     holds the published value (``match``), best first (smallest |z|), and the groups of
@@ -1192,7 +1194,7 @@ def readings(out: str | os.PathLike = DEFAULT_OUT) -> dict[str, Any]:
     the same results digests), which are one reading as far as the deals tell."""
     rep = report(out, "reading")
     by: dict[str, dict[str, Any]] = {}
-    same: dict[tuple[str, tuple], list[str]] = {}
+    same: dict[tuple[str, tuple[Any, ...]], list[str]] = {}
     for e in rep["rows"]:
         entry = by.setdefault(
             e["reads"],
@@ -1254,7 +1256,7 @@ def readings_text(rep: dict[str, Any]) -> str:
     return "\n".join(out).rstrip()
 
 
-def plot(rep: dict[str, Any], path: str | os.PathLike) -> None:
+def plot(rep: dict[str, Any], path: str | os.PathLike[str]) -> None:
     """Each row's win rate with its 95% interval, the published values marked, as a figure
     saved to ``path`` (its format by the suffix, PNG without one; needs matplotlib: the plot
     extra). ValueError when ``path`` is empty or no row has a rate to plot."""

@@ -124,7 +124,7 @@ def codes_of(numbers: np.ndarray, rules: Rules) -> np.ndarray:
     return raw.view("S13").ravel().astype("U13")
 
 
-def greedy_actions(obs: Any, rules: Rules | str | dict) -> np.ndarray:
+def greedy_actions(obs: Any, rules: Rules | str | dict[str, Any]) -> np.ndarray:
     """The built-in greedy policy's action at each observation's position (an (n, 109) int8
     array, ``visible`` or ``full``: greedy reads only what a player sees), -1 where no move
     is legal: for a callable policy that wants greedy's opinion, or falls back on it.
@@ -143,7 +143,7 @@ def greedy_actions(obs: Any, rules: Rules | str | dict) -> np.ndarray:
     return out
 
 
-def viable_actions(obs: Any, rules: Rules | str | dict) -> np.ndarray:
+def viable_actions(obs: Any, rules: Rules | str | dict[str, Any]) -> np.ndarray:
     """Which legal actions at each observation's position (an (n, 109) int8 array,
     ``visible`` or ``full``) the free-talon relaxation does not prove lost: a bool (n, 102)
     array, True for a legal action after which the pyramid could still be cleared if every
@@ -284,7 +284,7 @@ class GameBatch:
     def __init__(
         self,
         n: int,
-        rules: Rules | str | dict | None = None,
+        rules: Rules | str | dict[str, Any] | None = None,
         *,
         deals: Any = None,
         seed: int | None = None,
@@ -585,7 +585,7 @@ class GameBatch:
     def last_actions(self) -> np.ndarray:
         """The actions of the last :meth:`step` or :meth:`step_random` (a copy; after
         :meth:`step_random`, -1 for the games that made no move)."""
-        return self._actions.copy()
+        return cast(np.ndarray, self._actions.copy())
 
     def _step(self, acts: np.ndarray, random: bool) -> None:
         step = self._core.step
@@ -693,12 +693,12 @@ class GameBatch:
     @property
     def episodes(self) -> np.ndarray:
         """Deals dealt to each game so far."""
-        return self._state()[:, 4].copy()
+        return cast(np.ndarray, self._state()[:, 4].copy())
 
     @property
     def positions(self) -> np.ndarray:
         """Each game's engine position word (pyramid_core/position.pxd), as uint64."""
-        return self._state()[:, 0].view(np.uint64).copy()
+        return cast(np.ndarray, self._state()[:, 0].view(np.uint64).copy())
 
     @property
     def deal_numbers(self) -> np.ndarray:

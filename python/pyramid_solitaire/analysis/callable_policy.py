@@ -33,7 +33,7 @@ from .batch import N_ACTIONS, GameBatch
 DEFAULT_BATCH_SIZE = 1024
 
 
-def _wants_rng(fn: Callable) -> bool:
+def _wants_rng(fn: Callable[..., Any]) -> bool:
     try:
         params = inspect.signature(fn).parameters
     except (TypeError, ValueError):
@@ -54,7 +54,7 @@ def check_options(
 
 
 def play(
-    fn: Callable,
+    fn: Callable[..., Any],
     n: int,
     first: int,
     deals: DealBatch | None,
@@ -185,7 +185,7 @@ def _actions(out: Any, size: int, mask: np.ndarray, active: np.ndarray) -> np.nd
 
 
 def replay(
-    fn: Callable,
+    fn: Callable[..., Any],
     deal: Any,
     rules: Rules,
     *,
@@ -193,7 +193,7 @@ def replay(
     observation: str,
     deterministic: bool,
     max_steps: int | None,
-) -> list:
+) -> list[Any]:
     """The moves `fn` plays on one deal (alone in a batch of one game)."""
     from .batch import ACTIONS
 

@@ -28,7 +28,7 @@ import sys
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
@@ -268,7 +268,7 @@ class SimulationResult:
 
     def histogram(self) -> np.ndarray:
         """How many games removed 0, 1, ..., 28 pyramid cards (29 counts)."""
-        return self.totals.histogram.copy()
+        return cast(np.ndarray, self.totals.histogram.copy())
 
     def _arrays(self, what: str) -> _Games:
         """The per-game arrays, or ValueError (naming ``what``) for a result without them."""
@@ -293,7 +293,7 @@ class SimulationResult:
     def _deck(self, i: int) -> list[int]:
         """The card indices of game i, a deal given as a card list."""
         assert self._decks is not None  # (kept whenever some deal is a card list)
-        return self._decks[i].tolist()
+        return list(self._decks[i].tolist())
 
     def code(self, i: int) -> str | None:
         """The deal code of game i (under this simulation's rules); None for a card list."""
@@ -403,7 +403,7 @@ class SimulationResult:
             )
         return data
 
-    def to_pandas(self):
+    def to_pandas(self) -> Any:
         """A pandas DataFrame with one row per game (columns deal, won, removed, moves,
         score, decided); the summary is in ``.attrs``. Needs pandas."""
         self._arrays("to_pandas()")
@@ -426,7 +426,7 @@ class SimulationResult:
         df.attrs.update(self.to_dict())
         return df
 
-    def plot(self, fig=None):
+    def plot(self, fig: Any = None) -> Any:
         """A matplotlib figure: the distribution of pyramid cards removed, and the win rate
         with its 95% interval. Needs the ``plot`` extra (matplotlib)."""
         try:
@@ -577,9 +577,9 @@ def _has_display() -> bool:
 def simulate(
     games: int | None = None,
     *,
-    deals: Iterable | np.ndarray | None = None,
+    deals: Iterable[Any] | np.ndarray | None = None,
     start: int | str = 0,
-    rules: Rules | str | dict | None = None,
+    rules: Rules | str | dict[str, Any] | None = None,
     policy: Any = "greedy",
     seed: int | None = None,
     threads: int | None = None,
@@ -1152,7 +1152,8 @@ class _Player:
     def _solver(self, lo: int, hi: int, rows: dict[str, np.ndarray], bar: Any) -> None:
         """Perfect play: each deal decided by the solver; a lost one removes the most pyramid
         cards any line removes. Decks are shuffled chunk by chunk."""
-        from .solver import _core as _solver_core
+        from pyramid_core import solver as _solver_core
+
         from .solver import _solve_rows
 
         def decks_of(a: int, b: int) -> np.ndarray:
@@ -1252,7 +1253,7 @@ def replay(
     return [_move(cards, c) for c in codes]
 
 
-def _move(cards: Sequence, code: int) -> Move:
+def _move(cards: Sequence[Any], code: int) -> Move:
     a, b = code & 63, code >> 6
     if a == NONE:
         return Move.DRAW if code == DRAW else Move.RECYCLE

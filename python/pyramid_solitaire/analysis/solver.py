@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -146,7 +146,7 @@ def _objective(objective: str) -> int:
     return _core.OBJECTIVES[objective]
 
 
-def _game_of(deal: Deal | Game | str | Sequence, rules: Rules | str | None) -> Game:
+def _game_of(deal: Deal | Game | str | Sequence[Any], rules: Rules | str | None) -> Game:
     """The Game to search: a Game as it stands, else a deal read like everywhere (None is
     refused, not dealt at random as ``Game()`` would)."""
     if isinstance(deal, Game):
@@ -181,14 +181,14 @@ def _run(
     r = run_call(search, cancel, bar)
     if r["stop"] == "cancelled":  # pragma: no cover - run_call raises first
         raise Cancelled("the search")
-    return r
+    return cast("_Solved", r)
 
 
 # ---- one deal or position ------------------------------------------------------------------
 
 
 def solve(
-    deal: Deal | Game | str | Sequence,
+    deal: Deal | Game | str | Sequence[Any],
     rules: Rules | str | None = None,
     *,
     objective: str = "any",
@@ -265,7 +265,7 @@ def _max_line(game: Game, budgets: dict[str, Any], cancel: Any = None) -> tuple[
 
 
 def max_removable(
-    deal: Deal | Game | str | Sequence,
+    deal: Deal | Game | str | Sequence[Any],
     rules: Rules | str | None = None,
     *,
     max_nodes: int | None = None,
@@ -280,7 +280,7 @@ def max_removable(
 
 
 def max_removed_line(
-    deal: Deal | Game | str | Sequence,
+    deal: Deal | Game | str | Sequence[Any],
     rules: Rules | str | None = None,
     *,
     max_nodes: int | None = None,
@@ -406,7 +406,7 @@ class SolveManyResult:
             "seconds": float(self.seconds.sum()),
         }
 
-    def to_pandas(self):
+    def to_pandas(self) -> Any:
         """A pandas DataFrame with one row per deal: ``deal`` (its number, -1 for a card
         list), ``winnable`` (True/False/None), ``n_moves``, ``max_removed``, ``optimal``,
         ``nodes``, ``seconds``, ``stopped_by`` (None or the budget's name); the summary is in
@@ -458,7 +458,7 @@ def _check_fits(what: str, n: int, per_item: int) -> None:
 
 
 def solve_many(
-    deals: Iterable | np.ndarray,
+    deals: Iterable[Any] | np.ndarray,
     rules: Rules | str | None = None,
     *,
     objective: str = "any",
@@ -561,8 +561,8 @@ def _solve_rows(
         hi: int,
         flag: np.ndarray,
         objective: int = obj,
-        target: dict = out,
-        source: Callable = decks_of,
+        target: dict[str, Any] = out,
+        source: Callable[..., Any] = decks_of,
     ) -> None:
         decks = np.ascontiguousarray(source(lo, hi))
         sub = _rows(hi - lo)
@@ -599,8 +599,8 @@ def _solve_rows(
 
 
 def _fill_rows(
-    work: Callable,
-    decks_of: Callable,
+    work: Callable[..., Any],
+    decks_of: Callable[..., Any],
     out: dict[str, np.ndarray],
     n: int,
     max_removed: bool,

@@ -456,7 +456,7 @@ def _folder_seed(folder: Path) -> int | None:
         return None
 
 
-def read_manifest(folder: str | os.PathLike) -> Plan:
+def read_manifest(folder: str | os.PathLike[str]) -> Plan:
     path = Path(folder) / MANIFEST
     if not path.exists():
         raise ValueError(f"{folder} is not a survey folder (no {MANIFEST})")
@@ -473,7 +473,7 @@ def read_manifest(folder: str | os.PathLike) -> Plan:
 
 
 def survey(
-    out: str | os.PathLike,
+    out: str | os.PathLike[str],
     *,
     rules: Any = "pyramide",
     policy: str = "solver",
@@ -554,7 +554,7 @@ def survey(
 # ---- reading and reporting ---------------------------------------------------------------
 
 
-def load(folder: str | os.PathLike) -> tuple[Plan, dict[str, np.ndarray], int]:
+def load(folder: str | os.PathLike[str]) -> tuple[Plan, dict[str, np.ndarray], int]:
     """A survey folder's plan, its finished shards' rows (in deal order, all in memory: about
     24 bytes a deal) and how many shards are still missing. A damaged shard raises a
     ValueError naming it."""
@@ -577,7 +577,7 @@ def load(folder: str | os.PathLike) -> tuple[Plan, dict[str, np.ndarray], int]:
     return plan, out, missing
 
 
-def report(folder: str | os.PathLike) -> dict[str, Any]:
+def report(folder: str | os.PathLike[str]) -> dict[str, Any]:
     """The results of a survey folder as JSON-ready data: the win rate with its 95% (Wilson)
     interval over the decided deals, the distribution of the winning lines' lengths (the
     solver's lines, or the won games' moves) and of the pyramid cards removed, the totals of
@@ -698,7 +698,7 @@ def _length_table(hist: dict[int, int], width: int = 40) -> str:
     return "\n".join(rows)
 
 
-def plot(rep: dict[str, Any], path: str | os.PathLike) -> None:
+def plot(rep: dict[str, Any], path: str | os.PathLike[str]) -> None:
     """The two distributions of a report as a figure saved to ``path`` (needs matplotlib:
     the plot extra)."""
     figure_path(path)

@@ -198,7 +198,7 @@ def _numbered(numbers: np.ndarray, rules: Rules) -> DealBatch:
     return DealBatch(numbers, numbers, rules, np.ones(len(numbers), np.bool_))
 
 
-def _read_items(deals: Iterable, explicit: Rules | None) -> DealBatch:
+def _read_items(deals: Iterable[Any], explicit: Rules | None) -> DealBatch:
     numbers: list[int] = []  # per row: the deal number, or -1
     cards: dict[int, list[int]] = {}  # row -> the layout of a deal without a number
     named: Rules | None = None  # the rules the codes and Deals name

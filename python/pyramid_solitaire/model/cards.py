@@ -14,6 +14,7 @@ from __future__ import annotations
 import operator
 import re
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from ..runtime.args import excerpt
 from .reasons import InputError
@@ -96,7 +97,7 @@ class Card(int):
     def __repr__(self) -> str:
         return f"Card({self.token!r})"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         return (Card, (int(self),))
 
 
@@ -113,13 +114,13 @@ def parse_card(token: str) -> Card:
     return _card_of(m)
 
 
-def _card_of(m: re.Match) -> Card:
+def _card_of(m: re.Match[str]) -> Card:
     rank = m.group(1).upper()
     r = 9 if rank == "10" else RANKS.index(rank)
     return CARDS[_SUIT_INPUT[m.group(2).lower()] * 13 + r]
 
 
-def parse_cards(text: str | Iterable, count: int | None = 52) -> list[Card]:
+def parse_cards(text: str | Iterable[Any], count: int | None = 52) -> list[Card]:
     """Parse a card list: tokens separated by anything (spaces, commas, new lines...).
 
     Checks the count (when ``count`` is given) and that no card appears twice; every error

@@ -279,7 +279,7 @@ class Deal:
     def __hash__(self) -> int:
         return hash((self._cards, self._number, self._rules))
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         return (_deal, (tuple(map(int, self._cards)), self._number, self._rules))
 
     def __repr__(self) -> str:

@@ -348,7 +348,7 @@ class Game:
     def __copy__(self) -> Game:
         return self.copy()
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         return (_restore, (self._deal, self._rules, [str(m) for m in self.moves]))
 
     def __eq__(self, other: object) -> bool:

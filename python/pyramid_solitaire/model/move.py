@@ -12,7 +12,7 @@ Move('Tc+3s')
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ..runtime.args import excerpt
 from .cards import Card, parse_card
@@ -125,7 +125,7 @@ class Move:
     def __setattr__(self, key: str, value: object) -> None:
         raise AttributeError("Move is immutable")
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         return (Move, (self.kind, tuple(int(c) for c in self.cards)))
 
     def __str__(self) -> str:

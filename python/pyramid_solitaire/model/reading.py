@@ -66,14 +66,14 @@ def _read_code(text: str, explicit: Rules | None) -> tuple[int, Rules | None]:
     return number, named
 
 
-def _deck_list(arr: np.ndarray) -> list:
+def _deck_list(arr: np.ndarray) -> list[Any]:
     """One deal given as a numpy array: its 52 card indices as a list."""
     if arr.ndim != 1 or arr.dtype.kind not in "iuO":
         raise ValueError(
             f"a deal as an array is 52 card indices, got an array of {arr.dtype} "
             f"with shape {arr.shape}"
         )
-    return arr.tolist()
+    return list(arr.tolist())
 
 
 def read_deal(deal: Any, rules: Any = None) -> Deal:

@@ -285,7 +285,7 @@ class Rules:
     def __hash__(self) -> int:
         return hash(tuple(self.to_dict().values()))
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         return (_rules_from_options, (self.to_dict(),))
 
     def __repr__(self) -> str:
@@ -299,7 +299,7 @@ def _rules_from_options(d: dict[str, Any]) -> Rules:
     return Rules(**d)
 
 
-def _choice(name: str, value: Any, allowed: tuple) -> Any:
+def _choice(name: str, value: Any, allowed: tuple[Any, ...]) -> Any:
     if isinstance(allowed[0], int):
         if isinstance(value, str) and not value.strip().lstrip("+-").isascii():
             raise ValueError(

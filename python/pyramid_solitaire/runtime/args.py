@@ -166,7 +166,7 @@ def _scientific_int(text: str) -> int | None:
         return None  # a fraction: 1.5e0, 1e-3
     if len(significant) + power > TEXT_DIGITS_MAX:
         raise _HugeText(-1 if sign == "-" else 1)
-    n = int(significant) * 10**power
+    n = int(significant) * int(10**power)
     return -n if sign == "-" else n
 
 
@@ -222,7 +222,7 @@ def real(name: str, value: Any, *, positive: bool = True, allow_inf: bool = Fals
         raise ValueError(f"{name} must be a finite number, got {value!r}")
     if positive and not value > 0:
         raise ValueError(f"{name} must be more than 0, got {value!r}")
-    return value
+    return float(value)
 
 
 class MEMORYSTATUSEX(ctypes.Structure):

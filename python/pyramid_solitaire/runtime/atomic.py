@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import IO
 
 
-def target_of(path: str | os.PathLike) -> tuple[Path, int | None]:
+def target_of(path: str | os.PathLike[str]) -> tuple[Path, int | None]:
     """The file a write to ``path`` replaces (``path`` with its symbolic links followed) and
     its permission bits (None for a new file); ``OSError`` when it exists and is not a
     regular file."""
@@ -46,7 +46,7 @@ def target_of(path: str | os.PathLike) -> tuple[Path, int | None]:
 
 
 def write_atomic_with(
-    path: str | os.PathLike, write: Callable[[IO[bytes]], object], mode: int | None = None
+    path: str | os.PathLike[str], write: Callable[[IO[bytes]], object], mode: int | None = None
 ) -> None:
     """Write ``path`` by calling ``write`` on a binary file, atomically. A new file is
     private to its owner (0600) and a replaced one keeps its permissions, unless ``mode``
@@ -85,13 +85,13 @@ def write_atomic_with(
         os.close(dir_fd)
 
 
-def write_atomic(path: str | os.PathLike, text: str, mode: int | None = None) -> None:
+def write_atomic(path: str | os.PathLike[str], text: str, mode: int | None = None) -> None:
     """Write ``text`` (UTF-8) to ``path`` atomically."""
     data = text.encode("utf-8")
     write_atomic_with(path, lambda f: f.write(data), mode)
 
 
-def lock_file(path: str | os.PathLike, busy: str) -> IO[str]:
+def lock_file(path: str | os.PathLike[str], busy: str) -> IO[str]:
     """An exclusive lock on ``path`` (made if missing), for one run at a time on a folder:
     the open file, whose closing releases the lock. ``ValueError`` with the message ``busy``
     when another process holds it, or naming the file when it cannot be opened."""

@@ -51,10 +51,12 @@ class _Local:
     def refresh(self) -> None:
         pass
 
-    def submit(self, fn: Callable, args: tuple, key: str | None, threads: bool):
+    def submit(
+        self, fn: Callable[..., Any], args: tuple[Any, ...], key: str | None, threads: bool
+    ) -> Any:
         return self.pool.submit(fn, *args, self.threads) if threads else self.pool.submit(fn, *args)
 
-    def wait(self, pending: set) -> set:
+    def wait(self, pending: set[Any]) -> set[Any]:
         return wait_local(pending, return_when=FIRST_COMPLETED).done
 
     def close(self, cancel: bool, pending: Any = ()) -> None:
@@ -102,7 +104,9 @@ class _Dask:
                     f"distributed.Client, got {_args.excerpt(scheduler)}"
                 )
             try:
-                scheduler = distributed.Client(scheduler.strip(), timeout=10)
+                scheduler = distributed.Client(  # type: ignore[no-untyped-call]
+                    scheduler.strip(), timeout=10
+                )
             except (OSError, TimeoutError) as e:
                 raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
         self.client = scheduler
@@ -127,11 +131,15 @@ class _Dask:
     def restart(self) -> None:  # pragma: no cover - never: lost is empty
         pass
 
-    def submit(self, fn: Callable, args: tuple, key: str | None, threads: bool):
+    def submit(
+        self, fn: Callable[..., Any], args: tuple[Any, ...], key: str | None, threads: bool
+    ) -> Any:
         return self.client.submit(fn, *args, key=key, pure=False, retries=2)
 
-    def wait(self, pending: set) -> set:
-        return set(self.distributed.wait(list(pending), return_when="FIRST_COMPLETED").done)
+    def wait(self, pending: set[Any]) -> set[Any]:
+        wait = self.distributed.wait
+        done = wait(list(pending), return_when="FIRST_COMPLETED").done  # type: ignore[no-untyped-call]
+        return set(done)
 
     def close(self, cancel: bool, pending: Any = ()) -> None:
         if cancel and pending:
@@ -141,13 +149,13 @@ class _Dask:
 
 
 def run_tasks(
-    fn: Callable,
-    tasks: Sequence[tuple],
+    fn: Callable[..., Any],
+    tasks: Sequence[tuple[Any, ...]],
     scheduler: Any = None,
     workers: Any = 1,
     keys: Sequence[str] | None = None,
     local_threads: bool = False,
-    info: dict | None = None,
+    info: dict[str, Any] | None = None,
 ) -> Generator[tuple[int, Any], None, None]:
     """``fn(*tasks[i])`` for every i, on the local pool of ``workers`` processes (scheduler
     None) or on the Dask cluster ``scheduler``; yields ``(i, result)`` as each finishes, at
@@ -201,8 +209,8 @@ def shards(n: int, size: int) -> list[tuple[int, int]]:
 
 @contextlib.contextmanager
 def shard_results(
-    fn: Callable,
-    tasks: Sequence[tuple],
+    fn: Callable[..., Any],
+    tasks: Sequence[tuple[Any, ...]],
     parts: Sequence[tuple[int, int]],
     bar: Any,
     scheduler: Any = None,
@@ -234,21 +242,21 @@ def place(rows: dict[str, Any], lo: int, hi: int, got: dict[str, Any]) -> None:
         rows[k][lo:hi] = v
 
 
-class LazyTasks(Sequence[tuple]):
+class LazyTasks(Sequence[tuple[Any, ...]]):
     """``count`` tasks made when handed out (``make(i)``), so that a big run's arguments
     (a shard's layouts, say) are never all in memory at once."""
 
-    def __init__(self, count: int, make: Callable[[int], tuple]) -> None:
+    def __init__(self, count: int, make: Callable[[int], tuple[Any, ...]]) -> None:
         self._count, self.make = count, make  # (not .count: Sequence's method)
 
     def __len__(self) -> int:
         return self._count
 
     @overload
-    def __getitem__(self, i: int) -> tuple: ...
+    def __getitem__(self, i: int) -> tuple[Any, ...]: ...
     @overload
-    def __getitem__(self, i: slice) -> list[tuple]: ...
-    def __getitem__(self, i: int | slice) -> tuple | list[tuple]:
+    def __getitem__(self, i: slice) -> list[tuple[Any, ...]]: ...
+    def __getitem__(self, i: int | slice) -> tuple[Any, ...] | list[tuple[Any, ...]]:
         if isinstance(i, slice):
             return [self.make(j) for j in range(*i.indices(self._count))]
         return self.make(i)

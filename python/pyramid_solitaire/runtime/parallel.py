@@ -148,7 +148,7 @@ def _check_cancel(cancel: Any) -> None:
         )
 
 
-def _drain(pool: ThreadPoolExecutor, pending: dict, flag: np.ndarray) -> None:
+def _drain(pool: ThreadPoolExecutor, pending: dict[Any, Any], flag: np.ndarray) -> None:
     """Stop everything: raise the flag, drop what has not started, wait for the rest (the
     native loops see the flag within milliseconds)."""
     flag[0] = 1
@@ -180,7 +180,7 @@ def run_chunks(
     chunks = -(-total // chunk) if total else 0
     used = max(1, min(n, chunks))
     pool = ThreadPoolExecutor(max_workers=used, thread_name_prefix="pyramid")
-    pending: dict[Future, int] = {}
+    pending: dict[Future[Any], int] = {}
     try:
         more = True
         while more or pending:
@@ -256,7 +256,7 @@ def run_call(
 
 def map_ordered(
     fn: Callable[[Any, np.ndarray], Any],
-    items: list,
+    items: list[Any],
     threads: Any,
     cancel: Any = None,
     what: str = "the batch",
@@ -268,7 +268,7 @@ def map_ordered(
     n = resolve_threads(threads)
     flag = new_flag()
     pool = ThreadPoolExecutor(max_workers=max(1, min(n, len(items))), thread_name_prefix="pyramid")
-    pending: dict[int, Future] = {}
+    pending: dict[int, Future[Any]] = {}
     nxt = 0
     try:
         for i in range(len(items)):

@@ -33,7 +33,7 @@ def figure_path(path: Any) -> Path:
     return Path(path)
 
 
-def save_figure(fig: Any, path: str | os.PathLike) -> None:
+def save_figure(fig: Any, path: str | os.PathLike[str]) -> None:
     """Save ``fig`` to ``path`` atomically (readable by all, as the other files we write
     for sharing), its format by the suffix (PNG without one), and close it."""
     plt = pyplot()

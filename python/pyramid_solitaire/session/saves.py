@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import os
 import stat
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..inputs.jsonin import BadJSON, loads
 from ..inputs.jsonout import dumps
 from ..model.deal import Deal
+from ..model.move import Move
 from ..model.profiles import Profile, Scoring
 from ..model.rules import Rules
 from ..runtime import args as _args
@@ -84,11 +86,48 @@ def profile_from_dict(d: dict[str, Any]) -> Profile:
     return Profile(d["name"], Rules.coerce(d["rules"]), Scoring(**scoring), **settings)
 
 
-def from_document(doc: Any, clock: Any = None) -> Session:
-    """A session from a save document; ValueError saying what is wrong."""
-    from ..model.move import Move
-    from .session import Session, _Action
+@dataclass
+class Saved:
+    """A save document read and checked, as plain values: what a Session is restored from
+    (``Session`` does that itself, in session.py; the moves are checked there, by
+    replaying them)."""
 
+    deal: Deal
+    profile: Profile
+    rules: Rules
+    lang: Any
+    explain_errors: Any
+    fair_hints: Any
+    history: Any
+    undo: list[tuple[Move, int, int]]  # (move, points, bonus), oldest first
+    redo: list[tuple[Move, int, int]]
+    score: int
+    moves: int
+    seconds: float
+    ended: bool
+    paused: bool
+    assisted: bool
+    no_chance_told: bool
+    recorded: bool
+    difficulty: Any  # its dict, or None (computed again when asked)
+    selection: Any
+
+
+def _actions(items: Any) -> list[tuple[Move, int, int]]:
+    return [
+        (
+            Move.parse(a["move"]),
+            _count("points", a["points"], signed=True),
+            _count("bonus", a["bonus"], signed=True),
+        )
+        for a in items
+    ]
+
+
+def read_document(doc: Any) -> Saved:
+    """A save document's values, checked (format, version, types and ranges); ValueError
+    saying what is wrong. KeyError, TypeError and the like escape from here: the caller
+    words them (``malformed``)."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise ValueError(f'not a pyramid-solitaire save (no "format": "{FORMAT}")')
     version = doc.get("version")
@@ -99,77 +138,47 @@ def from_document(doc: Any, clock: Any = None) -> Session:
             f"save version {version} is newer than this program reads ({VERSION}): "
             "update pyramid-solitaire"
         )
-    try:
-        d = doc["deal"]
-        deal = Deal.from_cards(d["cards"])
-        if d.get("number") is not None:
-            number = _args.whole("deal.number", d["number"], 0)
-            if Deal.from_number(number).cards != deal.cards:
-                raise ValueError("deal.number does not match deal.cards")
-            deal = Deal.from_number(number, rules=None)
-        profile = profile_from_dict(doc["profile"])
-        rules = Rules.coerce(doc["rules"])
-        if rules != profile.rules:
-            profile = profile.replace(rules=rules)
-        s = Session(
-            deal.with_rules(rules),
-            profile,
-            clock=clock,
-            lang=doc["lang"],
-            explain_errors=doc["explain_errors"],
-            fair_hints=doc.get("fair_hints", False),  # (saves before it had none)
-        )
-        s.game.play_all(doc["history"])
-        undo = [
-            _Action(
-                Move.parse(a["move"]),
-                _count("points", a["points"], signed=True),
-                _count("bonus", a["bonus"], signed=True),
-            )
-            for a in doc["undo"]
-        ]
-        redo = [
-            _Action(
-                Move.parse(a["move"]),
-                _count("points", a["points"], signed=True),
-                _count("bonus", a["bonus"], signed=True),
-            )
-            for a in doc["redo"]
-        ]
-        if [a.move for a in undo] != s.game.moves[len(s.game.moves) - len(undo) :]:
-            raise ValueError("the undo stack does not end the moves played")
-        s._undo.extend(undo)
-        s._redo.extend(redo)
-        s.score = _count("score", doc["score"])
-        s.moves = _count("moves", doc["moves"])
-        seconds = _args.real("seconds", doc["seconds"], positive=False)
-        if not 0 <= seconds <= MAX_SECONDS:
-            raise ValueError(f"seconds is 0 .. {MAX_SECONDS:,}, got {seconds!r}")
-        now = s._clock()
-        s._t0 = now - seconds
-        if _args.flag("ended", doc["ended"]):
-            s._ended_at = now
-        elif _args.flag("paused", doc["paused"]):
-            s._paused_at = now
-        s.assisted = _args.flag("assisted", doc["assisted"])
-        s._no_chance_told = _args.flag("no_chance_told", doc["no_chance_told"])
-        s._recorded = _args.flag("recorded", doc.get("recorded", False))
-        if doc.get("difficulty") is not None:  # else computed again when asked
-            from .difficulty import Difficulty
-
-            s._difficulty = Difficulty.from_dict(doc["difficulty"])
-        selection = doc["selection"]
-        if selection is not None:
-            s._card_at(selection)  # a target that exists
-        s.selection = selection
-    except KeyError as e:
-        raise ValueError(f"the save has no {_args.excerpt(e.args[0])}") from None
-    except (TypeError, AttributeError, IndexError, OverflowError, RecursionError) as e:
-        # a document no check foresaw is still only a bad save
-        raise ValueError(
-            f"the save is malformed ({type(e).__name__}: {_args.excerpt(str(e), 80)})"
-        ) from None
-    return s
+    d = doc["deal"]
+    deal = Deal.from_cards(d["cards"])
+    if d.get("number") is not None:
+        number = _args.whole("deal.number", d["number"], 0)
+        if Deal.from_number(number).cards != deal.cards:
+            raise ValueError("deal.number does not match deal.cards")
+        deal = Deal.from_number(number, rules=None)
+    profile = profile_from_dict(doc["profile"])
+    rules = Rules.coerce(doc["rules"])
+    if rules != profile.rules:
+        profile = profile.replace(rules=rules)
+    lang, explain_errors = doc["lang"], doc["explain_errors"]
+    fair_hints = doc.get("fair_hints", False)  # (saves before it had none)
+    history = doc["history"]
+    undo, redo = _actions(doc["undo"]), _actions(doc["redo"])
+    score = _count("score", doc["score"])
+    moves = _count("moves", doc["moves"])
+    seconds = _args.real("seconds", doc["seconds"], positive=False)
+    if not 0 <= seconds <= MAX_SECONDS:
+        raise ValueError(f"seconds is 0 .. {MAX_SECONDS:,}, got {seconds!r}")
+    return Saved(
+        deal=deal,
+        profile=profile,
+        rules=rules,
+        lang=lang,
+        explain_errors=explain_errors,
+        fair_hints=fair_hints,
+        history=history,
+        undo=undo,
+        redo=redo,
+        score=score,
+        moves=moves,
+        seconds=seconds,
+        ended=_args.flag("ended", doc["ended"]),
+        paused=_args.flag("paused", doc["paused"]),
+        assisted=_args.flag("assisted", doc["assisted"]),
+        no_chance_told=_args.flag("no_chance_told", doc["no_chance_told"]),
+        recorded=_args.flag("recorded", doc.get("recorded", False)),
+        difficulty=doc.get("difficulty"),
+        selection=doc["selection"],
+    )
 
 
 def save(session: Session, path: str | os.PathLike) -> None:
@@ -180,9 +189,9 @@ class CannotRead(ValueError):
     """The save file could not be read at all (missing, a folder, no permission)."""
 
 
-def load(path: str | os.PathLike, clock: Any = None) -> Session:
-    """The session saved in ``path``; ValueError naming the file and the problem (the file
-    is left as it is)."""
+def read_file(path: str | os.PathLike) -> Any:
+    """The JSON document of the save file ``path``; ValueError (CannotRead when it cannot be
+    read at all) naming the file and the problem (the file is left as it is)."""
     name = os.fspath(path)
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block, a device...
@@ -194,13 +203,19 @@ def load(path: str | os.PathLike, clock: Any = None) -> Session:
     if len(data) > MAX_BYTES:
         raise ValueError(f"{name} is not a pyramid-solitaire save (over {MAX_BYTES:,} bytes)")
     try:
-        doc = loads(data, bom=True)
+        return loads(data, bom=True)
     except BadJSON as e:
         raise ValueError(
             f"{name} is not a pyramid-solitaire save: not JSON text "
             f"({_args.excerpt(str(e), 80)}); it may be truncated"
         ) from None
-    try:
-        return from_document(doc, clock)
-    except ValueError as e:
-        raise ValueError(f"{name}: {e}") from None
+
+
+def __getattr__(name: str) -> Any:
+    """``from_document`` and ``load``, which give a Session, live in session.py (a Session
+    restores itself from a :class:`Saved`); named here too, where they were."""
+    if name in ("from_document", "load"):
+        from . import session
+
+        return getattr(session, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -27,8 +27,10 @@ from ..model.game import Game, Status
 from ..model.move import Move
 from ..model.profiles import Profile, check_code_profile, profile_of_code
 from ..runtime import args as _args
+from . import saves as _saves
 from .difficulty import Difficulty
 from .messages import Message, check_lang, message
+from .saves import Saved
 
 #: A tap's target: a pyramid index 0..27, "stock" (draw or recycle), "stock:top" (the stock's
 #: top card, where it is playable), "waste" (the waste's top card) or "waste:0".."waste:2"
@@ -36,7 +38,14 @@ from .messages import Message, check_lang, message
 Target = Any
 
 # (check_code_profile and profile_of_code live in model/profiles.py; named here too)
-__all__ = ["Session", "check_code_profile", "profile_of_code", "random_deal"]
+__all__ = [
+    "Session",
+    "check_code_profile",
+    "from_document",
+    "load",
+    "profile_of_code",
+    "random_deal",
+]
 
 
 def random_deal(profile: Profile, rng: Any = None, winnable_only: bool = False) -> Deal:
@@ -650,15 +659,13 @@ class Session:
     def to_json(self) -> str:
         """The whole session as a versioned JSON document (see :mod:`.saves`)."""
         from ..inputs.jsonout import dumps
-        from .saves import to_document
 
-        return dumps(to_document(self))
+        return dumps(_saves.to_document(self))
 
     @classmethod
     def from_json(cls, text: str, clock: Callable[[], float] | None = None) -> Session:
         """The session of a :meth:`to_json` document; ValueError when it is not one."""
         from ..inputs.jsonin import loads
-        from .saves import from_document
 
         try:
             doc = loads(text)
@@ -666,11 +673,46 @@ class Session:
             raise ValueError(f"not a pyramid-solitaire save: {_args.excerpt(str(e), 80)}") from None
         return from_document(doc, clock)
 
+    @classmethod
+    def _restore(cls, saved: Saved, clock: Callable[[], float] | None = None) -> Session:
+        """The session a checked save document holds (saves.py's Saved): its game replayed
+        on the engine (moves that are not legal are refused), its undo and redo stacks, its
+        score, counters and clock."""
+        s = cls(
+            saved.deal.with_rules(saved.rules),
+            saved.profile,
+            clock=clock,
+            lang=saved.lang,
+            explain_errors=saved.explain_errors,
+            fair_hints=saved.fair_hints,
+        )
+        s.game.play_all(saved.history)
+        undo = [_Action(move, points, bonus) for move, points, bonus in saved.undo]
+        if [a.move for a in undo] != s.game.moves[len(s.game.moves) - len(undo) :]:
+            raise ValueError("the undo stack does not end the moves played")
+        s._undo.extend(undo)
+        s._redo.extend(_Action(move, points, bonus) for move, points, bonus in saved.redo)
+        s.score = saved.score
+        s.moves = saved.moves
+        now = s._clock()
+        s._t0 = now - saved.seconds
+        if saved.ended:
+            s._ended_at = now
+        elif saved.paused:
+            s._paused_at = now
+        s.assisted = saved.assisted
+        s._no_chance_told = saved.no_chance_told
+        s._recorded = saved.recorded
+        if saved.difficulty is not None:  # else computed again when asked
+            s._difficulty = Difficulty.from_dict(saved.difficulty)
+        if saved.selection is not None:
+            s._card_at(saved.selection)  # a target that exists
+        s.selection = saved.selection
+        return s
+
     def save(self, path: str | os.PathLike) -> list[Message]:
         """Save to ``path`` atomically (temporary file, fsync, rename)."""
-        from .saves import save
-
-        save(self, path)
+        _saves.save(self, path)
         return [self._msg("saved")]
 
     @classmethod
@@ -685,8 +727,6 @@ class Session:
         """The session saved in ``path`` (``autosave=True``: go on saving there; ``stats``: a
         statistics store or path to record its games in; ``lang``: the messages' language,
         default the saved one)."""
-        from .saves import load
-
         session = load(path, clock)
         if lang is not None:
             session.lang = check_lang(lang)
@@ -700,3 +740,26 @@ class Session:
             f"<Session {self.game.code or 'card list'} {self.profile.name}: {self.status}, "
             f"score {self.score}, {self.moves} moves>"
         )
+
+
+def from_document(doc: Any, clock: Callable[[], float] | None = None) -> Session:
+    """A session from a save document (saves.py); ValueError saying what is wrong."""
+    try:
+        return Session._restore(_saves.read_document(doc), clock)
+    except KeyError as e:
+        raise ValueError(f"the save has no {_args.excerpt(e.args[0])}") from None
+    except (TypeError, AttributeError, IndexError, OverflowError, RecursionError) as e:
+        # a document no check foresaw is still only a bad save
+        raise ValueError(
+            f"the save is malformed ({type(e).__name__}: {_args.excerpt(str(e), 80)})"
+        ) from None
+
+
+def load(path: str | os.PathLike, clock: Callable[[], float] | None = None) -> Session:
+    """The session saved in ``path``; ValueError naming the file and the problem (the file
+    is left as it is)."""
+    doc = _saves.read_file(path)
+    try:
+        return from_document(doc, clock)
+    except ValueError as e:
+        raise ValueError(f"{os.fspath(path)}: {e}") from None
