@@ -136,7 +136,7 @@ def check_lang(lang: Any) -> str:
         from ..runtime.args import excerpt
 
         raise ValueError(f"lang must be one of {', '.join(LANGUAGES)}, got {excerpt(lang)}")
-    return lang
+    return str(lang)
 
 
 def message(code: str, lang: str = "en", **args: Any) -> Message:

@@ -270,15 +270,15 @@ class Server:
         return self.session
 
     @staticmethod
-    def _field(request: dict, name: str) -> Any:
+    def _field(request: dict[str, Any], name: str) -> Any:
         if name not in request:
             raise ProtocolError("missing_field", f"{request.get('op')} needs {name!r}")
         return request[name]
 
-    def _reply(self, messages: list) -> dict[str, Any]:
+    def _reply(self, messages: list[Any]) -> dict[str, Any]:
         return {"messages": [m.to_dict() for m in messages]}
 
-    def _op_hello(self, request: dict) -> dict[str, Any]:
+    def _op_hello(self, request: dict[str, Any]) -> dict[str, Any]:
         capabilities = [
             "tap",
             "drag",
@@ -306,7 +306,7 @@ class Server:
             "capabilities": capabilities,
         }
 
-    def _op_new(self, request: dict) -> dict[str, Any]:
+    def _op_new(self, request: dict[str, Any]) -> dict[str, Any]:
         profile = request.get("profile")
         lang = check_lang(request.get("lang", "en"))
         given = [k for k in ("code", "cards", "random") if k in request]
@@ -352,28 +352,28 @@ class Server:
         session.stats = self.session_stats
         return self._reply(session.greeting())
 
-    def _target(self, request: dict, name: str) -> Any:
+    def _target(self, request: dict[str, Any], name: str) -> Any:
         """A target field; a whole float such as 3.0 (an integer to JSON Schema) is 3."""
         target = self._field(request, name)
         if isinstance(target, float) and target.is_integer():
             return int(target)
         return target
 
-    def _op_tap(self, request: dict) -> dict[str, Any]:
+    def _op_tap(self, request: dict[str, Any]) -> dict[str, Any]:
         return self._reply(self._need().tap(self._target(request, "target")))
 
-    def _op_drag(self, request: dict) -> dict[str, Any]:
+    def _op_drag(self, request: dict[str, Any]) -> dict[str, Any]:
         session = self._need()
         return self._reply(session.drag(self._target(request, "from"), self._target(request, "to")))
 
-    def _op_play(self, request: dict) -> dict[str, Any]:
+    def _op_play(self, request: dict[str, Any]) -> dict[str, Any]:
         return self._reply(self._need().play(self._field(request, "move")))
 
-    def _op_state(self, request: dict) -> dict[str, Any]:
+    def _op_state(self, request: dict[str, Any]) -> dict[str, Any]:
         self._need()
         return {}
 
-    def _path(self, request: dict) -> str:
+    def _path(self, request: dict[str, Any]) -> str:
         if not self.files:
             raise ProtocolError(
                 "not_allowed",
@@ -388,14 +388,14 @@ class Server:
             )
         return path
 
-    def _op_save(self, request: dict) -> dict[str, Any]:
+    def _op_save(self, request: dict[str, Any]) -> dict[str, Any]:
         path = self._path(request)
         try:
             return self._reply(self._need().save(path))
         except OSError as e:
             raise ProtocolError("io_error", f"cannot write {path}: {e.strerror or e}") from None
 
-    def _op_load(self, request: dict) -> dict[str, Any]:
+    def _op_load(self, request: dict[str, Any]) -> dict[str, Any]:
         from .saves import CannotRead
 
         path = self._path(request)
@@ -405,7 +405,7 @@ class Server:
             raise ProtocolError("io_error", str(e)) from None
         return self._reply([self.session._msg("loaded")])
 
-    def _op_stats(self, request: dict) -> dict[str, Any]:
+    def _op_stats(self, request: dict[str, Any]) -> dict[str, Any]:
         from .stats import StatsStore
 
         profile = request.get("profile")
@@ -421,7 +421,7 @@ class Server:
                 }
             }
 
-    def _op_howto(self, request: dict) -> dict[str, Any]:
+    def _op_howto(self, request: dict[str, Any]) -> dict[str, Any]:
         """The rules page of a game type (default: the session's, else pyramide) in a
         language (default: the session's, else English)."""
         from .howto import how_to_play
@@ -431,16 +431,16 @@ class Server:
         lang = request.get("lang", session.lang if session else "en")
         return {"howto": how_to_play(profile, lang)}
 
-    def _op_lang(self, request: dict) -> dict[str, Any]:
+    def _op_lang(self, request: dict[str, Any]) -> dict[str, Any]:
         return self._reply(self._need().set_lang(self._field(request, "lang")))
 
-    def _op_fair_hints(self, request: dict) -> dict[str, Any]:
+    def _op_fair_hints(self, request: dict[str, Any]) -> dict[str, Any]:
         on = self._field(request, "on")
         if not isinstance(on, bool):
             raise ProtocolError("bad_request", f"on is true or false, got {excerpt(on)}")
         return self._reply(self._need().set_fair_hints(on))
 
-    def _op_quit(self, request: dict) -> dict[str, Any]:
+    def _op_quit(self, request: dict[str, Any]) -> dict[str, Any]:
         self.done = True
         return {}
 

@@ -181,7 +181,7 @@ def read_document(doc: Any) -> Saved:
     )
 
 
-def save(session: Session, path: str | os.PathLike) -> None:
+def save(session: Session, path: str | os.PathLike[str]) -> None:
     write_atomic(path, dumps(to_document(session), indent=1) + "\n")
 
 
@@ -189,7 +189,7 @@ class CannotRead(ValueError):
     """The save file could not be read at all (missing, a folder, no permission)."""
 
 
-def read_file(path: str | os.PathLike) -> Any:
+def read_file(path: str | os.PathLike[str]) -> Any:
     """The JSON document of the save file ``path``; ValueError (CannotRead when it cannot be
     read at all) naming the file and the problem (the file is left as it is)."""
     name = os.fspath(path)

@@ -65,12 +65,12 @@ def random_deal(profile: Profile, rng: Any = None, winnable_only: bool = False) 
     raise ValueError(f"no winnable deal found under the {profile.rules.name} rules")
 
 
-def _autosaved(method: Callable) -> Callable:
+def _autosaved(method: Callable[..., Any]) -> Callable[..., Any]:
     """After the action, the session is saved to its autosave file (if it has one)."""
 
     @functools.wraps(method)
     def wrapper(self: Session, *args: Any, **kwargs: Any) -> list[Message]:
-        out = method(self, *args, **kwargs)
+        out: list[Message] = method(self, *args, **kwargs)
         if self.autosave is not None:
             self.save(self.autosave)
         return out
@@ -78,7 +78,7 @@ def _autosaved(method: Callable) -> Callable:
     return wrapper
 
 
-def _playing(method: Callable) -> Callable:
+def _playing(method: Callable[..., Any]) -> Callable[..., Any]:
     """An action on the table: refused (the ``game_paused`` message, nothing changes) while
     the game is paused; then autosaved like every action."""
 
@@ -86,7 +86,7 @@ def _playing(method: Callable) -> Callable:
     def wrapper(self: Session, *args: Any, **kwargs: Any) -> list[Message]:
         if self.paused:
             return [self._msg("game_paused")]
-        out = method(self, *args, **kwargs)
+        out: list[Message] = method(self, *args, **kwargs)
         if self.autosave is not None:
             self.save(self.autosave)
         return out
@@ -115,7 +115,7 @@ class Session:
     left for another (``restart``, ``new_deal``).
     """
 
-    autosave: str | os.PathLike | None = None
+    autosave: str | os.PathLike[str] | None = None
     stats: Any = None
 
     def __init__(
@@ -126,7 +126,7 @@ class Session:
         clock: Callable[[], float] | None = None,
         lang: str = "en",
         explain_errors: bool | None = None,
-        autosave: str | os.PathLike | None = None,
+        autosave: str | os.PathLike[str] | None = None,
         stats: Any = None,
         fair_hints: bool = False,
     ) -> None:
@@ -315,7 +315,7 @@ class Session:
     def _msg(self, code: str, **args: Any) -> Message:
         return message(code, self.lang, **args)
 
-    def _card_at(self, target: Target):
+    def _card_at(self, target: Target) -> Any:
         """The card a tap on ``target`` reaches, or None (an empty place)."""
         game = self.game
         if isinstance(target, bool) or not isinstance(target, (int, str)):
@@ -710,7 +710,7 @@ class Session:
         s.selection = saved.selection
         return s
 
-    def save(self, path: str | os.PathLike) -> list[Message]:
+    def save(self, path: str | os.PathLike[str]) -> list[Message]:
         """Save to ``path`` atomically (temporary file, fsync, rename)."""
         _saves.save(self, path)
         return [self._msg("saved")]
@@ -718,7 +718,7 @@ class Session:
     @classmethod
     def load(
         cls,
-        path: str | os.PathLike,
+        path: str | os.PathLike[str],
         clock: Callable[[], float] | None = None,
         autosave: bool = False,
         stats: Any = None,
@@ -755,7 +755,7 @@ def from_document(doc: Any, clock: Callable[[], float] | None = None) -> Session
         ) from None
 
 
-def load(path: str | os.PathLike, clock: Callable[[], float] | None = None) -> Session:
+def load(path: str | os.PathLike[str], clock: Callable[[], float] | None = None) -> Session:
     """The session saved in ``path``; ValueError naming the file and the problem (the file
     is left as it is)."""
     doc = _saves.read_file(path)

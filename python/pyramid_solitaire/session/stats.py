@@ -145,7 +145,9 @@ class StatsStore:
     cannot be written is a ``ValueError`` saying so.
     """
 
-    def __init__(self, path: str | os.PathLike | None = None, *, read_only: bool = False) -> None:
+    def __init__(
+        self, path: str | os.PathLike[str] | None = None, *, read_only: bool = False
+    ) -> None:
         given = path is not None
         self.path = Path(default_path() if path is None else path)
         self.read_only = read_only
@@ -439,7 +441,7 @@ class StatsStore:
         ]
 
     @staticmethod
-    def _where(profile: str | None, deal: Any) -> tuple[str, tuple]:
+    def _where(profile: str | None, deal: Any) -> tuple[str, tuple[Any, ...]]:
         parts, args = [], []
         if deal is not None:
             parsed, profiles = deal_filter(deal, profile)
