@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import sys
+from typing import Any
 
 from ..analysis import atlas as _atlas
 from ..inputs.jsonout import dumps
@@ -16,7 +17,9 @@ from .cli import EXIT_BUDGET, UsageError
 EXIT_DISAGREES = EXIT_BUDGET
 
 
-def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], rules: argparse.ArgumentParser
+) -> None:
     p = sub.add_parser(
         "atlas",
         help="perfect-play win rates of many rule sets, kept as block files",
@@ -252,7 +255,7 @@ def run_check(args: argparse.Namespace) -> int:
     return 0 if c["agree"] else EXIT_DISAGREES
 
 
-def _report(args: argparse.Namespace, make, text) -> int:
+def _report(args: argparse.Namespace, make: Any, text: Any) -> int:
     try:
         rep = make()
     except ValueError as e:

@@ -32,7 +32,7 @@ import signal
 import sys
 import threading
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 from .. import __version__
 from ..model.deal import Deal, code_rules
@@ -259,7 +259,7 @@ def _main(argv: Sequence[str] | None) -> int:
             return e.code if isinstance(e.code, int) else EXIT_USAGE
         status = args.func(args)
         sys.stdout.flush()  # a full disk shows here, not at the interpreter's exit
-        return status
+        return cast(int, status)
     except ValueError as e:
         _say(f"{PROG}: error: {_one_line(e)}")
         return EXIT_USAGE

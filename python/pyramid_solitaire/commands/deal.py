@@ -10,7 +10,9 @@ from ._input import parse_deal, read_text, split_lines
 from .cli import UsageError
 
 
-def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], rules: argparse.ArgumentParser
+) -> None:
     p = sub.add_parser(
         "deal",
         parents=[rules],

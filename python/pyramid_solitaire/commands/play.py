@@ -18,7 +18,9 @@ EXTRA_HINT = {
 }
 
 
-def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], rules: argparse.ArgumentParser
+) -> None:
     p = sub.add_parser(
         "play",
         help="play a game in the terminal, or in the browser with --web",

@@ -7,7 +7,9 @@ import argparse
 from .cli import UsageError
 
 
-def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], rules: argparse.ArgumentParser
+) -> None:
     p = sub.add_parser(
         "serve",
         help="drive game sessions over JSON lines (for frontends)",

@@ -29,7 +29,9 @@ from ._input import (
 from .cli import UsageError, explicit_rules, rules_from_args
 
 
-def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], rules: argparse.ArgumentParser
+) -> None:
     p = sub.add_parser(
         "simulate",
         parents=[rules],
@@ -165,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _file_rules(args: argparse.Namespace, lines: list) -> Rules:
+def _file_rules(args: argparse.Namespace, lines: list[Any]) -> Rules:
     """One simulation plays one rule set: the rules every code of the file is played under
     (its letter's preset, or --rules, with the option flags on top), which must agree; card
     lists and deal numbers take them too (else the flags', else pyramide)."""

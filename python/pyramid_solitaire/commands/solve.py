@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import Any
 
 from ..analysis.solver import _budgets, solve_flagged
 from ..inputs.jsonout import dumps
@@ -16,7 +17,9 @@ from ._input import Line, add_budget_flags, budgets, parse_deal, read_deal_file,
 from .cli import EXIT_BUDGET, UsageError
 
 
-def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], rules: argparse.ArgumentParser
+) -> None:
     p = sub.add_parser(
         "solve",
         parents=[rules],
@@ -114,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _short(args: argparse.Namespace, s, best) -> bool:
+def _short(args: argparse.Namespace, s: Any, best: Any) -> bool:
     """Whether a budget ran out before the answer asked for: whether the deal can be won,
     and with --min-moves a line proved shortest, with --max-removed the most removable."""
     return (
@@ -124,14 +127,16 @@ def _short(args: argparse.Namespace, s, best) -> bool:
     )
 
 
-def _run_file(args: argparse.Namespace, path: str, objective: str, budget: dict, show: bool) -> int:
+def _run_file(
+    args: argparse.Namespace, path: str, objective: str, budget: dict[str, Any], show: bool
+) -> int:
     lines, bad = read_deal_file(path, args, args.skip_bad)
     t0 = time.perf_counter()
     counts = {"winnable": 0, "cannot be won": 0, "unknown": 0}
     short = 0
     bar = _parallel.Progress(len(lines), "deals", show)
 
-    def one(line: Line, flag) -> tuple:
+    def one(line: Line, flag: Any) -> tuple[Any, ...]:
         return solve_flagged(Game(line.deal), objective, budget, flag, args.max_removed)
 
     try:
@@ -164,7 +169,7 @@ def _run_file(args: argparse.Namespace, path: str, objective: str, budget: dict,
     return 0
 
 
-def _render(args: argparse.Namespace, line: Line, s, best) -> str:
+def _render(args: argparse.Namespace, line: Line, s: Any, best: Any) -> str:
     name = line.deal.code or line.text
     if args.json:
         d = s.to_dict()

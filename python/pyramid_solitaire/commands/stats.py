@@ -9,7 +9,9 @@ from ..inputs.jsonout import dumps
 from ..session.stats import StatsStore
 
 
-def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], rules: argparse.ArgumentParser
+) -> None:
     p = sub.add_parser(
         "stats",
         help="statistics of the games played",

@@ -13,7 +13,9 @@ from ._input import add_pool_flags, add_progress_flag
 from .cli import UsageError, explicit_rules
 
 
-def register(sub: argparse._SubParsersAction, rules: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], rules: argparse.ArgumentParser
+) -> None:
     p = sub.add_parser(
         "survey",
         parents=[rules],

@@ -20,7 +20,7 @@ core (a :class:`~pyramid_solitaire.batch.GameBatch`), not a loop over single env
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -44,6 +44,7 @@ from ..analysis.batch import (
     UNKNOWN_CARD,
     GameBatch,
 )
+from ..model.game import Game
 from ..model.rules import Rules
 from ..runtime import args as _args
 
@@ -64,7 +65,7 @@ _HIGH = {
 }
 
 
-def observation_space(dict_observation: bool = False) -> spaces.Space:
+def observation_space(dict_observation: bool = False) -> spaces.Space[Any]:
     """One game's observation space: a Box of OBS_SIZE int8 (docs/env.md's layout), or with
     ``dict_observation`` a Dict of it and the action mask (MultiBinary)."""
     low = np.zeros(OBS_SIZE, np.int8)
@@ -119,7 +120,7 @@ class PyramidEnv(gym.Env):
 
     def __init__(
         self,
-        rules: Rules | str | dict | None = None,
+        rules: Rules | str | dict[str, Any] | None = None,
         *,
         observation: str = "visible",
         reward: Any = "removed",
@@ -202,7 +203,7 @@ class PyramidEnv(gym.Env):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions (bool, 102): for sb3-contrib's MaskablePPO."""
-        return self._batch.mask[0].copy()
+        return cast(np.ndarray, self._batch.mask[0].copy())
 
     def render(self) -> str | None:
         """The table as text (``render_mode="ansi"``); under ``observation="visible"`` only
@@ -214,7 +215,7 @@ class PyramidEnv(gym.Env):
         return None
 
     @property
-    def game(self):
+    def game(self) -> Game:
         """The current game as a :class:`~pyramid_solitaire.Game` (no undo history; it knows
         the whole deal: for analysis, not for the agent)."""
         return self._batch.game(0)
@@ -246,7 +247,7 @@ class PyramidVectorEnv(VectorEnv):
     def __init__(
         self,
         num_envs: int = 1,
-        rules: Rules | str | dict | None = None,
+        rules: Rules | str | dict[str, Any] | None = None,
         *,
         observation: str = "visible",
         reward: Any = "removed",
@@ -305,13 +306,13 @@ class PyramidVectorEnv(VectorEnv):
     def deal_codes(self) -> np.ndarray:
         """Each game's deal code ("" for a card list): for replays and logs, never for the
         agent under ``observation="visible"`` (a code names every face-down card)."""
-        return self._batch.deal_codes.copy()
+        return cast(np.ndarray, self._batch.deal_codes.copy())
 
     @property
     def deal_numbers(self) -> np.ndarray:
         """Each game's deal number (for a card list, its row in ``deals``); see
         :attr:`deal_codes`."""
-        return self._batch.deal_numbers.copy()
+        return cast(np.ndarray, self._batch.deal_numbers.copy())
 
     def _obs(self, obs: np.ndarray, mask: np.ndarray) -> Any:
         if self.dict_observation:
@@ -320,7 +321,10 @@ class PyramidVectorEnv(VectorEnv):
 
     def _info(self, mask: np.ndarray) -> dict[str, Any]:
         b = self._batch
-        keep = (lambda a: a.copy()) if self.copy else (lambda a: a)
+
+        def keep(a: np.ndarray) -> np.ndarray:
+            return a.copy() if self.copy else a
+
         info: dict[str, Any] = {
             "action_mask": mask,
             "_action_mask": self._all,
@@ -357,7 +361,7 @@ class PyramidVectorEnv(VectorEnv):
         return info
 
     def reset(
-        self, *, seed: int | list | None = None, options: dict[str, Any] | None = None
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
         if isinstance(seed, (list, tuple, np.ndarray)):
             raise ValueError(
@@ -389,9 +393,9 @@ class PyramidVectorEnv(VectorEnv):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions (num_envs, 102)."""
-        return self._batch.mask.copy()
+        return cast(np.ndarray, self._batch.mask.copy())
 
-    def game(self, i: int):
+    def game(self, i: int) -> Game:
         """Game i as a :class:`~pyramid_solitaire.Game` (no undo history)."""
         return self._batch.game(i)
 
