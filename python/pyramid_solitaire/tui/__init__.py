@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
 
-def run_tui(code=None, profile="pyramide", lang=None, save_path=None, stats_path=None) -> int:
+
+def run_tui(
+    code: Any = None,
+    profile: str = "pyramide",
+    lang: str | None = None,
+    save_path: Any = None,
+    stats_path: Any = None,
+) -> int:
     from .app import PyramidApp
 
     return (

@@ -33,7 +33,7 @@ THEMES = ("textual-dark", "textual-light")
 MESSAGE_LINES = 3
 
 
-class PyramidApp(App):
+class PyramidApp(App[None]):
     """The game. ``code``: a deal to play (else the saved game, else a new random deal);
     ``profile``, ``lang``: the game and the messages' language; ``save_path``: the autosave
     file; ``stats_path``: the statistics file; ``clock``: a function returning seconds (tests
@@ -88,7 +88,7 @@ class PyramidApp(App):
         self.note(*begun.notes)
         self.cursor: Any = None  # the keyboard cursor's target
         self.cursor_place: tuple[float, float] | None = None
-        self.hinted: set = set()  # targets of the last hint's move
+        self.hinted: set[Any] = set()  # targets of the last hint's move
         self._theme_name = theme
 
     def _open_store(self) -> StatsStore | None:
@@ -158,7 +158,7 @@ class PyramidApp(App):
             self.show_end()
         return out
 
-    def _hinted(self, out: list) -> set:
+    def _hinted(self, out: list[Any]) -> set[Any]:
         """The targets showing the cards of a hint's move (a draw or recycle: the stock)."""
         hints = [m for m in out if isinstance(m, Message) and m.code == "hint"]
         if not hints:

@@ -86,8 +86,8 @@ class StatsScreen(ModalScreen[None]):
     def __init__(
         self,
         profile: str,
-        summary: dict | None,
-        high_scores: list[dict],
+        summary: dict[str, Any] | None,
+        high_scores: list[dict[str, Any]],
         error: str | None = None,
         lang: str = "en",
         show_score: bool = True,
@@ -219,7 +219,12 @@ class EndScreen(ModalScreen[str | None]):
     ]
 
     def __init__(
-        self, title: str, state: dict, lang: str, show_score: bool, best: dict | None = None
+        self,
+        title: str,
+        state: dict[str, Any],
+        lang: str,
+        show_score: bool,
+        best: dict[str, Any] | None = None,
     ) -> None:
         super().__init__()
         self.won = state["status"] == "won"
@@ -250,7 +255,7 @@ class EndScreen(ModalScreen[str | None]):
         self.dismiss(what or None)
 
 
-def best_text(summary: dict, lang: str, show_score: bool) -> str:
+def best_text(summary: dict[str, Any], lang: str, show_score: bool) -> str:
     """The best of this game type, from the statistics' summary."""
     parts = [
         f"{label('games', lang)} {summary.get('games', 0)}",

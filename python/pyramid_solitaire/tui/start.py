@@ -33,7 +33,7 @@ def default_save_path() -> Path:
     return Path(platformdirs.user_data_dir("pyramid-solitaire", appauthor=False)) / SAVE_NAME
 
 
-def slots(base: Path):
+def slots(base: Path) -> Any:
     """The autosave files tried in turn: ``base``, then ``base-1``, ``base-2``, ..."""
     yield base
     for n in range(1, MAX_SLOTS):
@@ -59,7 +59,7 @@ def start(
     code: str | None,
     profile: str,
     lang: str,
-    save_path: str | os.PathLike | None,
+    save_path: str | os.PathLike[str] | None,
     stats: Any,
     clock: Callable[[], float] | None,
     winnable_only: bool = True,
@@ -120,7 +120,7 @@ def start(
     return Start(session, slot, [*notes, *session.greeting()])
 
 
-def _save(session: Session, notes: list) -> None:
+def _save(session: Session, notes: list[Any]) -> None:
     """Save a new game at once, so that the next start resumes the same deal."""
     if session.autosave is None:
         return

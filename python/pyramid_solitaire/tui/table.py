@@ -43,7 +43,7 @@ def drawn_place(target: Any) -> tuple[float, float]:
     return 7.0, TALON.index(target) * 12 + 2.5
 
 
-class TableScreen(Screen):
+class TableScreen(Screen[None]):
     """The game."""
 
     card_pressed: Any = None  # the card the mouse button went down on (a drag)
@@ -128,7 +128,7 @@ class TableScreen(Screen):
     def card(self, target: Any) -> CardWidget:
         return self.query_one("#" + widget_id(target), CardWidget)
 
-    def places(self, targets: list) -> dict[Any, tuple[float, float]]:
+    def places(self, targets: list[Any]) -> dict[Any, tuple[float, float]]:
         """Where each target is drawn: (row on the screen, column of its centre)."""
         out = {}
         for t in targets:
@@ -142,7 +142,7 @@ class TableScreen(Screen):
         """Once a second: the clock (the session's time: it stops while paused)."""
         self.query_one("#status", Static).update(self.status_text(self.app.session.state()))
 
-    def status_text(self, st: dict) -> str:
+    def status_text(self, st: dict[str, Any]) -> str:
         app = self.app
         lang = app.session.lang
         parts = []
@@ -256,7 +256,7 @@ class TableScreen(Screen):
             )
         )
 
-    def _draw_foundation(self, st: dict, lang: str, paused: bool) -> None:
+    def _draw_foundation(self, st: dict[str, Any], lang: str, paused: bool) -> None:
         """The foundation: the last card removed on top, and how many of those to remove
         are gone (not a target: nothing happens on a click)."""
         pile = self.query_one("#pile-foundation")

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 def run_web(
-    host="127.0.0.1",
-    port=0,
-    profile="pyramide",
-    lang="en",
-    data_dir=None,
-    stats_path=None,
-    open_browser=True,
-    code=None,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    profile: str = "pyramide",
+    lang: str = "en",
+    data_dir: Any = None,
+    stats_path: Any = None,
+    open_browser: bool = True,
+    code: Any = None,
 ) -> int:
     from .server import run
 

@@ -41,7 +41,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 
 from aiohttp import WSCloseCode, WSMsgType, web
@@ -111,14 +111,14 @@ class _Recorder(StatsStore):
     sessions run in worker threads and an SQLite connection belongs to the thread that
     opened it."""
 
-    def __init__(self, path: str | os.PathLike | None) -> None:  # no connection kept
+    def __init__(self, path: str | os.PathLike[str] | None) -> None:  # no connection kept
         self.path = Path(default_path() if path is None else path)
 
     def record(
         self, session: Any, result: str | None = None, difficulty: float | None = None
     ) -> int:
         with StatsStore(self.path) as store:
-            return store.record(session, result, difficulty)
+            return cast(int, store.record(session, result, difficulty))
 
     def close(self) -> None:
         pass
@@ -150,7 +150,7 @@ class _Game:
         self.id, self.path, self.server = gid, path, server
         self.lock = asyncio.Lock()
         self.connections = 0
-        self.sockets: set = set()  # its connections (each gets the others' changes)
+        self.sockets: set[Any] = set()  # its connections (each gets the others' changes)
         self.loaded = False
         self.flush: asyncio.TimerHandle | None = None  # the autosave to come
 
@@ -222,7 +222,7 @@ class WebGames:
 
     def __init__(
         self,
-        data_dir: str | os.PathLike | None,
+        data_dir: str | os.PathLike[str] | None,
         stats_path: str | None,
         profile: str,
         lang: str,
@@ -242,7 +242,7 @@ class WebGames:
         self.sockets: set[web.WebSocketResponse] = set()
         self.executor: ThreadPoolExecutor | None = None
         self.saver: ThreadPoolExecutor | None = None
-        self.saving: set[asyncio.Task] = set()
+        self.saving: set[asyncio.Task[Any]] = set()
         self.stopping = False
 
     # ---- the application's life ---------------------------------------------------------------
@@ -262,12 +262,14 @@ class WebGames:
             if pool is not None:
                 pool.shutdown(wait=True)
 
-    async def _work(self, fn: Callable, *args: Any) -> Any:
+    async def _work(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
 
     # ---- HTTP ----------------------------------------------------------------------------------
     @web.middleware
-    async def check_host(self, request: web.Request, handler: Callable) -> web.StreamResponse:
+    async def check_host(
+        self, request: web.Request, handler: Callable[..., Any]
+    ) -> web.StreamResponse:
         """Bound to this machine, only this machine's names are served (a page of another
         site reaching 127.0.0.1 through DNS rebinding is refused)."""
         host = host_name(request.headers.get("Host", ""))
@@ -278,7 +280,7 @@ class WebGames:
             )
         if self.loopback and not _is_loopback(host):  # a loopback name or address
             return web.Response(status=421, text="this server answers only to localhost")
-        return await handler(request)
+        return cast(web.StreamResponse, await handler(request))
 
     @staticmethod
     async def add_headers(request: web.Request, response: web.StreamResponse) -> None:
@@ -360,7 +362,7 @@ class WebGames:
         if game.flush is None and game.server.session is not None:
             loop = asyncio.get_running_loop()
             game.flush = loop.call_later(self.limits.save_delay, self._start_autosave, game)
-        return out
+        return cast(str, out)
 
     @classmethod
     async def _push(cls, game: _Game, origin: Any, out: str) -> None:
@@ -570,7 +572,7 @@ GAMES = web.AppKey("games", WebGames)
 
 
 def make_app(
-    data_dir: str | os.PathLike | None = None,
+    data_dir: str | os.PathLike[str] | None = None,
     stats_path: str | None = None,
     profile: str = "pyramide",
     lang: str = "en",
@@ -687,7 +689,7 @@ def run(
     port: int = 0,
     profile: str = "pyramide",
     lang: str = "en",
-    data_dir: str | os.PathLike | None = None,
+    data_dir: str | os.PathLike[str] | None = None,
     stats_path: str | None = None,
     open_browser: bool = True,
     code: str | None = None,
