@@ -62,7 +62,7 @@ from ..model.rules import UNLIMITED, Rules
 from ..runtime import args as _args
 from ..runtime.atomic import lock_file, write_atomic
 from ..runtime.cluster import shard_results
-from ..runtime.parallel import make_progress
+from ..runtime.parallel import ProgressArg, make_progress
 from ..runtime.plotting import figure_path, pyplot, save_figure
 
 FORMAT = "pyramid-solitaire atlas block 1"
@@ -765,7 +765,7 @@ def run(
     out: str | os.PathLike[str] = DEFAULT_OUT,
     scheduler: Any = None,
     workers: Any = 1,
-    progress: Any = False,
+    progress: ProgressArg = False,
     max_seconds: Any = None,
     on_block: Callable[[Path], None] | None = None,
 ) -> dict[str, Any]:
@@ -930,7 +930,7 @@ def check(
     sample: Any = None,
     seed: Any = None,
     threads: Any = None,
-    progress: Any = False,
+    progress: ProgressArg = False,
 ) -> dict[str, Any]:
     """Decide a block's deals again here and compare with its file: ``agree`` is True when
     the wins, the undecided count and the results' digest are the file's.

@@ -34,7 +34,7 @@ from ..model.game import Game
 from ..model.move import Move
 from ..model.rules import Rules
 from ..runtime import args as _args
-from ..runtime.parallel import make_progress, run_chunks
+from ..runtime.parallel import CancelEvent, ProgressArg, make_progress, run_chunks
 
 _Arrays = TypeVar("_Arrays", bound=tuple[np.ndarray, ...])
 
@@ -632,7 +632,12 @@ class GameBatch:
         return obs, mask
 
     def rollout(
-        self, steps: int, *, observe: bool = True, progress: Any = False, cancel: Any = None
+        self,
+        steps: int,
+        *,
+        observe: bool = True,
+        progress: ProgressArg = False,
+        cancel: CancelEvent | None = None,
     ) -> dict[str, Any]:
         """Play ``steps`` uniform random legal moves in every game, each game dealt anew as
         soon as its episode ends, entirely in the core (``observe``: also write the
@@ -758,8 +763,8 @@ class GameBatch:
         max_seconds: float | None = 1.0,
         max_memory: int | str | None = None,
         threads: int | None = None,
-        progress: Any = False,
-        cancel: Any = None,
+        progress: ProgressArg = False,
+        cancel: CancelEvent | None = None,
         optimal: bool = False,
         fair: Any = None,
     ) -> dict[str, np.ndarray]:
@@ -874,8 +879,8 @@ class GameBatch:
         games: Any = None,
         *,
         threads: int | None = None,
-        progress: Any = False,
-        cancel: Any = None,
+        progress: ProgressArg = False,
+        cancel: CancelEvent | None = None,
     ) -> np.ndarray:
         """The hindsight policy's action in each game (all games, or the given indices or
         mask; int16, -1 for a game over), from what each game has seen: it never looks at
@@ -892,8 +897,8 @@ class GameBatch:
         games: Any = None,
         *,
         threads: int | None = None,
-        progress: Any = False,
-        cancel: Any = None,
+        progress: ProgressArg = False,
+        cancel: CancelEvent | None = None,
     ) -> dict[str, np.ndarray]:
         """:meth:`fair_actions` with the reasons: ``action`` (int16), ``wins`` (int16, m x
         102: the completions each legal action won) and ``used`` (int16: the completions

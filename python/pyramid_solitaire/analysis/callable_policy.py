@@ -26,7 +26,7 @@ import numpy as np
 from ..inputs.deals import DealBatch
 from ..model.rules import Rules
 from ..runtime import args as _args
-from ..runtime.parallel import Cancelled, make_progress
+from ..runtime.parallel import CancelEvent, Cancelled, ProgressArg, make_progress
 from .batch import N_ACTIONS, GameBatch
 
 #: Games stepped together by default.
@@ -66,8 +66,8 @@ def play(
     deterministic: bool,
     max_steps: int | None,
     threads: Any,
-    progress: Any,
-    cancel: Any,
+    progress: ProgressArg,
+    cancel: CancelEvent | None,
 ) -> dict[str, np.ndarray]:
     """Play rows 0..n-1 (deal numbers first.. or the rows of `deals`) with `fn`; the
     per-game arrays of a SimulationResult."""

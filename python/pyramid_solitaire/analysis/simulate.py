@@ -42,7 +42,7 @@ from ..model.deal import Deal
 from ..model.move import Move
 from ..model.rules import Rules
 from ..runtime import args as _args
-from ..runtime.parallel import make_progress, run_chunks
+from ..runtime.parallel import CancelEvent, ProgressArg, make_progress, run_chunks
 from .fair import Hindsight, coerce_policy
 from .intervals import wilson_interval
 
@@ -583,8 +583,8 @@ def simulate(
     policy: Any = "greedy",
     seed: int | None = None,
     threads: int | None = None,
-    progress: Any = False,
-    cancel: Any = None,
+    progress: ProgressArg = False,
+    cancel: CancelEvent | None = None,
     chunk_size: int | None = None,
     arrays: bool = True,
     max_nodes: int | None = None,
@@ -831,8 +831,8 @@ def _simulate_own(
     seed: int | None,
     opts: dict[str, Any],
     threads: Any,
-    progress: Any,
-    cancel: Any,
+    progress: ProgressArg,
+    cancel: CancelEvent | None,
     arrays: bool,
     described: dict[str, Any],
 ) -> SimulationResult:
@@ -901,7 +901,7 @@ def _simulate_on_cluster(
     policy: str,
     seed: int | None,
     arrays: bool,
-    progress: Any,
+    progress: ProgressArg,
     described: dict[str, Any],
     budget: dict[str, Any],
     fair: Hindsight | None = None,
@@ -1009,7 +1009,7 @@ class _Player:
         batch: DealBatch | None,
         threads: int,
         chunk: int,
-        cancel: Any,
+        cancel: CancelEvent | None,
         budgets: dict[str, Any] | None,
         fair: Hindsight | None = None,
     ) -> None:

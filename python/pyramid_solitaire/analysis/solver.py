@@ -27,7 +27,15 @@ from ..model.game import Game, Status
 from ..model.move import Move
 from ..model.rules import Rules
 from ..runtime import args as _args
-from ..runtime.parallel import Cancelled, Progress, make_progress, run_call, run_chunks
+from ..runtime.parallel import (
+    CancelEvent,
+    Cancelled,
+    Progress,
+    ProgressArg,
+    make_progress,
+    run_call,
+    run_chunks,
+)
 
 if TYPE_CHECKING:
     from pyramid_core.solver import _Solved
@@ -160,8 +168,8 @@ def _run(
     game: Game,
     objective: int,
     budgets: dict[str, Any],
-    cancel: Any = None,
-    progress: Any = False,
+    cancel: CancelEvent | None = None,
+    progress: ProgressArg = False,
     flag: np.ndarray | None = None,
 ) -> _Solved:
     """One search, stoppable by Ctrl-C and ``cancel`` (see PROBE_NODES); with ``flag`` (a
@@ -195,8 +203,8 @@ def solve(
     max_nodes: int | None = None,
     max_seconds: float | None = None,
     max_memory: int | str | None = None,
-    cancel: Any = None,
-    progress: Any = False,
+    cancel: CancelEvent | None = None,
+    progress: ProgressArg = False,
 ) -> Solution:
     """Decide a deal (a Deal, code, card list or deal number) or a Game's current position
     exactly.
@@ -257,7 +265,9 @@ def solve_flagged(
     return sol, best
 
 
-def _max_line(game: Game, budgets: dict[str, Any], cancel: Any = None) -> tuple[int, list[Move]]:
+def _max_line(
+    game: Game, budgets: dict[str, Any], cancel: CancelEvent | None = None
+) -> tuple[int, list[Move]]:
     r = _run(game, _core.OBJECTIVES["max_removed"], budgets, cancel)
     if r["stop"] is not None and r["max_removed"] < 28:
         raise SearchBudgetExceeded(r["stop"], r["max_removed"])
@@ -271,7 +281,7 @@ def max_removable(
     max_nodes: int | None = None,
     max_seconds: float | None = None,
     max_memory: int | str | None = None,
-    cancel: Any = None,
+    cancel: CancelEvent | None = None,
 ) -> int:
     """The most pyramid cards any line of play removes (28 when the deal can be won), counting
     the cards already removed in a Game. SearchBudgetExceeded if a budget runs out."""
@@ -286,7 +296,7 @@ def max_removed_line(
     max_nodes: int | None = None,
     max_seconds: float | None = None,
     max_memory: int | str | None = None,
-    cancel: Any = None,
+    cancel: CancelEvent | None = None,
 ) -> tuple[int, list[Move]]:
     """The most pyramid cards any line removes, and such a line (a winning one when 28)."""
     game = _game_of(deal, rules)
@@ -305,7 +315,7 @@ def hint(
     max_nodes: int | None = None,
     max_seconds: float | None = None,
     max_memory: int | str | None = None,
-    cancel: Any = None,
+    cancel: CancelEvent | None = None,
     fair: bool = False,
     seed: int = 0,
 ) -> Move | None:
@@ -342,7 +352,7 @@ def can_still_win(
     max_nodes: int | None = None,
     max_seconds: float | None = None,
     max_memory: int | str | None = None,
-    cancel: Any = None,
+    cancel: CancelEvent | None = None,
 ) -> bool | None:
     """Whether the current position can still be won (seed 003's "no chance to win" notice
     is ``can_still_win(game) is False``); None when a budget ran out."""
@@ -467,8 +477,8 @@ def solve_many(
     max_nodes: int | None = None,
     max_seconds: float | None = None,
     max_memory: int | str | None = None,
-    progress: Any = False,
-    cancel: Any = None,
+    progress: ProgressArg = False,
+    cancel: CancelEvent | None = None,
     chunk: int = 64,
     scheduler: Any = None,
     shard_size: int = 20_000,
@@ -547,8 +557,8 @@ def _solve_rows(
     budgets: dict[str, Any],
     threads: Any,
     chunk: int,
-    progress: Any,
-    cancel: Any,
+    progress: ProgressArg,
+    cancel: CancelEvent | None,
     what: str = "solve_many",
 ) -> dict[str, np.ndarray]:
     """The per-deal arrays of n deals, deals lo..hi-1 given by ``decks_of(lo, hi)`` (so that a
@@ -608,8 +618,8 @@ def _fill_rows(
     threads: Any,
     chunk: int,
     bar: Progress,
-    progress: Any,
-    cancel: Any,
+    progress: ProgressArg,
+    cancel: CancelEvent | None,
     what: str,
 ) -> None:
     # With objective "any", one search per deal answers both (the core's max_removed search
@@ -691,7 +701,7 @@ def _solve_on_cluster(
     objective: str,
     max_removed: bool,
     budgets: dict[str, Any],
-    progress: Any,
+    progress: ProgressArg,
 ) -> dict[str, np.ndarray]:
     from ..runtime.cluster import LazyTasks, place, shard_results, shards
 

@@ -57,7 +57,7 @@ from ..model.rules import Rules
 from ..runtime import args as _args
 from ..runtime.atomic import lock_file, write_atomic, write_atomic_with
 from ..runtime.cluster import shard_results
-from ..runtime.parallel import make_progress
+from ..runtime.parallel import ProgressArg, make_progress
 from ..runtime.plotting import figure_path, pyplot, save_figure
 
 FORMAT = "pyramid-solitaire survey 1"
@@ -486,7 +486,7 @@ def survey(
     max_removed: Any = None,
     scheduler: Any = None,
     workers: Any = 1,
-    progress: Any = False,
+    progress: ProgressArg = False,
     on_shard: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
     """Run (or resume) the survey of deals ``start .. start + count - 1`` into folder ``out``

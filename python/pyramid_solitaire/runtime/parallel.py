@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 import numpy as np
 
@@ -53,6 +53,18 @@ def new_flag() -> np.ndarray:
     return np.zeros(1, dtype=np.uint8)
 
 
+class CancelEvent(Protocol):
+    """What ``cancel=`` takes everywhere: anything with ``is_set()``, such as a
+    ``threading.Event``; the work stops soon after it is set."""
+
+    def is_set(self) -> bool: ...
+
+
+#: What ``progress=`` takes everywhere: True (a tqdm bar), False or None (nothing), a
+#: callable ``progress(done, total)``, or a :class:`Progress` of the caller's.
+ProgressArg: TypeAlias = "bool | None | Callable[[int, int], object] | Progress"
+
+
 class Progress:
     """What the batch code reports progress to: a tqdm bar, a callback or nothing."""
 
@@ -60,7 +72,7 @@ class Progress:
         self,
         total: int,
         unit: str,
-        progress: Any = False,
+        progress: ProgressArg = False,
         desc: str | None = None,
         delay: float = 0.0,
     ) -> None:
@@ -132,7 +144,9 @@ class Progress:
             self._bar = None
 
 
-def make_progress(progress: Any, total: int, unit: str, desc: str | None = None) -> Progress:
+def make_progress(
+    progress: ProgressArg, total: int, unit: str, desc: str | None = None
+) -> Progress:
     """A :class:`Progress` from the API's ``progress`` argument (or one given through)."""
     if isinstance(progress, Progress):
         return progress
@@ -163,7 +177,7 @@ def run_chunks(
     threads: Any,
     chunk: int,
     progress: Progress | None = None,
-    cancel: Any = None,
+    cancel: CancelEvent | None = None,
     what: str = "the batch",
 ) -> int:
     """Call ``work(lo, hi, flag)`` over [0, total) in chunks on ``threads`` worker threads and
@@ -207,7 +221,7 @@ def run_chunks(
 
 def run_call(
     fn: Callable[[np.ndarray], Any],
-    cancel: Any = None,
+    cancel: CancelEvent | None = None,
     progress: Progress | None = None,
     what: str = "the search",
 ) -> Any:
@@ -258,7 +272,7 @@ def map_ordered(
     fn: Callable[[Any, np.ndarray], Any],
     items: list[Any],
     threads: Any,
-    cancel: Any = None,
+    cancel: CancelEvent | None = None,
     what: str = "the batch",
 ) -> Iterator[Any]:
     """``fn(item, flag)`` for every item on worker threads, yielded in the items' order as
