@@ -30,8 +30,10 @@ def _layer(module: str) -> int | None:
     """The layer of a module of the package (None: the package's own __init__ and
     __main__, which may import anything)."""
     parts = module.split(".")
-    if len(parts) < 2 or parts[1] in ("__main__", "_moved"):
-        return None if parts[1:2] != ["_moved"] else 0
+    if len(parts) < 2 or parts[1] == "__main__":
+        return None
+    if parts[1] == "_moved":
+        return 0  # (it imports nothing of the package)
     top = "frontends" if parts[1] in FRONTENDS else parts[1]
     assert top in LAYERS, f"{module}: in no layer (a module belongs in one of {LAYERS})"
     return LAYERS.index(top)

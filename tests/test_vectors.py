@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from pyramid_core.position import Table
-from pyramid_solitaire import Deal, GameBatch, Rules, replay
+from pyramid_solitaire import UNLIMITED, Deal, GameBatch, Rules, replay
 from pyramid_solitaire.batch import action_id, greedy_actions
 
 import reference as ref
@@ -139,16 +139,24 @@ def test_the_greedy_outcome_on_every_simulator_path(v):
 
 @pytest.mark.parametrize("v", VECTORS, ids=IDS)
 def test_the_greedy_line_through_the_batch(v):
+    """The batch played by greedy_actions makes the line's moves and then stops: the game
+    is over, or (unlimited redeals) greedy's next move is the recycle the simulator does not
+    play after a pass that removed nothing."""
     batch = GameBatch(1, rules=v.rules, deals=[v.number], observation="visible", autoreset=None)
     obs, mask = batch.reset()
     line = []  # action ids (a pair's two cards in any order name one action)
-    for _ in range(len(v.line) + 1):
+    over = False
+    while len(line) < len(v.line):
         a = int(greedy_actions(obs, v.rules)[0])
-        if a < 0 or len(line) == len(v.line):
+        if a < 0:
             break
         line.append(a)
         obs, mask, _, term, trunc = batch.step(np.array([a]))
         if term[0] or trunc[0]:
+            over = True
             break
     assert line == [action_id(m) for m in v.line]
     assert bool(batch.won[0]) == v.won
+    if not over:
+        nxt = int(greedy_actions(obs, v.rules)[0])
+        assert nxt == -1 or (v.rules.redeals == UNLIMITED and nxt == action_id("recycle")), nxt

@@ -67,27 +67,26 @@ LEARNED = ROOT / "examples" / "imitate_msc.py"
 WEIGHTS = ROOT / "examples" / "weights" / "imitate_msc.npz"
 
 
+def learned_params() -> dict[str, Any]:
+    """The learned column's block parameters: its weights' file and their digest."""
+    import hashlib
+
+    path = WEIGHTS.relative_to(ROOT).as_posix()
+    return {"weights": path, "sha256": hashlib.sha256(WEIGHTS.read_bytes()).hexdigest()}
+
+
 def learned_policy(params: dict[str, Any] | None = None) -> Any:
     """The example's network as a ``simulate`` policy, from the weights in the repository;
     with a block's ``params``, checked to be the weights that block was played with."""
-    import hashlib
     import importlib.util
 
-    digest = hashlib.sha256(WEIGHTS.read_bytes()).hexdigest()
-    if params is not None and params.get("sha256") != digest:
+    if params is not None and params.get("sha256") != learned_params()["sha256"]:
         raise SystemExit(f"{WEIGHTS.name} is not the weights this block was played with")
     spec = importlib.util.spec_from_file_location("imitate_msc", LEARNED)
     assert spec is not None and spec.loader is not None
     example = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(example)
     return example.Net.load(WEIGHTS).policy
-
-
-def learned_params() -> dict[str, Any]:
-    import hashlib
-
-    path = WEIGHTS.relative_to(ROOT).as_posix()
-    return {"weights": path, "sha256": hashlib.sha256(WEIGHTS.read_bytes()).hexdigest()}
 
 
 def table_rows() -> list[A.Row]:

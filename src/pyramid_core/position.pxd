@@ -20,7 +20,7 @@ from libc.string cimport memchr, memset
 from pyramid_core.cards cimport card_rank, N_CARDS, N_PYRAMID, N_TALON, KING
 from pyramid_core.rules cimport pyr_rules, REDEALS_UNLIMITED
 from pyramid_core.geometry cimport (free_mask, half_covered_mask, only_cover, pyr_ctz32,
-                                    pyr_msb32, row_of, PYRAMID_ALL)
+                                    pyr_msb32, PYRAMID_ALL)
 
 ctypedef uint64_t pyr_pos
 ctypedef uint16_t pyr_move
@@ -348,11 +348,11 @@ cdef inline int pos_why_illegal(const pyr_table* t, pyr_pos p, int kind, const i
     about (the first one found), or -1. Beside gen_moves so that a rule and its
     explanation change together."""
     cdef pyr_move buf[MAX_MOVES]
-    cdef int n = gen_moves(t, p, buf), k, j, c, loc, other, r, top
+    cdef int n = gen_moves(t, p, buf), k, j, c, loc, other, top
     cdef pyr_move m
     cdef int av[3]
     cdef int n_av
-    cdef uint32_t pyr = pos_pyr(p), cov
+    cdef uint32_t pyr = pos_pyr(p)
     cdef bint found
     card[0] = -1
     if n == 0:
@@ -392,12 +392,10 @@ cdef inline int pos_why_illegal(const pyr_table* t, pyr_pos p, int kind, const i
         if loc < N_PYRAMID:
             if (free_mask(pyr) >> loc) & 1:
                 continue
-            r = row_of(loc)
-            cov = pyr & (((<uint32_t>1) << (loc + r + 1)) | ((<uint32_t>1) << (loc + r + 2)))
-            if n_cards == 2 and not t.rules.pair_with_covering:
-                other = table_loc(t, cards[1 - k])
-                if other < N_PYRAMID and cov == ((<uint32_t>1) << other):
-                    return WHY_CARD_COVERED_BY
+            if n_cards == 2 and not t.rules.pair_with_covering \
+                    and (half_covered_mask(pyr) >> loc) & 1 \
+                    and only_cover(pyr, loc) == table_loc(t, cards[1 - k]):
+                return WHY_CARD_COVERED_BY
             return WHY_CARD_BLOCKED
         found = False
         for j in range(n_av):

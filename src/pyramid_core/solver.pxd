@@ -80,5 +80,5 @@ cdef enum:
     PROBE_RELAXED_REMOVAL = 2   # a bound on the pyramid cards a line can still remove
     PROBE_STACK_OK = 3          # 0 when the last pass's waste-order relaxation proves it lost
 cdef int solve_probe(const pyr_table* t, pyr_pos pos, int what) noexcept nogil
-cdef int relaxed_moves(solve_ws* ws, const pyr_table* t, pyr_pos p, const pyr_move* buf,
-                       int n, uint8_t* ok) noexcept nogil
+cdef void relaxed_moves(solve_ws* ws, const pyr_table* t, pyr_pos p, const pyr_move* buf,
+                        int n, uint8_t* ok) noexcept nogil

@@ -809,24 +809,23 @@ cdef int solve_probe(const pyr_table* t, pyr_pos pos, int what) noexcept nogil:
     return out
 
 
-cdef int relaxed_moves(solve_ws* ws, const pyr_table* t, pyr_pos p, const pyr_move* buf,
-                       int n, uint8_t* ok) noexcept nogil:
+cdef void relaxed_moves(solve_ws* ws, const pyr_table* t, pyr_pos p, const pyr_move* buf,
+                        int n, uint8_t* ok) noexcept nogil:
     """For each of the n moves buf[k] at p, ok[k] = 0 when the free-talon relaxation proves
     the position after it lost (bounds.pyx's relaxed_ok: every talon card still in play at
     hand at any time; not worked out, 1, in the last pass and for win="all"), else 1. The
     relaxation reads only the pyramid and which cards the talon holds, never their order:
     a player who cannot see the stock knows as much. ws: a workspace of ws_init, for one
-    table (its caches are stamped anew here). Returns 0, or -1 when memory ran out."""
+    table (its caches are stamped anew here). A move whose relaxation outgrows its table is
+    answered 1 (relaxed_won's rule: no proof), and the next move gets the table afresh."""
     cdef search s
     cdef solve_limits lim
     cdef int k
     memset(&lim, 0, sizeof(solve_limits))
     search_init(&s, t, OBJ_ANY, &lim, ws.path, ws.best)
     _stamp(ws, &s)
-    hset_clear(&ws.relax, RELAX_MEMORY // 8)
-    s.relax = &ws.relax
     for k in range(n):
+        if k == 0 or s.relax == NULL:
+            hset_clear(&ws.relax, RELAX_MEMORY // 8)
+            s.relax = &ws.relax
         ok[k] = relaxed_ok(&s, pos_apply(t, p, buf[k])) != 0
-        if s.relax == NULL:
-            return -1
-    return 0
