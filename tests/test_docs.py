@@ -43,7 +43,9 @@ def test_the_walk_finds_the_documented_modules():
     } <= with_examples
 
 
-@pytest.mark.parametrize("path", ["README.md", "docs/session.md", "docs/env.md", "docs/fair.md"])
+@pytest.mark.parametrize(
+    "path", ["README.md", "docs/session.md", "docs/env.md", "docs/fair.md", "docs/solver.md"]
+)
 def test_markdown_examples(path):
     result = doctest.testfile(
         str(repo_file(*path.split("/"))),

@@ -29,6 +29,8 @@ from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, MAX_MOVES, LOC
                                     pos_talon, pos_cur, pos_recycles, can_recycle, below,
                                     gen_covering_pairs, move_a, move_b)
 from pyramid_core.rules cimport REDEALS_UNLIMITED
+from pyramid_core.shortcuts cimport (SC_CLASSES, SC_PARTNERS, SC_STACK, SC_RELAX,
+                                     SC_LOWER_BOUND)
 from pyramid_core.search cimport search, MCACHE, talon_counts
 from pyramid_core.solver cimport OBJ_MIN_MOVES, MAX_LINE
 
@@ -135,8 +137,8 @@ cdef int pyramid_partners(const search* s, uint32_t pyr) noexcept nogil:
     cdef uint64_t slot = 0, e
     cdef uint32_t f, x, y, kings
     cdef int best = PARTNERS_NONE, got, a, r
-    if pyr == 0:
-        return 0
+    if pyr == 0 or not (s.t.shortcuts & SC_PARTNERS):
+        return 0                           # (not shown sound for these rules: nothing said)
     if s.dcache == NULL:
         return 0                           # (no memory for it: nothing said)
     slot = (hmix(pyr) >> 40) & (MCACHE - 1)
@@ -175,6 +177,8 @@ cdef bint classes_ok(const search* s, uint32_t pyr, const int* tc, bint strict) 
     strict (win all, free talon): every talon card must pair with a pyramid card too."""
     cdef int r, q, a, b, need
     cdef uint32_t am, bm, packed = 0xFFFFFFFFU
+    if not (s.t.shortcuts & SC_CLASSES):
+        return True
     for r in range(1, 7):
         q = 13 - r
         am = pyr & s.t.pyr_rank[r]
@@ -251,15 +255,14 @@ cdef bint stack_ok(const search* s, pyr_pos p) noexcept nogil:
     time from the top: the next one once the one above it can go (a King; a pyramid partner
     that can go and that no card above it took; under stock_top_playable a stock partner).
     Every line of the game is a line of the relaxation, so when even there some pyramid card
-    can never go, no line wins. (Not under pair_with_covering, pair_waste_top_two or draw
-    three: True.)"""
+    can never go, no line wins. (Where the shortcuts' record does not allow it, True: not
+    under pair_with_covering, pair_waste_top_two or draw three.)"""
     cdef const pyr_table* t = s.t
     cdef uint32_t pyr = pos_pyr(p), talon = pos_talon(p), waste, stock, rem = 0, f, x, add
     cdef uint32_t acc = 0
     cdef int k, r, top
     cdef int used[14]
-    if (t.rules.draw != 1 or t.rules.pair_with_covering or t.rules.pair_waste_top_two
-            or not last_pass(s, p)):
+    if not (t.shortcuts & SC_STACK) or not last_pass(s, p):
         return True
     waste = talon & below(pos_cur(p))
     stock = talon & ~waste
@@ -310,8 +313,8 @@ cdef bint position_ok(search* s, pyr_pos p) noexcept nogil:
     it) tell?"""
     cdef int tc[14]
     talon_counts(s, reachable_talon(s, p), tc)
-    return classes_ok(s, pos_pyr(p), tc, False) and (
-        s.t.rules.pair_with_covering or pyramid_partners(s, pos_pyr(p)) < PARTNERS_NONE)
+    return (classes_ok(s, pos_pyr(p), tc, False)
+            and pyramid_partners(s, pos_pyr(p)) < PARTNERS_NONE)
 
 cdef inline int relax_note(search* s, uint64_t key, uint64_t val) noexcept nogil:
     """Remember an answer in s.relax (overwriting the key's entry in place when it has one:
@@ -359,8 +362,7 @@ cdef int relaxed_won(search* s, uint32_t pyr, uint64_t cnt) noexcept nogil:
     tc[0] = tc[13] = 0
     for r in range(1, 13):
         tc[r] = <int>((cnt >> (3 * (r - 1))) & 7)
-    if classes_ok(s, pyr, tc, False) and (
-            s.t.rules.pair_with_covering or pyramid_partners(s, pyr) < PARTNERS_NONE):
+    if classes_ok(s, pyr, tc, False) and pyramid_partners(s, pyr) < PARTNERS_NONE:
         if s.t.rules.pair_with_covering:           # a card with the one card covering it
             n = gen_covering_pairs(s.t, pyr, f, mv)
             for i in range(n):
@@ -471,7 +473,8 @@ cdef int relaxed_removal_bound(search* s, pyr_pos p) noexcept nogil:
     worked out in the last pass under draw one: there the talon's order binds, and the
     relaxation cost more than it saved)."""
     cdef int most
-    if s.relax == NULL or (s.t.rules.draw == 1 and last_pass(s, p)):
+    if not (s.t.shortcuts & SC_RELAX) or s.relax == NULL or (
+            s.t.rules.draw == 1 and last_pass(s, p)):
         return 28
     most = relaxed_most(s, pos_pyr(p), relax_counts(s, p))
     return 28 if most < 0 else 28 - pyr_popcount32(pos_pyr(p)) + most
@@ -495,7 +498,7 @@ cdef bint relaxed_ok(search* s, pyr_pos p) noexcept nogil:
     together only make it harder)? Not worked out (True) for win="all", nor, as measured, in
     the last pass: there the talon's order binds, and the relaxation pruned little and cost
     more than it saved."""
-    if s.win_all or s.relax == NULL or last_pass(s, p):
+    if not (s.t.shortcuts & SC_RELAX) or s.win_all or s.relax == NULL or last_pass(s, p):
         return True
     return relaxed_won(s, pos_pyr(p), relax_counts(s, p)) != 0
 
@@ -527,6 +530,8 @@ cdef uint32_t stuck_set(const search* s, uint32_t pyr, const int* tc) noexcept n
 
 cdef int stuck_bound(const search* s, uint32_t pyr, const int* tc) noexcept nogil:
     """At most how many pyramid cards can be gone in the end (stuck_set's stay)."""
+    if not (s.t.shortcuts & SC_CLASSES):
+        return 28
     return 28 - pyr_popcount32(stuck_set(s, pyr, tc))
 
 
@@ -536,6 +541,8 @@ cdef int removal_bound(const search* s, uint32_t pyr, const int* tc) noexcept no
     cdef uint32_t am, bm
     cdef int a, b, q, r, m
     cdef int counted = 28 - pyr_popcount32(pyr & ~s.t.pyr_rank[KING])
+    if not (s.t.shortcuts & SC_CLASSES):
+        return 28
     for r in range(1, 7):
         q = 13 - r
         am = pyr & s.t.pyr_rank[r]
@@ -556,7 +563,11 @@ cdef int pyramid_part(search* s, uint32_t pyr, pyr_part* pp) noexcept nogil:
     can clear them."""
     cdef uint32_t am, bm
     cdef int h = pyr_popcount32(pyr & s.t.pyr_rank[KING]), r, a, b, m, t
-    cdef uint32_t packed = class_matchings(s, pyr)
+    cdef uint32_t packed
+    if not (s.t.shortcuts & SC_LOWER_BOUND):
+        memset(pp, 0, sizeof(pyr_part))    # (not shown sound for these rules: 0)
+        return 0
+    packed = class_matchings(s, pyr)
     pp.need[0] = pp.need[7] = pp.need[13] = 0
     pp.pc[0] = pp.pc[7] = 0
     pp.pc[13] = h
@@ -577,7 +588,7 @@ cdef int pyramid_part(search* s, uint32_t pyr, pyr_part* pp) noexcept nogil:
     # The talon partners the pyramid needs, its timing counted (pyramid_partners), beyond
     # the classes' least: each two more is a move more (talon_bound shares it out).
     pp.d = 0
-    if s.objective == OBJ_MIN_MOVES and not s.t.rules.pair_with_covering:
+    if s.objective == OBJ_MIN_MOVES and s.t.shortcuts & SC_PARTNERS:
         t = pyramid_partners(s, pyr)
         if t >= PARTNERS_NONE:
             return MAX_LINE

@@ -1,9 +1,9 @@
 # cython: language_level=3
 """The last pass through the talon under draw one, decided by frame summaries (lastpass.pxd;
 docs/solver.md, "One pass: frames"). The solver uses it for every one-pass rule set under
-draw one but pair_waste_top_two (solver.pyx's frames_rules), where the tests compare it with
-the plain search; nothing in it needs the pass to be the only one (docs/solver.md says why
-the search with bounds stays for redeals).
+draw one but pair_waste_top_two (the shortcuts' record, pyr_shortcuts.h: PYR_SC_FRAMES), where
+the tests compare it with the plain search; nothing in it needs the pass to be the only one
+(docs/solver.md says why the search with bounds stays for redeals).
 
 In the last pass the waste is a stack: a card drawn onto it covers the cards below until it
 goes, and nothing ever goes back to the stock. While a waste card w is on top, the cards under

@@ -19,6 +19,7 @@ from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memchr, memset
 from pyramid_core.cards cimport card_rank, N_CARDS, N_PYRAMID, N_TALON, KING
 from pyramid_core.rules cimport pyr_rules, REDEALS_UNLIMITED
+from pyramid_core.shortcuts cimport pyr_shortcuts
 from pyramid_core.geometry cimport (free_mask, half_covered_mask, only_cover, pyr_ctz32,
                                     pyr_msb32, PYRAMID_ALL)
 
@@ -68,6 +69,7 @@ ctypedef struct pyr_table:
     uint8_t rank[52]        # location -> rank 1..13 (a card's location: table_loc)
     uint32_t pyr_rank[14]   # pyramid positions holding each rank
     uint32_t pile[3]        # draw 3: talon bits of waste piles 1, 2, 3
+    uint32_t shortcuts      # the shortcuts that may run under the rules (pyr_shortcuts.h)
 
 # ---- fields of a position -------------------------------------------------------------------
 
@@ -96,6 +98,7 @@ cdef inline void table_init(pyr_table* t, const uint8_t* deck,
     """Fill t from 52 card indices (pyramid row-major, then the talon in draw order)."""
     cdef int i, c, w
     t.rules = rules[0]
+    t.shortcuts = pyr_shortcuts(rules)
     memset(t.pyr_rank, 0, sizeof(t.pyr_rank))
     memset(t.pile, 0, sizeof(t.pile))
     for i in range(N_CARDS):

@@ -19,15 +19,11 @@ class Table:
     def __init__(
         self,
         deck: Iterable[int],
-        *,
-        waste_at_deal: int = 1,
-        draw: int = 1,
-        redeals: int = 255,
-        win_all: bool = False,
-        stock_top_playable: bool = False,
-        pair_waste_top_two: bool = False,
-        pair_with_covering: bool = False,
+        **options: int,
     ) -> None: ...
+    @property
+    def shortcuts(self) -> tuple[str, ...]: ...
+    def drop_shortcuts(self, names: Iterable[str] | str) -> None: ...
     def start(self) -> int: ...
     def moves(self, pos: int) -> list[int]: ...
     def apply(self, pos: int, move: int) -> int: ...

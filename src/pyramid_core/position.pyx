@@ -4,7 +4,8 @@ return positions as plain ints (the 64-bit words of position.pxd). The Python la
 (pyramid_solitaire.Game) builds on this; nothing here is meant for loops of millions."""
 from libc.stdint cimport uint8_t
 
-from pyramid_core.rules cimport REDEALS_UNLIMITED, REDEALS_MAX
+from pyramid_core.rules cimport rules_from_options
+from pyramid_core.shortcuts cimport pyr_sc_name, SC_COUNT
 
 PLAYING = STATUS_PLAYING
 WON = STATUS_WON
@@ -21,34 +22,48 @@ WHY = ("legal", "move_game_over", "draw_recycle_first", "draw_all_empty", "draw_
        "waste_top_two", "waste_under", "not_legal")
 
 
+cdef tuple _shortcut_names(uint32_t bits):
+    """The names of the shortcuts whose PYR_SC_* bits are set."""
+    cdef int i
+    return tuple(pyr_sc_name(i).decode() for i in range(SC_COUNT) if (bits >> i) & 1)
+
+
 cdef class Table:
     """One deal (52 card indices) under one rule set, ready to play."""
 
-    def __cinit__(self, deck, *, int waste_at_deal=1, int draw=1, int redeals=REDEALS_UNLIMITED,
-                  bint win_all=False, bint stock_top_playable=False,
-                  bint pair_waste_top_two=False, bint pair_with_covering=False):
+    def __cinit__(self, deck, **options):
+        """``options``: the rules by their core names (Rules.core_options(); missing ones
+        take their defaults), checked by rules_from_options."""
         cdef uint8_t cards[52]
         cdef pyr_rules rules
         cdef int i
         deck = list(deck)
         if len(deck) != 52 or sorted(deck) != list(range(52)):
             raise ValueError("a deck is the 52 card indices 0..51, each once")
-        if waste_at_deal not in (0, 1) or draw not in (1, 3):
-            raise ValueError("waste_at_deal must be 0 or 1 and draw 1 or 3")
-        if not (0 <= redeals <= REDEALS_MAX or redeals == REDEALS_UNLIMITED):
-            raise ValueError(f"redeals must be 0..{REDEALS_MAX} or {REDEALS_UNLIMITED}")
-        if draw == 3 and (redeals != 0 or stock_top_playable or pair_waste_top_two):
-            raise ValueError("draw 3 needs redeals 0, no stock_top_playable, no pair_waste_top_two")
+        rules_from_options(&rules, options)
         for i in range(52):
             cards[i] = deck[i]
-        rules.waste_at_deal = waste_at_deal
-        rules.draw = draw
-        rules.redeals = redeals
-        rules.win_all = win_all
-        rules.stock_top_playable = stock_top_playable
-        rules.pair_waste_top_two = pair_waste_top_two
-        rules.pair_with_covering = pair_with_covering
         table_init(&self.t, cards, &rules)
+
+    @property
+    def shortcuts(self):
+        """The names of the solver's shortcuts that may run under this table's rules (the
+        record of pyr_shortcuts.h; rules.shortcuts names the simulator's too)."""
+        return _shortcut_names(self.t.shortcuts)
+
+    def drop_shortcuts(self, names):
+        """Turn the shortcuts ``names`` (or all of them: ``"all"``) off for this table: the
+        solver's answers stay the same, found slower. For the tests, and to measure what a
+        shortcut is worth."""
+        cdef uint32_t mask = 0
+        cdef int i
+        known = {pyr_sc_name(i).decode(): i for i in range(SC_COUNT)}
+        for name in (known if names == "all" else names):
+            if name not in known:
+                raise ValueError(f"unknown shortcut {name!r}: expected one of "
+                                 + ", ".join(known))
+            mask |= (<uint32_t>1) << known[name]
+        self.t.shortcuts &= ~mask
 
     def start(self):
         """The position at the deal."""

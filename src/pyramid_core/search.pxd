@@ -10,6 +10,7 @@ from pyramid_core.hashset cimport hset
 from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, LOC_TALON, LOC_NONE,
                                     CUR_SHIFT, gen_moves, move_a, move_b, pos_recycles)
 from pyramid_core.rules cimport REDEALS_UNLIMITED
+from pyramid_core.shortcuts cimport SC_KING_FIRST
 from pyramid_core.solver cimport (OBJ_MIN_MOVES, STOP_NODES, STOP_TIME, STOP_MEMORY,
                                   STOP_CANCELLED, lp_store)
 
@@ -96,6 +97,8 @@ cdef inline int order_moves(search* s, pyr_pos p, pyr_move* mv) noexcept nogil:
     """The moves of p worth trying, best first: a King alone if there is one (pyramid Kings
     always; talon Kings unless the line must be shortest)."""
     cdef int n = gen_moves(s.t, p, mv), i
+    if not (s.t.shortcuts & SC_KING_FIRST):
+        return n
     for i in range(n):
         if move_b(mv[i]) == LOC_NONE and move_a(mv[i]) != LOC_NONE:
             if move_a(mv[i]) < LOC_TALON or s.objective != OBJ_MIN_MOVES:

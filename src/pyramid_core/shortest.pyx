@@ -27,6 +27,7 @@ from pyramid_core.search cimport search, spent, no_room, order_moves, pos_cards
 from pyramid_core.bounds cimport (pyr_part, lower_bound, pyramid_part, part_bound,
                                   position_ok, relaxed_ok, buries)
 from pyramid_core.solver cimport MAX_LINE, STOP_MEMORY
+from pyramid_core.shortcuts cimport SC_MACRO, SC_FRESH, SC_CURSOR
 
 # ---- the nodes and the frontier -------------------------------------------------------------
 
@@ -313,12 +314,15 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
     cdef pyr_pos p, c, q, prev
     cdef pyr_move step
     cdef bint recycled
+    # Macro-moves (the shortcuts' record says where they are sound): after a step, only the
+    # removals with a card the step made available; without them, every removal.
+    cdef bint macro = (s.t.shortcuts & SC_MACRO) != 0
     # Draw one without the waste's top-two pairs: the removals with a card a step made
     # available are written directly (fresh_moves), not picked from all the moves.
-    cdef bint quick = s.t.rules.draw == 1 and not s.t.rules.pair_waste_top_two
+    cdef bint quick = macro and (s.t.shortcuts & SC_FRESH) != 0
     # Draw one with finite redeals: s.visit keeps, per set of cards left, where (in steps)
     # and how cheaply positions with those cards were reached (dominated_by_cursor).
-    cdef bint by_cards = s.t.rules.draw == 1 and s.t.rules.redeals != REDEALS_UNLIMITED
+    cdef bint by_cards = (s.t.shortcuts & SC_CURSOR) != 0
     cdef int dom, m
     cdef pyr_pos kids[MAX_MOVES]
     cdef pyr_move kid_moves[MAX_MOVES]
@@ -365,7 +369,7 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
             q = pos_apply(s.t, q, step)
             k += 1
             recycled = recycled or step == MOVE_RECYCLE
-            fresh = newly_available(s.t, prev, q)
+            fresh = newly_available(s.t, prev, q) if macro else 0xFFFFFFFFU
         while True:
             # The removals at q (after k steps from p): all of them at p, else those using
             # what the last step made available. A free pyramid King goes alone, first.
@@ -454,7 +458,7 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
             elif (recycled and s.t.rules.redeals == REDEALS_UNLIMITED
                     and pos_cur(q) >= origin):
                 break                              # round to where the walk began
-            fresh = newly_available(s.t, prev, q)
+            fresh = newly_available(s.t, prev, q) if macro else 0xFFFFFFFFU
             if not quick and buries(s, q) and not position_ok(s, q):
                 break                              # lost: so is everything after it (the
                                                    # cards are p's: only a buried talon

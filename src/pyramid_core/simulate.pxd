@@ -137,7 +137,6 @@ cdef int sim_batch_decks(int policy, const pyr_rules* rules, uint64_t seed, cons
 # ---- for the test and benchmark hooks (tests/core_hooks/_simulate_tests.pyx) -----------------
 cdef const sim_path* sim_path_in_use() noexcept nogil     # the record resolved at import
 cdef int sim_path_for(int id, sim_path* p) noexcept nogil  # sim_path_make, this module's code
-cdef int sim_rules_from(pyr_rules* r, dict d) except -1    # rules_from_options, checked
 cdef int sim_check(int rc) except -1                       # raise for an error code
 cdef void sim_deal_rules(sim_deal* d, const pyr_rules* rules) noexcept nogil
 cdef void sim_deal_block(const sim_path* path, sim_deal* ds, const uint64_t* numbers,

@@ -13,7 +13,9 @@ from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
 from pyramid_core.cards cimport card_rank, N_CARDS, N_PYRAMID, N_TALON, KING
-from pyramid_core.rules cimport pyr_rules, rules_from_options, REDEALS_UNLIMITED, REDEALS_MAX
+from pyramid_core.rules cimport pyr_rules, rules_from_options, REDEALS_UNLIMITED
+from pyramid_core.shortcuts cimport (pyr_shortcuts, SC_PLAYOUT_DRAW1, SC_PLAYOUT_DRAW3,
+                                     SC_LOCKSTEP_DRAW1, SC_LOCKSTEP_DRAW3)
 from pyramid_core.geometry cimport (pyr_ctz32, pyr_msb32, pyr_popcount32, PYRAMID_ALL,
                                     PYR_GEO, pyr_geometry_init, pyr_match_init)
 from pyramid_core.position cimport (pyr_table, pyr_pos, MAX_MOVES, LOC_TALON, LOC_NONE,
@@ -360,6 +362,7 @@ cdef int sim_play_engine(int policy, const sim_deal* d, uint64_t rng, sim_result
     if policy != POLICY_GREEDY and policy != POLICY_RANDOM:
         return SIM_BAD_POLICY
     t.rules = d.rules
+    t.shortcuts = 0             # (the engine's moves only: no shortcut asked)
     memcpy(t.rank, d.rank, sizeof(t.rank))
     memcpy(t.pyr_rank, d.prank, sizeof(t.pyr_rank))
     memcpy(t.pile, d.pile, sizeof(t.pile))
@@ -993,16 +996,18 @@ cdef int _random_talon(const draws* kind, const sim_deal* d, uint64_t rng, sim_r
 cdef enum:
     KIND_DRAW1 = 0    # the specialised draw-1 playouts (and the lockstep ones)
     KIND_DRAW3 = 1    # the specialised draw-3 playouts (and the lockstep ones)
-    KIND_ANY = 2      # the engine playout (sim_play_engine): pair_waste_top_two, pair_with_covering
+    KIND_ANY = 2      # the engine playout (sim_play_engine): where the record allows neither
 
 
 cdef inline int _playout_kind(const pyr_rules* r) noexcept nogil:
-    """Which playouts a rule set takes: the one place that says it."""
-    if r.pair_with_covering:
-        return KIND_ANY
-    if r.draw == 3:
+    """Which playouts a rule set takes: the one place that asks the shortcuts' record
+    (pyr_shortcuts.h) for the scalar ones."""
+    cdef uint32_t sc = pyr_shortcuts(r)
+    if sc & SC_PLAYOUT_DRAW1:
+        return KIND_DRAW1
+    if sc & SC_PLAYOUT_DRAW3:
         return KIND_DRAW3
-    return KIND_ANY if r.pair_waste_top_two else KIND_DRAW1
+    return KIND_ANY
 
 
 cdef inline bint _lockstep_applies(const sim_path* path, int policy,
@@ -1010,7 +1015,7 @@ cdef inline bint _lockstep_applies(const sim_path* path, int policy,
     """Does a numbered batch run in lockstep (the path has a lockstep playout, the greedy or
     the random policy, rules the lockstep playouts know)?"""
     return (path.play != NULL and (policy == POLICY_RANDOM or policy == POLICY_GREEDY)
-            and _playout_kind(r) != KIND_ANY)
+            and (pyr_shortcuts(r) & (SC_LOCKSTEP_DRAW1 | SC_LOCKSTEP_DRAW3)) != 0)
 
 
 cdef int sim_play_greedy(const sim_deal* d, sim_result* res, pyr_move* rec) noexcept nogil:
@@ -1189,17 +1194,6 @@ cdef inline void _block_numbers(uint64_t* numbers, uint64_t start, const uint64_
 
 # ---- Python entry points --------------------------------------------------------------------
 
-cdef int sim_rules_from(pyr_rules* r, dict d) except -1:
-    """rules_from_options, then the checks the playouts rely on."""
-    rules_from_options(r, d)
-    if r.waste_at_deal > 1 or r.draw not in (1, 3) or not (
-            r.redeals <= REDEALS_MAX or r.redeals == REDEALS_UNLIMITED):
-        raise ValueError(f"bad core rule options {d!r}")
-    if r.draw == 3 and (r.redeals != 0 or r.stock_top_playable or r.pair_waste_top_two):
-        raise ValueError("draw 3 needs redeals 0, no stock_top_playable, no pair_waste_top_two")
-    return 0
-
-
 cdef int sim_check(int rc) except -1:
     """Raise for a playout's error code."""
     if rc == SIM_BAD_POLICY:
@@ -1218,7 +1212,7 @@ def run(int policy, dict rules, unsigned long long seed, unsigned long long star
     cdef pyr_rules r
     cdef int rc
     cdef const uint64_t* dp = NULL
-    sim_rules_from(&r, rules)
+    rules_from_options(&r, rules)
     if lo < 0 or hi > won.shape[0] or hi > removed.shape[0] or hi > moves.shape[0] \
             or hi > score.shape[0] or lo > hi:
         raise ValueError("range outside the result arrays")
@@ -1248,7 +1242,7 @@ def run_decks(int policy, dict rules, unsigned long long seed,
     cdef pyr_rules r
     cdef int rc = SIM_OK
     cdef Py_ssize_t bad
-    sim_rules_from(&r, rules)
+    rules_from_options(&r, rules)
     if decks.shape[1] != 52:
         raise ValueError(f"decks must be n x 52 (card indices), got {decks.shape[0]} x "
                          f"{decks.shape[1]}")
@@ -1282,7 +1276,7 @@ def play(int policy, dict rules, unsigned long long seed, unsigned long long num
     cdef pyr_move rec[SIM_MAX_RECORD]
     cdef uint8_t cards[52]
     cdef int rc, i
-    sim_rules_from(&r, rules)
+    rules_from_options(&r, rules)
     if deck is None:
         sim_deal_from_number(&SIM_PATH, &d, number, &r, True)
     else:
@@ -1307,8 +1301,17 @@ def simd_path(policy=None, rules=None):
     cdef pyr_rules r
     if policy is None:
         return PATH_NAMES[SIM_PATH.id]
-    sim_rules_from(&r, rules)
+    rules_from_options(&r, rules)
     return PATH_NAMES[SIM_PATH.id] if _lockstep_applies(&SIM_PATH, policy, &r) else "scalar"
+
+
+def playout_kind(dict rules):
+    """The playouts a game under these rules takes, one at a time: "draw1" or "draw3" (the
+    specialised ones) or "engine" (sim_play_engine: every rule set, slower), as the
+    shortcuts' record (pyr_shortcuts.h) allows."""
+    cdef pyr_rules r
+    rules_from_options(&r, rules)
+    return ("draw1", "draw3", "engine")[_playout_kind(&r)]
 
 
 def cpu_features():

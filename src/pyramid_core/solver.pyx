@@ -37,6 +37,7 @@ from libc.string cimport memset, memcpy
 
 from pyramid_core.cards cimport KING, N_TALON
 from pyramid_core.rules cimport REDEALS_UNLIMITED, pyr_rules, rules_from_options
+from pyramid_core.shortcuts cimport SC_FREE_TALON, SC_FRAMES, SC_CLASSES
 from pyramid_core.geometry cimport (free_mask, pyr_ctz32, pyr_popcount32, PYR_GEO,
                                     pyr_geometry_init)
 from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, Table, MAX_MOVES, LOC_TALON,
@@ -128,6 +129,8 @@ cdef inline bint dominated(search* s, uint32_t pyr, uint64_t cnt) noexcept nogil
     state is not on the current line). Else remember these counts for the pyramid, unless
     the ones kept are not below them."""
     cdef uint64_t key = (<uint64_t>1 << 63) | pyr, slot = hset_slot(s.visit, key), kept
+    if not (s.t.shortcuts & SC_CLASSES):
+        return False
     if hset_at(s.visit, slot, key):
         kept = hset_value(s.visit, slot)
         if cnt_within(cnt, kept):
@@ -397,17 +400,16 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
 
 
 cdef bint free_talon_rules(const pyr_table* t) noexcept nogil:
-    """Do the free-talon search's rules hold (draw one, unlimited redeals, neither the stock
-    top nor the waste's top two playable)?"""
-    return (t.rules.draw == 1 and t.rules.redeals == REDEALS_UNLIMITED
-            and not t.rules.stock_top_playable and not t.rules.pair_waste_top_two)
+    """May the free-talon search run (the shortcuts' record: draw one, unlimited redeals,
+    neither the stock top nor the waste's top two playable)?"""
+    return (t.shortcuts & SC_FREE_TALON) != 0
 
 
 cdef bint frames_rules(const pyr_table* t) noexcept nogil:
     """Do the last pass's frames decide (draw one, one pass, not the waste's top two)? With
     redeals the search with its bounds is faster: before the last pass its entries are many
     and each one's frames are its own (docs/solver.md)."""
-    return t.rules.draw == 1 and t.rules.redeals == 0 and not t.rules.pair_waste_top_two
+    return (t.shortcuts & SC_FRAMES) != 0
 
 
 cdef int ws_init(solve_ws* ws) noexcept nogil:

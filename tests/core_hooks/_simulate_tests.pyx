@@ -11,7 +11,7 @@ from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcmp, memcpy, memset
 
 from pyramid_core.cards cimport card_rank, N_TALON
-from pyramid_core.rules cimport pyr_rules
+from pyramid_core.rules cimport pyr_rules, rules_from_options
 from pyramid_core.position cimport pyr_move, LOC_TALON
 from pyramid_core.geometry cimport pyr_popcount32
 from pyramid_core.shuffle cimport deal_shuffle
@@ -19,7 +19,7 @@ from pyramid_core.simulate cimport (sim_deal, sim_result, SIM_MAX_RECORD, SIM_MO
                                     SIM_BLOCK, pyr_sim_blocker, sim_path, sim_path_for,
                                     sim_path_in_use,
                                     pyr_sim_init, pyr_sim_shuffle, sim_deal_from_number,
-                                    sim_game_seed, sim_play, sim_play_engine, sim_rules_from,
+                                    sim_game_seed, sim_play, sim_play_engine,
                                     sim_check, sim_batch_on, sim_deal_rules, sim_deal_block,
                                     sim_veto)
 
@@ -76,7 +76,7 @@ def run(str path, int policy, dict rules, unsigned long long seed, unsigned long
     cdef int rc, cap = _cap(move_cap)
     cdef const uint64_t* dp = NULL
     _path(&p, path)
-    sim_rules_from(&r, rules)
+    rules_from_options(&r, rules)
     if lo < 0 or lo > hi or hi > won.shape[0] or hi > removed.shape[0] or hi > moves.shape[0] \
             or hi > score.shape[0] or (deals is not None and hi > deals.shape[0]):
         raise ValueError("range outside the arrays")
@@ -96,7 +96,7 @@ def play(int policy, dict rules, unsigned long long seed, unsigned long long num
     cdef pyr_rules r
     cdef sim_deal d
     cdef sim_result res
-    sim_rules_from(&r, rules)
+    rules_from_options(&r, rules)
     sim_deal_from_number(sim_path_in_use(), &d, number, &r, False)
     d.move_cap = _cap(move_cap)
     sim_check(sim_play(policy, &d, sim_game_seed(seed, number), &res, NULL))
@@ -116,7 +116,7 @@ def reference(int policy, dict rules, unsigned long long seed, unsigned long lon
     cdef sim_result res
     cdef pyr_move rec[SIM_MAX_RECORD]
     cdef int i, rc, n_rec
-    sim_rules_from(&r, rules)
+    rules_from_options(&r, rules)
     sim_deal_from_number(sim_path_in_use(), &d, number, &r, True)
     d.move_cap = _cap(move_cap)
     rc = sim_play_engine(policy, &d, sim_game_seed(seed, number), &res, rec)
@@ -172,7 +172,7 @@ def check_deal_setup(unsigned long long start, long long count, dict rules, str 
     cdef uint64_t n
     cdef int j, k
     _path(&p, path)
-    sim_rules_from(&r, rules)
+    rules_from_options(&r, rules)
     for j in range(SIM_BLOCK):
         sim_deal_rules(&ds[j], &r)
     memset(&blk, 0, sizeof(blk))
@@ -203,7 +203,7 @@ def veto(dict rules, unsigned long long number, uint32_t pyr, uint32_t talon, in
     cdef uint8_t pc[14]
     cdef uint8_t tc[14]
     cdef int k
-    sim_rules_from(&r, rules)
+    rules_from_options(&r, rules)
     sim_deal_from_number(sim_path_in_use(), &d, number, &r, False)
     for k in range(14):
         pc[k] = <uint8_t>pyr_popcount32(pyr & d.prank[k])
@@ -233,7 +233,7 @@ def bench_setup(unsigned long long start, long long count, dict rules, int mode=
     cdef int k
     if path is not None:
         _path(&p, path)
-    sim_rules_from(&r, rules)
+    rules_from_options(&r, rules)
     for k in range(SIM_BLOCK):
         sim_deal_rules(&ds[k], &r)
     memset(&b, 0, sizeof(b))

@@ -36,6 +36,7 @@ from typing import Any, NoReturn, cast
 
 from .. import __version__
 from ..model.deal import Deal, code_rules
+from ..model.options import OPTIONS
 from ..model.rules import Rules
 
 PROG = "pyramid-solitaire"
@@ -111,35 +112,24 @@ def rule_flags() -> argparse.ArgumentParser:
         metavar="PRESET",
         help="preset: " + ", ".join(Rules.preset_names()) + " (or its letter)",
     )
-    g.add_argument(
-        "--redeals", metavar="N|unlimited", help="how many times the waste may be recycled"
-    )
-    g.add_argument("--waste-at-deal", metavar="0|1", help="cards turned onto the waste at the deal")
-    g.add_argument("--draw", metavar="1|3", help="draw one card, or three onto three waste piles")
-    g.add_argument("--win", metavar="pyramid|all", help="clear the pyramid, or remove all 52 cards")
-    for flag, text in (
-        ("stock-top-playable", "the stock's top card is available"),
-        ("pair-waste-top-two", "the top two waste cards may pair"),
-        ("pair-with-covering", "a card may pair with the only card covering it"),
-    ):
-        g.add_argument(f"--{flag}", action=argparse.BooleanOptionalAction, default=None, help=text)
+    for option in OPTIONS:  # each option's flag, as its table declares it
+        if option.metavar is None:
+            g.add_argument(
+                option.flag,
+                dest=option.name,
+                action=argparse.BooleanOptionalAction,
+                default=None,
+                help=option.help,
+            )
+        else:
+            g.add_argument(option.flag, dest=option.name, metavar=option.metavar, help=option.help)
     return p
-
-
-_OPTIONS = (
-    "redeals",
-    "waste_at_deal",
-    "draw",
-    "win",
-    "stock_top_playable",
-    "pair_waste_top_two",
-    "pair_with_covering",
-)
 
 
 def rule_changes(args: argparse.Namespace) -> dict[str, object]:
     """The option flags given, by option name."""
-    return {name: getattr(args, name) for name in _OPTIONS if getattr(args, name) is not None}
+    given = {o.name: getattr(args, o.name) for o in OPTIONS}
+    return {name: value for name, value in given.items() if value is not None}
 
 
 def _with_flags(base: Rules, changes: dict[str, object]) -> Rules:
@@ -150,12 +140,12 @@ def _with_flags(base: Rules, changes: dict[str, object]) -> Rules:
         return base.replace(**changes)
     except ValueError as e:
         text = str(e)
-        for name in _OPTIONS:
+        for option in OPTIONS:
 
-            def flag(m: re.Match[str], n: str = name) -> str:
-                return "--" + n.replace("_", "-") + (" " if m.group(1) else "")
+            def flag(m: re.Match[str], f: str = option.flag) -> str:
+                return f + (" " if m.group(1) else "")
 
-            text = re.sub(rf"\b{name}\b(=?)", flag, text)
+            text = re.sub(rf"\b{option.name}\b(=?)", flag, text)
         raise UsageError(text) from None
 
 

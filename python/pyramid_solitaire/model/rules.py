@@ -14,57 +14,30 @@ ValueError: draw=3 needs redeals=0 (three waste piles cannot be recycled), got r
 
 from __future__ import annotations
 
+import inspect
 import math
-from typing import Any, Final, Literal, Union
-
-from pyramid_core.rules import MAX_REDEALS
-from pyramid_core.rules import UNLIMITED as _CORE_UNLIMITED
+from typing import TYPE_CHECKING, Any, Final, Literal, Union
 
 from ..runtime.args import choice, excerpt, flag, whole
+from . import options as _table
+from .options import CUSTOM_LETTER, MAX_REDEALS, OPTIONS, PRESETS, UNLIMITED, Option
 from .reasons import InputError
 
-UNLIMITED: Final = "unlimited"
+__all__ = ["CUSTOM_LETTER", "UNLIMITED", "Redeals", "Rules"]
+
 Redeals = Union[int, Literal["unlimited"]]  # noqa: UP007  (a runtime alias on 3.10)
 
-_FIELDS = (
-    "waste_at_deal",
-    "draw",
-    "redeals",
-    "win",
-    "stock_top_playable",
-    "pair_waste_top_two",
-    "pair_with_covering",
-)
-_DEFAULTS: dict[str, Any] = dict(
-    waste_at_deal=1,
-    draw=1,
-    redeals=UNLIMITED,
-    win="pyramid",
-    stock_top_playable=False,
-    pair_waste_top_two=False,
-    pair_with_covering=False,
-)
-
-# name -> (letter, options differing from the defaults, source)
-_PRESETS: dict[str, tuple[str, dict[str, Any], str]] = {
-    "pyramide": ("N", {}, "seed 000 (the default)"),
-    "three-pass": ("T", dict(waste_at_deal=0, redeals=2), "seed 002"),
-    "unlimited": ("U", dict(waste_at_deal=0), "seed 003"),
-    "classic": ("C", dict(waste_at_deal=0, redeals=0), "seed 004"),
-    "classic-draw3": ("D", dict(waste_at_deal=0, draw=3, redeals=0), "seed 004, draw three"),
-    "msc": (
-        "M",
-        dict(waste_at_deal=0, redeals=2, stock_top_playable=True),
-        "Microsoft Solitaire Collection",
-    ),
-}
-CUSTOM_LETTER = "X"
+_FIELDS: Final = _table.names()
+_DEFAULTS: Final = _table.defaults()
+_PRESETS: Final = {p.name: p for p in PRESETS}
 # Keys of a rules dict that name its base preset.
 _BASE_KEYS = ("preset", "name", "letter")
 
 
 class Rules:
     """An immutable, validated rule set. Keyword arguments override the ``pyramide`` defaults.
+
+    The options (model/options.py declares them; docs/rules.md lists them):
 
     - ``waste_at_deal``: 0 or 1 talon cards turned onto the waste at the deal
     - ``draw``: 1, or 3 (three waste piles; only with ``redeals=0``)
@@ -76,46 +49,22 @@ class Rules:
     """
 
     __slots__ = _FIELDS
-    waste_at_deal: int
-    draw: int
-    redeals: Redeals
-    win: str
-    stock_top_playable: bool
-    pair_waste_top_two: bool
-    pair_with_covering: bool
 
-    def __init__(
-        self,
-        *,
-        waste_at_deal: int = 1,
-        draw: int = 1,
-        redeals: Redeals | None = UNLIMITED,
-        win: str = "pyramid",
-        stock_top_playable: bool = False,
-        pair_waste_top_two: bool = False,
-        pair_with_covering: bool = False,
-    ) -> None:
-        values = dict(
-            waste_at_deal=_choice("waste_at_deal", waste_at_deal, (0, 1)),
-            draw=_choice("draw", draw, (1, 3)),
-            redeals=_redeals(redeals),
-            win=_choice("win", win, ("pyramid", "all")),
-            stock_top_playable=flag("stock_top_playable", stock_top_playable),
-            pair_waste_top_two=flag("pair_waste_top_two", pair_waste_top_two),
-            pair_with_covering=flag("pair_with_covering", pair_with_covering),
-        )
-        if values["draw"] == 3:
-            if values["redeals"] != 0:
-                raise ValueError(
-                    "draw=3 needs redeals=0 (three waste piles cannot be recycled), "
-                    f"got redeals={values['redeals']!r}"
-                )
-            for opt in ("stock_top_playable", "pair_waste_top_two"):
-                if values[opt]:
-                    raise ValueError(
-                        f"draw=3 does not go with {opt} (only the top card of "
-                        "each of the three waste piles is available)"
-                    )
+    if TYPE_CHECKING:  # each option is an attribute, named by the table
+
+        def __getattr__(self, name: str) -> Any: ...
+
+    def __init__(self, **options: Any) -> None:
+        unknown = [k for k in options if k not in _DEFAULTS]
+        if unknown:
+            raise TypeError(
+                f"Rules() got unknown rule option(s) {', '.join(map(repr, unknown))}: "
+                f"expected {', '.join(_FIELDS)}"
+            )
+        values = {o.name: _parse(o, options.get(o.name, o.default)) for o in OPTIONS}
+        problem = _table.problem(values)
+        if problem is not None:
+            raise ValueError(problem)
         for k, v in values.items():
             object.__setattr__(self, k, v)
 
@@ -129,12 +78,12 @@ class Rules:
         if not isinstance(name, str):
             raise ValueError(f"a preset name is a string, got {excerpt(name)}")
         key = name.strip().lower().replace("_", "-")
-        for preset, (letter, opts, _src) in _PRESETS.items():
-            if key == preset or name.strip().upper() == letter:
-                return cls(**opts)
+        for preset in PRESETS:
+            if key == preset.name or name.strip().upper() == preset.letter:
+                return cls(**preset.changes)
         raise ValueError(
             f"unknown rules preset {excerpt(name)}: expected one of "
-            + ", ".join(f"{n} ({v[0]})" for n, v in _PRESETS.items())
+            + ", ".join(f"{p.name} ({p.letter})" for p in PRESETS)
         )
 
     @classmethod
@@ -144,11 +93,11 @@ class Rules:
             raise ValueError(f"a rules letter is a string, got {excerpt(letter)}")
         if letter.upper() == CUSTOM_LETTER:
             return None
-        if letter.upper() not in {v[0] for v in _PRESETS.values()}:
+        if letter.upper() not in {p.letter for p in PRESETS}:
             raise InputError(
                 "rules_letter",
                 letter=excerpt(letter),
-                letters=" ".join(v[0] for v in _PRESETS.values()),
+                letters=" ".join(p.letter for p in PRESETS),
             )
         return cls.preset(letter.upper())
 
@@ -160,16 +109,16 @@ class Rules:
     def name(self) -> str:
         """The preset's name, or ``"custom"``."""
         mine = self._options()
-        for name, (_letter, opts, _src) in _PRESETS.items():
-            if opts == mine:
-                return name
+        for preset in PRESETS:
+            if preset.changes == mine:
+                return preset.name
         return "custom"
 
     @property
     def letter(self) -> str:
         """The one-letter code used in deal codes (``X`` for custom rules)."""
         name = self.name
-        return _PRESETS[name][0] if name in _PRESETS else CUSTOM_LETTER
+        return _PRESETS[name].letter if name in _PRESETS else CUSTOM_LETTER
 
     @property
     def passes(self) -> int | None:
@@ -241,30 +190,14 @@ class Rules:
         )
 
     def core_options(self) -> dict[str, Any]:
-        """Keyword arguments for ``pyramid_core.position.Table``."""
-        return dict(
-            waste_at_deal=self.waste_at_deal,
-            draw=self.draw,
-            redeals=_CORE_UNLIMITED if self.redeals == UNLIMITED else self.redeals,
-            win_all=self.win == "all",
-            stock_top_playable=self.stock_top_playable,
-            pair_waste_top_two=self.pair_waste_top_two,
-            pair_with_covering=self.pair_with_covering,
-        )
+        """Keyword arguments for ``pyramid_core.position.Table`` (and every core entry point
+        that takes rules): each option under its core name, as the core holds it."""
+        return {o.core: o.to_core(getattr(self, o.name)) for o in OPTIONS}
 
     def describe(self) -> str:
         """One line for people: ``msc (M): draw 1, 3 passes, stock top playable, win pyramid``."""
-        parts = [
-            f"draw {self.draw}",
-            "unlimited passes"
-            if self.passes is None
-            else f"{self.passes} pass{'es' if self.passes > 1 else ''}",
-            f"{self.waste_at_deal} card on the waste at the deal" if self.waste_at_deal else None,
-            "stock top playable" if self.stock_top_playable else None,
-            "pair the top two waste cards" if self.pair_waste_top_two else None,
-            "pair with the covering card" if self.pair_with_covering else None,
-            f"win: {'clear the pyramid' if self.win == 'pyramid' else 'remove all 52 cards'}",
-        ]
+        ordered = sorted(OPTIONS, key=lambda o: o.phrase_place)
+        parts = [o.phrase(getattr(self, o.name)) for o in ordered]
         return f"{self.name} ({self.letter}): " + ", ".join(p for p in parts if p)
 
     # ---- value semantics --------------------------------------------------------------------
@@ -299,37 +232,56 @@ def _rules_from_options(d: dict[str, Any]) -> Rules:
     return Rules(**d)
 
 
-def _choice(name: str, value: Any, allowed: tuple[Any, ...]) -> Any:
-    if isinstance(allowed[0], int):
-        if isinstance(value, str) and not value.strip().lstrip("+-").isascii():
-            raise ValueError(
-                f"{name} must be one of {', '.join(map(repr, allowed))}, got {excerpt(value)}"
-            )
-        try:
-            # waste_at_deal reads as a yes/no too: True is one card on the waste
-            number = (
-                int(value)
-                if isinstance(value, bool) and name == "waste_at_deal"
-                else whole(name, value)
-            )
-        except ValueError:
-            number = None
-        if number not in allowed:
-            raise ValueError(
-                f"{name} must be one of {', '.join(map(repr, allowed))}, got {excerpt(value)}"
-            )
-        return number
-    return choice(name, value, allowed)
+def _parse(option: Option, value: Any) -> Any:
+    """``value`` read as ``option`` takes it (the one reader of every option's values)."""
+    if option.kind == "flag":
+        return flag(option.name, value)
+    if option.kind == "count":
+        return _count(option.name, value)
+    allowed = option.choices
+    if not isinstance(allowed[0], int):
+        return choice(option.name, value, allowed)
+    expected = f"{option.name} must be one of {', '.join(map(repr, allowed))}, got {excerpt(value)}"
+    if isinstance(value, str) and not value.strip().lstrip("+-").isascii():
+        raise ValueError(expected)
+    try:
+        # a yes/no reads as a number too where the table says so: True is 1
+        number = (
+            int(value)
+            if isinstance(value, bool) and option.bool_as_int
+            else whole(option.name, value)
+        )
+    except ValueError:
+        number = None
+    if number not in allowed:
+        raise ValueError(expected)
+    return number
 
 
-def _redeals(value: Any) -> Redeals:
+def _count(name: str, value: Any) -> Redeals:
+    """A count of 0..MAX_REDEALS, or ``"unlimited"`` (also None, infinity and their words)."""
     if value is None or (isinstance(value, float) and math.isinf(value) and value > 0):
         return UNLIMITED
     if isinstance(value, str) and value.strip().lower() in ("unlimited", "inf", "infinite", "none"):
         return UNLIMITED
     try:
-        return whole("redeals", value, 0, MAX_REDEALS)
+        return whole(name, value, 0, MAX_REDEALS)
     except ValueError:
         raise ValueError(
-            f"redeals must be a whole number 0..{MAX_REDEALS} or 'unlimited', got {excerpt(value)}"
+            f"{name} must be a whole number 0..{MAX_REDEALS} or 'unlimited', got {excerpt(value)}"
         ) from None
+
+
+def _signature() -> inspect.Signature:
+    """Rules(*, waste_at_deal=1, draw=1, ...): what help() and editors show."""
+    self = inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY)
+    return inspect.Signature(
+        [self]
+        + [
+            inspect.Parameter(o.name, inspect.Parameter.KEYWORD_ONLY, default=o.default)
+            for o in OPTIONS
+        ]
+    )
+
+
+Rules.__init__.__signature__ = _signature()  # type: ignore[attr-defined]

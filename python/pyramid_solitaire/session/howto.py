@@ -18,23 +18,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..model.options import OPTIONS, Section
 from ..model.profiles import Profile
+from ..model.rules import Rules
 from .messages import check_lang
 
-#: Every text of the page, in both languages ({placeholders} filled from the profile).
+#: Every text of the page, in both languages ({placeholders} filled from the profile), but
+#: for what the rule options say: their sentences are in their table (model/options.py).
 TEXTS: dict[str, dict[str, str]] = {
     "title": {"en": "How to play: {game}", "vi": "Cách chơi: {game}"},
     "goal": {"en": "Goal", "vi": "Mục tiêu"},
-    "goal_pyramid": {
-        "en": "Remove the 28 cards of the pyramid. The cards left in the stock "
-        "and the waste do not matter.",
-        "vi": "Loại bỏ hết 28 lá của kim tự tháp. Các lá còn lại trong chồng "
-        "bài rút và chồng bài bỏ không tính.",
-    },
-    "goal_all": {
-        "en": "Remove all 52 cards: the pyramid, the stock and the waste.",
-        "vi": "Loại bỏ cả 52 lá: kim tự tháp, chồng bài rút và chồng bài bỏ.",
-    },
     "deal": {
         "en": "The 28 pyramid cards lie face up in 7 rows, each card partly covered by "
         "the two below it; the other 24 cards are the stock, face down.",
@@ -66,53 +59,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "đầu là 7 lá ở hàng dưới cùng. Lá trên cùng của chồng bài bỏ cũng tự "
         "do.",
     },
-    "free_three": {
-        "en": "The top card of each of the three waste piles is free.",
-        "vi": "Lá trên cùng của mỗi chồng trong ba chồng bài bỏ đều tự do.",
-    },
-    "stock_top": {
-        "en": "In this game the stock's top card is free as well, before it is drawn.",
-        "vi": "Trong kiểu chơi này, lá trên cùng của chồng bài rút cũng tự do, trước khi được rút.",
-    },
-    "waste_two": {
-        "en": "The top two cards of the waste may pair with each other.",
-        "vi": "Hai lá trên cùng của chồng bài bỏ có thể ghép với nhau.",
-    },
-    "covering": {
-        "en": "A card may pair with the one card still covering it.",
-        "vi": "Một lá có thể ghép với lá duy nhất còn đè lên nó.",
-    },
     "stock": {"en": "The stock and the waste", "vi": "Chồng bài rút và chồng bài bỏ"},
-    "draw_one": {
-        "en": "Tap the stock to turn its top card onto the waste.",
-        "vi": "Chạm chồng bài rút để lật lá trên cùng sang chồng bài bỏ.",
-    },
-    "draw_three": {
-        "en": "Tap the stock to turn three cards onto the three waste piles, one on each.",
-        "vi": "Chạm chồng bài rút để lật ba lá sang ba chồng bài bỏ, mỗi chồng một lá.",
-    },
-    "waste_at_deal": {
-        "en": "At the deal, one card is already turned onto the waste.",
-        "vi": "Lúc chia bài, một lá đã được lật sẵn lên chồng bài bỏ.",
-    },
-    "redeals_unlimited": {
-        "en": "When the stock is empty, tapping it turns the waste over to "
-        "go through it again, as often as you like.",
-        "vi": "Khi chồng bài rút hết, chạm vào nó để lật lại chồng bài bỏ "
-        "và rút tiếp, bao nhiêu lần cũng được.",
-    },
-    "redeals_some": {
-        "en": "When the stock is empty, tapping it turns the waste over to go "
-        "through it again: {n} {times} in this game (shown under the "
-        "stock).",
-        "vi": "Khi chồng bài rút hết, chạm vào nó để lật lại chồng bài bỏ và rút "
-        "tiếp: {n} lần trong kiểu chơi này (số lần còn lại hiện dưới "
-        "chồng bài).",
-    },
-    "redeals_none": {
-        "en": "The stock is gone through once: the waste is never turned over.",
-        "vi": "Chồng bài rút chỉ được rút một lượt: không lật lại chồng bài bỏ.",
-    },
     "end": {
         "en": "The game ends when you win, or when no move is left.",
         "vi": "Ván bài kết thúc khi bạn thắng, hoặc khi không còn nước đi nào.",
@@ -155,13 +102,22 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "The game tells you as soon as the deal can no longer be won.",
         "vi": "Trò chơi báo ngay khi ván bài không còn cơ hội thắng.",
     },
-    "times_one": {"en": "time", "vi": "lần"},
-    "times_many": {"en": "times", "vi": "lần"},
 }
 
 
 def _t(key: str, lang: str, **args: Any) -> str:
     return TEXTS[key][lang].format(**args)
+
+
+def _option_sentences(rules: Rules, section: Section, lang: str) -> list[str]:
+    """What the rule options say in ``section`` (model/options.py: each option's sentences)."""
+    said = [
+        (sentence.place, getattr(sentence, lang).format(n=getattr(rules, o.name)))
+        for o in OPTIONS
+        for sentence in o.sentences
+        if sentence.section == section and sentence.when(getattr(rules, o.name))
+    ]
+    return [text for _place, text in sorted(said, key=lambda s: s[0])]
 
 
 def _number(x: float) -> str:
@@ -175,38 +131,10 @@ def how_to_play(profile: Profile | str = "pyramide", lang: str = "en") -> dict[s
     profile = Profile.preset(profile)
     lang = check_lang(lang)
     rules, scoring = profile.rules, profile.scoring
-    goal = [
-        _t("goal_all" if rules.win == "all" else "goal_pyramid", lang),
-        _t("deal", lang),
-        _t("end", lang),
-    ]
+    goal = [*_option_sentences(rules, "goal", lang), _t("deal", lang), _t("end", lang)]
     pairs = [_t("pairs_text", lang), _t("pairs_list", lang), _t("kings", lang)]
-    free = [_t("free_text", lang)]
-    if rules.draw == 3:
-        free.append(_t("free_three", lang))
-    for option, key in (
-        ("stock_top_playable", "stock_top"),
-        ("pair_waste_top_two", "waste_two"),
-        ("pair_with_covering", "covering"),
-    ):
-        if getattr(rules, option):
-            free.append(_t(key, lang))
-    stock = [_t("draw_three" if rules.draw == 3 else "draw_one", lang)]
-    if rules.waste_at_deal:
-        stock.append(_t("waste_at_deal", lang))
-    if rules.redeals in (None, "unlimited"):
-        stock.append(_t("redeals_unlimited", lang))
-    elif rules.redeals == 0:
-        stock.append(_t("redeals_none", lang))
-    else:
-        stock.append(
-            _t(
-                "redeals_some",
-                lang,
-                n=rules.redeals,
-                times=_t("times_one" if rules.redeals == 1 else "times_many", lang),
-            )
-        )
+    free = [_t("free_text", lang), *_option_sentences(rules, "free", lang)]
+    stock = _option_sentences(rules, "stock", lang)
     if scoring.pyramid or scoring.talon or scoring.win_bonus:
         points = []
         if scoring.pyramid:
