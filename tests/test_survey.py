@@ -258,7 +258,7 @@ def test_one_run_at_a_time_and_stale_temporaries(tmp_path):
     args = dict(rules="msc", policy="greedy", count=2000, shard_size=1000)
     S.survey(tmp_path / "c", **args)
     (tmp_path / "c" / ".shard-0000001.parquet.x.tmp").write_bytes(b"half")
-    with S._Lock(tmp_path / "c"):
+    with S._lock(tmp_path / "c"):
         with pytest.raises(ValueError, match="another survey run is using"):
             S.survey(tmp_path / "c", **args)
     assert S.survey(tmp_path / "c", **args)["done_now"] == 0

@@ -51,7 +51,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 
@@ -60,9 +60,9 @@ from pyramid_core.shuffle import MAX_DEAL_NUMBER
 from ..inputs.jsonin import loads
 from ..model.rules import UNLIMITED, Rules
 from ..runtime import args as _args
-from ..runtime.atomic import lock_file, write_atomic
-from ..runtime.cluster import shard_results
-from ..runtime.parallel import ProgressArg, make_progress
+from ..runtime.atomic import write_atomic
+from ..runtime.jobs import FolderLock, Task, clear_stale, run_job
+from ..runtime.parallel import ProgressArg
 from ..runtime.plotting import figure_path, pyplot, save_figure
 
 FORMAT = "pyramid-solitaire atlas block 1"
@@ -719,29 +719,66 @@ def _block_dict(
     return d
 
 
-def _write_block(folder: Path, d: dict[str, Any]) -> Path:
-    path = folder / block_name(d["first"], d["first"] + d["count"] - 1)
-    write_atomic(path, json.dumps(d, indent=1) + "\n", mode=0o644)
-    return path
+class JsonBlocks:
+    """The atlas's store (runtime.jobs): each finished block as one JSON file of its row's
+    folder (``out/<row>/<first>-<last>.json``), written atomically."""
+
+    def __init__(self, base: Path, max_seconds: float | None) -> None:
+        self.base, self.max_seconds = base, max_seconds
+
+    def write(self, task: Task[Row], result: Any) -> Path:
+        folder = self.base / task.tag.name
+        folder.mkdir(parents=True, exist_ok=True)
+        d = _block_dict(task.tag, task.lo, task.deals, self.max_seconds, result)
+        path = folder / block_name(d["first"], d["first"] + d["count"] - 1)
+        write_atomic(path, json.dumps(d, indent=1) + "\n", mode=0o644)
+        return path
 
 
 # ---- running -----------------------------------------------------------------------------
 
 
-class _Lock:
+class AtlasRowRun(TypedDict):
+    """One row's part of :class:`AtlasRun`."""
+
+    row: str
+    blocks: int
+    blocks_before: int
+    deals: int
+    wins: int
+    undecided: int
+    written: list[str]
+
+
+class AtlasRun(TypedDict):
+    """What :func:`run` returns: the blocks written now and before, the deals, wins and
+    undecided deals of this run (with the files holding undecided deals), per row too."""
+
+    out: str
+    start: int
+    count: int
+    rows: list[AtlasRowRun]
+    blocks: int
+    blocks_before: int
+    deals: int
+    wins: int
+    undecided: int
+    undecided_files: list[str]
+    undecided_before: int
+    undecided_before_files: list[str]
+    seconds: float
+    deals_per_second: float | None
+
+
+def _lock(folder: Path) -> FolderLock:
     """One run at a time per row folder on this machine: an exclusive lock on a file of the
     temporary folder named after the row folder (never a file in the folder, which is
     committed)."""
-
-    def __init__(self, folder: Path) -> None:
-        key = hashlib.sha256(os.path.realpath(folder).encode()).hexdigest()[:20]
-        path = Path(tempfile.gettempdir()) / f"pyramid-atlas-{key}.lock"
-        self.f = lock_file(
-            path, f"another atlas run is filling {folder}: wait for it to end (or stop it)"
-        )
-
-    def close(self) -> None:
-        self.f.close()  # releases the lock
+    key = hashlib.sha256(os.path.realpath(folder).encode()).hexdigest()[:20]
+    return FolderLock(
+        Path(tempfile.gettempdir()) / f"pyramid-atlas-{key}.lock",
+        f"another atlas run is filling {folder}: wait for it to end (or stop it)",
+    )
 
 
 def _check_range(start: Any, count: Any, block: Any) -> tuple[int, int, int]:
@@ -768,7 +805,7 @@ def run(
     progress: ProgressArg = False,
     max_seconds: Any = None,
     on_block: Callable[[Path], None] | None = None,
-) -> dict[str, Any]:
+) -> AtlasRun:
     """Decide the deals ``start .. start + count - 1`` of one row or several (names or
     :class:`Row`), block by block, writing each finished block as
     ``out/<row>/<first>-<last>.json``; returns a summary (the blocks done now and before,
@@ -790,99 +827,82 @@ def run(
         max_seconds = _args.real("max_seconds", max_seconds)
     workers = _args.workers(workers)
     base = atlas_folder(out, must_exist=False)
-    locks: list[_Lock] = []
+    locks: list[FolderLock] = []
     try:
-        tasks: list[tuple[Any, ...]] = []
-        parts: list[tuple[int, int]] = []
-        where: list[Row] = []
+        tasks: list[Task[Row]] = []
         before: dict[str, int] = {}
         undecided_before: list[Block] = []
         for r in chosen:
             folder = base / r.name
-            locks.append(_Lock(folder))
+            locks.append(_lock(folder))
             existing = _row_blocks(folder, r)
-            for stale in folder.glob(".*.tmp") if folder.exists() else ():
-                try:  # a killed run's half-written block
-                    stale.unlink()
-                except OSError:
-                    pass
+            clear_stale(folder, ".*.tmp")  # a killed run's half-written blocks
             inside = [b for b in existing if b.last >= start and b.first < start + count]
             before[r.name] = len(inside)
             undecided_before += [b for b in inside if b.undecided]
             for a, b in _gaps(start, start + count, existing):
                 for lo, hi in _cut(a, b, size):
-                    tasks.append((r.rules.to_dict(), lo, hi - lo, max_seconds))
-                    parts.append((lo, hi))
-                    where.append(r)
-        total = sum(hi - lo for lo, hi in parts)
+                    args = (r.rules.to_dict(), lo, hi - lo, max_seconds)
+                    digest = hashlib.sha256(json.dumps(args, sort_keys=True).encode())
+                    key = f"pyramid-atlas-{r.name}-{lo}-{hi - lo}-{digest.hexdigest()[:12]}"
+                    tasks.append(Task(args, lo, hi, key=key, tag=r))
+        total = sum(task.deals for task in tasks)
         desc = f"atlas {chosen[0].name}" + (f" +{len(chosen) - 1}" if len(chosen) > 1 else "")
-        bar = make_progress(progress, total, "deals", desc=desc)
-        per: dict[str, dict[str, Any]] = {
-            r.name: dict(
-                row=r.name,
-                blocks=0,
-                blocks_before=before[r.name],
-                deals=0,
-                wins=0,
-                undecided=0,
-                written=[],
-            )
-            for r in chosen
-        }
-        undecided_files: list[str] = []
-        t0 = time.perf_counter()
-        with shard_results(
+        ran = run_job(
             solve_block,
             tasks,
-            parts,
-            bar,
-            scheduler,
+            JsonBlocks(base, max_seconds),
+            total=total,
+            desc=desc,
+            progress=progress,
+            scheduler=scheduler,
             workers=workers,
-            keys=[
-                f"pyramid-atlas-{where[i].name}-{lo}-{hi - lo}-"
-                + hashlib.sha256(json.dumps(tasks[i], sort_keys=True).encode()).hexdigest()[:12]
-                for i, (lo, hi) in enumerate(parts)
-            ],
-            local_threads=True,
-        ) as results:  # an interruption: the blocks in flight are cancelled, none is lost
-            for i, lo, hi, got in results:
-                r = where[i]
-                folder = base / r.name
-                folder.mkdir(parents=True, exist_ok=True)
-                path = _write_block(folder, _block_dict(r, lo, hi - lo, max_seconds, got))
-                mine = per[r.name]
-                mine["blocks"] += 1
-                mine["deals"] += hi - lo
-                mine["wins"] += got["wins"]
-                mine["undecided"] += got["undecided"]
-                mine["written"].append(str(path))
-                if got["undecided"]:
-                    undecided_files.append(str(path))
-                if on_block is not None:
-                    on_block(path)
-        seconds = time.perf_counter() - t0
+            on_written=[] if on_block is None else [lambda _task, path, _got: on_block(path)],
+        )  # an interruption: the blocks in flight are cancelled, none written is lost
     finally:
         for lock in locks:
             lock.close()
-    return {
-        "out": str(base),
-        "start": start,
-        "count": count,
-        "rows": list(per.values()),
-        "blocks": sum(e["blocks"] for e in per.values()),
-        "blocks_before": sum(before.values()),
-        "deals": total,
-        "wins": sum(e["wins"] for e in per.values()),
-        "undecided": sum(e["undecided"] for e in per.values()),
-        "undecided_files": undecided_files,
-        "undecided_before": sum(b.undecided for b in undecided_before),
-        "undecided_before_files": [str(b.path) for b in undecided_before],
-        "seconds": seconds,
-        "deals_per_second": total / seconds if total and seconds > 0 else None,
+    per: dict[str, AtlasRowRun] = {
+        r.name: AtlasRowRun(
+            row=r.name,
+            blocks=0,
+            blocks_before=before[r.name],
+            deals=0,
+            wins=0,
+            undecided=0,
+            written=[],
+        )
+        for r in chosen
     }
+    undecided_files: list[str] = []
+    for task, path, got in ran.written:
+        mine = per[task.tag.name]
+        mine["blocks"] += 1
+        mine["deals"] += task.deals
+        mine["wins"] += got["wins"]
+        mine["undecided"] += got["undecided"]
+        mine["written"].append(str(path))
+        if got["undecided"]:
+            undecided_files.append(str(path))
+    return AtlasRun(
+        out=str(base),
+        start=start,
+        count=count,
+        rows=list(per.values()),
+        blocks=sum(e["blocks"] for e in per.values()),
+        blocks_before=sum(before.values()),
+        deals=total,
+        wins=sum(e["wins"] for e in per.values()),
+        undecided=sum(e["undecided"] for e in per.values()),
+        undecided_files=undecided_files,
+        undecided_before=sum(b.undecided for b in undecided_before),
+        undecided_before_files=[str(b.path) for b in undecided_before],
+        seconds=ran.seconds,
+        deals_per_second=total / ran.seconds if total and ran.seconds > 0 else None,
+    )
 
 
-def run_text(done: dict[str, Any]) -> str:
+def run_text(done: AtlasRun) -> str:
     """A run's summary, a line per row (what ``atlas run`` prints)."""
     lo, hi = done["start"], done["start"] + done["count"] - 1
     lines = []

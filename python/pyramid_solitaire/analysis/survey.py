@@ -46,7 +46,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 
@@ -55,9 +55,9 @@ from pyramid_core.shuffle import MAX_DEAL_NUMBER
 from ..inputs.jsonin import loads
 from ..model.rules import Rules
 from ..runtime import args as _args
-from ..runtime.atomic import lock_file, write_atomic, write_atomic_with
-from ..runtime.cluster import shard_results
-from ..runtime.parallel import ProgressArg, make_progress
+from ..runtime.atomic import write_atomic, write_atomic_with
+from ..runtime.jobs import FolderLock, Task, clear_stale, run_job
+from ..runtime.parallel import ProgressArg
 from ..runtime.plotting import figure_path, pyplot, save_figure
 
 FORMAT = "pyramid-solitaire survey 1"
@@ -256,14 +256,23 @@ def run_shard(
 # ---- the folder --------------------------------------------------------------------------
 
 
-def _write_shard(folder: Path, index: int, rows: dict[str, np.ndarray]) -> None:
-    pa = _pyarrow()
-    table = pa.table({k: rows[k] for k in COLUMNS})
-    write_atomic_with(
-        folder / shard_name(index),
-        lambda f: pa.parquet.write_table(table, f, compression="zstd"),
-        mode=0o644,
-    )
+class ParquetShards:
+    """The survey's store (runtime.jobs): each finished shard's rows as one Parquet file of
+    the folder, written atomically under its final name (``shard-<index>.parquet``)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def write(self, task: Task[int], result: Any) -> Path:
+        pa = _pyarrow()
+        table = pa.table({k: result[k] for k in COLUMNS})
+        path = self.folder / shard_name(task.tag)
+        write_atomic_with(
+            path,
+            lambda f: pa.parquet.write_table(table, f, compression="zstd"),
+            mode=0o644,
+        )
+        return path
 
 
 def _shard_done(folder: Path, plan: Plan, index: int) -> bool:
@@ -416,35 +425,22 @@ def _open_folder(folder: Path, plan: Plan) -> None:
         if any(folder.glob("shard-*.parquet")):
             raise ValueError(f"{folder} has shards but no manifest: not a survey folder to reuse")
         write_atomic(path, json.dumps(manifest, indent=1, sort_keys=True) + "\n", mode=0o644)
-    for stale in folder.glob(".shard-*.tmp"):  # a killed run's half-written shards
-        try:
-            stale.unlink()
-        except OSError:
-            pass
+    clear_stale(folder, ".shard-*.tmp")  # a killed run's half-written shards
 
 
-class _Lock:
-    """The folder's lock for a run (an exclusive lock on its .lock file: flock, or on
-    Windows msvcrt.locking): a second run into the folder is refused rather than mixed in."""
-
-    def __init__(self, folder: Path) -> None:
-        if folder.exists() and not folder.is_dir():
-            raise ValueError(f"survey folder {folder} is a file")
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise ValueError(f"cannot use {folder} as a survey folder: {e}") from None
-        self.f = lock_file(
-            folder / LOCK,
-            f"another survey run is using {folder}: wait for it to end (or stop it), then run "
-            "again",
-        )
-
-    def __enter__(self) -> _Lock:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.f.close()  # releases the lock
+def _lock(folder: Path) -> FolderLock:
+    """The folder's lock for a run (its .lock file): a second run into the folder is refused
+    rather than mixed in."""
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"survey folder {folder} is a file")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ValueError(f"cannot use {folder} as a survey folder: {e}") from None
+    return FolderLock(
+        folder / LOCK,
+        f"another survey run is using {folder}: wait for it to end (or stop it), then run again",
+    )
 
 
 def _folder_seed(folder: Path) -> int | None:
@@ -472,6 +468,18 @@ def read_manifest(folder: str | os.PathLike[str]) -> Plan:
 # ---- running -----------------------------------------------------------------------------
 
 
+class SurveyRun(TypedDict):
+    """What :func:`survey` returns: the folder, its shards (done now, and before this run)
+    and this run's seconds and deals per second."""
+
+    folder: str
+    shards: int
+    done_now: int
+    done_before: int
+    seconds: float
+    deals_per_second: float | None
+
+
 def survey(
     out: str | os.PathLike[str],
     *,
@@ -488,7 +496,7 @@ def survey(
     workers: Any = 1,
     progress: ProgressArg = False,
     on_shard: Callable[[int], None] | None = None,
-) -> dict[str, Any]:
+) -> SurveyRun:
     """Run (or resume) the survey of deals ``start .. start + count - 1`` into folder ``out``
     (see the module's docstring); returns a summary dict: the folder, the shards done now
     and before, the deals per second of this run.
@@ -514,41 +522,33 @@ def survey(
         max_removed=max_removed,
     )
     workers = _args.workers(workers)
-    with _Lock(folder):
+    with _lock(folder):
         _open_folder(folder, plan)
-        todo = [i for i in range(plan.shards) if not _shard_done(folder, plan, i)]
-        before = plan.shards - len(todo)
         manifest = plan.manifest()
-        t0 = time.perf_counter()
-        bar = make_progress(progress, plan.count, "deals", desc=f"survey {plan.rules.name}")
-        bar.update(plan.count - sum(hi - lo for lo, hi in map(plan.deals, todo)))
-        done = 0
-        with shard_results(
+        tasks = [
+            Task((manifest, i), *plan.deals(i), key=f"pyramid-survey-{plan.key}-{i}", tag=i)
+            for i in range(plan.shards)
+            if not _shard_done(folder, plan, i)
+        ]
+        ran = run_job(
             run_shard,
-            [(manifest, i) for i in todo],
-            [plan.deals(i) for i in todo],
-            bar,
-            scheduler,
+            tasks,
+            ParquetShards(folder),
+            total=plan.count,
+            desc=f"survey {plan.rules.name}",
+            progress=progress,
+            scheduler=scheduler,
             workers=workers,
-            keys=[f"pyramid-survey-{plan.key}-{i}" for i in todo],
-            local_threads=True,
-        ) as results:  # an interruption: the shards in flight are cancelled
-            for i, _, _, rows in results:
-                index = todo[i]
-                _write_shard(folder, index, rows)
-                done += 1
-                if on_shard is not None:
-                    on_shard(index)
-    seconds = time.perf_counter() - t0
-    deals = sum(hi - lo for lo, hi in map(plan.deals, todo))
-    return {
-        "folder": str(folder),
-        "shards": plan.shards,
-        "done_now": done,
-        "done_before": before,
-        "seconds": seconds,
-        "deals_per_second": deals / seconds if seconds > 0 and deals else None,
-    }
+            on_written=[] if on_shard is None else [lambda task, _path, _rows: on_shard(task.tag)],
+        )  # an interruption: the shards in flight are cancelled, the written ones kept
+    return SurveyRun(
+        folder=str(folder),
+        shards=plan.shards,
+        done_now=len(ran.written),
+        done_before=plan.shards - len(tasks),
+        seconds=ran.seconds,
+        deals_per_second=ran.deals_per_second,
+    )
 
 
 # ---- reading and reporting ---------------------------------------------------------------
