@@ -645,126 +645,173 @@ def simulate(
     and ``shard_size`` (for a callable policy, whatever ``threads``; a stochastic one's
     also depend on ``batch_size``).
     """
-    if (games is None) == (deals is None):
-        raise ValueError(
-            "simulate takes exactly one of games (a count of deals, played from "
-            "deal number start) or deals (the deals to play); got "
-            + ("neither: games and deals are None" if games is None else "both")
-        )
-    fair = coerce_policy(policy)
-    own = callable(policy) and not isinstance(policy, str) and fair is None
-    own_opts: dict[str, Any] = {}
-    if own:
-        from . import callable_policy
+    _Request.one_of(games, deals)
+    mode = _Mode.read(
+        policy,
+        seed,
+        scheduler=scheduler,
+        shard_size=shard_size,
+        budgets=(max_nodes, max_seconds, max_memory),
+        own=(observation, batch_size, deterministic, max_steps),
+    )
+    n_threads = _args.threads(threads)
+    request = _Request.read(
+        games, deals, start, rules, _args.flag("arrays", arrays), progress, cancel, mode
+    )
+    if mode.kind == "own":
+        return _simulate_own(mode, request, threads)
+    if mode.kind == "cluster":
+        return _simulate_on_cluster(mode, request, scheduler, shard_size)
+    return _simulate_here(mode, request, n_threads, chunk_size)
 
-        own_opts = callable_policy.check_options(
-            observation,
-            callable_policy.DEFAULT_BATCH_SIZE if batch_size is None else batch_size,
-            deterministic,
-            max_steps,
-        )
-        seed = None if seed is None else _args.whole("seed", seed, 0, _SEED_LIMIT - 1)
-        if scheduler is not None or shard_size is not None:
-            raise ValueError(
-                "a callable policy runs in this process: scheduler and "
-                "shard_size are for the built-in policies"
+
+@dataclass(frozen=True)
+class _Mode:
+    """How simulate() plays, read from its arguments in one place: ``kind`` "own" (a
+    callable policy, callable_policy.play), "cluster" (a built-in policy on Dask) or "here"
+    (a built-in policy on this machine's threads); the policy (a name, or the callable),
+    the hindsight policy's record, the seed, the solver policy's budgets (as given) and a
+    callable's options."""
+
+    kind: str
+    policy: Any
+    fair: Hindsight | None
+    seed: int | None
+    budgets: tuple[Any, Any, Any]
+    own_opts: dict[str, Any]
+
+    @property
+    def memory_policy(self) -> str:
+        """The policy whose arrays memory_needed() counts (a callable's: greedy's)."""
+        return "greedy" if self.kind == "own" else str(self.policy)
+
+    @classmethod
+    def read(
+        cls,
+        policy: Any,
+        seed: Any,
+        *,
+        scheduler: Any,
+        shard_size: Any,
+        budgets: tuple[Any, Any, Any],
+        own: tuple[str, int | None, bool, int | None],
+    ) -> _Mode:
+        fair = coerce_policy(policy)
+        own_opts: dict[str, Any] = {}
+        if callable(policy) and not isinstance(policy, str) and fair is None:
+            from . import callable_policy
+
+            observation, batch_size, deterministic, max_steps = own
+            own_opts = callable_policy.check_options(
+                observation,
+                callable_policy.DEFAULT_BATCH_SIZE if batch_size is None else batch_size,
+                deterministic,
+                max_steps,
             )
-        if (max_nodes, max_seconds, max_memory) != (None, None, None):
-            raise ValueError(
-                "max_nodes, max_seconds and max_memory are budgets of the solver policy"
-            )
-    else:
-        if (observation, batch_size, deterministic, max_steps) != ("visible", None, False, None):
+            seed = None if seed is None else _args.whole("seed", seed, 0, _SEED_LIMIT - 1)
+            if scheduler is not None or shard_size is not None:
+                raise ValueError(
+                    "a callable policy runs in this process: scheduler and "
+                    "shard_size are for the built-in policies"
+                )
+            if budgets != (None, None, None):
+                raise ValueError(
+                    "max_nodes, max_seconds and max_memory are budgets of the solver policy"
+                )
+            return cls("own", policy, None, seed, budgets, own_opts)
+        if own != ("visible", None, False, None):
             raise ValueError(
                 "observation, batch_size, deterministic and max_steps go with a "
                 "callable policy (policy=your_function)"
             )
-        policy = _policy(policy)
-        seed = _seed(seed, policy)
-    n_threads = _args.threads(threads)
-    arrays = _args.flag("arrays", arrays)
-    explicit = None if rules is None else Rules.coerce(rules)
-    if (
-        not own
-        and policy != "solver"
-        and (max_nodes, max_seconds, max_memory) != (None, None, None)
-    ):
-        raise ValueError(
-            "max_nodes, max_seconds and max_memory are budgets of the solver "
-            "policy; the greedy and random policies take none, and the hindsight "
-            "policy's is its own (policy=Hindsight(max_nodes=...))"
-        )
-    batch: DealBatch | None = None
-    if (
-        isinstance(deals, range)
-        and deals.step == 1
-        and 0 <= deals.start < deals.stop
-        and start == 0
-    ):  # a range of deal numbers is games from its start: no array
-        games, start, deals = len(deals), deals.start, None
-    if games is not None:
-        n = _args.whole("games", games, 1, MAX_DEAL_NUMBER + 1)
-        first, rules = _start(start, explicit)
-        if first + n - 1 > MAX_DEAL_NUMBER:
+        name = _policy(policy)
+        seed = _seed(seed, name)
+        if name != "solver" and budgets != (None, None, None):
             raise ValueError(
-                f"games={n:,} from start={first:,} runs past the last deal number "
-                f"{MAX_DEAL_NUMBER:,}"
+                "max_nodes, max_seconds and max_memory are budgets of the solver "
+                "policy; the greedy and random policies take none, and the hindsight "
+                "policy's is its own (policy=Hindsight(max_nodes=...))"
             )
-        described = {"count": n, "first": first, "last": first + n - 1}
-    else:
-        if not (isinstance(start, int) and start == 0):
-            raise ValueError("start goes with games, not with deals")
-        if isinstance(deals, (range, np.ndarray)) and np.ndim(deals) and len(deals):
-            # the copy read_deals makes: numbers (8 bytes a deal) or decks (52)
-            copy = 52 if isinstance(deals, np.ndarray) and deals.ndim == 2 else 8
-            _check_fits(len(deals), "greedy" if own else policy, arrays, extra=copy)
-        batch = read_deals(deals, explicit)
-        first, rules, n = 0, batch.rules, len(batch)
-        described = batch.describe()
-    _check_fits(n, "greedy" if own else policy, arrays)
-    if own:
-        return _simulate_own(
-            policy,
-            n,
-            first,
-            batch,
-            rules,
-            seed,
-            own_opts,
-            threads,
-            progress,
-            cancel,
-            arrays,
-            described,
-        )
-    if scheduler is not None:
-        if batch is not None:
+        if scheduler is None and shard_size is not None:
+            raise ValueError("shard_size goes with scheduler")
+        kind = "cluster" if scheduler is not None else "here"
+        return cls(kind, name, fair, seed, budgets, own_opts)
+
+
+@dataclass(frozen=True)
+class _Request:
+    """What every mode plays and reports: ``n`` deals (numbered from ``first``, or the
+    ``batch`` read from the deals given) under ``rules``, described for the result, with the
+    arrays kept or not, a progress report and a cancel event."""
+
+    n: int
+    first: int
+    batch: DealBatch | None
+    rules: Rules
+    described: dict[str, Any]
+    arrays: bool
+    progress: ProgressArg
+    cancel: CancelEvent | None
+
+    @staticmethod
+    def one_of(games: Any, deals: Any) -> None:
+        """simulate() takes games or deals, never both."""
+        if (games is None) == (deals is None):
+            raise ValueError(
+                "simulate takes exactly one of games (a count of deals, played from "
+                "deal number start) or deals (the deals to play); got "
+                + ("neither: games and deals are None" if games is None else "both")
+            )
+
+    @classmethod
+    def read(
+        cls,
+        games: Any,
+        deals: Any,
+        start: Any,
+        rules: Any,
+        arrays: bool,
+        progress: ProgressArg,
+        cancel: CancelEvent | None,
+        mode: _Mode,
+    ) -> _Request:
+        explicit = None if rules is None else Rules.coerce(rules)
+        batch: DealBatch | None = None
+        if (
+            isinstance(deals, range)
+            and deals.step == 1
+            and 0 <= deals.start < deals.stop
+            and start == 0
+        ):  # a range of deal numbers is games from its start: no array
+            games, start, deals = len(deals), deals.start, None
+        if games is not None:
+            n = _args.whole("games", games, 1, MAX_DEAL_NUMBER + 1)
+            first, played = _start(start, explicit)
+            if first + n - 1 > MAX_DEAL_NUMBER:
+                raise ValueError(
+                    f"games={n:,} from start={first:,} runs past the last deal number "
+                    f"{MAX_DEAL_NUMBER:,}"
+                )
+            described = {"count": n, "first": first, "last": first + n - 1}
+        else:
+            if not (isinstance(start, int) and start == 0):
+                raise ValueError("start goes with games, not with deals")
+            if isinstance(deals, (range, np.ndarray)) and np.ndim(deals) and len(deals):
+                # the copy read_deals makes: numbers (8 bytes a deal) or decks (52)
+                copy = 52 if isinstance(deals, np.ndarray) and deals.ndim == 2 else 8
+                _check_fits(len(deals), mode.memory_policy, arrays, extra=copy)
+            batch = read_deals(deals, explicit)
+            first, played, n = 0, batch.rules, len(batch)
+            described = batch.describe()
+        _check_fits(n, mode.memory_policy, arrays)
+        if mode.kind == "cluster" and batch is not None:
             raise ValueError("a scheduler plays numbered deals: give games (and start), not deals")
-        budget = {
-            k: v
-            for k, v in (
-                ("max_nodes", max_nodes),
-                ("max_seconds", max_seconds),
-                ("max_memory", max_memory),
-            )
-            if v is not None
-        }
-        return _simulate_on_cluster(
-            scheduler,
-            shard_size,
-            n,
-            first,
-            rules,
-            policy,
-            seed,
-            arrays,
-            progress,
-            described,
-            budget,
-            fair,
-        )
-    if shard_size is not None:
-        raise ValueError("shard_size goes with scheduler")
+        return cls(n, first, batch, played, described, arrays, progress, cancel)
+
+
+def _simulate_here(mode: _Mode, req: _Request, n_threads: int, chunk_size: Any) -> SimulationResult:
+    """simulate() of a built-in policy on this machine's threads."""
+    n, policy, fair = req.n, str(mode.policy), mode.fair
     if chunk_size is None:
         chunk = min(_MAX_CHUNK, max(_MIN_CHUNK, n // (n_threads * 16) or 1))
         if policy == "solver":
@@ -778,16 +825,20 @@ def simulate(
     if policy == "solver":
         from .solver import _budgets
 
+        max_nodes, max_seconds, max_memory = mode.budgets
         budgets = _budgets(
             max_nodes, SOLVER_MAX_SECONDS if max_seconds is None else max_seconds, max_memory
         )
-    play = _Player(policy, rules, seed, first, batch, n_threads, chunk, cancel, budgets, fair)
-    bar = make_progress(progress, n, "games")
+    batch = req.batch
+    play = _Player(
+        policy, req.rules, mode.seed, req.first, batch, n_threads, chunk, req.cancel, budgets, fair
+    )
+    bar = make_progress(req.progress, n, "games")
     t0 = time.perf_counter()
     totals = Totals()
     kept: dict[str, Any] | None = None
     try:
-        block = n if arrays else _BLOCK
+        block = n if req.arrays else _BLOCK
         for lo in range(0, n, block):
             rows = play(lo, min(n, lo + block), bar)
             totals.add(
@@ -800,7 +851,7 @@ def simulate(
                     rows.get("removed_known"),
                 )
             )
-            kept = rows if arrays else None
+            kept = rows if req.arrays else None
     finally:
         bar.close()
     seconds = time.perf_counter() - t0
@@ -808,38 +859,33 @@ def simulate(
     used = min(n_threads, max(1, -(-n // chunk)))  # whatever the blocks
     return SimulationResult(
         policy=policy,
-        rules=rules,
-        seed=seed,
+        rules=req.rules,
+        seed=mode.seed,
         threads=used,
         seconds=seconds,
         totals=totals,
-        deals=described,
+        deals=req.described,
         simd=play.path(),
-        decks=batch.layouts if batch is not None and arrays else None,
-        numbered=(batch.numbered if batch is not None and arrays else None),
+        decks=batch.layouts if batch is not None and req.arrays else None,
+        numbered=(batch.numbered if batch is not None and req.arrays else None),
         fair=fair,
         **kept,
     )
 
 
-def _simulate_own(
-    fn: Any,
-    n: int,
-    first: int,
-    batch: DealBatch | None,
-    rules: Rules,
-    seed: int | None,
-    opts: dict[str, Any],
-    threads: Any,
-    progress: ProgressArg,
-    cancel: CancelEvent | None,
-    arrays: bool,
-    described: dict[str, Any],
-) -> SimulationResult:
+def _simulate_own(mode: _Mode, req: _Request, threads: Any) -> SimulationResult:
     """simulate() of a callable policy (callable_policy.play)."""
     from . import callable_policy
 
     t0 = time.perf_counter()
+    fn, n, first, batch, rules, seed = (
+        mode.policy,
+        req.n,
+        req.first,
+        req.batch,
+        req.rules,
+        mode.seed,
+    )
     rows = callable_policy.play(
         fn,
         n,
@@ -848,9 +894,9 @@ def _simulate_own(
         rules,
         seed=seed,
         threads=threads,
-        progress=progress,
-        cancel=cancel,
-        **opts,
+        progress=req.progress,
+        cancel=req.cancel,
+        **mode.own_opts,
     )
     seconds = time.perf_counter() - t0
     if batch is None:
@@ -861,7 +907,7 @@ def _simulate_own(
         )
     totals = Totals.of(rows["won"], rows["removed"], rows["moves"], rows["score"])
     name = getattr(fn, "__name__", type(fn).__name__)
-    kept: dict[str, Any] = dict(deal=deal, **rows) if arrays else {}
+    kept: dict[str, Any] = dict(deal=deal, **rows) if req.arrays else {}
     result = SimulationResult(
         policy=name,
         rules=rules,
@@ -869,12 +915,12 @@ def _simulate_own(
         threads=1,
         seconds=seconds,
         totals=totals,
-        deals=described,
-        decks=batch.layouts if batch is not None and arrays else None,
-        numbered=(batch.numbered if batch is not None and arrays else None),
+        deals=req.described,
+        decks=batch.layouts if batch is not None and req.arrays else None,
+        numbered=(batch.numbered if batch is not None and req.arrays else None),
         **kept,
     )
-    result._own = (fn, opts)
+    result._own = (fn, mode.own_opts)
     return result
 
 
@@ -893,27 +939,30 @@ def _simulate_shard(kwargs: dict[str, Any], lo: int, hi: int) -> dict[str, Any]:
 
 
 def _simulate_on_cluster(
-    scheduler: Any,
-    shard_size: Any,
-    n: int,
-    first: int,
-    rules: Rules,
-    policy: str,
-    seed: int | None,
-    arrays: bool,
-    progress: ProgressArg,
-    described: dict[str, Any],
-    budget: dict[str, Any],
-    fair: Hindsight | None = None,
+    mode: _Mode, req: _Request, scheduler: Any, shard_size: Any
 ) -> SimulationResult:
+    """simulate() of a built-in policy on a Dask cluster: shards of numbered deals."""
     from ..runtime.cluster import place, shard_results, shards
 
+    policy, fair, seed, rules, n, first = (
+        str(mode.policy),
+        mode.fair,
+        mode.seed,
+        req.rules,
+        req.n,
+        req.first,
+    )
+    budget = {
+        k: v
+        for k, v in zip(("max_nodes", "max_seconds", "max_memory"), mode.budgets)
+        if v is not None
+    }
     default = 20_000 if policy == "solver" else 2_000 if fair is not None else 1_000_000
     size = _args.whole("shard_size", default if shard_size is None else shard_size, 1, 1 << 30)
     kwargs = dict(rules=rules, policy=fair or policy, seed=seed, **budget)
     parts = shards(n, size)
     rows: dict[str, np.ndarray] = {}
-    if arrays:
+    if req.arrays:
         rows = {
             "deal": np.arange(first, first + n, dtype=np.uint64),
             "won": np.zeros(n, np.bool_),
@@ -925,7 +974,7 @@ def _simulate_on_cluster(
         }
     totals, simd = Totals(), None
     info: dict[str, Any] = {}
-    bar = make_progress(progress, n, "games")
+    bar = make_progress(req.progress, n, "games")
     t0 = time.perf_counter()
     with shard_results(
         _simulate_shard,
@@ -947,7 +996,7 @@ def _simulate_on_cluster(
                     got["removed_known"],
                 )
             )
-            if arrays:
+            if req.arrays:
                 place(rows, lo, hi, got)
     return SimulationResult(
         policy=policy,
@@ -956,7 +1005,7 @@ def _simulate_on_cluster(
         threads=info["workers"],
         seconds=time.perf_counter() - t0,
         totals=totals,
-        deals=described,
+        deals=req.described,
         simd=simd,
         workers=info["workers"],
         fair=fair,
