@@ -1051,7 +1051,46 @@ def _z(wins: int, decided: int, pub: Published) -> float | None:
     return (p - q) / math.sqrt(var)
 
 
-def row_summary(r: Row, blocks: Sequence[Block]) -> dict[str, Any]:
+class RowSummary(TypedDict):
+    """One row of :func:`report`: its deals, wins and win rate with the 95% (Wilson)
+    interval over the decided deals, the blocks and the deal ranges they cover (and the gaps
+    between them), and the published value with ``inside`` and ``z`` (see :func:`report`)."""
+
+    row: str
+    group: str
+    reads: str | None
+    description: str
+    rules: dict[str, Any]
+    blocks: int
+    deals: int
+    decided: int
+    undecided: int
+    wins: int
+    win_rate: float | None
+    ci95: list[float] | None
+    ranges: list[list[int]]
+    gaps: list[list[int]]
+    seconds: float
+    versions: list[str]
+    published: dict[str, Any] | None
+    inside: bool | None
+    z: float | None
+
+
+class _ReportBase(TypedDict):
+    out: str
+    rows: list[RowSummary]
+    unknown: list[str]
+
+
+class AtlasReport(_ReportBase, total=False):
+    """What :func:`report` returns (the folder, the rows, the folders of no registered row)
+    and :func:`readings` (the same, with ``published``: each published row's readings)."""
+
+    published: list[dict[str, Any]]
+
+
+def row_summary(r: Row, blocks: Sequence[Block]) -> RowSummary:
     """One row of the report from its blocks."""
     from .simulate import wilson_interval
 
@@ -1072,32 +1111,34 @@ def row_summary(r: Row, blocks: Sequence[Block]) -> dict[str, Any]:
     if pub is not None and low is not None and high is not None:
         inside = low <= pub.rate <= high
         z = _z(wins, decided, pub)
-    return {
-        "row": r.name,
-        "group": r.group,
-        "reads": r.reads,
-        "description": r.description,
-        "rules": r.rules.describe_dict(),
-        "blocks": len(blocks),
-        "deals": deals,
-        "decided": decided,
-        "undecided": undecided,
-        "wins": wins,
-        "win_rate": wins / decided if decided else None,
-        "ci95": None if low is None else [low, high],
-        "ranges": ranges,
-        "gaps": gaps,
-        "seconds": sum(b.seconds for b in blocks),
-        "versions": sorted({b.version for b in blocks}),
-        "published": None if pub is None else pub.to_dict(),
-        "inside": inside,
-        "z": z,
-    }
+    return RowSummary(
+        {
+            "row": r.name,
+            "group": r.group,
+            "reads": r.reads,
+            "description": r.description,
+            "rules": r.rules.describe_dict(),
+            "blocks": len(blocks),
+            "deals": deals,
+            "decided": decided,
+            "undecided": undecided,
+            "wins": wins,
+            "win_rate": wins / decided if decided else None,
+            "ci95": None if low is None or high is None else [low, high],
+            "ranges": ranges,
+            "gaps": gaps,
+            "seconds": sum(b.seconds for b in blocks),
+            "versions": sorted({b.version for b in blocks}),
+            "published": None if pub is None else pub.to_dict(),
+            "inside": inside,
+            "z": z,
+        }
+    )
 
 
 def report(
     out: str | os.PathLike[str] = DEFAULT_OUT, group: str | Sequence[str] | None = None
-) -> dict[str, Any]:
+) -> AtlasReport:
     """The atlas in folder ``out`` as JSON-ready data: one entry per registered row that has
     blocks there (of the ``group`` or groups asked for: default all), in the registry's
     order, with its deals, wins, win rate and 95% (Wilson) interval over the decided deals,
@@ -1119,7 +1160,7 @@ def report(
         for p in base.iterdir()
         if p.is_dir() and not p.name.startswith(".") and p.name not in ROWS
     )
-    return {"out": str(base), "rows": entries, "unknown": unknown}
+    return AtlasReport(out=str(base), rows=entries, unknown=unknown)
 
 
 def _n(n: int, word: str) -> str:
@@ -1138,12 +1179,12 @@ def _hours(seconds: float) -> str:
     return f"{seconds / 3600:,.1f} h"
 
 
-def _range_text(e: dict[str, Any]) -> str:
+def _range_text(e: RowSummary) -> str:
     text = " and ".join(f"{a:,}..{b:,}" for a, b in e["ranges"])
     return text
 
 
-def report_text(rep: dict[str, Any], digits: int = 2) -> str:
+def report_text(rep: AtlasReport, digits: int = 2) -> str:
     """The report as a Markdown table (ready for the README), with a line under it for each
     row whose deal ranges have gaps, holds undecided deals, or a folder of no row."""
     lines = [
@@ -1206,7 +1247,7 @@ def _rules_short(rules: dict[str, Any]) -> str:
     return " ".join(parts)
 
 
-def readings(out: str | os.PathLike[str] = DEFAULT_OUT) -> dict[str, Any]:
+def readings(out: str | os.PathLike[str] = DEFAULT_OUT) -> AtlasReport:
     """The readings of the published one-pass rows that have blocks in ``out``: the report of
     the ``reading`` rows, and for each published row read, the readings whose 95% interval
     holds the published value (``match``), best first (smallest |z|), and the groups of
@@ -1216,16 +1257,18 @@ def readings(out: str | os.PathLike[str] = DEFAULT_OUT) -> dict[str, Any]:
     by: dict[str, dict[str, Any]] = {}
     same: dict[tuple[str, tuple[Any, ...]], list[str]] = {}
     for e in rep["rows"]:
+        reads = e["reads"]
+        if reads is None:  # (every reading row reads a published one)
+            continue
         entry = by.setdefault(
-            e["reads"],
-            {"row": e["reads"], "published": e["published"], "match": [], "read": 0},
+            reads, {"row": reads, "published": e["published"], "match": [], "read": 0}
         )
         entry["read"] += 1
         if e["inside"]:
             entry["match"].append(e["row"])
         blocks = _row_blocks(Path(out) / e["row"], row(e["row"]))
         key = tuple((b.first, b.count, b.results_sha256) for b in blocks)
-        same.setdefault((e["reads"], key), []).append(e["row"])
+        same.setdefault((reads, key), []).append(e["row"])
     for entry in by.values():
         entry["identical"] = [
             names for (reads, _), names in same.items() if reads == entry["row"] and len(names) > 1
@@ -1238,7 +1281,7 @@ def readings(out: str | os.PathLike[str] = DEFAULT_OUT) -> dict[str, Any]:
     return rep
 
 
-def readings_text(rep: dict[str, Any]) -> str:
+def readings_text(rep: AtlasReport) -> str:
     """The readings as a Markdown table per published row, then which ones match."""
     if not rep["rows"]:
         return "no reading has blocks yet: atlas run 'reading-*' --count 10000"
@@ -1276,7 +1319,7 @@ def readings_text(rep: dict[str, Any]) -> str:
     return "\n".join(out).rstrip()
 
 
-def plot(rep: dict[str, Any], path: str | os.PathLike[str]) -> None:
+def plot(rep: AtlasReport, path: str | os.PathLike[str]) -> None:
     """Each row's win rate with its 95% interval, the published values marked, as a figure
     saved to ``path`` (its format by the suffix, PNG without one; needs matplotlib: the plot
     extra). ValueError when ``path`` is empty or no row has a rate to plot."""
@@ -1288,8 +1331,10 @@ def plot(rep: dict[str, Any], path: str | os.PathLike[str]) -> None:
     fig, ax = plt.subplots(figsize=(9, 1.2 + 0.32 * len(entries)))
     ys = np.arange(len(entries))[::-1]
     for y, e in zip(ys, entries):
-        rate = e["win_rate"] * 100
-        low, high = (v * 100 for v in e["ci95"])
+        win_rate, ci95 = e["win_rate"], e["ci95"]
+        assert win_rate is not None and ci95 is not None  # (entries: rows with decided deals)
+        rate = win_rate * 100
+        low, high = (v * 100 for v in ci95)
         ax.errorbar(
             rate,
             y,

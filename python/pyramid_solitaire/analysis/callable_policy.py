@@ -19,9 +19,10 @@ from __future__ import annotations
 import inspect
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from ..inputs.deals import DealBatch
 from ..model.rules import Rules
@@ -31,6 +32,26 @@ from .batch import N_ACTIONS, GameBatch
 
 #: Games stepped together by default.
 DEFAULT_BATCH_SIZE = 1024
+
+
+class PolicyFunction(Protocol):
+    """Your own policy as ``simulate(policy=...)`` calls it: the batch's observations and
+    legal-action masks in (one row a game), one action id a game out (integers)."""
+
+    def __call__(self, obs: np.ndarray, mask: np.ndarray, /) -> npt.ArrayLike: ...
+
+
+class RandomPolicyFunction(Protocol):
+    """A policy of your own that draws at random: it is also given ``rng``, a numpy
+    Generator seeded from simulate's ``seed``, so that its games are reproducible."""
+
+    def __call__(
+        self, obs: np.ndarray, mask: np.ndarray, /, *, rng: np.random.Generator
+    ) -> npt.ArrayLike: ...
+
+
+#: What ``simulate(policy=...)`` takes as your own policy.
+OwnPolicy = Union[PolicyFunction, RandomPolicyFunction]  # noqa: UP007  (a runtime alias on 3.10)
 
 
 def _wants_rng(fn: Callable[..., Any]) -> bool:

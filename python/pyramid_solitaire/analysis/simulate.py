@@ -28,7 +28,7 @@ import sys
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import numpy as np
 
@@ -45,6 +45,9 @@ from ..runtime import args as _args
 from ..runtime.parallel import CancelEvent, ProgressArg, make_progress, run_chunks
 from .fair import Hindsight, coerce_policy
 from .intervals import wilson_interval
+
+if TYPE_CHECKING:
+    from .callable_policy import OwnPolicy
 
 __all__ = ["POLICIES", "SimulationResult", "memory_needed", "replay", "simulate", "wilson_interval"]
 
@@ -580,7 +583,7 @@ def simulate(
     deals: Iterable[Any] | np.ndarray | None = None,
     start: int | str = 0,
     rules: Rules | str | dict[str, Any] | None = None,
-    policy: Any = "greedy",
+    policy: str | Hindsight | OwnPolicy = "greedy",
     seed: int | None = None,
     threads: int | None = None,
     progress: ProgressArg = False,

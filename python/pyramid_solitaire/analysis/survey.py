@@ -577,14 +577,39 @@ def load(folder: str | os.PathLike[str]) -> tuple[Plan, dict[str, np.ndarray], i
     return plan, out, missing
 
 
-def report(folder: str | os.PathLike[str]) -> dict[str, Any]:
+class SurveyReport(TypedDict):
+    """What :func:`report` returns (JSON-ready)."""
+
+    folder: str
+    rules: dict[str, Any]
+    policy: str
+    objective: str | None
+    seed: int | None
+    start: int
+    count: int
+    shards: int
+    missing_shards: int
+    deals: int
+    decided: int
+    wins: int
+    win_rate: float | None
+    ci95: list[float] | None
+    length_histogram: dict[str, int]
+    removed_histogram: dict[str, int]
+    mean_length: float | None
+    mean_removed: float | None
+    nodes: int
+    seconds: float
+
+
+def report(folder: str | os.PathLike[str]) -> SurveyReport:
     """The results of a survey folder as JSON-ready data: the win rate with its 95% (Wilson)
     interval over the decided deals, the distribution of the winning lines' lengths (the
     solver's lines, or the won games' moves) and of the pyramid cards removed, the totals of
     nodes and seconds, and how many shards are missing (a survey still under way). Every
     shard is checked as it is read: a damaged one (cut short, not Parquet, other columns, a
     value out of range) raises a ValueError naming its file and what is wrong."""
-    from .simulate import wilson_interval
+    from .intervals import wilson_interval
 
     _pyarrow()
     folder = Path(folder)
@@ -615,31 +640,33 @@ def report(folder: str | os.PathLike[str]) -> dict[str, Any]:
         total = int(hist.sum())
         return float(np.dot(np.arange(hist.size), hist) / total) if total else None
 
-    return {
-        "folder": str(folder),
-        "rules": plan.rules.describe_dict(),
-        "policy": plan.policy,
-        "objective": plan.objective if plan.policy == "solver" else None,
-        "seed": plan.seed,
-        "start": plan.start,
-        "count": plan.count,
-        "shards": plan.shards,
-        "missing_shards": missing,
-        "deals": deals,
-        "decided": decided,
-        "wins": wins,
-        "win_rate": wins / decided if decided else None,
-        "ci95": [low, high] if decided else None,
-        "length_histogram": {str(k): int(v) for k, v in enumerate(lengths) if v},
-        "removed_histogram": {str(k): int(v) for k, v in enumerate(removed) if v},
-        "mean_length": mean(lengths),
-        "mean_removed": mean(removed),
-        "nodes": nodes,
-        "seconds": seconds,
-    }
+    return SurveyReport(
+        {
+            "folder": str(folder),
+            "rules": plan.rules.describe_dict(),
+            "policy": plan.policy,
+            "objective": plan.objective if plan.policy == "solver" else None,
+            "seed": plan.seed,
+            "start": plan.start,
+            "count": plan.count,
+            "shards": plan.shards,
+            "missing_shards": missing,
+            "deals": deals,
+            "decided": decided,
+            "wins": wins,
+            "win_rate": wins / decided if decided else None,
+            "ci95": None if low is None or high is None else [low, high],
+            "length_histogram": {str(k): int(v) for k, v in enumerate(lengths) if v},
+            "removed_histogram": {str(k): int(v) for k, v in enumerate(removed) if v},
+            "mean_length": mean(lengths),
+            "mean_removed": mean(removed),
+            "nodes": nodes,
+            "seconds": seconds,
+        }
+    )
 
 
-def report_text(rep: dict[str, Any]) -> str:
+def report_text(rep: SurveyReport) -> str:
     """The report as text (what ``survey report`` prints)."""
     from .simulate import histogram_table
 
@@ -658,11 +685,12 @@ def report_text(rep: dict[str, Any]) -> str:
             else ""
         ),
     ]
-    if rep["decided"]:
-        low, high = rep["ci95"]
+    rate, ci95 = rep["win_rate"], rep["ci95"]
+    if rate is not None and ci95 is not None:  # (some deals decided)
+        low, high = ci95
         label = "winnable" if rep["policy"] == "solver" else "won"
         lines.append(
-            f"{label} {rep['wins']:,} of {rep['decided']:,}: {rep['win_rate'] * 100:.3f}% "
+            f"{label} {rep['wins']:,} of {rep['decided']:,}: {rate * 100:.3f}% "
             f"(95% interval {low * 100:.3f}% .. {high * 100:.3f}%)"
         )
         if rep["decided"] < rep["deals"]:
@@ -698,17 +726,17 @@ def _length_table(hist: dict[int, int], width: int = 40) -> str:
     return "\n".join(rows)
 
 
-def plot(rep: dict[str, Any], path: str | os.PathLike[str]) -> None:
+def plot(rep: SurveyReport, path: str | os.PathLike[str]) -> None:
     """The two distributions of a report as a figure saved to ``path`` (needs matplotlib:
     the plot extra)."""
     figure_path(path)
     plt = pyplot()
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-    for ax, key, label in (
-        (axes[0], "length_histogram", "winning line length"),
-        (axes[1], "removed_histogram", "pyramid cards removed"),
+    for ax, counts, label in (
+        (axes[0], rep["length_histogram"], "winning line length"),
+        (axes[1], rep["removed_histogram"], "pyramid cards removed"),
     ):
-        hist = {int(k): v for k, v in rep[key].items()}
+        hist = {int(k): v for k, v in counts.items()}
         ax.bar(list(hist), list(hist.values()), color="#3a6ea5")
         ax.set_xlabel(label)
         ax.set_ylabel("deals")
