@@ -942,6 +942,33 @@ def find_block(r: str | Row, first: Any, out: str | os.PathLike[str] = DEFAULT_O
     )
 
 
+class _CheckBase(TypedDict):
+    file: str
+    row: str
+    first: int
+    count: int
+    sample: int | None
+    seed: int | None
+    deals: int
+    file_wins: int
+    file_undecided: int
+    wins: int
+    undecided: int
+    seconds: float
+    wall_seconds: float
+
+
+class BlockCheck(_CheckBase, total=False):
+    """What :func:`check` returns: the block's file and counts, this machine's, and
+    ``agree``; with the whole block ``digest_agrees``, with a sample ``interval999`` (the
+    sample's 99.9% interval) and ``file_rate``."""
+
+    agree: bool
+    digest_agrees: bool
+    interval999: list[float]
+    file_rate: float | None
+
+
 def check(
     r: str | Row,
     first: Any,
@@ -951,7 +978,7 @@ def check(
     seed: Any = None,
     threads: Any = None,
     progress: ProgressArg = False,
-) -> dict[str, Any]:
+) -> BlockCheck:
     """Decide a block's deals again here and compare with its file: ``agree`` is True when
     the wins, the undecided count and the results' digest are the file's.
 
@@ -959,7 +986,7 @@ def check(
     (``seed``; a fresh one when None, returned), are decided: the file's rate must lie in
     the sample's 99.9% interval. That catches a wrong rate, not one changed count: only the
     whole block's check is exact."""
-    from .simulate import wilson_interval
+    from .intervals import wilson_interval
     from .solver import solve_many
 
     r = row(r)
@@ -983,7 +1010,7 @@ def check(
     )
     wins = int(np.sum(solved.winnable == 1))
     undecided = int(np.sum(solved.winnable < 0))
-    result: dict[str, Any] = {
+    result: BlockCheck = {
         "file": str(b.path),
         "row": r.name,
         "first": b.first,
@@ -1012,7 +1039,7 @@ def check(
     return result
 
 
-def check_text(c: dict[str, Any]) -> str:
+def check_text(c: BlockCheck) -> str:
     """A check's result in one or two lines (what ``atlas check`` prints)."""
     head = f"atlas block {c['file']} ({c['count']:,} deals)"
     if c["sample"] is None:
@@ -1092,7 +1119,7 @@ class AtlasReport(_ReportBase, total=False):
 
 def row_summary(r: Row, blocks: Sequence[Block]) -> RowSummary:
     """One row of the report from its blocks."""
-    from .simulate import wilson_interval
+    from .intervals import wilson_interval
 
     deals = sum(b.count for b in blocks)
     undecided = sum(b.undecided for b in blocks)
