@@ -8,11 +8,10 @@ no such option."""
 from __future__ import annotations
 
 import os
-import random
 
 import numpy as np
 import pytest
-from late_positions import RULE_SETS, exhaustive, late_position
+from late_positions import RULE_SETS, late_cases
 
 from pyramid_core import rules as core_rules
 from pyramid_core import simulate as core_sim
@@ -44,16 +43,8 @@ def test_the_dummy_option_turns_every_shortcut_off(name):
 @pytest.mark.parametrize("name", sorted(RULE_SETS))
 def test_the_solver_stays_exact_under_the_dummy_option(name):
     rules = RULE_SETS[name]
-    rng = random.Random(f"dummy-{name}")
     checked = 0
-    for _ in range(100):
-        game, state = late_position(rules, rng)
-        if game.is_over:
-            continue
-        truth = exhaustive(state)
-        if truth is None:
-            continue
-        winnable, depth, most = truth
+    for game, (winnable, depth, most) in late_cases(rules, f"dummy-{name}", 100):
         table = Table([int(c) for c in game.deal.cards], **rules.core_options(), dummy=1)
         decided = solve_table(table, game.position, OBJECTIVES["any"])
         shortest = solve_table(table, game.position, OBJECTIVES["min_moves"])

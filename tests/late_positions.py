@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Iterator
 
 from pyramid_solitaire import Game, Rules
 from pyramid_solitaire.solver import solve
@@ -80,3 +81,19 @@ def exhaustive(state):
                     return None
                 queue.append(t)
     return win_depth is not None, win_depth, best_removed
+
+
+def late_cases(
+    rules: Rules, seed: str, tries: int
+) -> Iterator[tuple[Game, tuple[bool, int | None, int]]]:
+    """Up to ``tries`` late positions under ``rules`` (random, from ``seed``), each game
+    still under way and small enough to search to the end, with the exhaustive answers
+    (winnable, fewest moves to a win or None, most pyramid cards removed)."""
+    rng = random.Random(seed)
+    for _ in range(tries):
+        game, state = late_position(rules, rng)
+        if game.is_over:
+            continue
+        truth = exhaustive(state)
+        if truth is not None:
+            yield game, truth

@@ -14,10 +14,9 @@ the answers stay the same.
 from __future__ import annotations
 
 import itertools
-import random
 
 import pytest
-from late_positions import RULE_SETS, exhaustive, late_position
+from late_positions import RULE_SETS, late_cases
 
 from pyramid_core import rules as core_rules
 from pyramid_core.position import Table
@@ -105,17 +104,9 @@ def _answers(game, drop) -> tuple[int, int | None, int]:
 def test_without_shortcuts_the_answers_stay_exact(name):
     """Every shortcut off, and each one off alone: the same answers as exhaustive search."""
     rules = RULE_SETS[name]
-    rng = random.Random(f"shortcuts-{name}")
     on = core_rules.shortcuts(rules.core_options())
     checked = 0
-    for _ in range(100):
-        game, state = late_position(rules, rng)
-        if game.is_over:
-            continue
-        truth = exhaustive(state)
-        if truth is None:
-            continue
-        winnable, depth, most = truth
+    for game, (winnable, depth, most) in late_cases(rules, f"shortcuts-{name}", 100):
         want = (int(winnable), depth, most)
         assert _answers(game, "all") == want, (name, game.moves)
         if checked < 2:

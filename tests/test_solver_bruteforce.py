@@ -7,13 +7,12 @@ how many pyramid cards at most can be removed.
 """
 
 import os
-import random
 import sys
 
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from late_positions import RULE_SETS, exhaustive, late_position  # noqa: E402
+from late_positions import RULE_SETS, late_cases  # noqa: E402
 
 from pyramid_solitaire.solver import max_removable, solve  # noqa: E402
 
@@ -27,16 +26,8 @@ relaxed_removal_bound_of = _solver_tests.relaxed_removal_bound_of
 @pytest.mark.parametrize("name", sorted(RULE_SETS))
 def test_solver_matches_exhaustive_search(name):
     rules = RULE_SETS[name]
-    rng = random.Random(f"brute-{name}")
     checked = wins = losses = 0
-    for _ in range(150):
-        game, state = late_position(rules, rng)
-        if game.is_over:
-            continue
-        truth = exhaustive(state)
-        if truth is None:
-            continue
-        winnable, depth, most = truth
+    for game, (winnable, depth, most) in late_cases(rules, f"brute-{name}", 150):
         s = solve(game)
         assert s.winnable is winnable, (name, game.moves)
         if winnable:
