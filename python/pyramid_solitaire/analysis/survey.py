@@ -453,7 +453,7 @@ def _folder_seed(folder: Path) -> int | None:
 
 
 def read_manifest(folder: str | os.PathLike[str]) -> Plan:
-    path = Path(folder) / MANIFEST
+    path = _args.path_name("folder", folder) / MANIFEST
     if not path.exists():
         raise ValueError(f"{folder} is not a survey folder (no {MANIFEST})")
     have = _manifest_at(path)
@@ -507,7 +507,7 @@ def survey(
     rate, time left) or a callable ``progress(done, total)``. ``on_shard(index)`` is called
     after each shard is written (tests stop a run there)."""
     _pyarrow()  # the extra, before anything is done
-    folder = Path(out)
+    folder = _args.path_name("out", out)
     if seed is None and isinstance(policy, str) and policy.strip().lower() == "random":
         seed = _folder_seed(folder)  # resuming without the seed: the folder's
     plan = Plan.make(
@@ -559,7 +559,7 @@ def load(folder: str | os.PathLike[str]) -> tuple[Plan, dict[str, np.ndarray], i
     24 bytes a deal) and how many shards are still missing. A damaged shard raises a
     ValueError naming it."""
     _pyarrow()
-    folder = Path(folder)
+    folder = _args.path_name("folder", folder)
     plan = read_manifest(folder)
     parts, missing = [], 0
     for i in range(plan.shards):
@@ -612,7 +612,7 @@ def report(folder: str | os.PathLike[str]) -> SurveyReport:
     from .intervals import wilson_interval
 
     _pyarrow()
-    folder = Path(folder)
+    folder = _args.path_name("folder", folder)
     plan = read_manifest(folder)
     missing = deals = decided = wins = nodes = 0
     seconds = 0.0

@@ -11,7 +11,7 @@ from typing import Any
 from ..analysis import atlas as _atlas
 from ..inputs.jsonout import dumps
 from ._input import add_pool_flags, add_progress_flag
-from .cli import EXIT_BUDGET, UsageError
+from .cli import EXIT_BUDGET, UsageError, path_arg
 
 #: A check that disagrees with its file, or a run that left deals undecided: status 1.
 EXIT_DISAGREES = EXIT_BUDGET
@@ -124,6 +124,7 @@ def register(
         r.add_argument("--json", action="store_true", help="print one JSON object instead")
         r.add_argument(
             "--plot",
+            type=path_arg,
             metavar="FILE",
             default=None,
             help="also save the rates and intervals as a figure (needs the plot extra)",
@@ -134,6 +135,7 @@ def register(
 def _out(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--out",
+        type=path_arg,
         metavar="DIR",
         default=_atlas.DEFAULT_OUT,
         help=f"the atlas folder (default {_atlas.DEFAULT_OUT})",

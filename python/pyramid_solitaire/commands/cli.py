@@ -103,6 +103,16 @@ def _one_line(text: object) -> str:
     return " ".join(str(text).split())
 
 
+def path_arg(value: str) -> str:
+    """A file or folder name given on the command line (the ``type=`` of every path flag):
+    an empty one is refused, never read as standard input or the current folder."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError(
+            "an empty name is no file or folder: give a path" + (" (blank)" if value else "")
+        )
+    return value
+
+
 def rule_flags() -> argparse.ArgumentParser:
     """The rule flags every subcommand shares."""
     p = argparse.ArgumentParser(add_help=False)

@@ -10,7 +10,7 @@ import os
 from ..model.profiles import Profile
 from ..runtime import args as _args
 from ..session.messages import LANGUAGES
-from .cli import UsageError
+from .cli import UsageError, path_arg
 
 EXTRA_HINT = {
     "tui": ("the terminal game needs Textual", "tui"),
@@ -50,12 +50,16 @@ def register(
     )
     p.add_argument(
         "--save",
+        type=path_arg,
         metavar="PATH",
         help="where games are saved: the terminal game's file, or with --web the "
         "folder of the browser games (default: in the user's data directory)",
     )
     p.add_argument(
-        "--db", metavar="PATH", help="the statistics file (default: in the user's data directory)"
+        "--db",
+        type=path_arg,
+        metavar="PATH",
+        help="the statistics file (default: in the user's data directory)",
     )
     p.add_argument("--web", action="store_true", help="serve the browser game instead")
     p.add_argument(
@@ -109,7 +113,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.profile is not None:
         profile = Profile.preset(args.profile)  # a bad name: one line, exit 2
     else:  # a code is played as its letter's game
-        profile = profile_of_code(args.code, Profile.preset("pyramide"))
+        profile = profile_of_code(args.code, Profile.preset("pyramide"), unnamed="--profile")
     if args.db is not None:
         _check_stats(args.db)
     if args.web:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .cli import UsageError
+from .cli import UsageError, path_arg
 
 
 def register(
@@ -18,7 +18,9 @@ def register(
         "goes to standard output.",
     )
     p.add_argument("--stdio", action="store_true", help="speak on standard input and output")
-    p.add_argument("--db", metavar="PATH", help="the statistics file for the stats request")
+    p.add_argument(
+        "--db", type=path_arg, metavar="PATH", help="the statistics file for the stats request"
+    )
     p.set_defaults(func=run)
 
 

@@ -26,7 +26,7 @@ from ._input import (
     report_bad,
     threads,
 )
-from .cli import UsageError, explicit_rules, rules_from_args
+from .cli import UsageError, explicit_rules, path_arg, rules_from_args
 
 
 def register(
@@ -44,6 +44,7 @@ def register(
     src.add_argument("--games", metavar="N", help="how many deals to play")
     src.add_argument(
         "--file",
+        type=path_arg,
         metavar="FILE",
         help="play the deals of a file (one code or 52 card tokens a line; "
         "'-' reads standard input)",

@@ -14,7 +14,7 @@ from ..model.move import Move
 from ..runtime import parallel as _parallel
 from ..runtime.args import excerpt
 from ._input import Line, add_budget_flags, budgets, parse_deal, read_deal_file, report_bad, threads
-from .cli import EXIT_BUDGET, UsageError
+from .cli import EXIT_BUDGET, UsageError, path_arg
 
 
 def register(
@@ -41,6 +41,7 @@ def register(
     src.add_argument("--cards", metavar="TOKENS", help="a deal as 52 card tokens (quoted)")
     src.add_argument(
         "--file",
+        type=path_arg,
         metavar="FILE",
         help="one deal per line (a code or 52 card tokens); '-' reads standard input",
     )

@@ -7,6 +7,7 @@ import sys
 
 from ..inputs.jsonout import dumps
 from ..session.stats import StatsStore
+from .cli import path_arg
 
 
 def register(
@@ -27,7 +28,10 @@ def register(
         "number",
     )
     p.add_argument(
-        "--db", metavar="PATH", help="the statistics file (default: in the user's data directory)"
+        "--db",
+        type=path_arg,
+        metavar="PATH",
+        help="the statistics file (default: in the user's data directory)",
     )
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.set_defaults(func=run)

@@ -10,7 +10,7 @@ import sys
 from ..analysis import survey as _survey
 from ..inputs.jsonout import dumps
 from ._input import add_pool_flags, add_progress_flag
-from .cli import UsageError, explicit_rules
+from .cli import UsageError, explicit_rules, path_arg
 
 
 def register(
@@ -30,7 +30,7 @@ def register(
     )
     p.add_argument("--start", metavar="N", default="0", help="first deal number (default 0)")
     p.add_argument("--count", metavar="M", help="how many deals")
-    p.add_argument("--out", metavar="DIR", help="the survey's folder")
+    p.add_argument("--out", type=path_arg, metavar="DIR", help="the survey's folder")
     p.add_argument(
         "--policy", metavar="NAME", default="solver", help="solver (default), greedy or random"
     )
@@ -78,7 +78,7 @@ def register(
         "distributions of winning line lengths and of pyramid "
         "cards removed, of a survey folder (finished or not).",
     )
-    r.add_argument("folder", metavar="DIR")
+    r.add_argument("folder", type=path_arg, metavar="DIR")
     r.add_argument(
         "--json",
         action="store_true",
@@ -87,6 +87,7 @@ def register(
     )
     r.add_argument(
         "--plot",
+        type=path_arg,
         metavar="FILE",
         default=None,
         help="also save the two distributions as a figure (needs the plot extra)",

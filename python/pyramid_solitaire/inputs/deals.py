@@ -25,7 +25,7 @@ from pyramid_core.shuffle import MAX_DEAL_NUMBER
 from pyramid_core.shuffle import decks as _shuffle_decks
 
 from ..model.cards import parse_cards
-from ..model.deal import Deal, code_rules, looks_like_code
+from ..model.deal import Deal, looks_like_code
 from ..model.reading import (
     _deck_list,
     _explicit,
@@ -214,9 +214,7 @@ def _read_items(deals: Iterable[Any], explicit: Rules | None) -> DealBatch:
                 number, own = _read_code(item, explicit)
                 numbers.append(number)
             elif isinstance(item, Deal):
-                own = item.rules
-                if own is None and item.code is not None:  # (a numbered deal)
-                    code_rules(item.code, None, explicit)
+                own = item.rules  # (None: a layout naming no rules, played as the rest)
                 numbers.append(-1 if item.number is None else item.number)
                 if item.number is None:
                     cards[i] = [int(c) for c in item.cards]

@@ -193,11 +193,16 @@ def _code_letter(deal: Any) -> str | None:
         return None
 
 
-def profile_of_code(deal: Any, profile: Profile) -> Profile:
-    """The profile to play ``deal`` under when none is named: ``profile``, unless ``deal``
-    is a code whose letter names other rules and a built-in profile plays them (a pasted
-    PY1-M-... code is played as the msc game)."""
+def profile_of_code(deal: Any, profile: Profile, *, unnamed: str | None = None) -> Profile:
+    """The profile to play ``deal`` under: ``profile``, unless ``deal`` is a code whose
+    letter names other rules and a built-in profile plays them (a pasted PY1-M-... code is
+    played as the msc game). ``unnamed``: when ``profile`` is only the default (the user
+    named none), how the user would name one (``"profile"``, ``"--profile"``): an X code
+    (custom rules) is then refused, as everywhere a code's rules must be named; a game
+    the player chose plays it."""
     letter = _code_letter(deal)
+    if letter == "X" and unnamed is not None:
+        raise InputError("code_custom_rules", code=_args.excerpt(deal.strip()), flag=unnamed)
     if letter is None or letter == profile.rules.letter or letter == "X":
         return profile
     named = Rules.preset(letter)

@@ -7,13 +7,16 @@ A deal can be given as a :class:`Deal`, a deal code (``"PY1-M-AAAAAAS"``), a car
 of 52 tokens, or a sequence of 52 tokens or card indices), or a deal number. A deal code
 names its rule set by its letter, and that is binding: an explicit ``rules=`` that differs
 raises. A :class:`Deal` object is a layout that can be played under any rules: an explicit
-``rules=`` renames it (its code follows the rules played). Deal numbers and card lists take
-``rules=``, else ``pyramide``.
+``rules=`` renames it (its code follows the rules played), and one that names no rules
+(made from cards and a number, or from an ``X`` code) plays under ``pyramide``, as the same
+cards without a number do. Deal numbers (an int, or its digits as text: ``"18"``,
+``"1_000"``) and card lists take ``rules=``, else ``pyramide``.
 """
 
 from __future__ import annotations
 
 import operator
+import re
 from typing import Any
 
 import numpy as np
@@ -25,6 +28,15 @@ from .deal import Deal, code_rules, looks_like_code, parse_code
 from .rules import Rules
 
 __all__ = ["deal_number_of", "read_deal"]
+
+#: A deal number as text: ASCII digits, underscores only between them.
+_DEAL_NUMBER = re.compile(r"[0-9](?:_?[0-9])*")
+#: Text meant as a number that is no deal number: a sign, a decimal point, an exponent,
+#: separators (no card token, code or card list looks like this).
+_NUMBER_LIKE = re.compile(
+    r"[+-]?(?:[0-9][0-9_.,]*|[.][0-9][0-9_.,]*)(?:[eE][+-]?[0-9_]*)?|[+-][0-9][0-9a-z_.,]*",
+    re.IGNORECASE,
+)
 
 
 def _explicit(rules: Any) -> Rules | None:
@@ -52,9 +64,14 @@ def deal_number_of(value: Any) -> int | None:
     else ValueError); None for anything else (a code, a card list)."""
     if isinstance(value, str):
         text = value.strip()
-        if not (text.isascii() and text.isdigit()):
-            return None
-        return whole("a deal number", text, 0, MAX_DEAL_NUMBER)
+        if _DEAL_NUMBER.fullmatch(text):
+            return whole("a deal number", text, 0, MAX_DEAL_NUMBER)
+        if _NUMBER_LIKE.fullmatch(text):  # "-1", "18.0", "1e3", "1,000": meant as a number
+            raise ValueError(
+                f"a deal number is a whole number 0..{MAX_DEAL_NUMBER:,} in digits "
+                f"(underscores between them allowed, as in 1_000), got {excerpt(text)}"
+            )
+        return None
     return _number(value)
 
 
@@ -91,10 +108,13 @@ def read_deal(deal: Any, rules: Any = None) -> Deal:
             return deal if deal.rules == explicit else deal.with_rules(explicit)
         if deal.rules is not None:
             return deal
-        if deal.code is not None:  # (a numbered deal)
-            code_rules(deal.code, None, None)  # an X code: raises
+        # a layout that names no rules (numbered or not, as from an X code): the same cards
+        # play the same way, under pyramide
         return deal.with_rules(Rules())
     if isinstance(deal, str):
+        number = deal_number_of(deal)  # digits; "-1" or "18.0" is refused as a deal number
+        if number is not None:
+            return Deal.from_number(number, rules=explicit or Rules())
         if looks_like_code(deal):
             number, named = _read_code(deal, explicit)
             return Deal.from_number(number, rules=explicit or named)

@@ -91,6 +91,11 @@ REASONS: dict[str, dict[str, str]] = {
         "en": "deal code {code}: character {pos} of the deal number, {char!r}, is not a letter A-Z",
         "vi": "mã ván {code}: ký tự thứ {pos} của số ván, {char!r}, không phải chữ cái A-Z",
     },
+    "code_custom_rules": {
+        "en": "deal code {code} was named under custom rules (letter X): name the game "
+        "to play it under with {flag}",
+        "vi": "mã ván {code} thuộc luật tùy chỉnh (chữ X): hãy chọn kiểu chơi bằng {flag} để chơi",
+    },
     "code_other_rules": {
         "en": "deal code {code} names the {named} rules (letter {letter}), but "
         "{flag} {profile} plays the {rules} rules: drop {flag} to play "

@@ -30,17 +30,37 @@ import ctypes
 import math
 import os
 import re
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 _EXCERPT = 60
-_INT_TEXT = re.compile(r"[+-]?[0-9](?:[0-9_,]*[0-9])?")
+# One rule for every number a user writes: digits, with underscores only between digits as
+# Python writes them (1_000_000); no commas, no other separators.
+_DIGITS = r"[0-9](?:_?[0-9])*"
+_INT_TEXT = re.compile(rf"[+-]?{_DIGITS}")
 _REAL_TEXT = re.compile(
-    r"[+-]?(?:[0-9][0-9_]*(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+    rf"[+-]?(?:{_DIGITS}(?:\.(?:{_DIGITS})?)?|\.{_DIGITS})(?:[eE][+-]?{_DIGITS})?"
     r"|[+-]?(?:inf|infinity|nan)",
     re.IGNORECASE,
 )
+#: What a number with separators the rule refuses looks like (for a clearer message).
+_SEPARATED = re.compile(r"[+-]?[0-9._,]*[0-9][0-9._,]*(?:[eE][+-]?[0-9_]+)?")
+
+
+def _separator_problem(text: str) -> str | None:
+    """Why ``text``, a number with separators, is refused: commas, or underscores not
+    between two digits; None when it is no such thing."""
+    if _REAL_TEXT.fullmatch(text) or not _SEPARATED.fullmatch(text):
+        return None
+    if "," in text:
+        return "no commas in numbers: write 1500 or 1_500"
+    if "_" in text:
+        return "an underscore goes only between two digits, as in 1_500"
+    return None
+
+
 _UNITS = {
     "": 1,
     "b": 1,
@@ -133,7 +153,7 @@ def _to_int(name: str, value: Any) -> int:
         text = value.strip()
         if len(text) <= 100:
             if _INT_TEXT.fullmatch(text):
-                return int(text.replace("_", "").replace(",", ""))
+                return int(text.replace("_", ""))
             if _REAL_TEXT.fullmatch(text) and "n" not in text.lower():  # "1e6", "2.0"
                 n = _scientific_int(text.replace("_", ""))
                 if n is not None:
@@ -143,8 +163,11 @@ def _to_int(name: str, value: Any) -> int:
                 f"{name} must be a whole number written in at most 100 "
                 f"characters, got a number of {len(text.lstrip('+-')):,} digits"
             )
+        problem = _separator_problem(text)
         raise ValueError(
-            f"{name} must be a whole number (ASCII digits, or such as 1e6), got {excerpt(value)}"
+            f"{name} must be a whole number (ASCII digits, or such as 1e6"
+            + (f"; {problem}" if problem else "")
+            + f"), got {excerpt(value)}"
         )
     raise ValueError(f"{name} must be a whole number, got {excerpt(value)}")
 
@@ -188,6 +211,17 @@ def _short_int(n: int) -> str:
     return text if len(text) <= 40 else f"a number of {len(str(abs(n))):,} digits"
 
 
+def path_name(name: str, value: Any) -> Path:
+    """A file or folder name (a str or os.PathLike): an empty or blank one is refused,
+    never taken as the current folder or standard input."""
+    if isinstance(value, bytes) or not isinstance(value, (str, os.PathLike)):
+        raise ValueError(f"{name} must be a file or folder name, got {excerpt(value)}")
+    text = os.fspath(value)
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError(f"{name} must be a file or folder name, got an empty one {excerpt(text)}")
+    return Path(text)
+
+
 def real(name: str, value: Any, *, positive: bool = True, allow_inf: bool = False) -> float:
     """A real number (> 0 when ``positive``); NaN never, infinity only with ``allow_inf``
     (given as such: ``"1e400"``, which a float cannot hold, is refused, not read as inf)."""
@@ -197,7 +231,12 @@ def real(name: str, value: Any, *, positive: bool = True, allow_inf: bool = Fals
     if isinstance(value, str):
         text = value.strip()
         if not _REAL_TEXT.fullmatch(text) or len(text) > 100:
-            raise ValueError(f"{name} must be a number, got {excerpt(value)}")
+            problem = _separator_problem(text) if len(text) <= 100 else None
+            raise ValueError(
+                f"{name} must be a number"
+                + (f" ({problem})" if problem else "")
+                + f", got {excerpt(value)}"
+            )
         number = float(text.replace("_", ""))
         mantissa = re.split("[eE]", text.lower())[0]
         if (math.isinf(number) and "inf" not in mantissa) or (
@@ -296,12 +335,16 @@ def memory(name: str, value: Any, low: int = 1 << 16) -> int:
     least ``low`` and at most the machine's physical memory (MEMORY_UNKNOWN_MAX when the
     machine does not say)."""
     if isinstance(value, str):
-        m = re.fullmatch(r"\s*([0-9][0-9_,]*(?:\.[0-9]+)?)\s*([a-zA-Z]*)\s*", value)
+        m = re.fullmatch(rf"\s*({_DIGITS}(?:\.{_DIGITS})?)\s*([a-zA-Z]*)\s*", value)
         if not m or m.group(2).lower() not in _UNITS or len(value) > 100:
+            number_part = re.match(r"\s*([^a-zA-Z\s]*)", value)
+            problem = _separator_problem(number_part.group(1)) if number_part else None
             raise ValueError(
-                f"{name} must be bytes such as 1000000, '512MB' or '1GiB', got {excerpt(value)}"
+                f"{name} must be bytes such as 1000000, '512MB' or '1GiB'"
+                + (f" ({problem})" if problem and len(value) <= 100 else "")
+                + f", got {excerpt(value)}"
             )
-        number = float(m.group(1).replace("_", "").replace(",", ""))
+        number = float(m.group(1).replace("_", ""))
         if not math.isfinite(number):  # pragma: no cover - the pattern has no inf
             raise ValueError(f"{name} must be a finite size, got {excerpt(value)}")
         size = int(number * _UNITS[m.group(2).lower()])

@@ -341,7 +341,7 @@ class Server:
             if not isinstance(deal, str):
                 raise ProtocolError("bad_request", f"{given[0]} is a string")
             if profile is None:  # a code is played under its letter's game
-                profile = profile_of_code(deal, Profile.preset("pyramide"))
+                profile = profile_of_code(deal, Profile.preset("pyramide"), unnamed="profile")
             else:
                 check_code_profile(deal, Profile.preset(profile), "profile")
             session = Session(deal, profile, clock=self.clock, lang=lang)
@@ -367,7 +367,13 @@ class Server:
         return self._reply(session.drag(self._target(request, "from"), self._target(request, "to")))
 
     def _op_play(self, request: dict[str, Any]) -> dict[str, Any]:
-        return self._reply(self._need().play(self._field(request, "move")))
+        move = self._field(request, "move")
+        if not isinstance(move, str):  # a wrong type is a bad request, as for every field
+            raise ProtocolError(
+                "bad_request",
+                f"move is a string such as 'Kd', 'Tc+3s', 'draw' or 'recycle', got {excerpt(move)}",
+            )
+        return self._reply(self._need().play(move))
 
     def _op_state(self, request: dict[str, Any]) -> dict[str, Any]:
         self._need()

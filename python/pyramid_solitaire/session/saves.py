@@ -182,6 +182,7 @@ def read_document(doc: Any) -> Saved:
 
 
 def save(session: Session, path: str | os.PathLike[str]) -> None:
+    path = _args.path_name("the save file", path)
     write_atomic(path, dumps(to_document(session), indent=1) + "\n")
 
 
@@ -192,7 +193,7 @@ class CannotRead(ValueError):
 def read_file(path: str | os.PathLike[str]) -> Any:
     """The JSON document of the save file ``path``; ValueError (CannotRead when it cannot be
     read at all) naming the file and the problem (the file is left as it is)."""
-    name = os.fspath(path)
+    name = os.fspath(_args.path_name("the save file", path))
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block, a device...
             raise CannotRead(f"cannot read {name}: not a regular file")

@@ -149,7 +149,7 @@ class StatsStore:
         self, path: str | os.PathLike[str] | None = None, *, read_only: bool = False
     ) -> None:
         given = path is not None
-        self.path = Path(default_path() if path is None else path)
+        self.path = default_path() if path is None else _args.path_name("the statistics file", path)
         self.read_only = read_only
         folder = self.path.parent
         exists = self._check_path(folder, create=not read_only and not given)

@@ -1,0 +1,177 @@
+"""The third hardening pass (issue 44): each case it names, pinned, and the class around it.
+
+- One rule for every number a user writes: digits, underscores only between digits (as
+  Python writes them), no commas; the refusal says which rule was broken.
+- A deal number is said to be one: "-1", "18.0" or "1,000" given as a deal is refused as a
+  deal number, never read as a card list.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pyramid_solitaire import Game
+from pyramid_solitaire.runtime.args import memory, real, whole
+
+from conftest import run_main
+
+# ---- numbers -------------------------------------------------------------------------------
+
+
+@given(st.text(alphabet="0123456789_,", min_size=1, max_size=12))
+def test_whole_numbers_follow_pythons_rule_for_underscores(text):
+    """whole() reads a text of digits, underscores and commas exactly as Python's int()
+    does: the same value, or a refusal (commas are never separators)."""
+    try:
+        want = int(text)
+    except ValueError:
+        with pytest.raises(ValueError):
+            whole("n", text)
+    else:
+        assert whole("n", text) == want
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("1,5", "no commas"),
+        ("1,,0", "no commas"),
+        ("5_", "between two digits"),
+        ("_5", "between two digits"),
+        ("1__0", "between two digits"),
+    ],
+)
+def test_a_separator_out_of_place_is_named(text, said):
+    for read in (lambda t: whole("--games", t), lambda t: real("--max-seconds", t)):
+        with pytest.raises(ValueError, match=said):
+            read(text)
+    with pytest.raises(ValueError, match=said):
+        memory("--max-memory", text + "MB")
+
+
+def test_underscores_between_digits_read_everywhere():
+    assert whole("n", "1_000") == 1000
+    assert real("s", "1_5.2_5") == 15.25
+    assert memory("m", "1_024MB") == 1024 << 20
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "--games", "1,5"],
+        ["simulate", "--games", "1,,0"],
+        ["simulate", "--games", "5_"],
+        ["simulate", "--games", "10", "--max-seconds", "1,5", "--policy", "solver"],
+        ["solve", "7", "--max-nodes", "1,000"],
+    ],
+)
+def test_the_command_line_refuses_separators_out_of_place(capsys, argv):
+    code, out, err = run_main(capsys, *argv)
+    assert code == 2 and not out, (out, err)
+    assert len(err.strip().splitlines()) == 1
+    assert "no commas" in err or "between two digits" in err
+
+
+# ---- deal numbers --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["-1", "18.0", "1e3", "1,000", "+5", "2_"])
+def test_a_deal_number_out_of_its_form_is_said_to_be_one(capsys, tmp_path, text):
+    with pytest.raises(ValueError, match="a deal number is a whole number 0..") as e:
+        Game(text)
+    assert "card" not in str(e.value)
+    for argv in (["deal", text], ["stats", "--db", str(tmp_path / "s.db"), "--deal", text]):
+        code, out, err = run_main(capsys, *argv)
+        assert code == 2 and "a deal number is a whole number" in err, (argv, err)
+        assert "not a card" not in err
+
+
+def test_underscores_in_a_deal_number():
+    assert Game("1_000").deal.number == 1000
+
+
+# ---- a deal that names no rules ------------------------------------------------------------
+
+
+def test_a_deal_with_a_number_but_no_rules_plays_as_its_cards_do():
+    from pyramid_solitaire import Deal, simulate, solve, solve_many
+
+    numbered = Deal(Deal.from_number(18).cards, number=18)
+    bare = Deal(numbered.cards)
+    assert numbered.rules is None and numbered.code is not None
+    assert Game(numbered).rules == Game(bare).rules == Game(18).rules
+    assert solve(Game(numbered)).winnable == solve(Game(bare)).winnable
+    assert list(solve_many([numbered]).winnable) == list(solve_many([bare]).winnable)
+    assert simulate(deals=[numbered]).wins == simulate(deals=[bare]).wins
+    assert Game(Deal.from_code("PY1-X-AAAAAAS")).rules.name == "pyramide"  # a Deal object
+    with pytest.raises(ValueError, match="custom rules"):
+        Game("PY1-X-AAAAAAS")  # a code names its rules: X names none
+
+
+# ---- the protocol --------------------------------------------------------------------------
+
+
+def test_the_protocol_answers_as_the_command_line_does():
+    import json
+
+    from pyramid_solitaire.session.protocol import Server
+
+    server = Server(clock=lambda: 0.0)
+
+    def ask(request):
+        return json.loads(server.handle(json.dumps(request)))
+
+    r = ask({"op": "new", "code": "PY1-X-AAAAAAS"})
+    assert not r["ok"] and r["error"]["code"] == "bad_request"
+    assert "custom rules" in r["error"]["message"] and "profile" in r["error"]["message"]
+    r = ask({"op": "new", "code": "PY1-X-AAAAAAS", "profile": "classic"})
+    assert r["ok"] and r["state"]["rules"]["name"] == "classic"
+    for move in (123, None, 1.5, ["Kd"], {"m": 1}, True):
+        r = ask({"op": "play", "move": move})
+        assert not r["ok"] and r["error"]["code"] == "bad_request", move
+    r = ask({"op": "play", "move": "nonsense"})
+    assert r["ok"] and r["messages"][0]["code"] == "illegal_move"
+
+
+def test_play_refuses_an_x_code_without_a_game(capsys):
+    code, out, err = run_main(capsys, "play", "PY1-X-AAAAAAS")
+    assert code == 2 and "custom rules" in err and "--profile" in err
+
+
+# ---- empty names ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", "--file", ""],
+        ["simulate", "--file", ""],
+        ["solve", "--file", "  "],
+        ["stats", "--db", ""],
+        ["survey", "--out", "", "--count", "5"],
+        ["survey", "report", ""],
+        ["play", "--save", "", "3"],
+        ["atlas", "report", "--out", ""],
+    ],
+)
+def test_an_empty_name_is_an_error_on_the_command_line(capsys, argv):
+    code, out, err = run_main(capsys, *argv)
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert "empty name" in err
+
+
+def test_an_empty_name_is_an_error_in_the_library(tmp_path):
+    from pyramid_solitaire.analysis import survey
+    from pyramid_solitaire.session import Session, StatsStore
+
+    for make in (
+        lambda: StatsStore(""),
+        lambda: survey.survey("", rules="msc", policy="greedy", count=5),
+        lambda: survey.report(""),
+        lambda: Session(7).save(""),
+        lambda: Session.load(" "),
+    ):
+        with pytest.raises(ValueError, match="file or folder name"):
+            make()
