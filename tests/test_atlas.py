@@ -267,8 +267,8 @@ def test_command_line_usage_errors(tmp_path, capsys):
         (["run", "msc", "--count", "ten"], "--count must be"),
         (["run", "msc", "--start", "-1", "--count", "10"], "--start must be 0.."),
         (["run", "msc", "--start", "8031810175", "--count", "2"], "runs past the last deal"),
-        (["run", "msc", "--count", "2", "--out", ""], "--out must name the atlas folder"),
-        (["report", "--out", " "], "--out must name the atlas folder"),
+        (["run", "msc", "--count", "2", "--out", ""], "argument --out: an empty name"),
+        (["report", "--out", " "], "argument --out: an empty name"),
         (["check", "msc", "0", "--seed", "5"], "--seed goes with a sample"),
         (
             ["run", "msc", "--count", "2", "--scheduler", "tcp://127.0.0.1:1", "--workers", "2"],

@@ -60,6 +60,21 @@ def test_rules_take_every_option_of_the_table_and_nothing_else():
         Rules(dummy=1)
 
 
+def test_core_options_keep_their_types():
+    """Numbers as ints, yes/no as bools (as before the table)."""
+    got = Rules.preset("msc").core_options()
+    assert got == dict(
+        waste_at_deal=0,
+        draw=1,
+        redeals=2,
+        win_all=False,
+        stock_top_playable=True,
+        pair_waste_top_two=False,
+        pair_with_covering=False,
+    )
+    assert [type(v) for v in got.values()] == [int, int, int, bool, bool, bool, bool]
+
+
 def test_presets_are_the_tables():
     assert Rules.preset_names() == [p.name for p in PRESETS]
     for p in PRESETS:
@@ -125,7 +140,7 @@ def test_the_core_refuses_exactly_what_the_model_refuses():
             core_ok = True
         except ValueError as e:
             core_ok = False
-            assert "needs" in str(e)
+            assert "needs" in str(e) or "does not go with" in str(e)
         assert model_ok == core_ok, kw
 
 
@@ -136,6 +151,9 @@ def test_the_core_refuses_unknown_and_out_of_range_options():
         Table(DECK, draw=2)
     with pytest.raises(ValueError, match="redeals must be 0..63 or 255"):
         Table(DECK, redeals=64)
+    for bad in (300, -1, "1", 1.0):  # never an OverflowError or a TypeError
+        with pytest.raises(ValueError, match="core rule option redeals must be a whole number"):
+            Table(DECK, redeals=bad)
 
 
 def test_a_dummy_option_is_written_into_a_copy_of_the_core(tmp_path):

@@ -36,7 +36,7 @@ def old_guards(r: Rules) -> set[str]:
         r.stock_top_playable,
     )
     unlimited = r.redeals == UNLIMITED
-    on = {"king_first", "classes", "relax", "lower_bound", "macro"}
+    on = {"king_first", "classes", "relax", "lower_bound", "macro", "progress", "round"}
     if draw1 and unlimited and not stp and not top2:
         on.add("free_talon")
     if draw1 and r.redeals == 0 and not top2:
@@ -72,11 +72,21 @@ def test_the_record_says_what_the_guards_said():
     assert n > 100
 
 
+def test_the_record_names_every_shortcut_once():
+    assert len(ALL) == len(set(ALL)) and all(ALL), ALL
+    every = set()
+    for r in every_rule_set():
+        every |= set(core_rules.shortcuts(r.core_options()))
+    assert every == set(ALL)  # each one runs somewhere, and none is unnamed
+
+
 def test_a_table_can_drop_its_shortcuts():
     t = Table(range(52), **Rules.preset("msc").core_options())
     assert "stack" in t.shortcuts
     t.drop_shortcuts(["stack", "classes"])
     assert "stack" not in t.shortcuts and "classes" not in t.shortcuts and t.shortcuts
+    t.drop_shortcuts("relax")  # one name
+    assert "relax" not in t.shortcuts and "lower_bound" in t.shortcuts
     t.drop_shortcuts("all")
     assert t.shortcuts == ()
     with pytest.raises(ValueError, match="unknown shortcut 'fast'"):

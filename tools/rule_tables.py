@@ -68,7 +68,7 @@ def with_dummy(o: ModuleType) -> None:
 def _c_value(o: ModuleType, opt: Any, value: Any) -> str:
     if opt.kind == "count" and value == o.UNLIMITED:
         return "PYR_REDEALS_UNLIMITED"
-    return str(opt.to_core(value))
+    return str(int(opt.to_core(value)))
 
 
 def _c_range_check(o: ModuleType, opt: Any) -> str:
@@ -113,9 +113,12 @@ def header(o: ModuleType) -> str:
     for need in o.NEEDS:
         when, other = by_name[need.when], by_name[need.other]
         allowed = " || ".join(f"r->{other.core} == {_c_value(o, other, a)}" for a in need.allowed)
-        text = f"{when.core}={_c_value(o, when, need.value)} needs " + " or ".join(
-            f"{other.core}={_c_value(o, other, a)}" for a in need.allowed
-        )
+        if other.kind == "flag":
+            text = f"{when.core}={_c_value(o, when, need.value)} does not go with {other.core}"
+        else:
+            text = f"{when.core}={_c_value(o, when, need.value)} needs " + " or ".join(
+                f"{other.core}={_c_value(o, other, a)}" for a in need.allowed
+            )
         lines.append(
             f"    if (r->{when.core} == {_c_value(o, when, need.value)} && !({allowed}))"
             f' return "{text} ({need.reason})";'
@@ -149,10 +152,13 @@ def pxd(o: ModuleType) -> str:
         "    cdef tuple names = (",
         *(f'        "{opt.core}",' for opt in o.OPTIONS),
         "    )",
-        "    for key in d:",
+        "    for key, value in d.items():",
         "        if key not in names:",
         '            raise ValueError(f"unknown core rule option {key!r}: expected one of "',
         '                             + ", ".join(names))',
+        '        if not hasattr(value, "__index__") or not 0 <= value.__index__() <= 255:',
+        '            raise ValueError(f"core rule option {key} must be a whole number 0..255, "',
+        '                             f"got {value!r}")',
     ]
     for opt in o.OPTIONS:
         default = _c_value(o, opt, opt.default).replace("PYR_", "")

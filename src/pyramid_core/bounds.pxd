@@ -8,7 +8,7 @@ from pyramid_core.cards cimport KING
 from pyramid_core.position cimport (pyr_pos, LOC_TALON, pos_pyr, pos_talon, pos_cur, below,
                                     pile_top)
 from pyramid_core.search cimport search, last_pass
-from pyramid_core.shortcuts cimport SC_LOWER_BOUND
+from pyramid_core.shortcuts cimport SC_LOWER_BOUND_NEEDS
 
 
 cdef enum:
@@ -47,7 +47,7 @@ cdef int talon_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil
 cdef inline int part_bound(search* s, pyr_pos p, const pyr_part* pp) noexcept nogil:
     """lower_bound of p, whose pyramid's part is pp (0 where the shortcuts' record does not
     allow the bound)."""
-    if not (s.t.shortcuts & SC_LOWER_BOUND):
+    if (s.t.shortcuts & SC_LOWER_BOUND_NEEDS) != SC_LOWER_BOUND_NEEDS:
         return 0
     if s.t.rules.draw == 1:
         return pp.h + talon_bound(s, p, pp)

@@ -30,7 +30,7 @@ from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, MAX_MOVES, LOC
                                     gen_covering_pairs, move_a, move_b)
 from pyramid_core.rules cimport REDEALS_UNLIMITED
 from pyramid_core.shortcuts cimport (SC_CLASSES, SC_PARTNERS, SC_STACK, SC_RELAX,
-                                     SC_LOWER_BOUND)
+                                     SC_LOWER_BOUND_NEEDS)
 from pyramid_core.search cimport search, MCACHE, talon_counts
 from pyramid_core.solver cimport OBJ_MIN_MOVES, MAX_LINE
 
@@ -564,7 +564,7 @@ cdef int pyramid_part(search* s, uint32_t pyr, pyr_part* pp) noexcept nogil:
     cdef uint32_t am, bm
     cdef int h = pyr_popcount32(pyr & s.t.pyr_rank[KING]), r, a, b, m, t
     cdef uint32_t packed
-    if not (s.t.shortcuts & SC_LOWER_BOUND):
+    if (s.t.shortcuts & SC_LOWER_BOUND_NEEDS) != SC_LOWER_BOUND_NEEDS:
         memset(pp, 0, sizeof(pyr_part))    # (not shown sound for these rules: 0)
         return 0
     packed = class_matchings(s, pyr)

@@ -47,18 +47,20 @@ cdef class Table:
 
     @property
     def shortcuts(self):
-        """The names of the solver's shortcuts that may run under this table's rules (the
-        record of pyr_shortcuts.h; rules.shortcuts names the simulator's too)."""
+        """The names of the shortcuts (the solver's and the simulator's) that may run under
+        this table's rules: pyr_shortcuts.h's record, less those dropped."""
         return _shortcut_names(self.t.shortcuts)
 
     def drop_shortcuts(self, names):
-        """Turn the shortcuts ``names`` (or all of them: ``"all"``) off for this table: the
-        solver's answers stay the same, found slower. For the tests, and to measure what a
-        shortcut is worth."""
+        """Turn the shortcuts ``names`` (a name, several, or ``"all"``) off for this table:
+        the solver's answers stay the same, found slower. For the tests, and to measure what
+        a shortcut is worth."""
         cdef uint32_t mask = 0
         cdef int i
         known = {pyr_sc_name(i).decode(): i for i in range(SC_COUNT)}
-        for name in (known if names == "all" else names):
+        if isinstance(names, str):
+            names = known if names == "all" else [names]
+        for name in names:
             if name not in known:
                 raise ValueError(f"unknown shortcut {name!r}: expected one of "
                                  + ", ".join(known))

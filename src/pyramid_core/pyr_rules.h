@@ -59,8 +59,8 @@ static inline const char *pyr_rules_problem(const pyr_rules *r) {
     if (r->pair_waste_top_two != 0 && r->pair_waste_top_two != 1) return "pair_waste_top_two must be 0 or 1";
     if (r->pair_with_covering != 0 && r->pair_with_covering != 1) return "pair_with_covering must be 0 or 1";
     if (r->draw == 3 && !(r->redeals == 0)) return "draw=3 needs redeals=0 (three waste piles cannot be recycled)";
-    if (r->draw == 3 && !(r->stock_top_playable == 0)) return "draw=3 needs stock_top_playable=0 (only the top card of each of the three waste piles is available)";
-    if (r->draw == 3 && !(r->pair_waste_top_two == 0)) return "draw=3 needs pair_waste_top_two=0 (only the top card of each of the three waste piles is available)";
+    if (r->draw == 3 && !(r->stock_top_playable == 0)) return "draw=3 does not go with stock_top_playable (only the top card of each of the three waste piles is available)";
+    if (r->draw == 3 && !(r->pair_waste_top_two == 0)) return "draw=3 does not go with pair_waste_top_two (only the top card of each of the three waste piles is available)";
     return NULL;
 }
 /* END generated */

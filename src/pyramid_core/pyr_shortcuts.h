@@ -13,7 +13,13 @@
  * tools/dummy_option_build.sh builds the core with such an option and checks it.
  *
  * How a shortcut computes may depend on the options it is proven for (a bound under draw
- * three counts differently); whether it runs is this record's to say. */
+ * three counts differently); whether it runs is this record's to say.
+ *
+ * Not in the record, because no option could change it without changing the engine's move
+ * encoding first (position.pxd's KIND_*): the kinds of move themselves. Every search takes a
+ * move to be a removal (a King, a pair), the draw or the recycle, and A* builds its nodes on
+ * that (a node after each removal, the draws and recycles walked between). An option that
+ * adds a kind of move must give A* and the searches their own look first. */
 #ifndef PYR_SHORTCUTS_H
 #define PYR_SHORTCUTS_H
 #include <stdint.h>
@@ -50,16 +56,26 @@ enum {
     /* simulate.pyx and pyr_sim_lockstep.h: sixteen games at a time (vector) */
     PYR_SC_LOCKSTEP_DRAW1 = 1u << 13,
     PYR_SC_LOCKSTEP_DRAW3 = 1u << 14,
-    PYR_SC_ALL = (1u << 15) - 1u
+    /* solver.pyx general_dfs: a position searched stands for one with the same cards and
+     * more progress through the passes (drawing and recycling lead from one to the other) */
+    PYR_SC_PROGRESS = 1u << 15,
+    /* shortest.pyx: under unlimited redeals a walk of draws stops once round to where it
+     * began (going on repeats the same positions, dearer) */
+    PYR_SC_ROUND = 1u << 16,
 };
 
+/* lower_bound counts with the rank classes' machinery (class_matchings, stuck_of,
+ * reachable_talon): it runs only where both may. */
+#define PYR_SC_LOWER_BOUND_NEEDS (PYR_SC_LOWER_BOUND | PYR_SC_CLASSES)
+
 /* The shortcuts' names, by bit (for Python: Table.shortcuts and the tests). */
-#define PYR_SC_COUNT 15
+#define PYR_SC_COUNT 17
+#define PYR_SC_ALL ((1u << PYR_SC_COUNT) - 1u)
 static inline const char *pyr_sc_name(int bit) {
     static const char *const names[PYR_SC_COUNT] = {
         "free_talon", "frames", "king_first", "classes", "partners", "stack", "relax",
         "lower_bound", "macro", "fresh", "cursor", "playout_draw1", "playout_draw3",
-        "lockstep_draw1", "lockstep_draw3",
+        "lockstep_draw1", "lockstep_draw3", "progress", "round",
     };
     return bit >= 0 && bit < PYR_SC_COUNT ? names[bit] : "";
 }
@@ -89,7 +105,7 @@ static inline uint32_t pyr_shortcuts(const pyr_rules *r) {
         sc |= PYR_SC_FRAMES;
     if (pyr_sc_runs(c, PYR_PROVEN_ALL_SEVEN, 1))
         sc |= PYR_SC_KING_FIRST | PYR_SC_CLASSES | PYR_SC_RELAX | PYR_SC_LOWER_BOUND |
-              PYR_SC_MACRO;
+              PYR_SC_MACRO | PYR_SC_PROGRESS | PYR_SC_ROUND;
     /* not with the covering card (a card may go before the one covering it) */
     if (pyr_sc_runs(c, PYR_PROVEN_ALL_SEVEN & ~PYR_OPT_PAIR_WITH_COVERING, 1))
         sc |= PYR_SC_PARTNERS;

@@ -43,10 +43,13 @@ cdef inline int rules_from_options(pyr_rules* r, dict d) except -1:
         "pair_waste_top_two",
         "pair_with_covering",
     )
-    for key in d:
+    for key, value in d.items():
         if key not in names:
             raise ValueError(f"unknown core rule option {key!r}: expected one of "
                              + ", ".join(names))
+        if not hasattr(value, "__index__") or not 0 <= value.__index__() <= 255:
+            raise ValueError(f"core rule option {key} must be a whole number 0..255, "
+                             f"got {value!r}")
     r.waste_at_deal = d.get("waste_at_deal", 1)
     r.draw = d.get("draw", 1)
     r.redeals = d.get("redeals", REDEALS_UNLIMITED)

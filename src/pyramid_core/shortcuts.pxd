@@ -22,6 +22,9 @@ cdef extern from "pyr_shortcuts.h" nogil:
         SC_PLAYOUT_DRAW3 "PYR_SC_PLAYOUT_DRAW3"
         SC_LOCKSTEP_DRAW1 "PYR_SC_LOCKSTEP_DRAW1"
         SC_LOCKSTEP_DRAW3 "PYR_SC_LOCKSTEP_DRAW3"
+        SC_PROGRESS "PYR_SC_PROGRESS"
+        SC_ROUND "PYR_SC_ROUND"
+        SC_LOWER_BOUND_NEEDS "PYR_SC_LOWER_BOUND_NEEDS"
         SC_ALL "PYR_SC_ALL"
         SC_COUNT "PYR_SC_COUNT"
     uint32_t pyr_shortcuts(const pyr_rules* r)

@@ -27,7 +27,7 @@ from pyramid_core.search cimport search, spent, no_room, order_moves, pos_cards
 from pyramid_core.bounds cimport (pyr_part, lower_bound, pyramid_part, part_bound,
                                   position_ok, relaxed_ok, buries)
 from pyramid_core.solver cimport MAX_LINE, STOP_MEMORY
-from pyramid_core.shortcuts cimport SC_MACRO, SC_FRESH, SC_CURSOR
+from pyramid_core.shortcuts cimport SC_MACRO, SC_FRESH, SC_CURSOR, SC_ROUND
 
 # ---- the nodes and the frontier -------------------------------------------------------------
 
@@ -455,8 +455,8 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
             k += 1
             if step == MOVE_RECYCLE:
                 recycled = True
-            elif (recycled and s.t.rules.redeals == REDEALS_UNLIMITED
-                    and pos_cur(q) >= origin):
+            elif (recycled and s.t.shortcuts & SC_ROUND
+                    and s.t.rules.redeals == REDEALS_UNLIMITED and pos_cur(q) >= origin):
                 break                              # round to where the walk began
             fresh = newly_available(s.t, prev, q) if macro else 0xFFFFFFFFU
             if not quick and buries(s, q) and not position_ok(s, q):

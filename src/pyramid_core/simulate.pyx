@@ -1001,7 +1001,7 @@ cdef enum:
 
 cdef inline int _playout_kind(const pyr_rules* r) noexcept nogil:
     """Which playouts a rule set takes: the one place that asks the shortcuts' record
-    (pyr_shortcuts.h) for the scalar ones."""
+    (pyr_shortcuts.h) for the scalar ones (a few compares, once a game)."""
     cdef uint32_t sc = pyr_shortcuts(r)
     if sc & SC_PLAYOUT_DRAW1:
         return KIND_DRAW1

@@ -37,7 +37,7 @@ from libc.string cimport memset, memcpy
 
 from pyramid_core.cards cimport KING, N_TALON
 from pyramid_core.rules cimport REDEALS_UNLIMITED, pyr_rules, rules_from_options
-from pyramid_core.shortcuts cimport SC_FREE_TALON, SC_FRAMES, SC_CLASSES
+from pyramid_core.shortcuts cimport SC_FREE_TALON, SC_FRAMES, SC_CLASSES, SC_PROGRESS
 from pyramid_core.geometry cimport (free_mask, pyr_ctz32, pyr_popcount32, PYR_GEO,
                                     pyr_geometry_init)
 from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, Table, MAX_MOVES, LOC_TALON,
@@ -317,6 +317,9 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
     cdef int result = 0
     cdef bint prune = s.objective == OBJ_ANY and not s.no_prune
     cdef bint cyclic = s.t.rules.redeals == REDEALS_UNLIMITED
+    # The shortcuts' record: a position stands for those with its cards and more progress
+    # (keyed by the cards), or, where it may not, for itself alone (keyed by the position).
+    cdef bint by_cards = (s.t.shortcuts & SC_PROGRESS) != 0
     cdef int tc[14]
     if not st:
         s.stop = STOP_MEMORY
@@ -332,8 +335,8 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
         F = &st[depth - 1]
         if F.i == F.n:
             # Searched to the end: remember it (the least progress wins).
-            key = pos_cards(F.pos)
-            progress = general_progress(F.pos)
+            key = pos_cards(F.pos) if by_cards else F.pos
+            progress = general_progress(F.pos) if by_cards else 0
             slot = hset_slot(s.seen, key)
             if not hset_at(s.seen, slot, key) or hset_value(s.seen, slot) > progress:
                 if hset_put(s.seen, key, progress) < 0:
@@ -353,9 +356,10 @@ cdef int general_dfs(search* s, pyr_pos start) noexcept nogil:
                 s.path_len = depth
                 result = 1
                 break
-        key = pos_cards(c)
+        key = pos_cards(c) if by_cards else c
         slot = hset_slot(s.seen, key)
-        if hset_at(s.seen, slot, key) and hset_value(s.seen, slot) <= general_progress(c):
+        if hset_at(s.seen, slot, key) and hset_value(s.seen, slot) <= (
+                general_progress(c) if by_cards else 0):
             continue           # a position standing for this one was searched to the end
         if cyclic:
             slot = hset_slot(s.visit, c)

@@ -73,16 +73,19 @@ class Option:
     #: a choice of numbers that also reads True / False as 1 / 0
     bool_as_int: bool = False
     #: the core's value of each Python value that is not the number itself
-    core_values: dict[Any, int] = field(default_factory=dict)
+    core_values: dict[Any, int | bool] = field(default_factory=dict)
 
     @property
     def flag(self) -> str:
         """The command-line flag: ``--waste-at-deal``."""
         return "--" + self.name.replace("_", "-")
 
-    def to_core(self, value: Any) -> int:
-        """The value as the core's ``pyr_rules`` field holds it."""
-        return self.core_values[value] if isinstance(value, str) else int(value)
+    def to_core(self, value: Any) -> int | bool:
+        """The value as ``Rules.core_options()`` gives it to the core (the ``pyr_rules``
+        field's number; a yes/no as a bool)."""
+        if isinstance(value, str):
+            return self.core_values[value]
+        return bool(value) if self.kind == "flag" else int(value)
 
 
 def _passes(redeals: Any) -> str:
@@ -236,7 +239,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
                 "Loại bỏ cả 52 lá: kim tự tháp, chồng bài rút và chồng bài bỏ.",
             ),
         ),
-        core_values={"pyramid": 0, "all": 1},
+        core_values={"pyramid": False, "all": True},
     ),
     Option(
         name="stock_top_playable",

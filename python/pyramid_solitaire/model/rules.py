@@ -37,15 +37,7 @@ _BASE_KEYS = ("preset", "name", "letter")
 class Rules:
     """An immutable, validated rule set. Keyword arguments override the ``pyramide`` defaults.
 
-    The options (model/options.py declares them; docs/rules.md lists them):
-
-    - ``waste_at_deal``: 0 or 1 talon cards turned onto the waste at the deal
-    - ``draw``: 1, or 3 (three waste piles; only with ``redeals=0``)
-    - ``redeals``: 0..63 recycles of the waste, or ``"unlimited"``
-    - ``win``: ``"pyramid"`` (clear the 28 pyramid cards) or ``"all"`` (all 52 cards)
-    - ``stock_top_playable``: the stock's top card is available (Microsoft rules)
-    - ``pair_waste_top_two``: the top two waste cards may pair with each other
-    - ``pair_with_covering``: a card may pair with the only card still covering it
+    The options (model/options.py declares them; docs/rules.md lists them) follow.
     """
 
     __slots__ = _FIELDS
@@ -285,3 +277,6 @@ def _signature() -> inspect.Signature:
 
 
 Rules.__init__.__signature__ = _signature()  # type: ignore[attr-defined]
+Rules.__doc__ = (Rules.__doc__ or "") + "".join(
+    f"\n    - ``{o.name}``: {o.values_doc}; {o.meaning}" for o in OPTIONS
+)
