@@ -175,3 +175,50 @@ def test_an_empty_name_is_an_error_in_the_library(tmp_path):
     ):
         with pytest.raises(ValueError, match="file or folder name"):
             make()
+
+
+# ---- a batch before its first reset --------------------------------------------------------
+
+
+def test_a_batch_refuses_everything_until_it_is_dealt():
+    from pyramid_solitaire.batch import GameBatch
+
+    b = GameBatch(3, rules="msc")
+    reads = {
+        "step": lambda: b.step([0, 0, 0]),
+        "step_random": b.step_random,
+        "observe": b.observe,
+        "rollout": lambda: b.rollout(1),
+        "won": lambda: b.won,
+        "moves": lambda: b.moves,
+        "episodes": lambda: b.episodes,
+        "positions": lambda: b.positions,
+        "deal_numbers": lambda: b.deal_numbers,
+        "numbered": lambda: b.numbered,
+        "deal_codes": lambda: b.deal_codes,
+        "deal": lambda: b.deal(0),
+        "code": lambda: b.code(0),
+        "codes": b.codes,
+        "game": lambda: b.game(0),
+        "labels": b.labels,
+        "fair_actions": b.fair_actions,
+        "fair_counts": b.fair_counts,
+    }
+    for _name, read in reads.items():
+        with pytest.raises(ValueError, match=r"call reset\(\) before .*not dealt yet"):
+            read()
+    b.reset()
+    assert not b.won.any() and b.game(0).deal.number is not None
+    assert b.labels() is not None
+
+
+def test_an_env_renders_only_once_reset():
+    pytest.importorskip("gymnasium", reason="the rl extra (gymnasium)")
+    from pyramid_solitaire.env import PyramidEnv
+
+    env = PyramidEnv(rules="msc", render_mode="ansi")
+    for call in (env.render, env.action_masks):
+        with pytest.raises(ValueError, match=r"call reset\(\) before"):
+            call()
+    env.reset(seed=3)
+    assert "Stock" in env.render()

@@ -520,9 +520,10 @@ class GameBatch:
         self._started = True
         return self._out((self.obs, self.mask))
 
-    def _check_started(self) -> None:
+    def _check_started(self, what: str = "the first step") -> None:
+        """Every method that reads or plays the games refuses until they are dealt."""
         if not self._started:
-            raise ValueError("call reset() before the first step")
+            raise ValueError(f"call reset() before {what}: the games are not dealt yet")
 
     def _read_actions(self, actions: Any) -> np.ndarray:
         """The actions as int64, checked: shape (n,), whole numbers 0..101."""
@@ -619,6 +620,7 @@ class GameBatch:
     def observe(self, observation: str | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Fresh arrays ``(obs, mask)`` of every game's position, in the batch's observation
         mode or the one given (``"full"`` from a ``"visible"`` batch, say)."""
+        self._check_started("observe()")
         mode = (
             self.observation
             if observation is None
@@ -678,6 +680,7 @@ class GameBatch:
 
     # ---- reading the games -----------------------------------------------------------------
     def _state(self) -> np.ndarray:
+        self._check_started("reading the games")
         out = np.empty((self.n, 7), np.int64)
         self._core.state(out)
         return out
@@ -685,6 +688,7 @@ class GameBatch:
     @property
     def won(self) -> np.ndarray:
         """True where a game's position is won."""
+        self._check_started("reading .won")
         out = np.empty(self.n, np.uint8)
         self._core.won(out)
         return out.astype(np.bool_)
@@ -693,31 +697,37 @@ class GameBatch:
     def moves(self) -> np.ndarray:
         """Moves played in each game's current episode (uint16; the batch's buffer, kept up
         to date by every reset and step)."""
+        self._check_started("reading .moves")
         return self._moves
 
     @property
     def episodes(self) -> np.ndarray:
         """Deals dealt to each game so far."""
+        self._check_started("reading .episodes")
         return cast(np.ndarray, self._state()[:, 4].copy())
 
     @property
     def positions(self) -> np.ndarray:
         """Each game's engine position word (pyramid_core/position.pxd), as uint64."""
+        self._check_started("reading .positions")
         return cast(np.ndarray, self._state()[:, 0].view(np.uint64).copy())
 
     @property
     def deal_numbers(self) -> np.ndarray:
         """Each game's deal number (uint64); for a deal given as a card list, its row in the
         given deals (see :attr:`numbered`). The batch's buffer, like :attr:`moves`."""
+        self._check_started("reading .deal_numbers")
         return self._keys
 
     @property
     def numbered(self) -> np.ndarray:
         """True where a game's deal has a number (and so a deal code); the batch's buffer."""
+        self._check_started("reading .numbered")
         return self._numbered.view(np.bool_)
 
     def deal(self, i: int) -> Deal:
         """Game i's current deal (with its code when it has a number)."""
+        self._check_started("deal()")
         i = _args.whole("game", i, 0, self.n - 1)
         st = self._state()[i]
         if st[2]:
@@ -726,6 +736,7 @@ class GameBatch:
 
     def code(self, i: int) -> str | None:
         """Game i's deal code (None for a deal given as a card list)."""
+        self._check_started("code()")
         i = _args.whole("game", i, 0, self.n - 1)
         self._update_codes()
         return str(self._codes[i]) or None
@@ -734,16 +745,19 @@ class GameBatch:
     def deal_codes(self) -> np.ndarray:
         """Every game's deal code (numpy ``<U13``; "" for a deal given as a card list): the
         batch's buffer, updated for the games dealt anew by each reset and step."""
+        self._check_started("reading .deal_codes")
         self._update_codes()
         return self._codes
 
     def codes(self, games: Any = None) -> list[str | None]:
         """The deal codes of the games (all, or the given ones)."""
+        self._check_started("codes()")
         idx = range(self.n) if games is None else self._games(games).tolist()
         return [self.code(int(i)) for i in idx]
 
     def game(self, i: int) -> Game:
         """Game i as a :class:`Game` at its current position (no undo history)."""
+        self._check_started("game()")
         i = _args.whole("game", i, 0, self.n - 1)
         game = Game(self.deal(i))
         state = self._state()[i]
@@ -792,6 +806,7 @@ class GameBatch:
           seen (it never looks at the stock, unlike the others; -1 for a game over).
 
         Budgets are per position (``max_seconds`` default 1)."""
+        self._check_started("labels()")
         from .solver import _budgets
 
         idx = np.arange(self.n, dtype=np.int64) if games is None else self._games(games)
@@ -887,6 +902,7 @@ class GameBatch:
         the stock (docs/fair.md). ``policy``: True (``Hindsight()``) or a
         :class:`~pyramid_solitaire.fair.Hindsight`. Computed in the core over threads; the
         same whatever the threads. ``labels(fair=...)`` gives it beside the solver's."""
+        self._check_started("fair_actions()")
         return self.fair_counts(policy, games, threads=threads, progress=progress, cancel=cancel)[
             "action"
         ]
@@ -905,6 +921,7 @@ class GameBatch:
         used; 0 where no sampling was needed: one legal move, a King, nothing hidden). A
         move that could no longer reach the best count was not decided again: its count
         stops there."""
+        self._check_started("fair_counts()")
         params = _fair_params(policy)
         idx = np.arange(self.n, dtype=np.int64) if games is None else self._games(games)
         out = {

@@ -203,6 +203,7 @@ class PyramidEnv(gym.Env):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions (bool, 102): for sb3-contrib's MaskablePPO."""
+        self._batch._check_started("action_masks()")
         return cast(np.ndarray, self._batch.mask[0].copy())
 
     def render(self) -> str | None:
@@ -211,6 +212,7 @@ class PyramidEnv(gym.Env):
         if self.render_mode == "ansi":
             from ..model.render import table_text
 
+            self._batch._check_started("render()")
             return table_text(self._batch.game(0), self._batch.observation == "visible")
         return None
 
@@ -393,6 +395,7 @@ class PyramidVectorEnv(VectorEnv):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions (num_envs, 102)."""
+        self._batch._check_started("action_masks()")
         return cast(np.ndarray, self._batch.mask.copy())
 
     def game(self, i: int) -> Game:
