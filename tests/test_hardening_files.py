@@ -213,7 +213,7 @@ def test_a_read_only_statistics_file_is_read_and_says_so(tmp_path, capsys, monke
         assert data["games"] == 1 and data["wins"] == 1 and data["read_only"] is True
         assert err.count("\n") == 1 and "is read-only: read as it is" in err
         assert main(["stats", "--db", str(path)]) == 0
-        assert "1 games, 1 won" in capsys.readouterr().out
+        assert "1 game, 1 won" in capsys.readouterr().out
         assert main(["play", "--db", str(path), "PY1-N-AAAAAAS"]) == EXIT_USAGE
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "is read-only: games cannot be recorded" in err

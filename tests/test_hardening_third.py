@@ -222,3 +222,78 @@ def test_an_env_renders_only_once_reset():
             call()
     env.reset(seed=3)
     assert "Stock" in env.render()
+
+
+# ---- the web server's log ------------------------------------------------------------------
+
+
+def _raw_request(port: int, data: bytes) -> bytes:
+    import socket
+
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(data)
+        got = b""
+        while b"\r\n\r\n" not in got:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            got += chunk
+        return got
+
+
+@pytest.mark.parametrize(
+    "request_bytes",
+    [
+        b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",  # a long URL
+        b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Long: " + b"b" * 9000 + b"\r\n\r\n",
+        b"GET /\xff HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",  # a byte that is no text
+    ],
+)
+def test_a_request_the_server_cannot_parse_is_logged_in_one_line(tmp_path, caplog, request_bytes):
+    pytest.importorskip("aiohttp", reason="the web extra (aiohttp)")
+    import logging
+    import time
+
+    from test_web import serving
+
+    with caplog.at_level(logging.DEBUG, logger="aiohttp.server"):
+        with serving(tmp_path) as server:
+            answer = _raw_request(server.port, request_bytes)
+            time.sleep(0.2)  # the log record is written once the answer is sent
+    assert answer.split(b" ")[1] == b"400", answer[:80]
+    records = [r for r in caplog.records if r.name == "aiohttp.server"]
+    assert records, "nothing was logged"
+    for r in records:
+        text = r.getMessage()
+        assert r.exc_info is None and "\n" not in text and text.startswith("bad request from")
+
+
+# ---- words ---------------------------------------------------------------------------------
+
+
+def test_one_deal_is_one_deal(capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"PY1-N-AAAAAAS\n")))
+    code, out, err = run_main(capsys, "solve", "-")
+    assert code == 0 and "\n1 deal: 1 winnable" in "\n" + out
+
+
+def test_play_names_its_own_flag_when_a_code_disagrees(capsys):
+    code, out, err = run_main(capsys, "play", "PY1-M-AAAAAAS", "--profile", "pyramide")
+    assert code == 2 and "--profile pyramide plays the pyramide rules" in err
+    assert "rules=" not in err
+
+
+@pytest.mark.parametrize("module", ["pyarrow", "pyarrow.parquet"])
+def test_a_missing_extra_is_one_line_everywhere(capsys, monkeypatch, tmp_path, module):
+    import sys
+
+    monkeypatch.setitem(sys.modules, module, None)  # as if the survey extra were missing
+    for argv in (
+        ["survey", "report", str(tmp_path)],
+        ["survey", "--out", str(tmp_path / "s"), "--count", "5"],
+    ):
+        code, out, err = run_main(capsys, *argv)
+        assert code == 2 and len(err.strip().splitlines()) == 1, err
+        assert "pyramid-solitaire[survey]" in err and "Traceback" not in err

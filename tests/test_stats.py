@@ -98,7 +98,7 @@ def test_stats_cli(tmp_path, capsys):
     data = json.loads(out)
     assert status == 0 and data["games"] == 1 and data["high_scores"][0]["profile"] == "three-pass"
     status, out, err = run_main(capsys, "stats", "--db", str(path), "--profile", "three-pass")
-    assert status == 0 and "1 games, 1 won (100.0%)" in out
+    assert status == 0 and "1 game, 1 won (100.0%)" in out
     bad = tmp_path / "bad.sqlite3"
     bad.write_text("nope" * 100)
     status, out, err = run_main(capsys, "stats", "--db", str(bad))

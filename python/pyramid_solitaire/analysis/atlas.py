@@ -918,7 +918,9 @@ def run_text(done: AtlasRun) -> str:
         lines.append(line)
     rate = done["deals_per_second"]
     if rate:
-        lines.append(f"{done['deals']:,} deals in {_hours(done['seconds'])}: {rate:,.0f} deals/s")
+        lines.append(
+            f"{_n(done['deals'], 'deal')} in {_hours(done['seconds'])}: {rate:,.0f} deals/s"
+        )
     return "\n".join(lines)
 
 
@@ -1041,7 +1043,7 @@ def check(
 
 def check_text(c: BlockCheck) -> str:
     """A check's result in one or two lines (what ``atlas check`` prints)."""
-    head = f"atlas block {c['file']} ({c['count']:,} deals)"
+    head = f"atlas block {c['file']} ({_n(c['count'], 'deal')})"
     if c["sample"] is None:
         said = f"file: {c['file_wins']:,} wins, {c['file_undecided']:,} undecided"
         got = f"here: {c['wins']:,} wins, {c['undecided']:,} undecided"
@@ -1190,8 +1192,7 @@ def report(
     return AtlasReport(out=str(base), rows=entries, unknown=unknown)
 
 
-def _n(n: int, word: str) -> str:
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
+_n = _args.count_of
 
 
 def _pct(x: float | None, digits: int = 2) -> str:
@@ -1241,7 +1242,7 @@ def report_text(rep: AtlasReport, digits: int = 2) -> str:
             )
         if e["undecided"]:
             notes.append(
-                f"- `{e['row']}`: {e['undecided']:,} deals NOT DECIDED (a budget ran out): "
+                f"- `{e['row']}`: {_n(e['undecided'], 'deal')} NOT DECIDED (a budget ran out): "
                 "its rate is over the decided deals only"
             )
     if rep["unknown"]:

@@ -971,6 +971,7 @@ class GameBatch:
 
     def __repr__(self) -> str:
         return (
-            f"<GameBatch {self.n:,} games, {self.rules.name} rules, {self.observation} "
+            f"<GameBatch {_args.count_of(self.n, 'game')}, {self.rules.name} rules, "
+            f"{self.observation} "
             f"observation, reward {self.reward_name}, seed {self.seed}>"
         )

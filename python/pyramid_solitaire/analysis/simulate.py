@@ -452,7 +452,9 @@ class SimulationResult:
         ax1.set_xlabel("pyramid cards removed")
         ax1.set_ylabel("games (%)")
         ax1.set_xlim(-0.7, 28.7)
-        ax1.set_title(f"{self.policy} policy, {self.rules.name} rules: {self.games:,} games")
+        ax1.set_title(
+            f"{self.policy} policy, {self.rules.name} rules: {_args.count_of(self.games, 'game')}"
+        )
         low, high = self.ci95
         rate = self.win_rate * 100
         ax2.bar([0], [rate], color="#58a868", width=0.6)

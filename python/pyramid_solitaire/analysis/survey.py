@@ -742,7 +742,7 @@ def plot(rep: SurveyReport, path: str | os.PathLike[str]) -> None:
         ax.set_ylabel("deals")
     rate = rep["win_rate"]
     fig.suptitle(
-        f"{rep['rules']['name']}, {rep['policy']}: {rep['deals']:,} deals"
+        f"{rep['rules']['name']}, {rep['policy']}: {_args.count_of(rep['deals'], 'deal')}"
         + (f", {rate * 100:.2f}% won" if rate is not None else "")
     )
     fig.tight_layout()

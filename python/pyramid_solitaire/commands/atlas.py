@@ -10,6 +10,7 @@ from typing import Any
 
 from ..analysis import atlas as _atlas
 from ..inputs.jsonout import dumps
+from ..runtime import args as _args
 from ._input import add_pool_flags, add_progress_flag
 from .cli import EXIT_BUDGET, UsageError, path_arg
 
@@ -231,7 +232,8 @@ def run_run(args: argparse.Namespace) -> int:
         files = done["undecided_files"] + done["undecided_before_files"]
         shown = ", ".join(files[:5]) + (f" and {len(files) - 5:,} more" if len(files) > 5 else "")
         print(
-            f"pyramid-solitaire: WARNING: {undecided:,} deals of this range are NOT DECIDED "
+            f"pyramid-solitaire: WARNING: {_args.count_of(undecided, 'deal')} of this range "
+            f"{'is' if undecided == 1 else 'are'} NOT DECIDED "
             f"(a budget ran out) in {shown}: their rows' rates are over the decided deals "
             "only; delete these blocks and run again without --max-seconds to decide every "
             "deal",

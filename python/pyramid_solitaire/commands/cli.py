@@ -248,6 +248,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             signal.signal(signal.SIGTERM, before)  # type: ignore[arg-type]
 
 
+#: The extra that brings each optional module (pyproject.toml's optional-dependencies).
+_EXTRA_OF = {
+    "pyarrow": "survey",
+    "matplotlib": "plot",
+    "textual": "tui",
+    "aiohttp": "web",
+    "distributed": "distributed",
+    "dask": "distributed",
+    "gymnasium": "rl",
+}
+
+
 def _main(argv: Sequence[str] | None) -> int:
     from ..analysis.solver import SearchBudgetExceeded
 
@@ -262,6 +274,15 @@ def _main(argv: Sequence[str] | None) -> int:
         return cast(int, status)
     except ValueError as e:
         _say(f"{PROG}: error: {_one_line(e)}")
+        return EXIT_USAGE
+    except ImportError as e:  # an optional part whose extra is not installed: one line
+        extra = _EXTRA_OF.get((e.name or "").split(".")[0])
+        if extra is None:
+            raise
+        said = _one_line(e)
+        if "pip install" not in said:
+            said = f'{said}: this needs the {extra} extra: pip install "pyramid-solitaire[{extra}]"'
+        _say(f"{PROG}: error: {said}")
         return EXIT_USAGE
     except SearchBudgetExceeded as e:
         _say(f"{PROG}: {_one_line(e)}")

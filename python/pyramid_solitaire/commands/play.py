@@ -108,10 +108,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..model.profiles import profile_of_code
+    from ..model.profiles import check_code_profile, profile_of_code
 
     if args.profile is not None:
         profile = Profile.preset(args.profile)  # a bad name: one line, exit 2
+        check_code_profile(args.code, profile, "--profile")  # a code of other rules
     else:  # a code is played as its letter's game
         profile = profile_of_code(args.code, Profile.preset("pyramide"), unnamed="--profile")
     if args.db is not None:

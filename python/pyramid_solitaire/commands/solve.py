@@ -11,6 +11,7 @@ from ..analysis.solver import _budgets, solve_flagged
 from ..inputs.jsonout import dumps
 from ..model.game import Game, IllegalMoveError
 from ..model.move import Move
+from ..runtime import args as _args
 from ..runtime import parallel as _parallel
 from ..runtime.args import excerpt
 from ._input import Line, add_budget_flags, budgets, parse_deal, read_deal_file, report_bad, threads
@@ -154,7 +155,7 @@ def _run_file(
         bar.close()
     seconds = time.perf_counter() - t0
     summary = (
-        f"{len(lines):,} deals: {counts['winnable']:,} winnable, "
+        f"{_args.count_of(len(lines), 'deal')}: {counts['winnable']:,} winnable, "
         f"{counts['cannot be won']:,} cannot be won, {counts['unknown']:,} unknown "
         f"(a budget ran out); {seconds:.2f} s"
     )
@@ -163,7 +164,7 @@ def _run_file(
     if short:
         print(
             f"pyramid-solitaire: a budget ran out before the answer asked for, for "
-            f"{short:,} of the {len(lines):,} deals",
+            f"{short:,} of the {_args.count_of(len(lines), 'deal')}",
             file=sys.stderr,
         )
         return EXIT_BUDGET

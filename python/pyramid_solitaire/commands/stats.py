@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from ..inputs.jsonout import dumps
+from ..runtime import args as _args
 from ..session.stats import StatsStore
 from .cli import path_arg
 
@@ -57,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     rate = "-" if data["win_rate"] is None else f"{data['win_rate'] * 100:.1f}%"
     print(
-        f"{data['games']:,} games, {data['wins']:,} won ({rate}); best score "
+        f"{_args.count_of(data['games'], 'game')}, {data['wins']:,} won ({rate}); best score "
         f"{data['best_score'] if data['best_score'] is not None else '-'}, fewest moves "
         f"{data['fewest_moves'] if data['fewest_moves'] is not None else '-'}, fastest win "
         + (f"{data['fastest_win']:.1f} s" if data["fastest_win"] is not None else "-")

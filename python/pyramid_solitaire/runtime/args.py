@@ -211,6 +211,11 @@ def _short_int(n: int) -> str:
     return text if len(text) <= 40 else f"a number of {len(str(abs(n))):,} digits"
 
 
+def count_of(n: int, word: str) -> str:
+    """``n`` and the word, plural but for one: ``1 deal``, ``2 deals``, ``1,000 games``."""
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
 def path_name(name: str, value: Any) -> Path:
     """A file or folder name (a str or os.PathLike): an empty or blank one is refused,
     never taken as the current folder or standard input."""

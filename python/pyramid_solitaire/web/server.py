@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import json
+import logging
 import os
 import re
 import secrets
@@ -45,6 +46,7 @@ from typing import Any, cast
 from urllib.parse import quote
 
 from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from ..inputs.jsonout import dumps
 from ..model.profiles import Profile
@@ -571,6 +573,33 @@ class WebGames:
 GAMES = web.AppKey("games", WebGames)
 
 
+class _BadRequestsInOneLine(logging.Filter):
+    """aiohttp logs a request it cannot parse (a URL or a header over its 8,190-byte limit, a
+    byte that is no text in the path) with its whole traceback, though it answers 400 and
+    nothing is wrong with the server: such a record becomes one line naming the client and
+    the problem."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, HttpProcessingError) and str(record.msg).startswith(
+            "Error handling request"
+        ):
+            remote = record.args[0] if isinstance(record.args, tuple) and record.args else "?"
+            problem = " ".join(str(getattr(exc, "message", "") or exc).split())[:200]
+            record.msg, record.args = "bad request from %s: %s", (remote, problem)
+            record.exc_info = record.exc_text = None
+        return True
+
+
+_ONE_LINE = _BadRequestsInOneLine()
+
+
+def _quiet_bad_requests() -> None:
+    logger = logging.getLogger("aiohttp.server")
+    if _ONE_LINE not in logger.filters:
+        logger.addFilter(_ONE_LINE)
+
+
 def make_app(
     data_dir: str | os.PathLike[str] | None = None,
     stats_path: str | None = None,
@@ -588,6 +617,7 @@ def make_app(
     a loopback address only local host names are answered); ``clock``: the sessions' clock
     (tests pass a fake one)."""
     games = WebGames(data_dir, stats_path, profile, lang, host, limits, clock)
+    _quiet_bad_requests()
     app = web.Application(middlewares=[games.check_host], client_max_size=MAX_LINE)
     app[GAMES] = games
     app.router.add_get("/", games.index)
