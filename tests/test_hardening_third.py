@@ -297,3 +297,68 @@ def test_a_missing_extra_is_one_line_everywhere(capsys, monkeypatch, tmp_path, m
         code, out, err = run_main(capsys, *argv)
         assert code == 2 and len(err.strip().splitlines()) == 1, err
         assert "pyramid-solitaire[survey]" in err and "Traceback" not in err
+
+
+# ---- the terminal game and `timeout` -------------------------------------------------------
+
+
+@pytest.mark.skipif(not hasattr(__import__("signal"), "SIGCONT"), reason="POSIX signals only")
+def test_the_terminal_game_ends_on_sigterm_then_sigcont_as_on_sigterm(tmp_path):
+    """`timeout` sends SIGTERM then SIGCONT: the game ends as on SIGTERM alone (its save
+    kept, one line, status 143), never with Textual's "no running event loop"."""
+    pytest.importorskip("textual", reason="the tui extra (textual)")
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    save = tmp_path / "game.json"
+    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "80", "LINES": "24"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pyramid_solitaire", "play", "3", "--save", str(save)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    for _ in range(100):  # the game started: its save is written at the start
+        if save.exists() or proc.poll() is not None:
+            break
+        time.sleep(0.1)
+    time.sleep(0.5)
+    assert proc.poll() is None, proc.communicate()
+    proc.send_signal(signal.SIGTERM)
+    proc.send_signal(signal.SIGCONT)
+    _, err = proc.communicate(timeout=30)
+    text = err.decode(errors="replace")
+    assert proc.returncode == 143, text[-500:]
+    assert "RuntimeError" not in text and "Traceback" not in text
+    assert text.rstrip().endswith("pyramid-solitaire: terminated")
+    assert save.exists()
+
+
+# ---- a file where a folder must be ---------------------------------------------------------
+
+
+def test_a_file_in_the_path_is_named_once(capsys, tmp_path, monkeypatch):
+    (tmp_path / "file.txt").write_text("x")
+    part = str(tmp_path / "file.txt")
+    for argv in (
+        ["play", "--save", f"{part}/x.json", "3"],
+        ["stats", "--db", f"{part}/x.db"],
+    ):
+        code, out, err = run_main(capsys, *argv)
+        assert code == 2 and f"{part} is a file, not a folder" in err, err
+        assert len(err.strip().splitlines()) == 1
+    monkeypatch.setenv("XDG_DATA_HOME", part)
+    code, out, err = run_main(capsys, "stats")
+    assert code == 2 and f"{part} is a file, not a folder" in err, err
+
+
+def test_a_save_into_a_file_path_names_the_file(tmp_path):
+    from pyramid_solitaire.session import Session
+
+    (tmp_path / "file.txt").write_text("x")
+    with pytest.raises(OSError, match="is a file, not a folder"):
+        Session(7).save(tmp_path / "file.txt" / "x.json")

@@ -60,6 +60,11 @@ class Terminated(KeyboardInterrupt):
 
 
 def _raise_terminated(signum: int, frame: object) -> None:
+    # `timeout` and service managers send SIGCONT right after SIGTERM (to wake a stopped
+    # process): once ending, resuming means nothing, and a terminal UI's own SIGCONT handler
+    # (Textual's restores the screen on its event loop) must not run while it shuts down.
+    if hasattr(signal, "SIGCONT"):
+        signal.signal(signal.SIGCONT, signal.SIG_DFL)
     raise Terminated()
 
 

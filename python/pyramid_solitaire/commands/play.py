@@ -9,6 +9,7 @@ import os
 
 from ..model.profiles import Profile
 from ..runtime import args as _args
+from ..runtime.atomic import folder_problem
 from ..session.messages import LANGUAGES
 from .cli import UsageError, path_arg
 
@@ -103,8 +104,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         return _run(args)
     except OSError as e:  # a port in use, a host that is not one, a bad folder
-        where = f" ({e.filename})" if getattr(e, "filename", None) else ""
-        raise UsageError(f"cannot start the game: {e.strerror or e}{where}") from None
+        name = getattr(e, "filename", None)
+        problem = folder_problem(os.path.join(name, "x")) if name else None  # a file in the way
+        where = f" ({name})" if name else ""
+        raise UsageError(
+            f"cannot start the game: {problem}"
+            if problem
+            else f"cannot start the game: {e.strerror or e}{where}"
+        ) from None
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -117,6 +124,10 @@ def _run(args: argparse.Namespace) -> int:
         profile = profile_of_code(args.code, Profile.preset("pyramide"), unnamed="--profile")
     if args.db is not None:
         _check_stats(args.db)
+    if args.save is not None:
+        problem = folder_problem(os.path.join(args.save, "x") if args.web else args.save)
+        if problem is not None:
+            raise UsageError(f"--save {args.save}: {problem}")
     if args.web:
         if args.code is not None:  # checked here: one line, exit 2
             from ..model.deal import Deal

@@ -29,6 +29,8 @@ def target_of(path: str | os.PathLike[str]) -> tuple[Path, int | None]:
         mode = os.stat(real).st_mode
     except FileNotFoundError:
         return real, None  # a new file (or a link to one still to come)
+    except NotADirectoryError as e:  # a file where a folder must be: say which
+        raise OSError(e.errno, folder_problem(path) or e.strerror, os.fspath(path)) from None
     if not stat.S_ISREG(mode):
         kind = (
             "a folder"
@@ -45,6 +47,24 @@ def target_of(path: str | os.PathLike[str]) -> tuple[Path, int | None]:
     return real, stat.S_IMODE(mode)
 
 
+def file_in_the_way(path: str | os.PathLike[str]) -> Path | None:
+    """The first of ``path``'s folders (from the root down) that exists and is not a folder
+    (a file where a folder must be), or None."""
+    for parent in reversed(Path(path).parents):
+        try:
+            if not stat.S_ISDIR(os.stat(parent).st_mode):
+                return parent
+        except OSError:  # missing (or not reachable): nothing in the way there
+            return None
+    return None
+
+
+def folder_problem(path: str | os.PathLike[str]) -> str | None:
+    """Why ``path`` cannot be made: "<part> is a file, not a folder", or None."""
+    part = file_in_the_way(path)
+    return None if part is None else f"{part} is a file, not a folder"
+
+
 def write_atomic_with(
     path: str | os.PathLike[str], write: Callable[[IO[bytes]], object], mode: int | None = None
 ) -> None:
@@ -58,7 +78,8 @@ def write_atomic_with(
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     except OSError as e:  # named by the file asked for, not the temporary one
-        raise OSError(e.errno, e.strerror, os.fspath(path)) from None
+        problem = folder_problem(path)  # a file where a folder must be: say which
+        raise OSError(e.errno, problem or e.strerror, os.fspath(path)) from None
     try:
         with os.fdopen(fd, "wb") as f:
             write(f)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..runtime import args as _args
+from ..runtime.atomic import folder_problem
 
 if TYPE_CHECKING:  # pragma: no cover
     from .session import Session
@@ -203,8 +204,9 @@ class StatsStore:
             return True
         if folder.is_dir():
             return False
-        if folder.exists() or any(p.exists() and not p.is_dir() for p in folder.parents):
-            raise ValueError(f"{self.path}: a part of the folder {folder} is a file, not a folder")
+        problem = folder_problem(self.path)
+        if problem is not None:
+            raise ValueError(f"{self.path}: {problem}")
         if not create:
             if self.read_only:
                 return False  # nothing recorded there yet
