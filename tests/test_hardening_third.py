@@ -362,3 +362,38 @@ def test_a_save_into_a_file_path_names_the_file(tmp_path):
     (tmp_path / "file.txt").write_text("x")
     with pytest.raises(OSError, match="is a file, not a folder"):
         Session(7).save(tmp_path / "file.txt" / "x.json")
+
+
+# ---- saves: which field is wrong ----------------------------------------------------------
+
+
+def test_a_bad_save_names_its_field_in_words(tmp_path):
+    import json
+
+    from pyramid_solitaire.session import Session
+
+    s = Session(7, clock=lambda: 0.0)
+    s.tap(22)
+    s.save(tmp_path / "good.json")
+    doc = json.loads((tmp_path / "good.json").read_text())
+    junk = ("junk", [1, {"a": None}], {"x": 1}, 3.5, None, True)
+    for key in doc:
+        for value in junk:
+            bad = {**doc, key: value}
+            (tmp_path / "bad.json").write_text(json.dumps(bad))
+            try:
+                Session.load(tmp_path / "bad.json")
+            except ValueError as e:
+                text = str(e)
+                for python_words in ("Error:", "malformed", "object has no attribute"):
+                    assert python_words not in text, (key, value, text)
+        bad = {k: v for k, v in doc.items() if k != key}
+        (tmp_path / "bad.json").write_text(json.dumps(bad))
+        try:
+            Session.load(tmp_path / "bad.json")
+        except ValueError as e:
+            assert "Error:" not in str(e) and "malformed" not in str(e), (key, str(e))
+    for key in ("undo", "redo"):
+        (tmp_path / "bad.json").write_text(json.dumps({**doc, key: [{"move": "draw"}]}))
+        with pytest.raises(ValueError, match=rf"{key}\[0\] has no 'points'"):
+            Session.load(tmp_path / "bad.json")

@@ -78,12 +78,32 @@ def _action(a: Any) -> dict[str, Any]:
     return {"move": str(a.move), "points": a.points, "bonus": a.bonus}
 
 
-def profile_from_dict(d: dict[str, Any]) -> Profile:
+def _object(value: Any, where: str) -> dict[str, Any]:
+    """``value`` when it is a JSON object, else ValueError naming the field."""
+    if not isinstance(value, dict):
+        raise ValueError(f"{where} must be an object, got {_args.excerpt(value)}")
+    return value
+
+
+def _key(d: dict[str, Any], key: str, where: str) -> Any:
+    """``d[key]``, or ValueError naming the field that is missing."""
+    if key not in d:
+        raise ValueError(f"{where} has no {key!r}")
+    return d[key]
+
+
+def profile_from_dict(d: Any) -> Profile:
+    d = _object(d, "profile")
     scoring = d.get("scoring", {})
     if not isinstance(scoring, dict):
         raise ValueError("profile.scoring must be an object")
     settings = {k: v for k, v in d.items() if k not in ("rules", "scoring", "name")}
-    return Profile(d["name"], Rules.coerce(d["rules"]), Scoring(**scoring), **settings)
+    return Profile(
+        _key(d, "name", "profile"),
+        Rules.coerce(_key(d, "rules", "profile")),
+        Scoring(**scoring),
+        **settings,
+    )
 
 
 @dataclass
@@ -113,15 +133,26 @@ class Saved:
     selection: Any
 
 
-def _actions(items: Any) -> list[tuple[Move, int, int]]:
-    return [
-        (
-            Move.parse(a["move"]),
-            _count("points", a["points"], signed=True),
-            _count("bonus", a["bonus"], signed=True),
+def _actions(items: Any, name: str) -> list[tuple[Move, int, int]]:
+    """The undo or redo list: each action an object with its move, points and bonus."""
+    if not isinstance(items, list):
+        raise ValueError(f"{name} must be a list of actions, got {_args.excerpt(items)}")
+    out = []
+    for i, a in enumerate(items):
+        where = f"{name}[{i}]"
+        a = _object(a, where)
+        try:
+            move = Move.parse(_key(a, "move", where))
+        except ValueError as e:
+            raise ValueError(f"{where}.move: {e}") from None
+        out.append(
+            (
+                move,
+                _count(f"{where}.points", _key(a, "points", where), signed=True),
+                _count(f"{where}.bonus", _key(a, "bonus", where), signed=True),
+            )
         )
-        for a in items
-    ]
+    return out
 
 
 def read_document(doc: Any) -> Saved:
@@ -138,24 +169,25 @@ def read_document(doc: Any) -> Saved:
             f"save version {version} is newer than this program reads ({VERSION}): "
             "update pyramid-solitaire"
         )
-    d = doc["deal"]
-    deal = Deal.from_cards(d["cards"])
+    d = _object(_key(doc, "deal", "the save"), "deal")
+    deal = Deal.from_cards(_key(d, "cards", "deal"))
     if d.get("number") is not None:
         number = _args.whole("deal.number", d["number"], 0)
         if Deal.from_number(number).cards != deal.cards:
             raise ValueError("deal.number does not match deal.cards")
         deal = Deal.from_number(number, rules=None)
-    profile = profile_from_dict(doc["profile"])
-    rules = Rules.coerce(doc["rules"])
+    profile = profile_from_dict(_key(doc, "profile", "the save"))
+    rules = Rules.coerce(_key(doc, "rules", "the save"))
     if rules != profile.rules:
         profile = profile.replace(rules=rules)
-    lang, explain_errors = doc["lang"], doc["explain_errors"]
+    lang, explain_errors = _key(doc, "lang", "the save"), _key(doc, "explain_errors", "the save")
     fair_hints = doc.get("fair_hints", False)  # (saves before it had none)
-    history = doc["history"]
-    undo, redo = _actions(doc["undo"]), _actions(doc["redo"])
-    score = _count("score", doc["score"])
-    moves = _count("moves", doc["moves"])
-    seconds = _args.real("seconds", doc["seconds"], positive=False)
+    history = _key(doc, "history", "the save")
+    undo = _actions(_key(doc, "undo", "the save"), "undo")
+    redo = _actions(_key(doc, "redo", "the save"), "redo")
+    score = _count("score", _key(doc, "score", "the save"))
+    moves = _count("moves", _key(doc, "moves", "the save"))
+    seconds = _args.real("seconds", _key(doc, "seconds", "the save"), positive=False)
     if not 0 <= seconds <= MAX_SECONDS:
         raise ValueError(f"seconds is 0 .. {MAX_SECONDS:,}, got {seconds!r}")
     return Saved(
@@ -171,13 +203,13 @@ def read_document(doc: Any) -> Saved:
         score=score,
         moves=moves,
         seconds=seconds,
-        ended=_args.flag("ended", doc["ended"]),
-        paused=_args.flag("paused", doc["paused"]),
-        assisted=_args.flag("assisted", doc["assisted"]),
-        no_chance_told=_args.flag("no_chance_told", doc["no_chance_told"]),
+        ended=_args.flag("ended", _key(doc, "ended", "the save")),
+        paused=_args.flag("paused", _key(doc, "paused", "the save")),
+        assisted=_args.flag("assisted", _key(doc, "assisted", "the save")),
+        no_chance_told=_args.flag("no_chance_told", _key(doc, "no_chance_told", "the save")),
         recorded=_args.flag("recorded", doc.get("recorded", False)),
         difficulty=doc.get("difficulty"),
-        selection=doc["selection"],
+        selection=_key(doc, "selection", "the save"),
     )
 
 
