@@ -397,3 +397,45 @@ def test_a_bad_save_names_its_field_in_words(tmp_path):
         (tmp_path / "bad.json").write_text(json.dumps({**doc, key: [{"move": "draw"}]}))
         with pytest.raises(ValueError, match=rf"{key}\[0\] has no 'points'"):
             Session.load(tmp_path / "bad.json")
+
+
+# ---- surveys: undecided deals, and a run that never started -------------------------------
+
+
+def test_a_survey_with_undecided_deals_says_so_and_exits_with_the_budget_status(capsys, tmp_path):
+    pytest.importorskip("pyarrow", reason="the survey extra (pyarrow)")
+    argv = ["survey", "--out", str(tmp_path / "s"), "--rules", "classic-draw3"]
+    code, out, err = run_main(capsys, *argv, "--count", "100", "--max-seconds", "0.000001")
+    assert code == 1, (out, err)  # EXIT_BUDGET, as solve's
+    assert "undecided (a budget ran out)" in out and "a budget ran out before" in err
+    from pyramid_solitaire.analysis import survey
+
+    rep = survey.report(tmp_path / "s")
+    assert rep["deals"] - rep["decided"] == int(out.split("; ")[-1].split()[0])
+
+
+def test_a_survey_that_never_started_leaves_nothing(capsys, tmp_path):
+    pytest.importorskip("pyarrow", reason="the survey extra (pyarrow)")
+    pytest.importorskip("distributed", reason="the distributed extra (dask.distributed)")
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    out_dir = tmp_path / "never"
+    code, out, err = run_main(
+        capsys,
+        "survey",
+        "--out",
+        str(out_dir),
+        "--rules",
+        "msc",
+        "--policy",
+        "greedy",
+        "--count",
+        "10",
+        "--scheduler",
+        f"tcp://127.0.0.1:{port}",
+    )
+    assert code == 2 and "cannot reach the Dask scheduler" in err
+    assert not out_dir.exists()

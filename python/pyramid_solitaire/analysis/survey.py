@@ -258,13 +258,20 @@ def run_shard(
 
 class ParquetShards:
     """The survey's store (runtime.jobs): each finished shard's rows as one Parquet file of
-    the folder, written atomically under its final name (``shard-<index>.parquet``)."""
+    the folder, written atomically under its final name (``shard-<index>.parquet``); the
+    folder's manifest first, with the first shard of a new survey."""
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
+    def __init__(self, folder: Path, plan: Plan) -> None:
+        self.folder, self.plan = folder, plan
+        self.undecided = 0  # deals of the shards written now that a budget left undecided
 
     def write(self, task: Task[int], result: Any) -> Path:
         pa = _pyarrow()
+        manifest = self.folder / MANIFEST
+        if not manifest.exists():
+            text = json.dumps(self.plan.manifest(), indent=1, sort_keys=True) + "\n"
+            write_atomic(manifest, text, mode=0o644)
+        self.undecided += int(np.sum(result["won"] < 0))
         table = pa.table({k: result[k] for k in COLUMNS})
         path = self.folder / shard_name(task.tag)
         write_atomic_with(
@@ -409,8 +416,9 @@ def _manifest_at(path: Path) -> dict[str, Any]:
 
 
 def _open_folder(folder: Path, plan: Plan) -> None:
-    """Create the survey's folder and manifest, or check that they are this plan's (with the
-    folder's lock held: _lock)."""
+    """Check that the folder's manifest, if any, is this plan's (with the folder's lock
+    held: _lock). A new survey's manifest is written with its first shard (ParquetShards),
+    so a run that never started (a scheduler out of reach) leaves nothing behind."""
     manifest = plan.manifest()
     path = folder / MANIFEST
     if path.exists():
@@ -424,8 +432,16 @@ def _open_folder(folder: Path, plan: Plan) -> None:
     else:
         if any(folder.glob("shard-*.parquet")):
             raise ValueError(f"{folder} has shards but no manifest: not a survey folder to reuse")
-        write_atomic(path, json.dumps(manifest, indent=1, sort_keys=True) + "\n", mode=0o644)
     clear_stale(folder, ".shard-*.tmp")  # a killed run's half-written shards
+
+
+def _remove_empty(folder: Path) -> None:
+    """Remove a folder this run made and wrote nothing into (its lock file aside)."""
+    try:
+        (folder / LOCK).unlink(missing_ok=True)
+        folder.rmdir()
+    except OSError:
+        pass  # something else is in it: left as it is
 
 
 def _lock(folder: Path) -> FolderLock:
@@ -476,6 +492,7 @@ class SurveyRun(TypedDict):
     shards: int
     done_now: int
     done_before: int
+    undecided: int
     seconds: float
     deals_per_second: float | None
 
@@ -522,30 +539,39 @@ def survey(
         max_removed=max_removed,
     )
     workers = _args.workers(workers)
-    with _lock(folder):
-        _open_folder(folder, plan)
-        manifest = plan.manifest()
-        tasks = [
-            Task((manifest, i), *plan.deals(i), key=f"pyramid-survey-{plan.key}-{i}", tag=i)
-            for i in range(plan.shards)
-            if not _shard_done(folder, plan, i)
-        ]
-        ran = run_job(
-            run_shard,
-            tasks,
-            ParquetShards(folder),
-            total=plan.count,
-            desc=f"survey {plan.rules.name}",
-            progress=progress,
-            scheduler=scheduler,
-            workers=workers,
-            on_written=[] if on_shard is None else [lambda task, _path, _rows: on_shard(task.tag)],
-        )  # an interruption: the shards in flight are cancelled, the written ones kept
+    created = not folder.exists()
+    store = ParquetShards(folder, plan)
+    try:
+        with _lock(folder):
+            _open_folder(folder, plan)
+            manifest = plan.manifest()
+            tasks = [
+                Task((manifest, i), *plan.deals(i), key=f"pyramid-survey-{plan.key}-{i}", tag=i)
+                for i in range(plan.shards)
+                if not _shard_done(folder, plan, i)
+            ]
+            ran = run_job(
+                run_shard,
+                tasks,
+                store,
+                total=plan.count,
+                desc=f"survey {plan.rules.name}",
+                progress=progress,
+                scheduler=scheduler,
+                workers=workers,
+                on_written=[]
+                if on_shard is None
+                else [lambda task, _path, _rows: on_shard(task.tag)],
+            )  # an interruption: the shards in flight are cancelled, the written ones kept
+    finally:
+        if created and not (folder / MANIFEST).exists():  # never started: leave nothing
+            _remove_empty(folder)
     return SurveyRun(
         folder=str(folder),
         shards=plan.shards,
         done_now=len(ran.written),
         done_before=plan.shards - len(tasks),
+        undecided=store.undecided,
         seconds=ran.seconds,
         deals_per_second=ran.deals_per_second,
     )

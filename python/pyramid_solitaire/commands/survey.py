@@ -9,8 +9,9 @@ import sys
 
 from ..analysis import survey as _survey
 from ..inputs.jsonout import dumps
+from ..runtime import args as _args
 from ._input import add_pool_flags, add_progress_flag
-from .cli import UsageError, explicit_rules, path_arg
+from .cli import EXIT_BUDGET, UsageError, explicit_rules, path_arg
 
 
 def register(
@@ -127,15 +128,29 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     except RuntimeError as e:  # local worker processes kept dying (shards kept)
         raise UsageError(f"survey {args.out}: {e}; run it again to go on") from None
+    undecided = done["undecided"]
     if args.json:
         print(dumps(done))
     else:
         rate = done["deals_per_second"]
         print(
-            f"survey {done['folder']}: {done['done_now']:,} shards done now, "
+            f"survey {done['folder']}: {_args.count_of(done['done_now'], 'shard')} done now, "
             f"{done['done_before']:,} before, of {done['shards']:,}"
             + (f"; {rate:,.0f} deals/s" if rate else "")
+            + (
+                f"; {_args.count_of(undecided, 'deal')} undecided (a budget ran out)"
+                if undecided
+                else ""
+            )
         )
+    if undecided:  # not an answer for those deals: the budget status, as solve says it
+        print(
+            f"pyramid-solitaire: a budget ran out before {_args.count_of(undecided, 'deal')} "
+            "of this run could be decided (their rows say won -1; run again with a larger "
+            "--max-seconds in another folder to decide them)",
+            file=sys.stderr,
+        )
+        return EXIT_BUDGET
     return 0
 
 
