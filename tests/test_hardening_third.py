@@ -439,3 +439,14 @@ def test_a_survey_that_never_started_leaves_nothing(capsys, tmp_path):
     )
     assert code == 2 and "cannot reach the Dask scheduler" in err
     assert not out_dir.exists()
+
+
+def test_simulate_advises_what_works_for_a_file_of_two_rule_sets(capsys, tmp_path):
+    both = tmp_path / "two.txt"
+    both.write_text("PY1-M-AAAAAAS\nPY1-N-AAAAAAT\n")
+    code, out, err = run_main(capsys, "simulate", "--file", str(both))
+    assert code == 2 and "deal numbers or card lists" in err and "or give --rules" not in err
+    numbers = tmp_path / "numbers.txt"  # what it advises: the deals as numbers, --rules
+    numbers.write_text("18\n19\n")
+    code, out, err = run_main(capsys, "simulate", "--file", str(numbers), "--rules", "msc")
+    assert code == 0, err

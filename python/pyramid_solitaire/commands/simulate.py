@@ -180,6 +180,8 @@ def _file_rules(args: argparse.Namespace, lines: list[Any]) -> Rules:
             raise UsageError(
                 f"{coded[0].where} is played under the {coded[0].deal.rules.name} "
                 f"rules and {line.where} under the {line.deal.rules.name} rules: one "
-                "simulation plays one rule set (split the file, or give --rules)"
+                "simulation plays one rule set: split the file by rule set (a code's letter "
+                "names its rules, which --rules cannot change), or give its deals as deal "
+                "numbers or card lists, which --rules names the rules of"
             )
     return coded[0].deal.rules if coded else (explicit_rules(args) or Rules())
