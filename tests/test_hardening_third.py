@@ -450,3 +450,96 @@ def test_simulate_advises_what_works_for_a_file_of_two_rule_sets(capsys, tmp_pat
     numbers.write_text("18\n19\n")
     code, out, err = run_main(capsys, "simulate", "--file", str(numbers), "--rules", "msc")
     assert code == 0, err
+
+
+# ---- the environment's contract ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("first", ["pyramid_solitaire", "gymnasium"])
+def test_the_env_id_is_known_whichever_is_imported_first(first):
+    pytest.importorskip("gymnasium", reason="the rl extra (gymnasium)")
+    import subprocess
+    import sys
+
+    second = "gymnasium" if first == "pyramid_solitaire" else "pyramid_solitaire"
+    code = (
+        f"import sys, {first}, {second}\n"
+        "env = gymnasium.make('pyramid_solitaire/Pyramid-v0', rules='msc')\n"
+        "vec = gymnasium.make_vec('pyramid_solitaire/Pyramid-v0', num_envs=2, rules='msc')\n"
+        "print(type(env.unwrapped).__name__, type(vec).__name__)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["PyramidEnv", "PyramidVectorEnv"]
+    alone = subprocess.run(
+        [sys.executable, "-c", "import sys, pyramid_solitaire; print('gymnasium' in sys.modules)"],
+        capture_output=True,
+        text=True,
+    )
+    assert alone.stdout.strip() == "False"  # the package alone imports nothing of it
+
+
+def test_same_step_final_info_keeps_the_ended_episodes_facts():
+    gymnasium = pytest.importorskip("gymnasium", reason="the rl extra (gymnasium)")
+    import numpy as np
+
+    from pyramid_solitaire.env import PyramidEnv, PyramidVectorEnv
+
+    same = gymnasium.vector.AutoresetMode.SAME_STEP
+    vec = PyramidVectorEnv(3, rules="msc", observation="full", autoreset_mode=same)
+    sync = gymnasium.vector.SyncVectorEnv(
+        [lambda: PyramidEnv(rules="msc", observation="full") for _ in range(3)],
+        autoreset_mode=same,
+    )
+    _, info = vec.reset(seed=5)
+    sync.reset(seed=5)
+    rng = np.random.default_rng(1)
+    seen = 0
+    for _ in range(400):
+        acts = np.array([rng.choice(np.flatnonzero(r)) for r in info["action_mask"]])
+        _, reward, term, trunc, info = vec.step(acts)
+        assert reward.dtype == np.float64
+        if "final_info" in info:
+            final = info["final_info"]
+            ended = info["_final_info"]
+            for key in ("action_mask", "moves", "illegal", "deal", "code"):
+                assert key in final and list(final["_" + key]) == list(ended), key
+            for i in np.flatnonzero(ended):
+                assert final["moves"][i] > 0 and final["code"][i].startswith("PY1-M-")
+                assert final["code"][i] != info["code"][i] or final["deal"][i] != info["deal"][i]
+            seen += 1
+    assert seen
+    # the keys Gymnasium's own vector env gives an ended episode's info are all here too
+    _, _, _, _, sync_info = sync.step(np.zeros(3, np.int64))
+    for _ in range(400):
+        if "final_info" in sync_info:
+            break
+        acts = np.array([rng.choice(np.flatnonzero(r)) for r in sync_info["action_mask"]])
+        _, r, _, _, sync_info = sync.step(acts)
+        assert r.dtype == np.float64
+    keys = {k for k in sync_info["final_info"] if not k.startswith("_")}
+    assert keys <= set(final), keys - set(final)
+
+
+def test_reset_refuses_options_and_seeds_it_does_not_take():
+    pytest.importorskip("gymnasium", reason="the rl extra (gymnasium)")
+    import numpy as np
+
+    from pyramid_solitaire.env import PyramidEnv, PyramidVectorEnv
+
+    env, vec = PyramidEnv(rules="msc"), PyramidVectorEnv(4, rules="msc")
+    for bad in (5, "deal", [1]):
+        with pytest.raises(ValueError, match="options must be a dict"):
+            env.reset(options=bad)
+        with pytest.raises(ValueError, match="options must be a dict"):
+            vec.reset(options=bad)
+    with pytest.raises(ValueError, match="unknown reset option"):
+        env.reset(options={"dael": 18})
+    with pytest.raises(ValueError, match="unknown reset option"):
+        vec.reset(options={"reset_mask": np.ones(4, bool), "x": 1})
+    with pytest.raises(ValueError, match="seed must be"):
+        env.reset(seed=-1)
+    vec.reset(seed=3)
+    mask = np.array([True, False, True, False])
+    _, info = vec.reset(options={"reset_mask": mask})
+    assert list(info["_moves"]) == list(mask) and list(info["_action_mask"]) == list(mask)

@@ -33,6 +33,7 @@ from .model.deal import Deal
 from .model.game import Game, IllegalMoveError, Status
 from .model.move import Move
 from .model.rules import UNLIMITED, Rules
+from .rl.registration import register_when_available
 from .runtime.parallel import Cancelled
 
 __version__ = "0.1.0"  # the one place it is written (pyproject.toml reads it); see CHANGELOG.md
@@ -73,3 +74,4 @@ __all__ = [
 ]
 
 _moved.install()  # the modules' old names (pyramid_solitaire.solver, ...) still import
+register_when_available()  # gymnasium.make("pyramid_solitaire/Pyramid-v0"), rl extra installed

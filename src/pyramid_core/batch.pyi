@@ -37,6 +37,12 @@ class Batch:
         keys: npt.NDArray[np.uint64],
         numbered: npt.NDArray[np.uint8],
     ) -> None: ...
+    def set_final_info(
+        self,
+        moves: npt.NDArray[np.uint16],
+        keys: npt.NDArray[np.uint64],
+        numbered: npt.NDArray[np.uint8],
+    ) -> None: ...
     def reset(
         self,
         lo: int,

@@ -463,6 +463,10 @@ cdef class Batch:
     cdef uint8_t* o_reset
     cdef int8_t* o_fobs
     cdef uint8_t* o_fmask
+    cdef object _keep_final   # set_final_info's buffers: an ended game's info (same step)
+    cdef uint16_t* f_moves
+    cdef uint64_t* f_keys
+    cdef uint8_t* f_numbered
 
     def __cinit__(self, int64_t n, dict rules, uint64_t seed, uint64_t offset, bint visible,
                   int reward, int illegal, int autoreset, int max_steps, float penalty,
@@ -504,6 +508,15 @@ cdef class Batch:
         self.info_moves = &moves[0]
         self.info_keys = &keys[0]
         self.info_numbered = &numbered[0]
+
+    def set_final_info(self, uint16_t[::1] moves, uint64_t[::1] keys, uint8_t[::1] numbered):
+        """Under autoreset "same step": buffers (n each) where step() writes the info of each
+        game that ended in it (its moves, its deal's key and whether that is a number), as
+        it was before the game was dealt anew."""
+        self._keep_final = (moves, keys, numbered)
+        self.f_moves = &moves[0]
+        self.f_keys = &keys[0]
+        self.f_numbered = &numbered[0]
 
     cdef inline void publish(self, int64_t i) noexcept nogil:
         cdef bgame* g = &self.g[i]
@@ -621,6 +634,10 @@ cdef class Batch:
                     if g.flags & F_DONE and self.c.autoreset == AR_SAME:
                         write_obs(g, self.c.visible, self.o_fobs + OBS_SIZE * i)
                         write_mask(g, self.o_fmask + N_ACTIONS * i)
+                        if self.f_moves != NULL:
+                            self.f_moves[i] = g.steps
+                            self.f_keys[i] = g.key
+                            self.f_numbered[i] = (g.flags & F_NUMBERED) != 0
                         terminated[i] = (g.flags & F_TERMINATED) != 0
                         truncated[i] = (g.flags & F_TRUNCATED) != 0
                         next_deal(&self.c, g, i)

@@ -387,6 +387,17 @@ class GameBatch:
         self._keys = np.zeros(n, np.uint64)
         self._numbered = np.zeros(n, np.uint8)
         self._core.set_info(self._moves, self._keys, self._numbered)
+        #: Under ``autoreset="same_step"``: the moves, deal number and whether it is one of
+        #: each game that ended in the last step, as they were when it ended (rows where
+        #: ``reset_games``); the current ones are the new game's.
+        same = self.autoreset == "same_step"
+        self.final_moves = np.zeros(n if same else 1, np.uint16)
+        self.final_deal_numbers = np.zeros(n if same else 1, np.uint64)
+        self._final_numbered = np.zeros(n if same else 1, np.uint8)
+        if same:
+            self._core.set_final_info(
+                self.final_moves, self.final_deal_numbers, self._final_numbered
+            )
         self._codes = np.full(n, "", "<U13")
         self._stale = np.zeros(n, np.bool_)  # games whose code is not worked out yet
         self._core.set_outputs(
@@ -741,6 +752,18 @@ class GameBatch:
         self._update_codes()
         return str(self._codes[i]) or None
 
+    def final_codes(self) -> np.ndarray:
+        """Under ``autoreset="same_step"``: the deal codes of the games that ended in the
+        last step (``<U13``; "" for the other rows and for a deal given as a card list)."""
+        self._check_started("final_codes()")
+        out = np.full(self.n, "", "<U13")
+        which = self.reset_games & (self.autoreset == "same_step")
+        if which.any():
+            codes = codes_of(self.final_deal_numbers[which], self.rules)
+            codes[~self._final_numbered[which].view(np.bool_)] = ""
+            out[which] = codes
+        return out
+
     @property
     def deal_codes(self) -> np.ndarray:
         """Every game's deal code (numpy ``<U13``; "" for a deal given as a card list): the
@@ -957,6 +980,9 @@ class GameBatch:
             self.reset_games,
             self.final_obs,
             self.final_mask,
+            self.final_moves,
+            self.final_deal_numbers,
+            self._final_numbered,
             self._actions,
             self._moves,
             self._keys,

@@ -50,7 +50,7 @@ from ..runtime import args as _args
 
 __all__ = ["ENV_ID", "PyramidEnv", "PyramidVectorEnv", "observation_space"]
 
-ENV_ID = "pyramid_solitaire/Pyramid-v0"
+from .registration import ENV_ID, register
 
 _HIGH = {
     "pyramid_cards": 52,
@@ -178,6 +178,9 @@ class PyramidEnv(gym.Env):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
+        options = _options(options, ("deal",))
+        if seed is not None:  # a ValueError like every other bad number (not gymnasium's Error)
+            seed = _args.whole("seed", seed, 0, (1 << 64) - 1)
         super().reset(seed=seed)
         if seed is not None or not self._seeded:
             stream = seed if seed is not None else int(self.np_random.integers(0, 2**63))
@@ -186,7 +189,7 @@ class PyramidEnv(gym.Env):
                 1, seed=_args.whole("seed", stream, 0, (1 << 64) - 1), **self._args
             )
             self._seeded = True
-        deal = None if options is None else options.get("deal")
+        deal = options.get("deal")
         if deal is not None:
             self._batch.reset(deals=[deal])
         else:
@@ -321,26 +324,29 @@ class PyramidVectorEnv(VectorEnv):
             return {"observation": obs, "action_mask": mask.view(np.int8)}
         return obs
 
-    def _info(self, mask: np.ndarray) -> dict[str, Any]:
+    def _info(self, mask: np.ndarray, rows: np.ndarray | None = None) -> dict[str, Any]:
+        """The info of the last reset or step; ``rows``: the games it filled (a reset of
+        some games, ``reset_mask``: only theirs are marked filled), None for all."""
         b = self._batch
+        filled = self._all if rows is None else rows.copy()
 
         def keep(a: np.ndarray) -> np.ndarray:
             return a.copy() if self.copy else a
 
         info: dict[str, Any] = {
             "action_mask": mask,
-            "_action_mask": self._all,
+            "_action_mask": filled,
             "moves": keep(b.moves),
-            "_moves": self._all,
+            "_moves": filled,
             "illegal": keep(b.illegal),
-            "_illegal": self._all,
+            "_illegal": filled,
         }
         if b.observation == "full":  # the agent sees the stock anyway
             info.update(
                 deal=keep(b.deal_numbers),
-                _deal=self._all,
+                _deal=filled,
                 code=keep(b.deal_codes),
-                _code=self._all,
+                _code=filled,
             )
         if self._mode == "same_step" and b.reset_games.any():
             # As Gymnasium's vector envs give them: an object array of the last observations
@@ -354,17 +360,30 @@ class PyramidVectorEnv(VectorEnv):
                     if self.dict_observation
                     else obs
                 )
-            info.update(
-                final_obs=final,
-                _final_obs=ended,
-                final_info={"action_mask": b.final_mask.copy(), "_action_mask": ended},
-                _final_info=ended,
-            )
+            # the ended episodes' own facts, as they were when they ended (the current
+            # moves, deal and code are the new games')
+            last: dict[str, Any] = {
+                "action_mask": b.final_mask.copy(),
+                "_action_mask": ended,
+                "moves": np.where(ended, b.final_moves, 0),
+                "_moves": ended,
+                "illegal": b.illegal & ended,
+                "_illegal": ended,
+            }
+            if b.observation == "full":
+                last.update(
+                    deal=np.where(ended, b.final_deal_numbers, 0),
+                    _deal=ended,
+                    code=b.final_codes(),
+                    _code=ended,
+                )
+            info.update(final_obs=final, _final_obs=ended, final_info=last, _final_info=ended)
         return info
 
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
+        options = _options(options, ("reset_mask",))
         if isinstance(seed, (list, tuple, np.ndarray)):
             raise ValueError(
                 "PyramidVectorEnv takes one seed for all its games (game i plays "
@@ -379,7 +398,7 @@ class PyramidVectorEnv(VectorEnv):
             )
             self._seeded = True
         games = None
-        if options and "reset_mask" in options:
+        if "reset_mask" in options:
             rm = np.asarray(options["reset_mask"])
             if rm.dtype != np.bool_ or rm.shape != (self.num_envs,):
                 raise ValueError(
@@ -387,11 +406,12 @@ class PyramidVectorEnv(VectorEnv):
                 )
             games = rm
         obs, mask = self._batch.reset(games)
-        return self._obs(obs, mask), self._info(mask)
+        return self._obs(obs, mask), self._info(mask, games)
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         obs, mask, reward, term, trunc = self._batch.step(actions)
-        return self._obs(obs, mask), reward, term, trunc, self._info(mask)
+        # float64 rewards, as Gymnasium's own vector envs give them (the batch's are float32)
+        return self._obs(obs, mask), reward.astype(np.float64), term, trunc, self._info(mask)
 
     def action_masks(self) -> np.ndarray:
         """The legal actions (num_envs, 102)."""
@@ -406,15 +426,23 @@ class PyramidVectorEnv(VectorEnv):
         self._batch.close()
 
 
-def _register() -> None:
-    if ENV_ID not in gym.registry:
-        gym.register(
-            id=ENV_ID,
-            entry_point="pyramid_solitaire.env:PyramidEnv",
-            vector_entry_point="pyramid_solitaire.env:PyramidVectorEnv",
-            disable_env_checker=False,
+def _options(options: Any, allowed: tuple[str, ...]) -> dict[str, Any]:
+    """reset()'s options: None or a dict of the keys ``allowed`` (ValueError otherwise)."""
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise ValueError(
+            f"options must be a dict (keys: {', '.join(allowed)}) or None, got "
+            f"{_args.excerpt(options)}"
         )
+    unknown = [k for k in options if k not in allowed]
+    if unknown:
+        raise ValueError(
+            f"unknown reset option(s) {', '.join(map(repr, unknown))}: expected "
+            f"{', '.join(allowed)}"
+        )
+    return options
 
 
-_register()
+register(gym)
 DEFAULT_MAX_EPISODE_STEPS = DEFAULT_MAX_STEPS
