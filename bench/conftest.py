@@ -21,6 +21,16 @@ import pytest  # noqa: E402
 _RESULTS = []
 
 
+def pytest_configure(config):
+    """The benchmarks run once each, untimed, unless ``--benchmark-enable`` is given (what
+    pyproject's addopts used to say; here, so that the test suite runs without
+    pytest-benchmark installed)."""
+    if config.pluginmanager.hasplugin("benchmark") and not config.getoption(
+        "benchmark_enable", False
+    ):
+        config.option.benchmark_disable = True
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _settle(request):
     """Keep both cores busy with simulations for about a second before the first timed test.

@@ -76,8 +76,10 @@ def test_memory_per_game():
     assert BYTES_PER_GAME <= 256
     b = GameBatch(1000, seed=1)
     buffers = b.memory() - BYTES_PER_GAME * 1000
-    # the buffers: obs, mask, final rows, reward, flags, actions, moves, deals, codes
-    assert buffers <= 1000 * (OBS_SIZE + N_ACTIONS + 4 + 4 + 8 + 11 + 53) + OBS_SIZE + N_ACTIONS
+    # the buffers: obs, mask, reward, flags, actions, moves, deals, codes; and the final rows
+    # (one of each without autoreset="same_step": obs, mask, moves, deal number, numbered)
+    final = OBS_SIZE + N_ACTIONS + 2 + 8 + 1
+    assert buffers <= 1000 * (OBS_SIZE + N_ACTIONS + 4 + 4 + 8 + 11 + 53) + final
 
 
 # ---- what Game shows, written from its public views -----------------------------------------

@@ -23,6 +23,12 @@ from pyramid_solitaire.session.session import Session
 from pyramid_solitaire.session.stats import StatsStore
 
 CLI = [sys.executable, "-m", "pyramid_solitaire"]
+#: What only Linux has: /dev/full, /dev/zero and /dev/urandom, FIFOs, a POSIX shell's
+#: redirections (>&-), root's euid (CONTRIBUTING lists these tests).
+LINUX_ONLY = pytest.mark.skipif(
+    not sys.platform.startswith("linux"),
+    reason="Linux only: /dev/full, /dev/zero, FIFOs, a POSIX shell's redirections, euid",
+)
 
 
 def sh(command: str, **kwargs) -> subprocess.CompletedProcess:
@@ -56,6 +62,7 @@ def test_a_save_through_a_symlink_replaces_the_target_and_keeps_the_link(tmp_pat
     assert dangling.is_symlink() and (tmp_path / "new.json").is_file()
 
 
+@LINUX_ONLY
 @pytest.mark.parametrize("where", ["/dev/full", "/dev/null", "folder", "fifo"])
 def test_a_save_refuses_what_is_not_a_regular_file(tmp_path, where):
     if where == "folder":
@@ -85,6 +92,7 @@ def test_a_save_refuses_what_is_not_a_regular_file(tmp_path, where):
     assert r["error"]["code"] == "io_error" and "left as it is" in r["error"]["message"]
 
 
+@LINUX_ONLY
 def test_save_files_that_fail_in_any_way_are_value_errors(tmp_path):
     good = tmp_path / "good.json"
     Session("PY1-N-AAAAAAS").save(good)
@@ -187,6 +195,7 @@ def test_reading_commands_open_read_only_and_write_nothing(tmp_path, capsys):
             store.record(Session("PY1-N-AAAAAAS"), "lost")
 
 
+@LINUX_ONLY
 def test_a_read_only_statistics_file_is_read_and_says_so(tmp_path, capsys, monkeypatch):
     folder = tmp_path / "ro"
     folder.mkdir()
@@ -248,6 +257,7 @@ def test_stats_deal_honours_the_codes_letter_and_takes_numbers(tmp_path, capsys)
     assert "deal number" in capsys.readouterr().err
 
 
+@LINUX_ONLY
 # ---- every exit path of the CLI -------------------------------------------------------------
 def test_a_full_disk_is_one_line_and_its_own_status():
     for command in (
@@ -264,6 +274,7 @@ def test_a_full_disk_is_one_line_and_its_own_status():
         ], command
 
 
+@LINUX_ONLY
 def test_a_closed_standard_output_is_one_line_and_its_own_status():
     proc = sh("deal 5 >&-")
     assert proc.returncode == EXIT_IO
@@ -272,6 +283,7 @@ def test_a_closed_standard_output_is_one_line_and_its_own_status():
     )
 
 
+@LINUX_ONLY
 def test_a_closed_standard_error_changes_only_what_is_shown():
     proc = sh("deal nonsense 2>&-")
     assert (proc.returncode, proc.stdout) == (EXIT_USAGE, b"")  # nothing on stdout
@@ -283,6 +295,7 @@ def test_a_closed_standard_error_changes_only_what_is_shown():
     assert proc.returncode == EXIT_BUDGET and b"unknown" in proc.stdout  # its own status
 
 
+@LINUX_ONLY
 def test_a_closed_standard_input_is_one_line():
     proc = sh("solve --file - <&-")
     assert proc.returncode == EXIT_USAGE
@@ -389,6 +402,7 @@ def test_save_counters_are_what_json_keeps(tmp_path):
         Session.from_json(json.dumps(doc))
 
 
+@LINUX_ONLY
 def test_help_and_version_into_a_full_disk():
     for command in ("--version", "solve --help", "--help"):
         proc = sh(command + " > /dev/full")
@@ -396,6 +410,7 @@ def test_help_and_version_into_a_full_disk():
         assert proc.stderr.decode().count("\n") == 1
 
 
+@LINUX_ONLY
 def test_deal_files_that_never_end_are_refused_at_once():
     for command in ("solve --file /dev/zero", "simulate --file /dev/urandom", "deal - < /dev/zero"):
         proc = sh(command)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from pyramid_solitaire import Game
 from pyramid_solitaire.runtime.args import memory, real, whole
 
-from conftest import run_main
+from conftest import repo_file, run_main
 
 # ---- numbers -------------------------------------------------------------------------------
 
@@ -543,3 +543,21 @@ def test_reset_refuses_options_and_seeds_it_does_not_take():
     mask = np.array([True, False, True, False])
     _, info = vec.reset(options={"reset_mask": mask})
     assert list(info["_moves"]) == list(mask) and list(info["_action_mask"]) == list(mask)
+
+
+# ---- the suite on every install ------------------------------------------------------------
+
+
+def test_the_suite_runs_without_pytest_benchmark():
+    """pyproject's addopts name no option of pytest-benchmark's: a user without it can run
+    the tests (here: a small module, with the plugin turned off)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:benchmark", "tests/test_version.py"],
+        capture_output=True,
+        text=True,
+        cwd=repo_file(),
+    )
+    assert done.returncode == 0, done.stdout[-800:] + done.stderr[-800:]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sys
 
 import numpy as np
 import pytest
@@ -299,6 +300,7 @@ def test_a_dead_local_worker_has_its_shards_redone(tmp_path):
     assert same_rows(rows_of(tmp_path / "w"), rows_of(tmp_path / "w2"))
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only: /dev/full")
 def test_report_plot(tmp_path):
     pytest.importorskip("matplotlib", reason="the plot extra is not installed")
     S.survey(tmp_path / "p", rules="msc", policy="greedy", count=2000)

@@ -125,7 +125,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.db is not None:
         _check_stats(args.db)
     if args.save is not None:
-        problem = folder_problem(os.path.join(args.save, "x") if args.web else args.save)
+        problem = folder_problem(args.save)  # (its folders; --save itself is looked at below)
         if problem is not None:
             raise UsageError(f"--save {args.save}: {problem}")
     if args.web:
