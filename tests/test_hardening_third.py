@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -561,3 +563,75 @@ def test_the_suite_runs_without_pytest_benchmark():
         cwd=repo_file(),
     )
     assert done.returncode == 0, done.stdout[-800:] + done.stderr[-800:]
+
+
+# ---- reading files: streamed ---------------------------------------------------------------
+
+
+def _reference_lines(text: str) -> list[tuple[int, str]]:
+    import re
+
+    return [(no, raw) for no, raw in enumerate(re.split(r"\r\n|\r|\n", text), 1) if raw.strip()]
+
+
+@given(
+    st.lists(
+        st.sampled_from(["a", " ", "\n", "\r", "\r\n", "#", "é", "\u2028", "Kd 7", "\t", "\x0c"]),
+        max_size=60,
+    ),
+    st.sampled_from([1, 2, 3, 5, 8, 64, 1 << 20]),
+)
+def test_lines_read_a_chunk_at_a_time_are_the_whole_files_lines(parts, chunk):
+    """Whatever the chunk size (a \\r\\n cut between two chunks, a character cut in its
+    UTF-8 bytes), the lines with something in them and their numbers are the whole text's."""
+    import io
+
+    from pyramid_solitaire.commands import _input
+
+    text = "".join(parts)
+    old = _input.CHUNK
+    _input.CHUNK = chunk
+    try:
+        got = list(_input.iter_lines(io.BytesIO(text.encode()), "x"))
+    finally:
+        _input.CHUNK = old
+    assert got == _reference_lines(text)
+
+
+def test_a_line_too_long_is_refused_but_blanks_and_comments_of_any_length_are_not():
+    import io
+
+    from pyramid_solitaire.commands import _input
+
+    n = _input.MAX_LINE_CHARS + 10
+    text = " " * n + "\n" + "7 #" + "c" * n + "\n" + "x" * n + "\n8"
+    got = list(_input.iter_lines(io.BytesIO(text.encode()), "x"))
+    assert got == [(2, "7 "), (3, _input.TOO_LONG), (4, "8")]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ru_maxrss in KB: Linux")
+def test_reading_a_huge_file_of_blanks_takes_no_memory(tmp_path):
+    """A file of 60 MB of blank lines, or one line of 60 MB of spaces, then a deal: read in
+    bounded memory (within 40 MB of solving one deal alone) and quickly."""
+    import subprocess
+
+    (tmp_path / "blank.txt").write_bytes(b"\n" * 60_000_000 + b"7\n")
+    (tmp_path / "spaces.txt").write_bytes(b" " * 60_000_000 + b"\n7\n")
+    probe = (
+        "import resource, sys\n"
+        "from pyramid_solitaire.commands.cli import main\n"
+        "status = main(sys.argv[1:])\n"
+        "print(status, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    )
+
+    def peak(*argv):
+        done = subprocess.run(
+            [sys.executable, "-c", probe, *argv], capture_output=True, text=True, timeout=120
+        )
+        status, kb = done.stdout.split()[-2:]
+        assert status == "0", done.stderr
+        return int(kb)
+
+    alone = peak("solve", "7")
+    for name in ("blank.txt", "spaces.txt"):
+        assert peak("solve", "--file", str(tmp_path / name)) < alone + 40_000, name

@@ -5,15 +5,23 @@ A deal is a deal code, 52 card tokens or a deal number. A deals file holds one a
 starts a comment and blank lines are skipped. It is read as UTF-8 (a byte-order mark is
 dropped; a UTF-16 file with its byte-order mark is read too). Lines end at ``\n``, ``\r\n``
 or ``\r`` and nothing else (a form feed or U+2028 is whitespace inside a line, not a line
-break: :func:`split_lines`), so line numbers are what an editor shows. Errors name the file
+break: :func:`iter_lines`), so line numbers are what an editor shows. Errors name the file
 and the line; with ``--skip-bad`` a bad line is skipped instead and reported on stderr.
+
+Files and standard input are read a megabyte at a time (:func:`iter_lines`): whatever their
+size, the memory they take is a chunk and one line's limit (MAX_LINE_CHARS), so a file of
+blank lines or of one endless line costs nothing but the time to read it.
 """
 
 from __future__ import annotations
 
 import argparse
+import codecs
+import contextlib
+import io
 import re
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,17 +46,6 @@ class Line:
     where: str  # "deals.txt, line 3", or "the argument"
     text: str
     deal: Deal  # named under the rules it is played under
-
-
-def split_lines(text: str) -> list[str]:
-    """The lines of a text: broken at ``\n``, ``\r\n`` and ``\r`` only (str.splitlines
-    also breaks at form feeds, U+2028 and others, which would shift the line numbers)."""
-    return _LINE_BREAK.split(text)
-
-
-def _line_of(data: bytes, at: int) -> int:
-    """The line (from 1) of byte ``at`` of ``data``, counted as split_lines counts them."""
-    return len(_LINE_BREAK_BYTES.findall(data, 0, at)) + 1
 
 
 def _what_is_seen(text: str, where: str) -> str | None:
@@ -109,92 +106,188 @@ def parse_deal(text: str, args: argparse.Namespace, where: str, *, rules: bool =
 
 CHUNK = 1 << 20
 
+#: The longest line kept whole: a deal is at most about 200 characters (52 tokens such as
+#: "10♦"); a longer line that is not blank or a comment is refused, read a chunk at a time.
+MAX_LINE_CHARS = 10_000
 
-def max_input_bytes() -> int:
-    """The largest deals file read: a quarter of the memory available (at least 256 MB),
-    1 GB when the machine does not say."""
-    available = _args.available_memory()
-    return 1 << 30 if available is None else max(256 << 20, available // 4)
+#: A line over MAX_LINE_CHARS that holds more than blanks and a comment (what iter_lines
+#: yields in its place: the consumer says the line is too long).
+TOO_LONG = "\x00too long\x00"
 
 
-def _read_bounded(f: Any, name: str) -> bytes:
-    """The bytes of ``f``, read a megabyte at a time: a NUL byte (not text: /dev/zero, a
-    binary file) or more than :func:`max_input_bytes` stops it at once, with a UsageError,
-    before memory fills (UTF-16 text, whose byte-order mark comes first, has NULs)."""
-    limit = max_input_bytes()
-    parts: list[bytes] = []
-    size = 0
+def _decoder_of(first: bytes) -> tuple[Any, int, bool]:
+    """The incremental decoder for a text starting with ``first``, how many bytes of BOM
+    to skip, and whether it is UTF-16 (whose NUL bytes are text)."""
+    for bom, encoding in _BOMS:
+        if first.startswith(bom):
+            return codecs.getincrementaldecoder(encoding)("strict"), len(bom), encoding != "utf-8"
+    return codecs.getincrementaldecoder("utf-8")("strict"), 0, False
+
+
+def _breaks(text: str) -> int:
+    """How many line breaks ``text`` holds (``\\r\\n`` is one), counted at C speed."""
+    return text.count("\n") + text.count("\r") - text.count("\r\n")
+
+
+#: Something other than whitespace (where iter_lines finds the lines it gives).
+_NON_BLANK = re.compile(r"\S")
+
+
+def _content_or_too_long(line: str) -> str:
+    """``line``, or TOO_LONG when it is over MAX_LINE_CHARS before its comment."""
+    if len(line) <= MAX_LINE_CHARS:
+        return line
+    content = line.split("#", 1)[0]
+    if len(content.strip()) == 0:
+        return ""
+    return TOO_LONG if len(content) > MAX_LINE_CHARS else content
+
+
+def iter_lines(f: Any, name: str) -> Iterator[tuple[int, str]]:
+    """The lines of the binary file ``f`` that hold something other than whitespace, as
+    (line number, text), read a megabyte at a time: memory stays within a chunk and one
+    line's limit whatever the file's size, and blank lines cost only the time to read them.
+    Lines end at ``\\n``, ``\\r\\n`` or ``\\r`` only (str.splitlines also breaks at form feeds,
+    U+2028 and others, which would shift the line numbers). A line longer than
+    MAX_LINE_CHARS is given as TOO_LONG unless it is blanks and a comment (then as ""); a
+    NUL byte (not text) or bytes that are not UTF-8 raise a UsageError naming the line."""
+    decoder = None
     utf16 = False
+    pending = ""  # the line read so far (no line break in it)
+    overlong = False  # the current line went over the limit with content before a comment
+    no = 1  # the number of the line ``pending`` is on
     while True:
         chunk = f.read(CHUNK)
-        if not chunk:
-            return b"".join(parts)
-        if not parts:
-            utf16 = chunk.startswith((b"\xff\xfe", b"\xfe\xff"))
+        if decoder is None:
+            decoder, skip, utf16 = _decoder_of(chunk)
+            chunk = chunk[skip:]
         if not utf16 and b"\x00" in chunk:
-            data = b"".join(parts) + chunk
-            line = _line_of(data, data.index(b"\x00"))
-            raise UsageError(f"{name}, line {line}: a NUL byte: this is not a text file of deals")
-        size += len(chunk)
-        if size > limit:
+            at = chunk.index(b"\x00")
+            at_line = no + len(_LINE_BREAK_BYTES.findall(chunk, 0, at))
             raise UsageError(
-                f"{name} is over {_args.format_bytes(limit)} (a quarter of the "
-                f"memory available): split it, or free memory"
+                f"{name}, line {at_line}: a NUL byte: this is not a text file of deals"
             )
-        parts.append(chunk)
+        try:
+            text = decoder.decode(chunk, final=not chunk)
+        except UnicodeDecodeError as e:
+            if utf16:
+                raise UsageError(f"{name} is not valid UTF-16 text") from None
+            at_line = no + len(_LINE_BREAK_BYTES.findall(chunk, 0, max(e.start, 0)))
+            bad = chunk[e.start] if 0 <= e.start < len(chunk) else 0
+            raise UsageError(
+                f"{name}, line {at_line}: byte 0x{bad:02x} is not UTF-8 text; "
+                "save the file as UTF-8"
+            ) from None
+        text, pending = pending + text, ""
+        held = ""
+        if chunk and text.endswith("\r"):  # a \r\n may be cut between two chunks
+            text, held = text[:-1], "\r"
+        end = max(text.rfind("\n"), text.rfind("\r")) + 1  # after the last complete line
+        if end:
+            # the first line (begun in earlier chunks) ends at the first break
+            line = TOO_LONG if overlong else _content_or_too_long(text[: _first_break(text)])
+            if line.strip() or line is TOO_LONG:
+                yield no, line
+            body_start = _first_break_end(text)
+            body = text[body_start:end]
+            no += 1
+            pos = 0
+            while True:  # each line with something in it: found by its first non-blank
+                m = _NON_BLANK.search(body, pos)
+                if m is None:
+                    break
+                start = max(body.rfind("\n", pos, m.start()), body.rfind("\r", pos, m.start()))
+                start = pos if start < 0 else start + 1
+                stop = _first_break(body, m.start())
+                no += _breaks(body[pos:start])
+                line = _content_or_too_long(body[start:stop])
+                if line.strip() or line is TOO_LONG:
+                    yield no, line
+                pos = stop
+            no += _breaks(body[pos:])
+            pending, overlong = text[end:], False
+        else:
+            pending = text
+        if len(pending) > MAX_LINE_CHARS:  # keep what can still matter, drop the rest
+            content = pending.split("#", 1)[0]
+            if "#" in pending:
+                overlong = overlong or (len(content) > MAX_LINE_CHARS and bool(content.strip()))
+                pending = content[: MAX_LINE_CHARS + 1] + "#"
+            elif not content.strip():
+                pending = ""  # blanks so far: nothing kept
+            else:
+                overlong, pending = True, ""
+        pending += held
+        if not chunk:
+            if overlong:
+                yield no, TOO_LONG
+            elif pending.strip():
+                yield no, _content_or_too_long(pending)
+            return
 
 
-def read_text(path: str) -> tuple[str, str]:
-    """The text of ``path`` ('-' for standard input) and the name to quote in errors."""
+def _first_break(text: str, start: int = 0) -> int:
+    """Where the first line break of ``text`` from ``start`` is (len(text) when none)."""
+    m = _LINE_BREAK.search(text, start)
+    return len(text) if m is None else m.start()
+
+
+def _first_break_end(text: str) -> int:
+    """Where the first line break of ``text`` ends (0 when it has none)."""
+    m = _LINE_BREAK.search(text)
+    return 0 if m is None else m.end()
+
+
+@contextlib.contextmanager
+def open_input(path: str) -> Iterator[tuple[Any, str]]:
+    """``path`` ('-' for standard input) open for binary reading, and the name to quote in
+    errors; a UsageError when it cannot be read."""
     name = "standard input" if path == "-" else path
     try:
         if path == "-":
             if sys.stdin is None or sys.stdin.closed:
                 raise UsageError("standard input is closed: give the deals another way")
             if hasattr(sys.stdin, "buffer"):
-                data = _read_bounded(sys.stdin.buffer, name)
-            else:
-                data = sys.stdin.read().encode("utf-8")
-        else:
-            with open(path, "rb") as f:
-                data = _read_bounded(f, name)
+                yield sys.stdin.buffer, name
+            else:  # a text stream with no bytes under it (a test's StringIO)
+                yield io.BytesIO(sys.stdin.read().encode("utf-8")), name
+            return
+        with open(path, "rb") as f:
+            yield f, name
     except OSError as e:
         raise UsageError(f"cannot read {name}: {e.strerror or e}") from None
-    for bom, encoding in _BOMS:
-        if data.startswith(bom):
-            data = data[len(bom) :]
-            if encoding != "utf-8":
-                try:
-                    return data.decode(encoding), name
-                except UnicodeDecodeError:
-                    raise UsageError(f"{name} is not valid {encoding.upper()} text") from None
-            break
-    if b"\x00" in data:
-        line = _line_of(data, data.index(b"\x00"))
-        raise UsageError(f"{name}, line {line}: a NUL byte: this is not a text file of deals")
-    try:
-        return data.decode("utf-8"), name
-    except UnicodeDecodeError as e:
-        line = _line_of(data, e.start)
-        raise UsageError(
-            f"{name}, line {line}: byte 0x{data[e.start]:02x} is not UTF-8 text; "
-            "save the file as UTF-8"
-        ) from None
+
+
+def deal_lines(path: str) -> Iterator[tuple[str, str]]:
+    """The deals of a file, streamed: (where, text) for each line that is not blank or a
+    comment (``#`` starts one); a line too long to be a deal comes as (where, TOO_LONG)."""
+    with open_input(path) as (f, name):
+        for no, raw in iter_lines(f, name):
+            where = f"{name}, line {no}"
+            if raw is TOO_LONG:
+                yield where, TOO_LONG
+                continue
+            content = raw.split("#", 1)[0].strip()
+            if content:
+                yield where, content
 
 
 def read_deal_file(
     path: str, args: argparse.Namespace, skip_bad: bool = False
 ) -> tuple[list[Line], list[str]]:
     """The deals of a file, and (with ``skip_bad``) the errors of the lines skipped, each
-    naming its line and why."""
-    text, name = read_text(path)
+    naming its line and why. The file is read a chunk at a time: blank lines and comments
+    cost nothing, whatever their number."""
+    name = "standard input" if path == "-" else path
     lines, bad = [], []
-    for no, raw in enumerate(split_lines(text), 1):
-        content = raw.split("#", 1)[0].strip()
-        if not content:
-            continue
+    for where, content in deal_lines(path):
         try:
-            lines.append(parse_deal(content, args, f"{name}, line {no}"))
+            if content is TOO_LONG:
+                raise UsageError(
+                    f"{where}: a deal is a code, a deal number or 52 card tokens, got a line "
+                    f"of over {MAX_LINE_CHARS:,} characters"
+                )
+            lines.append(parse_deal(content, args, where))
         except UsageError as e:
             if not skip_bad:
                 raise

@@ -6,7 +6,7 @@ import argparse
 
 from ..inputs.jsonout import dumps
 from ..model.game import Game
-from ._input import parse_deal, read_text, split_lines
+from ._input import MAX_LINE_CHARS, TOO_LONG, deal_lines, parse_deal
 from .cli import UsageError
 
 
@@ -37,9 +37,15 @@ def run(args: argparse.Namespace) -> int:
     # the cards of a deal do not depend on the rules: --format cards needs none for an X code
     need_rules = args.format != "cards"
     if args.deal == "-":
-        text, name = read_text("-")
-        rows = [raw.split("#", 1)[0].strip() for raw in split_lines(text)]
-        rows = [r for r in rows if r]
+        name = "standard input"
+        rows: list[str] = []
+        for where, content in deal_lines("-"):  # streamed: blank lines cost nothing
+            if content is TOO_LONG or sum(map(len, rows)) + len(content) > MAX_LINE_CHARS:
+                raise UsageError(
+                    f"{where}: a deal is a code, a deal number or 52 card tokens, got "
+                    f"over {MAX_LINE_CHARS:,} characters (deal shows one; solve - reads many)"
+                )
+            rows.append(content)
         if not rows:
             raise UsageError(f"{name} holds no deal")
         if len(rows) > 1 and all(len(r.split()) == 1 for r in rows):
