@@ -21,6 +21,9 @@ class _Solved(TypedDict):
 OBJECTIVES: dict[str, int]
 STOPS: dict[int, str | None]
 
+class Workspace:
+    def __init__(self) -> None: ...
+
 def solve_table(
     table: Table,
     pos: int,
@@ -30,6 +33,7 @@ def solve_table(
     max_memory: int | None = None,
     no_prune: bool = False,
     cancel: npt.NDArray[np.uint8] | None = None,
+    workspace: Workspace | None = None,
 ) -> _Solved: ...
 def solve_decks(
     decks: npt.NDArray[np.uint8],

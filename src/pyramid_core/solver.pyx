@@ -709,8 +709,34 @@ cdef uint8_t[:] _cancel_flag(cancel):
     return flag
 
 
+cdef inline void _trim(solve_ws* ws) noexcept nogil:
+    """Give back what a hard search grew (a kept workspace holds no more than an easy one's
+    tables between solves): emptying a large table shrinks it."""
+    hset_clear(&ws.seen, 0)
+    hset_clear(&ws.visit, 0)
+    hset_clear(&ws.relax, 0)
+    lp_clear(&ws.lp, 0)
+
+
+cdef class Workspace:
+    """A search's tables and caches, kept between solves (what ws_init allocates): one per
+    thread saves each solve_table call allocating and clearing them anew, which costs more
+    than an easy deal's search. Not to be shared by two threads at once."""
+    cdef solve_ws ws
+
+    def __cinit__(self):
+        memset(&self.ws, 0, sizeof(self.ws))
+        if ws_init(&self.ws) < 0:
+            ws_free(&self.ws)
+            raise MemoryError()
+
+    def __dealloc__(self):
+        ws_free(&self.ws)
+
+
 def solve_table(Table table not None, pyr_pos pos, int objective=OBJ_ANY, max_nodes=None,
-                max_seconds=None, max_memory=None, bint no_prune=False, cancel=None):
+                max_seconds=None, max_memory=None, bint no_prune=False, cancel=None,
+                Workspace workspace=None):
     """Solve one position; a dict with winnable (1/0/-1), stop (None or the STOPS name of
     what stopped the search), optimal (True: line is a shortest winning line, only under
     OBJ_MIN_MOVES once A* has finished; objective "any" always gives False), line (move
@@ -720,7 +746,8 @@ def solve_table(Table table not None, pyr_pos pos, int objective=OBJ_ANY, max_no
     budget (or is cancelled) gives winnable 1, the win search's line, optimal False and stop
     set. cancel: a writable uint8 buffer (numpy.zeros(1, numpy.uint8)); the search stops with
     stop "cancelled" soon after another thread sets cancel[0] to nonzero (winnable -1 unless
-    already decided). no_prune (for tests) turns the pruning off."""
+    already decided). no_prune (for tests) turns the pruning off. workspace: a Workspace to
+    search in (this thread's own), else the call allocates one."""
     cdef solve_limits lim
     cdef uint8_t[:] flag = _cancel_flag(cancel)
     cdef solve_out* out = <solve_out*>malloc(sizeof(solve_out))
@@ -730,8 +757,13 @@ def solve_table(Table table not None, pyr_pos pos, int objective=OBJ_ANY, max_no
     if flag is not None:
         lim.cancel = &flag[0]
     try:
-        with nogil:
-            solve_position(&table.t, pos, objective, &lim, out)
+        if workspace is None:
+            with nogil:
+                solve_position(&table.t, pos, objective, &lim, out)
+        else:
+            with nogil:
+                solve_with(&workspace.ws, &table.t, pos, objective, &lim, out)
+                _trim(&workspace.ws)
         return {"winnable": out.winnable, "stop": STOPS[out.stop], "optimal": out.optimal != 0,
                 "line": [out.line[i] for i in range(max(out.n_moves, 0))],
                 "max_removed": out.max_removed, "nodes": out.nodes, "seconds": out.seconds}

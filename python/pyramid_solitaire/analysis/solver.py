@@ -13,6 +13,7 @@ the budget runs out during the search for the shortest one.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
@@ -176,7 +177,14 @@ def _run(
     worker thread's, see _parallel), in this thread reading that flag."""
 
     def search(flag: Any, budgets: dict[str, Any] = budgets) -> _Solved:
-        return _core.solve_table(game._table, game.position, objective, cancel=flag, **budgets)
+        return _core.solve_table(
+            game._table,
+            game.position,
+            objective,
+            cancel=flag,
+            workspace=_workspace(),
+            **budgets,
+        )
 
     if flag is not None:
         return search(flag)
@@ -190,6 +198,18 @@ def _run(
     if r["stop"] == "cancelled":  # pragma: no cover - run_call raises first
         raise Cancelled("the search")
     return cast("_Solved", r)
+
+
+_THREAD = threading.local()
+
+
+def _workspace() -> _core.Workspace:
+    """This thread's search workspace (kept between solves: allocating one costs more than
+    an easy deal's search)."""
+    ws = getattr(_THREAD, "workspace", None)
+    if ws is None:
+        ws = _THREAD.workspace = _core.Workspace()
+    return ws
 
 
 # ---- one deal or position ------------------------------------------------------------------

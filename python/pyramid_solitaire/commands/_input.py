@@ -28,6 +28,7 @@ from typing import Any
 from ..inputs.deals import deal_number_of
 from ..model.cards import _TOKEN, _tokens
 from ..model.deal import Deal, looks_like_code
+from ..model.rules import Rules
 from ..runtime import args as _args
 from ..runtime.args import excerpt
 from .cli import UsageError, explicit_rules, rules_from_args
@@ -77,6 +78,20 @@ def _what_is_seen(text: str, where: str) -> str | None:
     return None
 
 
+def _rules_for(args: argparse.Namespace, deal: Deal | None) -> Rules:
+    """rules_from_args(args, deal), worked out once per kind of deal a file holds (a deal
+    number, a code of each letter, a card list): the same flags give the same rules."""
+    cache: dict[Any, Rules] = args.__dict__.setdefault("_rules_of", {})
+    key = (
+        None
+        if deal is None
+        else (deal.number is not None, deal.code[4] if deal.code else None, deal.rules)
+    )
+    if key not in cache:
+        cache[key] = rules_from_args(args) if deal is None else rules_from_args(args, deal)
+    return cache[key]
+
+
 def parse_deal(text: str, args: argparse.Namespace, where: str, *, rules: bool = True) -> Line:
     """A deal code or a card list, with the rules flags applied (errors name ``where``).
     ``rules=False``: the rules are not needed (only the cards are shown), so a code of
@@ -86,7 +101,7 @@ def parse_deal(text: str, args: argparse.Namespace, where: str, *, rules: bool =
             raise ValueError(f"a deal is a code or 52 card tokens, got {len(text):,} characters")
         number = deal_number_of(text)
         if number is not None:  # a deal number
-            return Line(where, text, Deal.from_number(number, rules=rules_from_args(args)))
+            return Line(where, text, Deal.from_number(number, rules=_rules_for(args, None)))
         if not looks_like_code(text):
             problem = _what_is_seen(text, where)
             if problem is not None:
@@ -99,7 +114,7 @@ def parse_deal(text: str, args: argparse.Namespace, where: str, *, rules: bool =
             and explicit_rules(args) is None
         ):
             return Line(where, text, deal)  # an X code, its cards only
-        return Line(where, text, deal.with_rules(rules_from_args(args, deal)))
+        return Line(where, text, deal.with_rules(_rules_for(args, deal)))
     except ValueError as e:
         raise UsageError(f"{where}: {e}" if where != "the argument" else str(e)) from None
 

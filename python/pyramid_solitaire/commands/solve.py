@@ -138,11 +138,20 @@ def _run_file(
     short = 0
     bar = _parallel.Progress(len(lines), "deals", show)
 
-    def one(line: Line, flag: Any) -> tuple[Any, ...]:
-        return solve_flagged(Game(line.deal), objective, budget, flag, args.max_removed)
+    def some(chunk: list[Line], flag: Any) -> list[tuple[Any, ...]]:
+        return [
+            solve_flagged(Game(line.deal), objective, budget, flag, args.max_removed)
+            for line in chunk
+        ]
 
+    # Deals go to the threads in chunks (a thread's hand-over costs more than an easy solve),
+    # short enough that every thread has work and the first answers come soon.
+    n_threads = _parallel.resolve_threads(threads(args))
+    size = max(1, min(256, len(lines) // (8 * n_threads)))
+    chunks = [lines[i : i + size] for i in range(0, len(lines), size)]
     try:
-        results = _parallel.map_ordered(one, lines, threads(args), what="solve --file")
+        done = _parallel.map_ordered(some, chunks, n_threads, what="solve --file")
+        results = (answer for chunk in done for answer in chunk)
         for line, (s, best) in zip(lines, results):
             text = _render(args, line, s, best)
             bar.write(text)

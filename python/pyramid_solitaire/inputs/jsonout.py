@@ -23,6 +23,11 @@ SAFE_INTEGER = (1 << 53) - 1
 
 def jsonable(value: Any) -> Any:
     """``value`` with everything strict JSON cannot carry exactly replaced (see the module)."""
+    kind = type(value)
+    if kind is str or value is None:  # (the common cases first: they need nothing)
+        return value
+    if kind is list and all(type(v) is str for v in value):
+        return value
     if isinstance(value, dict):
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

@@ -50,6 +50,8 @@ class Card(int):
     __slots__ = ()
 
     def __new__(cls, value: int | str) -> Card:
+        if type(value) is int and 0 <= value < 52:  # (the common case: a card index)
+            return CARDS[value]
         if isinstance(value, str):
             return parse_card(value)
         if isinstance(value, Card):
@@ -79,7 +81,7 @@ class Card(int):
     @property
     def token(self) -> str:
         """The ASCII token, for machines: ``Td``."""
-        return RANKS[int(self) % 13] + SUITS[int(self) // 13]
+        return TOKENS[self]
 
     @property
     def symbol(self) -> str:
@@ -102,6 +104,8 @@ class Card(int):
 
 
 CARDS: tuple[Card, ...] = tuple(int.__new__(Card, c) for c in range(52))
+#: Each card's ASCII token, by index (``TOKENS[c]``: ``Card.token``).
+TOKENS: tuple[str, ...] = tuple(RANKS[c % 13] + SUITS[c // 13] for c in range(52))
 
 
 def parse_card(token: str) -> Card:

@@ -160,18 +160,28 @@ class Deal:
         self._number = None if number is None else _number_of(self._cards, number)
         self._rules = None if rules is None else Rules.coerce(rules)
 
+    @classmethod
+    def _of_shuffle(cls, number: int, rules: Rules | str | None) -> Deal:
+        """Deal ``number`` (checked) as the shuffle deals it: its cards need no reading and
+        its number no checking (what ``Deal(cards, number=...)`` does for cards given)."""
+        deal = object.__new__(cls)
+        deal._cards = tuple([CARDS[i] for i in deal_cards(number)])
+        deal._number = number
+        deal._rules = None if rules is None else Rules.coerce(rules)
+        return deal
+
     # ---- constructors -----------------------------------------------------------------------
     @classmethod
     def from_number(cls, number: int, rules: Rules | str | None = "pyramide") -> Deal:
         """Deal ``number`` (0 .. 26**7 - 1) of the version-1 shuffle."""
         number = _deal_number(number)
-        return cls(deal_cards(number), number=number, rules=rules)
+        return cls._of_shuffle(number, rules)
 
     @classmethod
     def from_code(cls, code: str) -> Deal:
         """A deal from its code, ``PY1-N-AAAAAAS``; ``X`` codes leave ``rules`` None."""
         number, letter = parse_code(code)
-        return cls(deal_cards(number), number=number, rules=Rules.from_letter(letter))
+        return cls._of_shuffle(number, Rules.from_letter(letter))
 
     @classmethod
     def from_cards(cls, cards: str | Iterable[int], rules: Rules | str | None = None) -> Deal:

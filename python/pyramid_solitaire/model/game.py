@@ -111,8 +111,10 @@ class Game:
         a, b = code & 63, code >> 6
         if a == NONE:
             return Move.DRAW if code == DRAW else Move.RECYCLE
-        cards = self._deal.cards
-        return Move.king(cards[a]) if b == NONE else Move.pair(cards[a], cards[b])
+        cards = self._deal.cards  # (the engine's move: legal, nothing to check)
+        return (
+            Move._of("king", (cards[a],)) if b == NONE else Move._of("pair", (cards[a], cards[b]))
+        )
 
     def _to_code(self, move: Move) -> int:
         if move.kind == "draw":

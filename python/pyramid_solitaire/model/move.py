@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ..runtime.args import excerpt
-from .cards import Card, parse_card
+from .cards import TOKENS, Card, parse_card
 
 _DRAW_WORDS = ("draw", "d")
 _RECYCLE_WORDS = ("recycle", "r", "redeal")
@@ -78,6 +78,14 @@ class Move:
         object.__setattr__(self, "cards", cards)
 
     @classmethod
+    def _of(cls, kind: str, cards: tuple[Card, ...]) -> Move:
+        """A move the engine made (legal by construction: nothing to check)."""
+        move = object.__new__(cls)
+        object.__setattr__(move, "kind", kind)
+        object.__setattr__(move, "cards", cards)
+        return move
+
+    @classmethod
     def king(cls, card: int | str) -> Move:
         return cls("king", (Card(card),))
 
@@ -130,7 +138,7 @@ class Move:
 
     def __str__(self) -> str:
         if self.cards:
-            return "+".join(c.token for c in self.cards)
+            return "+".join([TOKENS[c] for c in self.cards])
         return self.kind
 
     def symbols(self) -> str:

@@ -14,6 +14,7 @@ ValueError: draw=3 needs redeals=0 (three waste piles cannot be recycled), got r
 
 from __future__ import annotations
 
+import functools
 import inspect
 import math
 from typing import TYPE_CHECKING, Any, Final, Literal, Union
@@ -130,7 +131,7 @@ class Rules:
 
     def describe_dict(self) -> dict[str, Any]:
         """The name, the letter and every option: how JSON outputs describe rules."""
-        return {"name": self.name, "letter": self.letter, **self.to_dict()}
+        return dict(_described(self))
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Rules:
@@ -218,6 +219,13 @@ class Rules:
         if name != "custom":
             return f"Rules.preset({name!r})"
         return "Rules(" + ", ".join(f"{k}={v!r}" for k, v in self._options().items()) + ")"
+
+
+@functools.lru_cache(maxsize=256)
+def _described(rules: Rules) -> tuple[tuple[str, Any], ...]:
+    """describe_dict's items, worked out once per rule set (an output of many deals under
+    one rule set describes it with each)."""
+    return (("name", rules.name), ("letter", rules.letter), *rules.to_dict().items())
 
 
 def _rules_from_options(d: dict[str, Any]) -> Rules:
