@@ -24,6 +24,7 @@ REPO = pathlib.Path(
 #: optional part skips only when its extra is missing (tools/without_extras.py checks).
 EXTRAS = {
     "textual": "tui",
+    "rich": "tui",  # (textual brings it)
     "aiohttp": "web",
     "gymnasium": "rl",
     "distributed": "distributed",

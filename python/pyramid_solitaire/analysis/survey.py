@@ -523,7 +523,6 @@ def survey(
     scheduler's address or a ``distributed.Client``. ``progress``: True for a bar (deals,
     rate, time left) or a callable ``progress(done, total)``. ``on_shard(index)`` is called
     after each shard is written (tests stop a run there)."""
-    _pyarrow()  # the extra, before anything is done
     folder = _args.path_name("out", out)
     if seed is None and isinstance(policy, str) and policy.strip().lower() == "random":
         seed = _folder_seed(folder)  # resuming without the seed: the folder's
@@ -539,6 +538,7 @@ def survey(
         max_removed=max_removed,
     )
     workers = _args.workers(workers)
+    _pyarrow()  # the extra, once the arguments are known good and before anything is done
     created = not folder.exists()
     store = ParquetShards(folder, plan)
     try:
@@ -584,8 +584,8 @@ def load(folder: str | os.PathLike[str]) -> tuple[Plan, dict[str, np.ndarray], i
     """A survey folder's plan, its finished shards' rows (in deal order, all in memory: about
     24 bytes a deal) and how many shards are still missing. A damaged shard raises a
     ValueError naming it."""
-    _pyarrow()
     folder = _args.path_name("folder", folder)
+    _pyarrow()
     plan = read_manifest(folder)
     parts, missing = [], 0
     for i in range(plan.shards):
@@ -637,8 +637,8 @@ def report(folder: str | os.PathLike[str]) -> SurveyReport:
     value out of range) raises a ValueError naming its file and what is wrong."""
     from .intervals import wilson_interval
 
-    _pyarrow()
     folder = _args.path_name("folder", folder)
+    _pyarrow()
     plan = read_manifest(folder)
     missing = deals = decided = wins = nodes = 0
     seconds = 0.0

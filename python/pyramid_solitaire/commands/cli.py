@@ -258,6 +258,7 @@ _EXTRA_OF = {
     "pyarrow": "survey",
     "matplotlib": "plot",
     "textual": "tui",
+    "rich": "tui",
     "aiohttp": "web",
     "distributed": "distributed",
     "dask": "distributed",
