@@ -82,11 +82,7 @@ def _rules_for(args: argparse.Namespace, deal: Deal | None) -> Rules:
     """rules_from_args(args, deal), worked out once per kind of deal a file holds (a deal
     number, a code of each letter, a card list): the same flags give the same rules."""
     cache: dict[Any, Rules] = args.__dict__.setdefault("_rules_of", {})
-    key = (
-        None
-        if deal is None
-        else (deal.number is not None, deal.code[4] if deal.code else None, deal.rules)
-    )
+    key = None if deal is None else (deal.number is not None, deal.rules)  # (rules: the letter)
     if key not in cache:
         cache[key] = rules_from_args(args) if deal is None else rules_from_args(args, deal)
     return cache[key]
@@ -199,14 +195,10 @@ def iter_lines(f: Any, name: str) -> Iterator[tuple[int, str]]:
             text, held = text[:-1], "\r"
         end = max(text.rfind("\n"), text.rfind("\r")) + 1  # after the last complete line
         if end:
-            # the first line (begun in earlier chunks) ends at the first break
-            line = TOO_LONG if overlong else _content_or_too_long(text[: _first_break(text)])
-            if line.strip() or line is TOO_LONG:
-                yield no, line
-            body_start = _first_break_end(text)
-            body = text[body_start:end]
-            no += 1
-            pos = 0
+            body, pos = text[:end], 0
+            if overlong:  # the line begun in earlier chunks, too long: said, its rest skipped
+                yield no, TOO_LONG
+                pos = _first_break(body)
             while True:  # each line with something in it: found by its first non-blank
                 m = _NON_BLANK.search(body, pos)
                 if m is None:
@@ -245,12 +237,6 @@ def _first_break(text: str, start: int = 0) -> int:
     """Where the first line break of ``text`` from ``start`` is (len(text) when none)."""
     m = _LINE_BREAK.search(text, start)
     return len(text) if m is None else m.start()
-
-
-def _first_break_end(text: str) -> int:
-    """Where the first line break of ``text`` ends (0 when it has none)."""
-    m = _LINE_BREAK.search(text)
-    return 0 if m is None else m.end()
 
 
 @contextlib.contextmanager
