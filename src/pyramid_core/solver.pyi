@@ -52,4 +52,6 @@ def solve_decks(
     stop: npt.NDArray[np.int8],
     optimal: npt.NDArray[np.int8],
     cancel: npt.NDArray[np.uint8] | None = None,
+    lines: npt.NDArray[np.uint16] | None = None,
+    by_cards: bool = False,
 ) -> None: ...

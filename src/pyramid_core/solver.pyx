@@ -31,7 +31,7 @@ search runs without the GIL) stop a search with winnable -1 (unknown) and stop s
 STOP_NODES, STOP_TIME, STOP_MEMORY or STOP_CANCELLED. The clock and the flag are read every
 1,024 positions expanded, in every search loop; a stopped search never answers "cannot be won".
 """
-from libc.stdint cimport int8_t, int32_t, uint8_t, uint32_t, uint64_t, int64_t
+from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memset, memcpy
 
@@ -771,20 +771,38 @@ def solve_table(Table table not None, pyr_pos pos, int objective=OBJ_ANY, max_no
         free(out)
 
 
+cdef inline pyr_move _by_cards(const uint8_t* deck, pyr_move m) noexcept nogil:
+    """Move code m (places a | b << 6) as the cards it moves (see solve_decks)."""
+    cdef int a = m & 63, b = m >> 6
+    if a == LOC_NONE:
+        return m
+    return <pyr_move>(deck[a] | ((LOC_NONE if b == LOC_NONE else deck[b]) << 6))
+
+
 def solve_decks(const uint8_t[:, ::1] decks, dict rules, int objective, max_nodes, max_seconds,
                 max_memory, int64_t lo, int64_t hi, int8_t[::1] winnable, int32_t[::1] n_moves,
                 int32_t[::1] max_removed, int64_t[::1] nodes, double[::1] seconds,
-                int8_t[::1] stop, int8_t[::1] optimal, cancel=None):
+                int8_t[::1] stop, int8_t[::1] optimal, cancel=None,
+                uint16_t[:, ::1] lines=None, bint by_cards=False):
     """Solve decks[lo:hi] at their deals' start without the GIL, writing rows lo..hi-1
     (the fields of solve_table; stop as its STOP_* code, optimal 1/0). cancel: as for
     solve_table; once it is set, the deal being searched stops and the rows not started yet
-    are left unknown (winnable -1, nodes 0) with stop STOP_CANCELLED."""
+    are left unknown (winnable -1, nodes 0) with stop STOP_CANCELLED. lines: where row i's
+    line of move codes goes (its first n_moves[i] entries; a line longer than the row is
+    cut to its width, for the caller to solve that deal again alone); by_cards: each code
+    names the cards it moves instead of their places (a | b << 6 with a, b the cards of
+    locations a, b of the deck; LOC_NONE, MOVE_DRAW and MOVE_RECYCLE as they are)."""
     cdef solve_limits lim
     cdef uint8_t[:] flag = _cancel_flag(cancel)
     cdef pyr_rules r
     cdef pyr_table t
     cdef int64_t i
+    cdef int k
     cdef solve_ws ws
+    cdef bint keep = lines is not None
+    cdef int width = lines.shape[1] if keep else 0
+    if keep and lines.shape[0] < hi:
+        raise ValueError(f"lines has {lines.shape[0]} rows, fewer than the {hi} needed")
     cdef solve_out* out = <solve_out*>malloc(sizeof(solve_out))
     memset(&ws, 0, sizeof(ws))
     if not out or ws_init(&ws) < 0:
@@ -807,6 +825,13 @@ def solve_decks(const uint8_t[:, ::1] decks, dict rules, int objective, max_node
                 seconds[i] = out.seconds
                 stop[i] = out.stop
                 optimal[i] = out.optimal
+                if keep and out.n_moves > 0:
+                    if by_cards:
+                        for k in range(min(out.n_moves, width)):
+                            lines[i, k] = _by_cards(&decks[i, 0], out.line[k])
+                    else:
+                        memcpy(&lines[i, 0], &out.line[0],
+                               min(out.n_moves, width) * sizeof(pyr_move))
     finally:
         free(out)
         ws_free(&ws)

@@ -29,7 +29,7 @@ import numpy as np
 from pyramid_core import batch as _core
 
 from ..inputs.deals import read_deals
-from ..model.deal import Deal
+from ..model.deal import Deal, codes_of
 from ..model.game import Game
 from ..model.move import Move
 from ..model.rules import Rules
@@ -108,20 +108,6 @@ def action_id(move: Move | str) -> int:
     """The action id of a move (a :class:`Move` or its text, such as ``"Kd"``, ``"As+Qh"``,
     ``"draw"``)."""
     return _IDS[move if isinstance(move, Move) else Move.parse(move)]
-
-
-def codes_of(numbers: np.ndarray, rules: Rules) -> np.ndarray:
-    """The deal codes (``PY1-<letter>-<7 letters>``, numpy ``<U13``) of deal numbers under
-    ``rules``, without a Python loop (docs/deal-codes.md: the number in base 26, A = 0)."""
-    x = np.array(numbers, dtype=np.uint64).ravel()
-    raw = np.empty((x.size, 13), np.uint8)
-    raw[:, :4] = np.frombuffer(b"PY1-", np.uint8)
-    raw[:, 4] = ord(rules.letter)
-    raw[:, 5] = ord("-")
-    for k in range(12, 5, -1):
-        raw[:, k] = (x % 26).astype(np.uint8) + ord("A")
-        x //= 26
-    return raw.view("S13").ravel().astype("U13")
 
 
 def greedy_actions(obs: Any, rules: Rules | str | dict[str, Any]) -> np.ndarray:

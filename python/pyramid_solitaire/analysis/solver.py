@@ -103,18 +103,43 @@ class Solution:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "deal": None if self.deal is None else (self.deal.code or self.deal.to_cards()),
-            "rules": None if self.rules is None else self.rules.describe_dict(),
-            "objective": self.objective,
-            "winnable": self.winnable,
-            "n_moves": self.n_moves,
-            "optimal": self.optimal,
-            "moves": None if self.moves is None else [str(m) for m in self.moves],
-            "nodes": self.nodes,
-            "seconds": round(self.seconds, 6),
-            "stopped_by": self.stopped_by,
-        }
+        return solution_dict(
+            deal=None if self.deal is None else (self.deal.code or self.deal.to_cards()),
+            rules=None if self.rules is None else self.rules.describe_dict(),
+            objective=self.objective,
+            winnable=self.winnable,
+            n_moves=self.n_moves,
+            optimal=self.optimal,
+            moves=None if self.moves is None else [str(m) for m in self.moves],
+            nodes=self.nodes,
+            seconds=round(self.seconds, SECONDS_PLACES),
+            stopped_by=self.stopped_by,
+        )
+
+
+#: The decimal places of a solution's ``seconds`` in JSON.
+SECONDS_PLACES = 6
+
+
+def solution_dict(**fields: Any) -> dict[str, Any]:
+    """A solution's JSON-ready data, its fields in their order (:meth:`Solution.to_dict`;
+    solve --file --json writes its rows in this layout): ``moves`` the winning line's texts,
+    None when there is none; ``seconds`` rounded to SECONDS_PLACES."""
+    return {k: fields[k] for k in SOLUTION_FIELDS}
+
+
+SOLUTION_FIELDS = (
+    "deal",
+    "rules",
+    "objective",
+    "winnable",
+    "n_moves",
+    "optimal",
+    "moves",
+    "nodes",
+    "seconds",
+    "stopped_by",
+)
 
 
 # ---- argument checking ---------------------------------------------------------------------
@@ -283,6 +308,56 @@ def solve_flagged(
         if m["stop"] is None or m["max_removed"] == 28:
             best = (m["max_removed"], [game._to_move(c) for c in m["line"]])
     return sol, best
+
+
+#: The moves of a line :func:`solve_lines` keeps per deal (a longer line, rare, is cut: its
+#: deal is solved again alone, see ``n_moves``).
+LINE_WIDTH = 1024
+
+
+def solve_lines(
+    decks: np.ndarray,
+    rules: Rules,
+    objective: str,
+    budgets: dict[str, Any],
+    flag: np.ndarray,
+    width: int = LINE_WIDTH,
+) -> dict[str, np.ndarray]:
+    """For batch callers already on a worker thread (see ``_parallel.map_ordered``): the
+    deals ``decks`` (an (n, 52) uint8 array) solved from their start one after another in
+    this thread, without the GIL, under ``rules``; ``objective`` is "any", "min_moves" or
+    "max_removed". The per-deal arrays of :func:`solve_many` (``winnable``, ``n_moves``,
+    ``nodes``, ``seconds``, ``stop``, ``optimal``, ``max_removed``) and ``lines``: row i's
+    line as move codes by cards in its first ``n_moves[i]`` entries (cut at ``width``: a
+    longer line is the caller's to find again; ``model.game.keyed_moves`` reads them).
+    ``budgets`` as ``_budgets`` returns them; a raised ``flag`` raises KeyboardInterrupt,
+    as :func:`solve_flagged` does."""
+    n = len(decks)
+    out = _rows(n)
+    out["lines"] = np.zeros((n, width), np.uint16)
+    _core.solve_decks(
+        np.ascontiguousarray(decks, dtype=np.uint8),
+        {k: int(v) for k, v in rules.core_options().items()},
+        _core.OBJECTIVES[objective],
+        budgets["max_nodes"],
+        budgets["max_seconds"],
+        budgets["max_memory"],
+        0,
+        n,
+        out["winnable"],
+        out["n_moves"],
+        out["max_removed"],
+        out["nodes"],
+        out["seconds"],
+        out["stop"],
+        out["optimal"],
+        cancel=flag,
+        lines=out["lines"],
+        by_cards=True,
+    )
+    if flag[0]:
+        raise KeyboardInterrupt
+    return out
 
 
 def _max_line(

@@ -98,11 +98,15 @@ def parse_deal(text: str, args: argparse.Namespace, where: str, *, rules: bool =
         number = deal_number_of(text)
         if number is not None:  # a deal number
             return Line(where, text, Deal.from_number(number, rules=_rules_for(args, None)))
-        if not looks_like_code(text):
-            problem = _what_is_seen(text, where)
+        try:
+            deal = Deal.parse(text)
+        except ValueError:
+            # what was seen says it better than the card list's first complaint (worked
+            # out only for a line that is no deal: a good line is read once)
+            problem = None if looks_like_code(text) else _what_is_seen(text, where)
             if problem is not None:
-                raise ValueError(problem)
-        deal = Deal.parse(text)
+                raise ValueError(problem) from None
+            raise
         if (
             not rules
             and deal.number is not None
@@ -124,6 +128,11 @@ MAX_LINE_CHARS = 10_000
 #: A line over MAX_LINE_CHARS that holds more than blanks and a comment (what iter_lines
 #: yields in its place: the consumer says the line is too long).
 TOO_LONG = "\x00too long\x00"
+
+#: What iter_lines and deal_lines give, with ``chunk_ends``, once the lines read so far have
+#: all been given (a reader that batches lines hands its batch on: from a pipe, the lines
+#: typed so far are answered before more is read).
+CHUNK_END = "\x00chunk end\x00"
 
 
 def _decoder_of(first: bytes) -> tuple[Any, int, bool]:
@@ -154,64 +163,75 @@ def _content_or_too_long(line: str) -> str:
     return TOO_LONG if len(content) > MAX_LINE_CHARS else content
 
 
-def iter_lines(f: Any, name: str) -> Iterator[tuple[int, str]]:
+def iter_lines(f: Any, name: str, chunk_ends: bool = False) -> Iterator[tuple[int, str]]:
     """The lines of the binary file ``f`` that hold something other than whitespace, as
     (line number, text), read a megabyte at a time: memory stays within a chunk and one
     line's limit whatever the file's size, and blank lines cost only the time to read them.
     Lines end at ``\\n``, ``\\r\\n`` or ``\\r`` only (str.splitlines also breaks at form feeds,
     U+2028 and others, which would shift the line numbers). A line longer than
     MAX_LINE_CHARS is given as TOO_LONG unless it is blanks and a comment (then as ""); a
-    NUL byte (not text) or bytes that are not UTF-8 raise a UsageError naming the line."""
+    NUL byte (not text) or bytes that are not UTF-8 raise a UsageError naming the line.
+    A pipe or terminal is read as its data comes (what has come so far, up to a megabyte);
+    ``chunk_ends``: (line number, CHUNK_END) follows the lines of each read."""
+    read = getattr(f, "read1", f.read)
     decoder = None
     utf16 = False
     pending = ""  # the line read so far (no line break in it)
     overlong = False  # the current line went over the limit with content before a comment
     no = 1  # the number of the line ``pending`` is on
     while True:
-        chunk = f.read(CHUNK)
+        chunk = read(CHUNK)
         if decoder is None:
             decoder, skip, utf16 = _decoder_of(chunk)
             chunk = chunk[skip:]
+        error = None  # what is wrong at the end of this chunk's good lines
         if not utf16 and b"\x00" in chunk:
             at = chunk.index(b"\x00")
             at_line = no + len(_LINE_BREAK_BYTES.findall(chunk, 0, at))
-            raise UsageError(
+            error = UsageError(
                 f"{name}, line {at_line}: a NUL byte: this is not a text file of deals"
             )
+            chunk = chunk[: _line_start(chunk, at)]  # the lines before it are read
+        state = decoder.getstate()
         try:
-            text = decoder.decode(chunk, final=not chunk)
+            text = decoder.decode(chunk, final=not chunk and error is None)
         except UnicodeDecodeError as e:
             if utf16:
                 raise UsageError(f"{name} is not valid UTF-16 text") from None
-            at_line = no + len(_LINE_BREAK_BYTES.findall(chunk, 0, max(e.start, 0)))
-            bad = chunk[e.start] if 0 <= e.start < len(chunk) else 0
-            raise UsageError(
+            at = max(e.start - len(state[0]), 0)
+            at_line = no + len(_LINE_BREAK_BYTES.findall(chunk, 0, at))
+            bad = chunk[at] if at < len(chunk) else 0
+            error = UsageError(
                 f"{name}, line {at_line}: byte 0x{bad:02x} is not UTF-8 text; "
                 "save the file as UTF-8"
-            ) from None
+            )
+            chunk = chunk[: _line_start(chunk, at)]
+            try:  # the lines before it, as they would have been read
+                text = (state[0] + chunk).decode("utf-8")
+            except UnicodeDecodeError:
+                text = ""
         text, pending = pending + text, ""
         held = ""
-        if chunk and text.endswith("\r"):  # a \r\n may be cut between two chunks
+        if chunk and error is None and text.endswith("\r"):  # a \r\n cut between chunks
             text, held = text[:-1], "\r"
         end = max(text.rfind("\n"), text.rfind("\r")) + 1  # after the last complete line
         if end:
-            body, pos = text[:end], 0
+            body = text[:end]
+            first = 0
             if overlong:  # the line begun in earlier chunks, too long: said, its rest skipped
                 yield no, TOO_LONG
-                pos = _first_break(body)
-            while True:  # each line with something in it: found by its first non-blank
-                m = _NON_BLANK.search(body, pos)
-                if m is None:
-                    break
-                start = max(body.rfind("\n", pos, m.start()), body.rfind("\r", pos, m.start()))
-                start = pos if start < 0 else start + 1
-                stop = _first_break(body, m.start())
-                no += _breaks(body[pos:start])
-                line = _content_or_too_long(body[start:stop])
-                if line.strip() or line is TOO_LONG:
-                    yield no, line
-                pos = stop
-            no += _breaks(body[pos:])
+                first = 1
+            if _NON_BLANK.search(body, _first_break(body) if overlong else 0) is None:
+                no += _breaks(body)  # nothing but blank lines: nothing to split
+            else:
+                lines = _LINE_BREAK.split(body)  # the complete lines, then ""
+                for k in range(first, len(lines) - 1):
+                    line = lines[k]
+                    if line and not line.isspace():
+                        line = _content_or_too_long(line)
+                        if line is TOO_LONG or line.strip():
+                            yield no + k, line
+                no += len(lines) - 1
             pending, overlong = text[end:], False
         else:
             pending = text
@@ -225,12 +245,21 @@ def iter_lines(f: Any, name: str) -> Iterator[tuple[int, str]]:
             else:
                 overlong, pending = True, ""
         pending += held
+        if chunk_ends and (chunk or error is not None):
+            yield no, CHUNK_END
+        if error is not None:
+            raise error
         if not chunk:
             if overlong:
                 yield no, TOO_LONG
             elif pending.strip():
                 yield no, _content_or_too_long(pending)
             return
+
+
+def _line_start(data: bytes, at: int) -> int:
+    """Where the line holding byte ``at`` of ``data`` starts."""
+    return max(data.rfind(b"\n", 0, at), data.rfind(b"\r", 0, at)) + 1
 
 
 def _first_break(text: str, start: int = 0) -> int:
@@ -259,11 +288,15 @@ def open_input(path: str) -> Iterator[tuple[Any, str]]:
         raise UsageError(f"cannot read {name}: {e.strerror or e}") from None
 
 
-def deal_lines(path: str) -> Iterator[tuple[str, str]]:
+def deal_lines(path: str, chunk_ends: bool = False) -> Iterator[tuple[str, str]]:
     """The deals of a file, streamed: (where, text) for each line that is not blank or a
-    comment (``#`` starts one); a line too long to be a deal comes as (where, TOO_LONG)."""
+    comment (``#`` starts one); a line too long to be a deal comes as (where, TOO_LONG);
+    ``chunk_ends``: ("", CHUNK_END) after each read's lines (see iter_lines)."""
     with open_input(path) as (f, name):
-        for no, raw in iter_lines(f, name):
+        for no, raw in iter_lines(f, name, chunk_ends):
+            if raw is CHUNK_END:
+                yield "", CHUNK_END
+                continue
             where = f"{name}, line {no}"
             if raw is TOO_LONG:
                 yield where, TOO_LONG

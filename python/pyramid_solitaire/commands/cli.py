@@ -25,13 +25,14 @@ exit status still tells what happened.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import re
 import signal
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn, cast
 
 from .. import __version__
@@ -63,9 +64,68 @@ def _raise_terminated(signum: int, frame: object) -> None:
     # `timeout` and service managers send SIGCONT right after SIGTERM (to wake a stopped
     # process): once ending, resuming means nothing, and a terminal UI's own SIGCONT handler
     # (Textual's restores the screen on its event loop) must not run while it shuts down.
+    # A Python no-op, not SIG_DFL: a SIGCONT already pending would find no Python handler
+    # and CPython 3.10 prints "Signal 18 ignored due to race condition" as a traceback.
     if hasattr(signal, "SIGCONT"):
-        signal.signal(signal.SIGCONT, signal.SIG_DFL)
+        signal.signal(signal.SIGCONT, _ignore_signal)
     raise Terminated()
+
+
+def _ignore_signal(signum: int, frame: object) -> None:
+    """A handler that does nothing (see _raise_terminated)."""
+
+
+@contextlib.contextmanager
+def whole_output() -> Iterator[None]:
+    """Ctrl-C and SIGTERM wait while what is inside writes (an answer is printed whole, and
+    what was done is counted right); a second one does not wait (a reader that stopped
+    reading must not keep the command from ending). Main thread only; elsewhere a no-op."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[tuple[int, Any]] = []
+    before: dict[int, Any] = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+
+    def later(signum: int, frame: Any) -> None:
+        if caught:  # the second: at once
+            _call_handler(before[signum], signum, frame)
+        caught.append((signum, frame))
+
+    for sig in before:
+        signal.signal(sig, later)
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+    if caught:
+        _call_handler(before[caught[0][0]], *caught[0])
+
+
+def write_whole(text: str) -> None:
+    """``text`` and a new line on standard output, all of it even when a signal comes while
+    it is written (a buffered write to a pipe that fills, interrupted, can drop the rest:
+    the bytes go out with os.write, which is told how much went)."""
+    out = sys.stdout
+    try:
+        fd = out.fileno()
+    except (AttributeError, OSError, ValueError):  # not a file (a test's StringIO)
+        out.write(text + "\n")
+        out.flush()
+        return
+    out.flush()
+    view = memoryview((text + "\n").encode(out.encoding or "utf-8", out.errors or "strict"))
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _call_handler(handler: Any, signum: int, frame: Any) -> None:
+    if callable(handler):
+        handler(signum, frame)
+    elif handler == signal.SIG_DFL and signum == signal.SIGTERM:
+        raise Terminated()
+    elif handler != signal.SIG_IGN:
+        raise KeyboardInterrupt
 
 
 def _catch_sigterm() -> object:

@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
-from typing import Any
 
 from ..analysis.solver import _budgets, solve_flagged
-from ..inputs.jsonout import dumps
 from ..model.game import Game, IllegalMoveError
 from ..model.move import Move
-from ..runtime import args as _args
 from ..runtime import parallel as _parallel
 from ..runtime.args import excerpt
-from ._input import Line, add_budget_flags, budgets, parse_deal, read_deal_file, report_bad, threads
+from ._answers import Answers, render
+from ._input import Line, add_budget_flags, budgets, parse_deal
+from ._solve_file import run_file
 from .cli import EXIT_BUDGET, UsageError, path_arg
 
 
@@ -99,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     if args.file is not None or args.deal == "-":
         if args.moves is not None:
             raise UsageError("--moves goes with one deal, not with --file")
-        return _run_file(args, args.file or "-", objective, budget, show)
+        return run_file(args, args.file or "-", objective, budget, show)
     if args.threads is not None or args.skip_bad:
         raise UsageError("--threads and --skip-bad go with --file")
     line = parse_deal(args.cards if args.cards is not None else args.deal, args, "the argument")
@@ -108,8 +106,10 @@ def run(args: argparse.Namespace) -> int:
     s, best = _parallel.run_call(
         lambda flag: solve_flagged(game, objective, budget, flag, args.max_removed), progress=bar
     )
-    print(_render(args, line, s, best), flush=True)
-    if _short(args, s, best):  # "unknown" is not an answer: say so, status 1
+    assert line.deal.rules is not None  # (a line's deal is named under its rules)
+    answers = Answers.of_solution(line.deal.code or line.text, line.deal.rules, s, best)
+    print(render(args, answers), flush=True)
+    if answers.short(args):  # "unknown" is not an answer: say so, status 1
         print(
             f"pyramid-solitaire: a budget ran out before the answer asked for "
             f"({s.stopped_by or 'memory'})",
@@ -117,116 +117,3 @@ def run(args: argparse.Namespace) -> int:
         )
         return EXIT_BUDGET
     return 0
-
-
-def _short(args: argparse.Namespace, s: Any, best: Any) -> bool:
-    """Whether a budget ran out before the answer asked for: whether the deal can be won,
-    and with --min-moves a line proved shortest, with --max-removed the most removable."""
-    return (
-        s.winnable is None
-        or (args.min_moves and bool(s.winnable) and not s.optimal)
-        or (args.max_removed and s.winnable is False and best is None)
-    )
-
-
-def _run_file(
-    args: argparse.Namespace, path: str, objective: str, budget: dict[str, Any], show: bool
-) -> int:
-    lines, bad = read_deal_file(path, args, args.skip_bad)
-    t0 = time.perf_counter()
-    counts = {"winnable": 0, "cannot be won": 0, "unknown": 0}
-    short = 0
-    bar = _parallel.Progress(len(lines), "deals", show)
-
-    def some(chunk: list[Line], flag: Any) -> list[tuple[Any, ...]]:
-        return [
-            solve_flagged(Game(line.deal), objective, budget, flag, args.max_removed)
-            for line in chunk
-        ]
-
-    # Deals go to the threads in chunks (a thread's hand-over costs more than an easy solve),
-    # short enough that every thread has work and the first answers come soon.
-    n_threads = _parallel.resolve_threads(threads(args))
-    size = max(1, min(256, len(lines) // (8 * n_threads)))
-    chunks = [lines[i : i + size] for i in range(0, len(lines), size)]
-    try:
-        done = _parallel.map_ordered(some, chunks, n_threads, what="solve --file")
-        results = (answer for chunk in done for answer in chunk)
-        for line, (s, best) in zip(lines, results):
-            text = _render(args, line, s, best)
-            bar.write(text)
-            bar.update(1)
-            counts[
-                "unknown" if s.winnable is None else "winnable" if s.winnable else "cannot be won"
-            ] += 1
-            short += _short(args, s, best)
-    finally:
-        bar.close()
-    seconds = time.perf_counter() - t0
-    summary = (
-        f"{_args.count_of(len(lines), 'deal')}: {counts['winnable']:,} winnable, "
-        f"{counts['cannot be won']:,} cannot be won, {counts['unknown']:,} unknown "
-        f"(a budget ran out); {seconds:.2f} s"
-    )
-    print(summary, file=sys.stderr if args.json else sys.stdout)
-    report_bad(bad)
-    if short:
-        print(
-            f"pyramid-solitaire: a budget ran out before the answer asked for, for "
-            f"{short:,} of the {_args.count_of(len(lines), 'deal')}",
-            file=sys.stderr,
-        )
-        return EXIT_BUDGET
-    return 0
-
-
-def _render(args: argparse.Namespace, line: Line, s: Any, best: Any) -> str:
-    name = line.deal.code or line.text
-    if args.json:
-        d = s.to_dict()
-        d["deal"] = name
-        if args.moves is not None:
-            d["from_moves"] = args.moves.replace(",", " ").split()
-        if args.max_removed:
-            d["max_removed"] = 28 if s.winnable else (None if best is None else best[0])
-            d["max_removed_moves"] = (
-                None if s.winnable or best is None else [str(m) for m in best[1]]
-            )
-        return dumps(d)
-    assert line.deal.rules is not None  # (a line's deal is named under its rules)
-    head = f"{name} ({line.deal.rules.name}): "
-    if s.winnable is None:
-        out = [
-            head + f"unknown: the {s.stopped_by} budget ran out "
-            f"({s.nodes:,} positions, {s.seconds:.2f} s)"
-        ]
-    elif not s.winnable:
-        out = [head + f"cannot be won (proved: {s.nodes:,} positions, {s.seconds:.3f} s)"]
-        if args.max_removed:
-            out.append(
-                "  most pyramid cards removable: unknown (a budget ran out)"
-                if best is None
-                else f"  most pyramid cards removable: {best[0]}, by this line of "
-                f"{len(best[1])} moves:"
-            )
-            if best is not None:
-                out += _line_rows(best[1])
-    else:
-        kind = "shortest winning line" if s.optimal else "winning line"
-        if s.objective == "min_moves" and not s.optimal:
-            kind += (
-                f" (not proved shortest: the {s.stopped_by} budget ran out)"
-                if s.stopped_by
-                else " (not proved shortest)"
-            )
-        out = [head + f"{kind} of {s.n_moves} moves ({s.nodes:,} positions, {s.seconds:.3f} s)"]
-        out += _line_rows(s.moves)
-    return "\n".join(out)
-
-
-def _line_rows(moves: list[Move]) -> list[str]:
-    cells = [f"{i + 1:>3}. {m.symbols()}" for i, m in enumerate(moves)]
-    return [
-        "  " + "  ".join(f"{x:<14}" for x in cells[k : k + 6]).rstrip()
-        for k in range(0, len(cells), 6)
-    ]

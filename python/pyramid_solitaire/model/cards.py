@@ -134,6 +134,9 @@ def parse_cards(text: str | Iterable[Any], count: int | None = 52) -> list[Card]
     if isinstance(text, str):
         if len(text) > MAX_TEXT:
             raise InputError("list_too_long", length=len(text))
+        fast = _read_plain(text, count)
+        if fast is not None:
+            return fast
         tokens = _tokens(text)
     elif not isinstance(text, Iterable):
         raise ValueError(
@@ -168,6 +171,40 @@ def parse_cards(text: str | Iterable[Any], count: int | None = 52) -> list[Card]
             )
         raise InputError("card_count", count=count, got=len(cards))
     return cards
+
+
+def _spellings() -> dict[str, Card]:
+    """Every way _TOKEN reads one card, written alone (``Td``, ``10D``, ``t♦``, ``10♦\ufe0f``):
+    the card it names."""
+    out = {}
+    for card in CARDS:
+        rank = RANKS[card % 13]
+        for r in {rank, rank.lower(), *(("10",) if rank == "T" else ())}:
+            for suit in _SUIT_INPUT:
+                for s in {suit, suit.upper()}:
+                    if _SUIT_INPUT[suit] == card // 13:
+                        for tail in ("", "\ufe0f"):
+                            token = r + s + tail
+                            if _TOKEN.fullmatch(token):
+                                out[token] = card
+    return out
+
+
+_SPELLED: dict[str, Card] = _spellings()
+
+
+def _read_plain(text: str, count: int | None) -> list[Card] | None:
+    """The cards of a list of whitespace-separated tokens naming ``count`` cards once each
+    (what nearly every card list is), read by looking each token up; None for anything
+    else, which the tokenizer reads and explains."""
+    words = text.split()
+    if count is not None and len(words) != count:
+        return None
+    try:
+        cards = [_SPELLED[w] for w in words]
+    except KeyError:
+        return None
+    return cards if len(set(cards)) == len(cards) else None
 
 
 def _tokens(text: str) -> list[tuple[int, str, str | None]]:

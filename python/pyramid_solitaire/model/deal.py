@@ -170,6 +170,14 @@ class Deal:
         deal._rules = None if rules is None else Rules.coerce(rules)
         return deal
 
+    @classmethod
+    def _of_cards(cls, cards: tuple[Card, ...], rules: Rules | None) -> Deal:
+        """A layout whose cards were read already (a tuple of 52 Cards, each once)."""
+        deal = object.__new__(cls)
+        deal._cards, deal._number = cards, None
+        deal._rules = rules
+        return deal
+
     # ---- constructors -----------------------------------------------------------------------
     @classmethod
     def from_number(cls, number: int, rules: Rules | str | None = "pyramide") -> Deal:
@@ -224,7 +232,10 @@ class Deal:
 
     def with_rules(self, rules: Rules | str | None) -> Deal:
         """The same layout named under other rules."""
-        return Deal(self._cards, number=self._number, rules=rules)
+        deal = object.__new__(Deal)  # (cards and number already checked)
+        deal._cards, deal._number = self._cards, self._number
+        deal._rules = None if rules is None else Rules.coerce(rules)
+        return deal
 
     # ---- views ------------------------------------------------------------------------------
     @property
@@ -324,3 +335,18 @@ def _deal(cards: tuple[int, ...], number: int | None, rules: Rules | None) -> De
     d._number = None if number is None else _number_of(d._cards, number)
     d._rules = rules
     return d
+
+
+def codes_of(numbers: np.ndarray, rules: Rules) -> np.ndarray:
+    """The deal codes (``PY1-<letter>-<7 letters>``, numpy ``<U13``) of deal numbers under
+    ``rules``, without a Python loop (docs/deal-codes.md: the number in base 26, A = 0): what
+    :attr:`Deal.code` says of each."""
+    x = np.array(numbers, dtype=np.uint64).ravel()
+    raw = np.empty((x.size, 13), np.uint8)
+    raw[:, :4] = np.frombuffer(f"{CODE_VERSION}-".encode(), np.uint8)
+    raw[:, 4] = ord(rules.letter)
+    raw[:, 5] = ord("-")
+    for k in range(12, 5, -1):
+        raw[:, k] = (x % 26).astype(np.uint8) + ord("A")
+        x //= 26
+    return raw.view("S13").ravel().astype("U13")

@@ -34,12 +34,54 @@ from pyramid_core.position import (
 )
 
 from ..runtime.args import excerpt
-from .cards import Card
+from .cards import CARDS, Card
 from .deal import Deal
 from .move import Move
 from .reading import read_deal
 from .reasons import reason_text
 from .rules import Rules
+
+
+def move_of_code(cards: Any, code: int) -> Move:
+    """The Move an engine move code makes on a deal whose cards by location are ``cards``
+    (a code names locations: ``a | b << 6``, pyramid_core/position.pxd)."""
+    a, b = code & 63, code >> 6
+    if a == NONE:
+        return Move.DRAW if code == DRAW else Move.RECYCLE
+    card_a = CARDS[int(cards[a])]  # (the engine's move: legal, nothing to check)
+    if b == NONE:
+        return Move._of("king", (card_a,))
+    return Move._of("pair", (card_a, CARDS[int(cards[b])]))
+
+
+def card_code(move: Move) -> int:
+    """A move's code by its cards (``a | b << 6`` with a, b the cards, as the core writes a
+    line with ``by_cards``; the draw and recycle codes as they are): what
+    ``move_of_code(CARDS, code)`` reads back, a pair's cards in the order they have."""
+    if not move.cards:
+        return DRAW if move.kind == "draw" else RECYCLE
+    b = NONE if len(move.cards) == 1 else int(move.cards[1])
+    return int(move.cards[0]) | b << 6
+
+
+_KEYED: dict[str, Any] = {}
+
+
+def keyed_moves(form: str) -> Any:
+    """Every move's ``form`` ("text": str(move); "symbols": move.symbols()) by its
+    :func:`card_code` (a numpy object array of 4,096, "" where no move has the code), to
+    write many lines of card codes at once. Built once, with move_of_code."""
+    if form not in _KEYED:
+        import numpy as np
+
+        texts = [""] * 4096
+        for code in range(4096):
+            a, b = code & 63, code >> 6
+            if (a < 52 and (b < 52 or b == NONE)) or code in (DRAW, RECYCLE):
+                move = move_of_code(CARDS, code)
+                texts[code] = str(move) if form == "text" else move.symbols()
+        _KEYED[form] = np.array(texts, dtype=object)
+    return _KEYED[form]
 
 
 class Status(str, Enum):
@@ -108,13 +150,7 @@ class Game:
         return self._codes
 
     def _to_move(self, code: int) -> Move:
-        a, b = code & 63, code >> 6
-        if a == NONE:
-            return Move.DRAW if code == DRAW else Move.RECYCLE
-        cards = self._deal.cards  # (the engine's move: legal, nothing to check)
-        return (
-            Move._of("king", (cards[a],)) if b == NONE else Move._of("pair", (cards[a], cards[b]))
-        )
+        return move_of_code(self._deal.cards, code)
 
     def _to_code(self, move: Move) -> int:
         if move.kind == "draw":

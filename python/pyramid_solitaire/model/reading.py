@@ -64,6 +64,10 @@ def deal_number_of(value: Any) -> int | None:
     else ValueError); None for anything else (a code, a card list)."""
     if isinstance(value, str):
         text = value.strip()
+        if text.isdigit() and text.isascii() and len(text) < 12:  # (the common case)
+            number = int(text)
+            if number <= MAX_DEAL_NUMBER:
+                return number
         if _DEAL_NUMBER.fullmatch(text):
             return whole("a deal number", text, 0, MAX_DEAL_NUMBER)
         if _NUMBER_LIKE.fullmatch(text):  # "-1", "18.0", "1e3", "1,000": meant as a number

@@ -31,6 +31,7 @@ Redeals = Union[int, Literal["unlimited"]]  # noqa: UP007  (a runtime alias on 3
 _FIELDS: Final = _table.names()
 _DEFAULTS: Final = _table.defaults()
 _PRESETS: Final = {p.name: p for p in PRESETS}
+_BUILT: dict[str, Rules] = {}  # each preset made once (see Rules.preset)
 # Keys of a rules dict that name its base preset.
 _BASE_KEYS = ("preset", "name", "letter")
 
@@ -73,7 +74,11 @@ class Rules:
         key = name.strip().lower().replace("_", "-")
         for preset in PRESETS:
             if key == preset.name or name.strip().upper() == preset.letter:
-                return cls(**preset.changes)
+                if cls is not Rules:
+                    return cls(**preset.changes)
+                if preset.name not in _BUILT:  # (a Rules cannot change: one of each is enough)
+                    _BUILT[preset.name] = cls(**preset.changes)
+                return _BUILT[preset.name]
         raise ValueError(
             f"unknown rules preset {excerpt(name)}: expected one of "
             + ", ".join(f"{p.name} ({p.letter})" for p in PRESETS)

@@ -15,9 +15,11 @@ stderr, or a notebook widget through ``tqdm.auto``), or a callable ``progress(do
 
 from __future__ import annotations
 
+import queue
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
@@ -129,11 +131,14 @@ class Progress:
         if self._bar is not None:
             self._bar.refresh()
 
-    def write(self, text: str) -> None:
-        """Print a line of output without breaking the bar."""
+    def write(self, text: str, out: Callable[[str], object] | None = None) -> None:
+        """Print a line of output without breaking the bar (with ``out(text)`` if given)."""
         if self._bar is not None:
             self._bar.clear()
-        print(text, flush=True)
+        if out is None:
+            print(text, flush=True)
+        else:
+            out(text)
         if self._bar is not None:
             self._bar.refresh()
 
@@ -270,35 +275,106 @@ def run_call(
 
 def map_ordered(
     fn: Callable[[Any, np.ndarray], Any],
-    items: list[Any],
+    items: Iterable[Any],
     threads: Any,
     cancel: CancelEvent | None = None,
     what: str = "the batch",
 ) -> Iterator[Any]:
     """``fn(item, flag)`` for every item on worker threads, yielded in the items' order as
     soon as each is ready (for output that streams in input order). Ctrl-C and ``cancel``
-    stop it like :func:`run_chunks`."""
+    stop it like :func:`run_chunks`.
+
+    ``items`` other than a list or tuple is a stream, read on a thread of its own (at most
+    two items a worker ahead): making the next item (reading a file, a pipe that waits for
+    its writer) never holds back a result that is ready. An error the stream raises is
+    raised after the results of the items before it."""
     _check_cancel(cancel)
     n = resolve_threads(threads)
+    if isinstance(items, (list, tuple)):
+        n = max(1, min(n, len(items)))
+    feed = _Feed(items, 2 * n)
     flag = new_flag()
-    pool = ThreadPoolExecutor(max_workers=max(1, min(n, len(items))), thread_name_prefix="pyramid")
-    pending: dict[int, Future[Any]] = {}
-    nxt = 0
+    pool = ThreadPoolExecutor(max_workers=n, thread_name_prefix="pyramid")
+    pending: deque[Future[Any]] = deque()
+    error: BaseException | None = None
+    more = True
     try:
-        for i in range(len(items)):
-            while len(pending) < 2 * n and nxt < len(items):
-                pending[nxt] = pool.submit(fn, items[nxt], flag)
-                nxt += 1
-            future = pending[i]
-            while True:
-                done, _ = wait([future], timeout=POLL_SECONDS)
-                if cancel is not None and cancel.is_set():
-                    raise Cancelled(what)
-                if done:
-                    break
-            del pending[i]
-            yield future.result()
+        while more or pending:
+            while pending and pending[0].done():
+                yield pending.popleft().result()
+            if cancel is not None and cancel.is_set():
+                raise Cancelled(what)
+            if more and len(pending) < 2 * n:
+                got = feed.next(POLL_SECONDS / 10 if pending else POLL_SECONDS)
+                if got is _END or isinstance(got, _Raised):
+                    more = False
+                    error = got.error if isinstance(got, _Raised) else None
+                elif got is not _NOTHING:
+                    pending.append(pool.submit(fn, got, flag))
+            elif pending:
+                wait([pending[0]], timeout=POLL_SECONDS)
     except BaseException:
-        _drain(pool, {f: 0 for f in pending.values()}, flag)
+        feed.stop()
+        _drain(pool, dict.fromkeys(pending, 0), flag)
         raise
     pool.shutdown(wait=True)
+    if error is not None:
+        raise error
+
+
+_END = object()  # (map_ordered: the items ran out)
+_NOTHING = object()  # (map_ordered: no item yet)
+
+
+class _Raised:
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+class _Feed:
+    """map_ordered's items: a list read as it is, any other iterable on a daemon thread that
+    keeps at most ``ahead`` items ready (a thread blocked reading a pipe ends with the
+    process; one that can go on stops at its next item once stopped)."""
+
+    def __init__(self, items: Iterable[Any], ahead: int) -> None:
+        self._list: Iterator[Any] | None = None
+        if isinstance(items, (list, tuple)):
+            self._list = iter(items)
+            return
+        self._queue: queue.Queue[Any] = queue.Queue(maxsize=max(1, ahead))
+        self._stopped = threading.Event()
+        source = iter(items)
+
+        def produce() -> None:
+            try:
+                for item in source:
+                    if not self._put(item):
+                        return
+                self._put(_END)
+            except BaseException as e:  # handed to the consumer, in its turn
+                self._put(_Raised(e))
+
+        threading.Thread(target=produce, name="pyramid-feed", daemon=True).start()
+
+    def _put(self, item: Any) -> bool:
+        while not self._stopped.is_set():
+            try:
+                self._queue.put(item, timeout=POLL_SECONDS)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def next(self, timeout: float) -> Any:
+        """The next item, _END after the last, _Raised(error), or _NOTHING when none came
+        within ``timeout`` seconds."""
+        if self._list is not None:
+            return next(self._list, _END)
+        try:
+            return self._queue.get(timeout=timeout)
+        except queue.Empty:
+            return _NOTHING
+
+    def stop(self) -> None:
+        if self._list is None:
+            self._stopped.set()
