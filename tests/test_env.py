@@ -175,8 +175,8 @@ def test_vector_bad_input():
         vec.step(np.zeros(3, np.int64))
     with pytest.raises(ValueError, match="whole numbers"):
         vec.step(np.array([0.0, np.nan, 0.0, 0.0]))
-    with pytest.raises(ValueError, match="one seed"):
-        vec.reset(seed=[1, 2, 3, 4])
+    with pytest.raises(ValueError, match="one seed per game"):
+        vec.reset(seed=[1, 2, 3])  # (four seeds, one per game, are taken)
     with pytest.raises(ValueError, match="autoreset_mode"):
         PyramidVectorEnv(2, autoreset_mode="sometimes")
 

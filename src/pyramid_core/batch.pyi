@@ -7,6 +7,7 @@ N_ACTIONS_: int
 OBS_SIZE_: int
 UNKNOWN_: int
 BYTES_PER_GAME: int
+STATE_WORDS: int
 REWARDS: dict[str, int]
 ILLEGAL: dict[str, int]
 AUTORESET: dict[str | None, int]
@@ -28,9 +29,12 @@ class Batch:
         decks: npt.NDArray[np.uint8] | None,
         keys: npt.NDArray[np.uint64] | None,
         numbered: npt.NDArray[np.uint8] | None,
+        seeds: npt.NDArray[np.uint64] | None = None,
     ) -> None: ...
     @property
     def n(self) -> int: ...
+    def get_games(self, cards: npt.NDArray[np.uint8], words: npt.NDArray[np.uint64]) -> None: ...
+    def set_games(self, cards: npt.NDArray[np.uint8], words: npt.NDArray[np.uint64]) -> None: ...
     def set_info(
         self,
         moves: npt.NDArray[np.uint16],

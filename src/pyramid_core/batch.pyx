@@ -32,14 +32,15 @@ from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint16_t, uint32_t, 
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
-from pyramid_core.cards cimport card_rank, card_suit, N_PYRAMID, KING
+from pyramid_core.cards cimport card_rank, card_suit, N_PYRAMID, N_TALON, KING
 from pyramid_core.rules cimport pyr_rules, REDEALS_UNLIMITED, rules_from_options
 from pyramid_core.geometry cimport free_mask, pyr_ctz32, pyr_popcount32, pyr_geometry_init
 from pyramid_core.position cimport (pyr_table, pyr_pos, pyr_move, MAX_MOVES, LOC_TALON,
                                     LOC_NONE, MOVE_DRAW, MOVE_RECYCLE, table_init, table_loc,
                                     pos_start, pos_apply, pos_won, pos_pyr, pos_talon, pos_cur,
                                     pos_recycles, gen_moves, talon_available, move_a, move_b,
-                                    move_king, move_pair, below, pos_seen, TALON_ALL)
+                                    move_king, move_pair, below, pos_seen, TALON_ALL,
+                                    CUR_SHIFT, REC_SHIFT)
 from pyramid_core.shuffle cimport deal_shuffle, splitmix64_next, rand_below
 from pyramid_core.solver cimport (solve_ws, solve_out, solve_limits, solve_with, ws_init,
                                   ws_free, relaxed_moves, OBJ_ANY, OBJ_MIN_MOVES,
@@ -356,6 +357,18 @@ ctypedef struct bconf:
     const uint8_t* numbered   # 1 where keys[j] is a deal number
     int64_t n_decks
     int64_t n                 # games in the batch
+    const uint64_t* seeds     # per game, or NULL: game i of the batch is a batch of one game
+                              # seeded seeds[i] (its stream's game 0), not game offset + i
+
+
+cdef inline uint64_t game_seed(const bconf* c, int64_t i) noexcept nogil:
+    """The seed of game i's deal stream and random actions."""
+    return c.seeds[i] if c.seeds != NULL else c.seed
+
+
+cdef inline uint64_t game_index(const bconf* c, int64_t i) noexcept nogil:
+    """Which game of its seed's stream game i is."""
+    return 0 if c.seeds != NULL else c.offset + <uint64_t>i
 
 
 cdef inline void next_deal(const bconf* c, bgame* g, int64_t i) noexcept nogil:
@@ -365,13 +378,13 @@ cdef inline void next_deal(const bconf* c, bgame* g, int64_t i) noexcept nogil:
     cdef uint64_t number
     cdef int64_t row
     if c.decks == NULL:
-        number = stream_number(c.seed, c.offset + <uint64_t>i, g.episode)
+        number = stream_number(game_seed(c, i), game_index(c, i), g.episode)
         deal_shuffle(number, deck)
-        deal_game(g, deck, &c.rules, number, True, c.seed, c.offset + <uint64_t>i)
+        deal_game(g, deck, &c.rules, number, True, game_seed(c, i), game_index(c, i))
     else:
         row = (i + <int64_t>(g.episode % <uint64_t>c.n_decks) * (c.n % c.n_decks)) % c.n_decks
-        deal_game(g, c.decks + 52 * row, &c.rules, c.keys[row], c.numbered[row] != 0, c.seed,
-                  c.offset + <uint64_t>i)
+        deal_game(g, c.decks + 52 * row, &c.rules, c.keys[row], c.numbered[row] != 0,
+                  game_seed(c, i), game_index(c, i))
 
 
 cdef inline float step_game(const bconf* c, bgame* g, int a, uint8_t* illegal) noexcept nogil:
@@ -449,6 +462,7 @@ cdef class Batch:
     cdef bgame* g
     cdef bconf c
     cdef object _keep         # the caller's deals, kept alive while c points into them
+    cdef object _keep_seeds   # the per-game seeds, kept alive while c points into them
     cdef object _keep_info    # the info buffers, kept alive while the pointers below are used
     cdef uint16_t* info_moves     # per game, written with every observation row: its moves,
     cdef uint64_t* info_keys      # its deal's key
@@ -470,10 +484,11 @@ cdef class Batch:
 
     def __cinit__(self, int64_t n, dict rules, uint64_t seed, uint64_t offset, bint visible,
                   int reward, int illegal, int autoreset, int max_steps, float penalty,
-                  scoring, decks, keys, numbered):
+                  scoring, decks, keys, numbered, seeds=None):
         cdef const uint8_t[:, ::1] dv
         cdef const uint64_t[::1] kv
         cdef const uint8_t[::1] nv
+        cdef const uint64_t[::1] sv
         self.g = <bgame*>calloc(n, sizeof(bgame))
         if self.g == NULL:
             raise MemoryError()
@@ -498,6 +513,12 @@ cdef class Batch:
             self.c.keys = &kv[0]
             self.c.numbered = &nv[0]
             self.c.n_decks = dv.shape[0]
+        if seeds is not None:
+            sv = seeds
+            if sv.shape[0] != n:
+                raise ValueError(f"seeds holds {sv.shape[0]} seeds for {n} games")
+            self._keep_seeds = seeds
+            self.c.seeds = &sv[0]
 
     def __dealloc__(self):
         free(self.g)
@@ -554,7 +575,7 @@ cdef class Batch:
             for j in range(games.shape[0]):
                 g = &self.g[games[j]]
                 deal_game(g, &decks[j, 0], &self.c.rules, keys[j], numbered[j] != 0,
-                          self.c.seed, self.c.offset + <uint64_t>games[j])
+                          game_seed(&self.c, games[j]), game_index(&self.c, games[j]))
                 write_obs(g, self.c.visible, &obs[games[j], 0])
                 write_mask(g, &mask[games[j], 0])
                 self.publish(games[j])
@@ -709,6 +730,60 @@ cdef class Batch:
             out[i, 4] = self.g[i].episode
             out[i, 5] = self.g[i].flags
             out[i, 6] = self.g[i].seen
+
+    def get_games(self, uint8_t[:, ::1] cards, uint64_t[:, ::1] words):
+        """Every game as plain numbers, which set_games puts back: its deck (n x 52) and
+        STATE_WORDS words (position, key, rng, seen, episode, steps, flags)."""
+        cdef int64_t i
+        cdef bgame* g
+        if cards.shape[0] != self.c.n or words.shape[0] != self.c.n or \
+                cards.shape[1] != 52 or words.shape[1] != STATE_WORDS:
+            raise ValueError("get_games: buffers of the wrong shape")
+        for i in range(self.c.n):
+            g = &self.g[i]
+            memcpy(&cards[i, 0], g.t.card, 52)
+            words[i, 0] = g.pos
+            words[i, 1] = g.key
+            words[i, 2] = g.rng
+            words[i, 3] = g.seen
+            words[i, 4] = g.episode
+            words[i, 5] = g.steps
+            words[i, 6] = g.flags
+
+    def set_games(self, const uint8_t[:, ::1] cards, const uint64_t[:, ::1] words):
+        """Put the games back as get_games gave them (the decks checked by the caller to be
+        permutations): each table made anew under the batch's rules, each word checked to
+        fit its field (a position that names no talon card past the 24th, no more recycles
+        than the rules allow), the legal actions listed anew. Nothing changes when a row is
+        refused (ValueError naming it)."""
+        cdef int64_t i
+        cdef bgame* g
+        cdef uint64_t p
+        cdef int most = self.c.rules.redeals
+        if cards.shape[0] != self.c.n or words.shape[0] != self.c.n or \
+                cards.shape[1] != 52 or words.shape[1] != STATE_WORDS:
+            raise ValueError("set_games: arrays of the wrong shape")
+        for i in range(self.c.n):
+            p = words[i, 0]
+            if (p >> 63) or ((p >> CUR_SHIFT) & 31) > N_TALON or (
+                    most != REDEALS_UNLIMITED and <int>(p >> REC_SHIFT) > most) or (
+                    most == REDEALS_UNLIMITED and (p >> REC_SHIFT) != 0):
+                raise ValueError(f"game {i}: its position word {p:#x} is no position")
+            if words[i, 3] >> 24 or words[i, 4] >> 32 or words[i, 5] > 65535 or \
+                    words[i, 6] > 255:
+                raise ValueError(f"game {i}: a state word out of its range")
+        for i in range(self.c.n):
+            g = &self.g[i]
+            table_init(&g.t, &cards[i, 0], &self.c.rules)
+            g.pos = words[i, 0]
+            g.key = words[i, 1]
+            g.rng = words[i, 2]
+            g.seen = <uint32_t>words[i, 3]
+            g.episode = <uint32_t>words[i, 4]
+            g.steps = <uint16_t>words[i, 5]
+            g.flags = <uint8_t>words[i, 6]
+            list_legal(g)
+            self.publish(i)
 
     def won(self, uint8_t[::1] out):
         """1 where a game's position is won."""
@@ -1001,6 +1076,7 @@ N_ACTIONS_ = N_ACTIONS
 OBS_SIZE_ = OBS_SIZE
 UNKNOWN_ = UNKNOWN
 BYTES_PER_GAME = sizeof(bgame)
+STATE_WORDS = 7  # the words of a game's state (Batch.get_games)
 REWARDS = {"removed": R_REMOVED, "win": R_WIN, "score": R_SCORE}
 ILLEGAL = {"raise": I_RAISE, "ignore": I_IGNORE, "penalty": I_PENALTY}
 AUTORESET = {None: AR_NONE, "next_step": AR_NEXT, "same_step": AR_SAME}

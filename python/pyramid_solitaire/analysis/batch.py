@@ -28,7 +28,7 @@ import numpy as np
 
 from pyramid_core import batch as _core
 
-from ..inputs.deals import read_deals
+from ..inputs.deals import check_decks, read_deals
 from ..model.deal import Deal, codes_of
 from ..model.game import Game
 from ..model.move import Move
@@ -234,6 +234,35 @@ def _autoreset(value: Any) -> str | None:
     return _args.choice("autoreset", value, ("next_step", "same_step"))
 
 
+def _seeds_of(seeds: Any, n: int) -> np.ndarray:
+    """One seed per game (0 .. 2**64 - 1 each), as a uint64 array."""
+    values = list(seeds)
+    if len(values) != n:
+        raise ValueError(f"seed as a sequence holds one seed per game: {n}, got {len(values)}")
+    return np.array(
+        [_args.whole(f"seed[{i}]", v, 0, (1 << 64) - 1) for i, v in enumerate(values)],
+        dtype=np.uint64,
+    )
+
+
+#: The arrays of a batch's state (:meth:`GameBatch.get_state`) besides the games' own.
+_STATE_ARRAYS = (
+    "obs",
+    "mask",
+    "reward",
+    "terminated",
+    "truncated",
+    "illegal",
+    "reset_games",
+    "final_obs",
+    "final_mask",
+    "final_moves",
+    "final_deal_numbers",
+    "_final_numbered",
+)
+_STATE_VERSION = 1
+
+
 class GameBatch:
     """``n`` games of one rule set, stepped together in the core.
 
@@ -245,7 +274,10 @@ class GameBatch:
       ``deals[(i + k * n) % m]``.
     - ``seed``: 0 .. 2**64 - 1 (None: a fresh one, kept in ``.seed``); it keys the deal
       stream and :meth:`step_random`'s actions. ``offset``: game i of this batch is game
-      ``offset + i`` of the stream (so a batch can be cut into smaller ones).
+      ``offset + i`` of the stream (so a batch can be cut into smaller ones). ``seed`` may
+      also be a sequence of ``n`` seeds: game i then plays as a batch of one game seeded
+      ``seed[i]`` would (kept in ``.seeds``; ``.seed`` is 0), as Gymnasium's vector envs
+      take one seed per env.
     - ``observation``: ``"visible"`` (what a player sees; talon cards never turned face up
       read ``UNKNOWN_CARD``) or ``"full"`` (every card).
     - ``reward``: ``"removed"`` (pyramid cards removed by the step), ``"win"`` (1 on the
@@ -296,10 +328,14 @@ class GameBatch:
             numbered = np.ascontiguousarray(self._deals.numbered, dtype=np.uint8)
         else:
             self.rules = explicit if explicit is not None else Rules()
+        self._seeds = None
         if seed is None:
             import secrets
 
             seed = secrets.randbits(53)
+        if isinstance(seed, (list, tuple, np.ndarray)):
+            self._seeds = _seeds_of(seed, self.n)
+            seed = 0
         self.seed = _args.whole("seed", seed, 0, (1 << 64) - 1)
         self.offset = _args.whole("offset", offset, 0, (1 << 64) - 1 - self.n)
         self.observation = _args.choice("observation", observation, _OBS)
@@ -345,6 +381,22 @@ class GameBatch:
             decks,
             keys,
             numbered,
+            self._seeds,
+        )
+        self._params = dict(
+            n=self.n,
+            rules=self.rules,
+            deals=self._deals,
+            seed=self.seed if self._seeds is None else self._seeds,
+            offset=self.offset,
+            observation=self.observation,
+            reward=reward,
+            illegal=self.illegal_mode,
+            penalty=self.penalty,
+            autoreset=self.autoreset,
+            max_steps=self.max_steps,
+            threads=threads,
+            copy=self.copy,
         )
         n = self.n
         self.obs = np.zeros((n, OBS_SIZE), np.int8)
@@ -400,6 +452,84 @@ class GameBatch:
         self._span_cache: tuple[int, list[tuple[int, int]]] = (0, [])
         self._pool: ThreadPoolExecutor | None = None
         self._started = False
+
+    # ---- state: copies, pickles, search ----------------------------------------------------
+    @property
+    def seeds(self) -> np.ndarray | None:
+        """The per-game seeds when ``seed`` was a sequence, else None."""
+        return None if self._seeds is None else self._seeds.copy()
+
+    def get_state(self) -> dict[str, Any]:
+        """The batch's state as plain numpy arrays and numbers (a copy): every game (its
+        deck, position, deal, step counter, random-action generator) and the outputs of the
+        last reset or step. :meth:`set_state` puts it back, in this batch or in another
+        made with the same arguments: for a search that tries actions and comes back."""
+        self._check_started("get_state()")
+        cards = np.empty((self.n, 52), np.uint8)
+        words = np.empty((self.n, _core.STATE_WORDS), np.uint64)
+        self._core.get_games(cards, words)
+        state: dict[str, Any] = {
+            "version": _STATE_VERSION,
+            "n": self.n,
+            "rules": self.rules.to_dict(),
+            "cards": cards,
+            "words": words,
+        }
+        for name in _STATE_ARRAYS:
+            state[name] = getattr(self, name).copy()
+        return state
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        """Put back a state of :meth:`get_state` (of this batch, or of one made with the same
+        arguments). Everything is checked before anything changes: a state of another size,
+        rule set or version, or arrays of another shape or type, raise ValueError."""
+        if not isinstance(state, dict):
+            raise ValueError(
+                f"a batch's state is the dict get_state() gives, got {_args.excerpt(state)}"
+            )
+        if state.get("version") != _STATE_VERSION:
+            raise ValueError(
+                f"a batch state of version {_STATE_VERSION} is needed, got "
+                f"{_args.excerpt(state.get('version'))}"
+            )
+        if state.get("n") != self.n:
+            raise ValueError(
+                f"the state is of {_args.excerpt(state.get('n'))} games, this batch of {self.n}"
+            )
+        if state.get("rules") != self.rules.to_dict():
+            raise ValueError("the state is of another rule set than this batch's")
+        want = {
+            "cards": ((self.n, 52), np.uint8),
+            "words": ((self.n, _core.STATE_WORDS), np.uint64),
+        }
+        for name in _STATE_ARRAYS:
+            a = getattr(self, name)
+            want[name] = (a.shape, a.dtype)
+        for name, (shape, dtype) in want.items():
+            a = state.get(name)
+            if not isinstance(a, np.ndarray) or a.shape != shape or a.dtype != dtype:
+                raise ValueError(
+                    f"state[{name!r}] must be a {dtype} array of shape {shape}, got "
+                    f"{_args.excerpt(a)}"
+                )
+        check_decks(state["cards"])  # each row the 52 cards once
+        self._core.set_games(
+            np.ascontiguousarray(state["cards"]), np.ascontiguousarray(state["words"])
+        )
+        for name in _STATE_ARRAYS:
+            getattr(self, name)[...] = state[name]
+        self._stale[:] = True
+        self._started = True
+
+    def __getstate__(self) -> dict[str, Any]:
+        """For pickle and copy.deepcopy: the arguments the batch was made with and its state
+        (a batch never reset pickles as new)."""
+        return {"params": self._params, "state": self.get_state() if self._started else None}
+
+    def __setstate__(self, saved: dict[str, Any]) -> None:
+        self.__init__(**saved["params"])  # type: ignore[misc]
+        if saved["state"] is not None:
+            self.set_state(saved["state"])
 
     # ---- threads ---------------------------------------------------------------------------
     def _spans(self) -> list[tuple[int, int]]:

@@ -147,8 +147,15 @@ def check_decks(arr: np.ndarray) -> np.ndarray:
 
 
 def read_deals(deals: Any, rules: Any = None) -> DealBatch:
-    """Many deals (see the module's docstring), validated, under one rule set."""
+    """Many deals (see the module's docstring), validated, under one rule set (a DealBatch
+    read already is given back, when its rules are those asked for)."""
     explicit = _explicit(rules)
+    if isinstance(deals, DealBatch):
+        if explicit is not None and explicit != deals.rules:
+            raise ValueError(
+                f"these deals were read under the {deals.rules.name} rules, not {explicit.name}"
+            )
+        return deals
     if isinstance(deals, range):
         if len(deals) == 0:
             raise ValueError("deals is empty: give at least one deal")

@@ -384,18 +384,21 @@ class PyramidVectorEnv(VectorEnv):
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
         options = _options(options, ("reset_mask",))
-        if isinstance(seed, (list, tuple, np.ndarray)):
-            raise ValueError(
-                "PyramidVectorEnv takes one seed for all its games (game i plays "
-                "the deals of (seed, i, k)); got a sequence"
-            )
-        if seed is not None or not self._seeded:
-            if seed is None:
-                seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
+        seeds: Any = seed
+        if isinstance(seed, (list, tuple, np.ndarray)):  # one per game, as Gymnasium's
+            fresh = np.random.SeedSequence().generate_state(len(seed), np.uint64)
+            seeds = [int(f) if s is None else s for s, f in zip(seed, fresh)]
+            if len(seeds) != self.num_envs:
+                raise ValueError(
+                    f"seed as a list holds one seed per game: {self.num_envs}, got {len(seeds)}"
+                )
+        elif seed is not None:
+            seeds = _args.whole("seed", seed, 0, (1 << 64) - 1)
+        if seeds is not None or not self._seeded:
+            if seeds is None:
+                seeds = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
             self._batch.close()
-            self._batch = GameBatch(
-                self.num_envs, seed=_args.whole("seed", seed, 0, (1 << 64) - 1), **self._args
-            )
+            self._batch = GameBatch(self.num_envs, seed=seeds, **self._args)
             self._seeded = True
         games = None
         if "reset_mask" in options:
