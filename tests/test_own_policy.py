@@ -209,3 +209,26 @@ def test_cancel_stops_a_callable_policy_run():
     with pytest.raises(Cancelled):
         simulate(100_000, rules="msc", policy=policy, cancel=ev, batch_size=64)
     assert len(calls) == 3
+
+
+def test_more_threads_never_slow_a_callable():
+    """The batch of a callable policy steps on one thread per 4,096 games at most (the
+    policy runs between steps in the calling thread): two threads are never slower than one
+    at the default batch size, measured back to back (best of three each)."""
+    import time
+
+    from pyramid_solitaire.analysis.callable_policy import stepping_threads
+
+    assert stepping_threads(2, 1024) == 1 and stepping_threads(2, 16_384) == 2
+    assert stepping_threads(None, 100) == 1
+
+    def lowest(obs, mask):
+        return mask.argmax(axis=1)
+
+    best = {}
+    for threads in (1, 2, 1, 2, 1, 2):
+        t0 = time.perf_counter()
+        simulate(20_000, rules="msc", policy=lowest, threads=threads)
+        dt = time.perf_counter() - t0
+        best[threads] = min(best.get(threads, dt), dt)
+    assert best[2] < 1.25 * best[1], best

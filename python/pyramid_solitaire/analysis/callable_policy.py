@@ -28,7 +28,7 @@ from ..inputs.deals import DealBatch
 from ..model.rules import Rules
 from ..runtime import args as _args
 from ..runtime.parallel import CancelEvent, Cancelled, ProgressArg, make_progress
-from .batch import N_ACTIONS, GameBatch
+from .batch import MIN_GAMES_PER_THREAD, N_ACTIONS, GameBatch
 
 #: Games stepped together by default.
 DEFAULT_BATCH_SIZE = 1024
@@ -74,6 +74,14 @@ def check_options(
     )
 
 
+def stepping_threads(threads: Any, size: int) -> int:
+    """The threads that step a callable policy's batch of ``size`` games: those asked for,
+    but one per MIN_GAMES_PER_THREAD games at most. The policy runs in the calling thread
+    between two steps, so only the stepping can be shared, and a step of fewer games than
+    that costs less than handing it to another thread (docs/env.md: where the time goes)."""
+    return max(1, min(_args.threads(threads), size // MIN_GAMES_PER_THREAD))
+
+
 def play(
     fn: Callable[..., Any],
     n: int,
@@ -105,7 +113,7 @@ def play(
         autoreset=None,
         illegal="raise",
         max_steps=max_steps,
-        threads=threads,
+        threads=stepping_threads(threads, size),
     )
     rng = np.random.default_rng(seed) if _wants_rng(fn) else None
     unlimited = rules.redeals == "unlimited"
