@@ -213,7 +213,7 @@ def rollout(
         steps["alive"].append(~done)
         obs, mask, reward, term, trunc = batch.step(act)
         steps["rew"].append(np.where(done, 0.0, reward))
-        done = done | term | trunc
+        done = batch.waiting.copy()  # ended: its mask is empty, its actions ignored
     won = batch.won
     al, masks = np.array(steps["alive"]), np.array(steps["mask"])  # (moves, games, ...)
     rew, val = np.array(steps["rew"], np.float32), np.array(steps["val"]) * al

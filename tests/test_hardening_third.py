@@ -635,3 +635,50 @@ def test_reading_a_huge_file_of_blanks_takes_no_memory(tmp_path):
     alone = peak("solve", "7")
     for name in ("blank.txt", "spaces.txt"):
         assert peak("solve", "--file", str(tmp_path / name)) < alone + 40_000, name
+
+
+@pytest.mark.parametrize("autoreset", [None, "next_step", "same_step"])
+def test_waiting_flags_exactly_the_rows_whose_mask_is_empty(autoreset):
+    """An all-False mask reaches a policy only for a game that ended and waits (its action
+    ignored); `waiting` says which, in every mode, and the vector env's info carries it."""
+    import numpy as np
+
+    from pyramid_solitaire.analysis.batch import GameBatch
+
+    batch = GameBatch(256, "msc", seed=3, autoreset=autoreset, illegal="ignore")
+    batch.reset()
+    seen = 0
+    for _ in range(250):
+        batch.step_random()
+        empty = ~batch.mask.any(axis=1)
+        np.testing.assert_array_equal(batch.waiting, empty)
+        seen += int(empty.sum())
+    assert (seen > 0) == (autoreset != "same_step")
+    with pytest.raises(ValueError, match="reset"):
+        _ = GameBatch(2).waiting
+
+
+def test_the_vector_env_says_which_rows_wait():
+    pytest.importorskip("gymnasium", reason="the rl extra (gymnasium)")
+    import numpy as np
+
+    from pyramid_solitaire.rl.env import PyramidVectorEnv
+
+    vec = PyramidVectorEnv(64, "msc")
+    _, info = vec.reset(seed=1)
+    assert not info["waiting"].any()
+    rng = np.random.default_rng(0)
+    waited = 0
+    for _ in range(200):
+        mask = info["action_mask"]
+        logits = rng.normal(size=mask.shape)
+        z = np.where(mask, logits, -1e9)  # the docs' masked softmax: finite on every row
+        p = np.exp(z - z.max(axis=1, keepdims=True))
+        p /= p.sum(axis=1, keepdims=True)
+        assert np.isfinite(p).all()
+        acts = np.array([rng.choice(102, p=row) for row in p])
+        _, _, term, trunc, info = vec.step(acts)
+        np.testing.assert_array_equal(info["waiting"], ~info["action_mask"].any(axis=1))
+        np.testing.assert_array_equal(info["waiting"], term | trunc)
+        waited += int(info["waiting"].sum())
+    assert waited > 0

@@ -813,6 +813,17 @@ class GameBatch:
         return out
 
     @property
+    def waiting(self) -> np.ndarray:
+        """True for each game whose episode has ended and whose next action is ignored
+        (``autoreset`` None: until it is reset; ``"next_step"``: at the next step, which
+        deals it anew). Its mask is all False: no action is legal in an ended game, and a
+        masked softmax over its row divides 0 by 0. Never True under ``"same_step"``."""
+        self._check_started("waiting")
+        if self.autoreset == "same_step":
+            return np.zeros(self.n, np.bool_)
+        return self.terminated | self.truncated
+
+    @property
     def won(self) -> np.ndarray:
         """True where a game's position is won."""
         self._check_started("reading .won")

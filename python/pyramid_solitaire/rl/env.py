@@ -341,6 +341,8 @@ class PyramidVectorEnv(VectorEnv):
             "illegal": keep(b.illegal),
             "_illegal": filled,
         }
+        if self._mode != "same_step":  # the games whose mask is empty: they ended
+            info.update(waiting=b.waiting, _waiting=filled)
         if b.observation == "full":  # the agent sees the stock anyway
             info.update(
                 deal=keep(b.deal_numbers),
