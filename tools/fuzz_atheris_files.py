@@ -12,7 +12,13 @@ An input's first byte picks the target, the rest is the bytes it reads:
 - ``1``: a save file, to ``Session.load``: a session, or a ValueError naming the file; the
   file is never changed;
 - ``2``: a statistics file, to ``StatsStore`` (read-only or not) and its queries: results,
-  or a ValueError naming the file; a file refused is left as it was, nothing beside it.
+  or a ValueError naming the file; a file refused is left as it was, nothing beside it;
+- ``3``: a deals file (``--file``, standard input), read a chunk at a time (the next byte
+  picks the chunk size, 1 to 64 bytes or a megabyte): the lines given are those of the whole
+  text (when it decodes), or they come before one UsageError naming a line;
+- ``4``: the environments' arguments: the bytes made into a seed, reset options and
+  actions for ``GameBatch``, ``PyramidVectorEnv`` and ``PyramidEnv``: each call returns or
+  raises ValueError with a short message, rewards are finite, a refused step moves nothing.
 
 Anything else (another exception, a crash, a hang past ``-timeout``) stops libFuzzer with
 the input in ``crash-<sha1>``; rerun it with ``python tools/fuzz_atheris_files.py
@@ -35,13 +41,23 @@ from importlib import resources
 import atheris
 
 with atheris.instrument_imports(include=["pyramid_solitaire"]):
+    from pyramid_solitaire.analysis.batch import GameBatch
+    from pyramid_solitaire.commands import _input
+    from pyramid_solitaire.commands.cli import UsageError
     from pyramid_solitaire.session.protocol import Server, serve
     from pyramid_solitaire.session.session import Session
     from pyramid_solitaire.session.stats import StatsStore
 
+    try:
+        from pyramid_solitaire.rl.env import PyramidEnv, PyramidVectorEnv
+    except ImportError:  # (the rl extra: the env's targets then use the batch alone)
+        PyramidEnv = PyramidVectorEnv = None
+
 import io  # noqa: E402
+import re  # noqa: E402
 
 import jsonschema  # noqa: E402
+import numpy as np  # noqa: E402
 
 SCHEMA = json.loads(
     resources.files("pyramid_solitaire.session")
@@ -62,7 +78,7 @@ CODES = {
 }
 REFUSED = ("another program's", "not a pyramid-solitaire statistics file", "is newer")
 WORK = tempfile.mkdtemp(prefix="pyramid-fuzz-")
-RUNS = {"protocol": 0, "save": 0, "stats": 0}
+RUNS = {"protocol": 0, "save": 0, "stats": 0, "deals file": 0, "env arguments": 0}
 
 
 def check_response(text: str) -> None:
@@ -127,7 +143,91 @@ def target_stats(data: bytes) -> None:
             assert os.listdir(folder) == ["stats.db"], os.listdir(folder)
 
 
-TARGETS = [target_protocol, target_save, target_stats]
+def target_deals_file(data: bytes) -> None:
+    RUNS["deals file"] += 1
+    if not data:
+        return
+    chunk = 1 + data[0] % 64 if data[0] < 250 else 1 << 20
+    raw = data[1:]
+    old = _input.CHUNK
+    _input.CHUNK = chunk
+    got = []
+    error = None
+    try:
+        for no, line in _input.iter_lines(io.BytesIO(raw), "f.txt"):
+            got.append((no, line))
+    except UsageError as e:
+        error = str(e)
+    finally:
+        _input.CHUNK = old
+    if error is not None:
+        assert error.startswith("f.txt") and len(error) < 400, error
+        return
+    for bom, codec in (
+        (b"\xef\xbb\xbf", "utf-8"),
+        (b"\xff\xfe", "utf-16-le"),
+        (b"\xfe\xff", "utf-16-be"),
+    ):
+        if raw.startswith(bom):
+            text = raw[len(bom) :].decode(codec)
+            break
+    else:
+        text = raw.decode("utf-8")
+    want = []
+    for no, line in enumerate(re.split(r"\r\n|\r|\n", text), 1):
+        if line.strip():
+            want.append((no, line))
+    limit = _input.MAX_LINE_CHARS
+    if all(len(line) <= limit for _, line in want):
+        assert got == want, (got[:3], want[:3])
+
+
+ANY_VALUES = [None, True, -1, 0, 1, 2**64, 1.5, float("nan"), "x", b"", [1, 2], {}, {"x": 1}]
+
+
+def _value(data: bytes, k: int) -> object:
+    """A value of the k-th byte: one of ANY_VALUES, a whole number, or a list of actions."""
+    b = data[k] if k < len(data) else 0
+    if b < 128:
+        return ANY_VALUES[b % len(ANY_VALUES)]
+    if b < 192:
+        return int.from_bytes(data[k : k + 8], "little") - (1 << 63)
+    return [int(x) - 3 for x in data[k + 1 : k + 5]]
+
+
+def _refused_or_returns(call) -> object:
+    try:
+        return call()
+    except ValueError as e:
+        assert len(str(e)) < 400, str(e)[:200]
+        return None
+
+
+def target_env_arguments(data: bytes) -> None:
+    RUNS["env arguments"] += 1
+    batch = GameBatch(4, "msc", seed=1, illegal="ignore", autoreset="next_step")
+    batch.reset()
+    before = batch.get_state()
+    if _refused_or_returns(lambda: batch.reset(_value(data, 0))) is None:
+        after = batch.get_state()
+        assert all(np.array_equal(after[k], before[k]) for k in ("cards", "words"))
+    result = _refused_or_returns(lambda: batch.step(_value(data, 1)))
+    if result is not None:
+        assert np.isfinite(result.reward).all()
+    if PyramidVectorEnv is not None:
+        vec = PyramidVectorEnv(4, "msc")
+        vec.reset(seed=0)
+        _refused_or_returns(lambda: vec.reset(seed=_value(data, 2), options=_value(data, 3)))
+        out = _refused_or_returns(lambda: vec.step(_value(data, 4)))
+        if out is not None:
+            assert np.isfinite(out[1]).all()
+        env = PyramidEnv("msc")
+        env.reset(seed=0)
+        _refused_or_returns(lambda: env.reset(seed=_value(data, 5), options=_value(data, 6)))
+        _refused_or_returns(lambda: env.step(_value(data, 7)))
+
+
+TARGETS = [target_protocol, target_save, target_stats, target_deals_file, target_env_arguments]
 
 
 def test_one_input(data: bytes) -> None:
@@ -166,6 +266,8 @@ def seed(folder: str) -> None:
     with open(path, "rb") as f:
         raw = f.read()
     seeds += [b"\x02\x00" + raw, b"\x02\x01" + raw]
+    seeds += [b"\x03\x05" + b"PY1-N-AAAAAAS\r\n5\n# c\r7 8\n", b"\x03\x01\xef\xbb\xbf5\n\x00"]
+    seeds += [b"\x04" + bytes(range(0, 256, 17))]
     for i, data in enumerate(seeds):
         with open(os.path.join(folder, f"seed-{i}"), "wb") as f:
             f.write(data)

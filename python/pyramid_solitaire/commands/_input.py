@@ -181,26 +181,33 @@ def iter_lines(f: Any, name: str, chunk_ends: bool = False) -> Iterator[tuple[in
     no = 1  # the number of the line ``pending`` is on
     while True:
         chunk = read(CHUNK)
+        eof = not chunk
         if decoder is None:
+            while 0 < len(chunk) < 3:  # a byte-order mark is told from 3 bytes (a pipe
+                more = read(CHUNK)  # can give fewer at a time)
+                if not more:
+                    break
+                chunk += more
             decoder, skip, utf16 = _decoder_of(chunk)
             chunk = chunk[skip:]
         error = None  # what is wrong at the end of this chunk's good lines
         if not utf16 and b"\x00" in chunk:
             at = chunk.index(b"\x00")
-            at_line = no + len(_LINE_BREAK_BYTES.findall(chunk, 0, at))
+            at_line = _line_of(no, pending, chunk, at)
             error = UsageError(
                 f"{name}, line {at_line}: a NUL byte: this is not a text file of deals"
             )
             chunk = chunk[: _line_start(chunk, at)]  # the lines before it are read
         state = decoder.getstate()
         try:
-            text = decoder.decode(chunk, final=not chunk and error is None)
+            text = decoder.decode(chunk, final=eof and error is None)
         except UnicodeDecodeError as e:
             if utf16:
                 raise UsageError(f"{name} is not valid UTF-16 text") from None
+            whole = state[0] + chunk  # (what the decoder read: bytes kept from before too)
+            bad = whole[e.start] if 0 <= e.start < len(whole) else 0
             at = max(e.start - len(state[0]), 0)
-            at_line = no + len(_LINE_BREAK_BYTES.findall(chunk, 0, at))
-            bad = chunk[at] if at < len(chunk) else 0
+            at_line = _line_of(no, pending, chunk, at)
             error = UsageError(
                 f"{name}, line {at_line}: byte 0x{bad:02x} is not UTF-8 text; "
                 "save the file as UTF-8"
@@ -212,7 +219,7 @@ def iter_lines(f: Any, name: str, chunk_ends: bool = False) -> Iterator[tuple[in
                 text = ""
         text, pending = pending + text, ""
         held = ""
-        if chunk and error is None and text.endswith("\r"):  # a \r\n cut between chunks
+        if not eof and error is None and text.endswith("\r"):  # a \r\n cut between chunks
             text, held = text[:-1], "\r"
         end = max(text.rfind("\n"), text.rfind("\r")) + 1  # after the last complete line
         if end:
@@ -245,16 +252,24 @@ def iter_lines(f: Any, name: str, chunk_ends: bool = False) -> Iterator[tuple[in
             else:
                 overlong, pending = True, ""
         pending += held
-        if chunk_ends and (chunk or error is not None):
+        if chunk_ends and (not eof or error is not None):
             yield no, CHUNK_END
         if error is not None:
             raise error
-        if not chunk:
+        if eof:
             if overlong:
                 yield no, TOO_LONG
             elif pending.strip():
                 yield no, _content_or_too_long(pending)
             return
+
+
+def _line_of(no: int, pending: str, data: bytes, at: int) -> int:
+    """The line of byte ``at`` of the chunk ``data``, read after ``pending`` (the text of
+    line ``no`` so far, which may end with a \r held back in case a \n follows)."""
+    head = data[:at]
+    held = pending.endswith("\r") and not head.startswith(b"\n")
+    return no + held + len(_LINE_BREAK_BYTES.findall(head))
 
 
 def _line_start(data: bytes, at: int) -> int:
