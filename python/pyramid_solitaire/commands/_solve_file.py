@@ -248,8 +248,12 @@ def run_file(
                 raise block.error
     except (KeyboardInterrupt, UsageError) as e:
         bar.close()
-        if tally.deals:  # what was done, before the error or the interruption's one line
-            stop = "the interruption" if isinstance(e, KeyboardInterrupt) else "the bad line"
+        # What was done, before the interruption's or the error's one line (an error's
+        # summary goes with the answers, on standard output: not with --json, whose summary
+        # is on standard error, where an error is one line).
+        interrupted = isinstance(e, KeyboardInterrupt)
+        if tally.deals and (interrupted or not args.json):
+            stop = "the interruption" if interrupted else "the bad line"
             tally.summary(args, time.perf_counter() - t0, f" before {stop}")
         raise
     finally:
