@@ -332,32 +332,46 @@ def solve_lines(
     longer line is the caller's to find again; ``model.game.keyed_moves`` reads them).
     ``budgets`` as ``_budgets`` returns them; a raised ``flag`` raises KeyboardInterrupt,
     as :func:`solve_flagged` does."""
-    n = len(decks)
-    out = _rows(n)
-    out["lines"] = np.zeros((n, width), np.uint16)
+    out = _rows(len(decks))
+    out["lines"] = np.zeros((len(decks), width), np.uint16)
+    core_rules = {k: int(v) for k, v in rules.core_options().items()}
+    _solve_into(decks, core_rules, _core.OBJECTIVES[objective], budgets, out, flag, out["lines"])
+    if flag[0]:
+        raise KeyboardInterrupt
+    return out
+
+
+def _solve_into(
+    decks: np.ndarray,
+    core_rules: dict[str, int],
+    objective: int,
+    budgets: dict[str, Any],
+    rows: dict[str, np.ndarray],
+    flag: np.ndarray | None,
+    lines: np.ndarray | None = None,
+) -> None:
+    """The core's solve_decks over every deck of ``decks`` into ``rows`` (as _rows makes
+    them), in this thread without the GIL; ``lines``: each deal's line too, as card codes."""
     _core.solve_decks(
         np.ascontiguousarray(decks, dtype=np.uint8),
-        {k: int(v) for k, v in rules.core_options().items()},
-        _core.OBJECTIVES[objective],
+        core_rules,
+        objective,
         budgets["max_nodes"],
         budgets["max_seconds"],
         budgets["max_memory"],
         0,
-        n,
-        out["winnable"],
-        out["n_moves"],
-        out["max_removed"],
-        out["nodes"],
-        out["seconds"],
-        out["stop"],
-        out["optimal"],
+        len(decks),
+        rows["winnable"],
+        rows["n_moves"],
+        rows["max_removed"],
+        rows["nodes"],
+        rows["seconds"],
+        rows["stop"],
+        rows["optimal"],
         cancel=flag,
-        lines=out["lines"],
-        by_cards=True,
+        lines=lines,
+        by_cards=lines is not None,
     )
-    if flag[0]:
-        raise KeyboardInterrupt
-    return out
 
 
 def _max_line(
@@ -669,26 +683,8 @@ def _solve_rows(
         target: dict[str, Any] = out,
         source: Callable[..., Any] = decks_of,
     ) -> None:
-        decks = np.ascontiguousarray(source(lo, hi))
         sub = _rows(hi - lo)
-        _core.solve_decks(
-            decks,
-            core_rules,
-            objective,
-            budgets["max_nodes"],
-            budgets["max_seconds"],
-            budgets["max_memory"],
-            0,
-            hi - lo,
-            sub["winnable"],
-            sub["n_moves"],
-            sub["max_removed"],
-            sub["nodes"],
-            sub["seconds"],
-            sub["stop"],
-            sub["optimal"],
-            cancel=flag,
-        )
+        _solve_into(source(lo, hi), core_rules, objective, budgets, sub, flag)
         for k, v in sub.items():
             target[k][lo:hi] = v
 

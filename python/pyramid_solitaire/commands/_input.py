@@ -183,8 +183,10 @@ def iter_lines(f: Any, name: str, chunk_ends: bool = False) -> Iterator[tuple[in
         chunk = read(CHUNK)
         eof = not chunk
         if decoder is None:
-            while 0 < len(chunk) < 3:  # a byte-order mark is told from 3 bytes (a pipe
-                more = read(CHUNK)  # can give fewer at a time)
+            # a byte-order mark cut short (a pipe can give a byte at a time): read on until
+            # it is told, but never wait for more than the start of one
+            while chunk and any(len(chunk) < len(b) and b.startswith(chunk) for b, _ in _BOMS):
+                more = read(CHUNK)
                 if not more:
                     break
                 chunk += more
