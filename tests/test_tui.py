@@ -739,3 +739,54 @@ def test_a_save_that_fails_is_said_in_the_players_language(tmp_path, monkeypatch
         assert message("not_saved", "vi", why="No space left on device").text in messages_shown(app)
 
     run(app, script)
+
+
+def _clipped(app) -> list[str]:
+    """The drawn widgets (leaves) cut by a container they are in, or by the screen."""
+    from textual.widget import Widget
+
+    out = []
+    for w in app.screen.query(Widget):
+        if not w.display or w.region.width == 0 or w.children:
+            continue
+        for outer in w.ancestors_with_self[1:]:
+            if not isinstance(outer, Widget):
+                break
+            inner = outer.content_region if outer is not app.screen else outer.region
+            if w.region.x < inner.x or w.region.right > inner.right:
+                out.append(f"{type(w).__name__} {sorted(w.classes)} {str(w.render())!r}")
+                break
+            if outer is app.screen:
+                break
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "vi"])
+@pytest.mark.parametrize(
+    "code, profile",
+    [
+        ("PY1-N-AAAAAAS", "pyramide"),
+        ("PY1-M-AAAAAAS", "msc"),
+        ("PY1-D-AAAAAAS", "classic-draw3"),
+        ("PY1-U-AAAAAAS", "unlimited"),
+    ],
+)
+def test_nothing_is_cut_at_80x24(tmp_path, lang, code, profile):
+    """At 80 x 24, in both languages, every label is drawn whole: the redeals left under
+    the stock (with their number), the header after a hint ("assisted"), the footer's keys;
+    before and after a draw and a hint."""
+    app = make_app(tmp_path, code=code, profile=profile, lang=lang)
+
+    async def script(pilot):
+        assert _clipped(app) == []
+        info = " ".join(str(w.render()) for w in app.screen.query(".pile-info"))
+        assert (
+            "∞" if profile in ("pyramide", "unlimited") else "2" if profile == "msc" else "0"
+        ) in info
+        await pilot.press("d")
+        await pilot.press("h")
+        await pilot.pause()
+        assert app.session.assisted
+        assert _clipped(app) == []
+
+    run(app, script)

@@ -76,6 +76,8 @@ LABELS: dict[str, dict[str, str]] = {
     "welcome": {"en": "New to Pyramid?", "vi": "Lần đầu chơi Kim tự tháp?"},
     "removed": {"en": "Removed", "vi": "Đã loại"},
     "redeals_left": {"en": "Redeals left", "vi": "Lượt chia lại còn"},
+    # under the stock, in its pile's 16 columns
+    "redeals_left_n": {"en": "Redeals left {n}", "vi": "Còn {n} lượt chia"},
     "turn_over": {"en": "Tap to turn the waste over", "vi": "Chạm để lật lại chồng bài bỏ"},
     "was_hidden": {
         "en": "The clock stopped while this tab was hidden.",
@@ -129,7 +131,7 @@ LABELS: dict[str, dict[str, str]] = {
     "key_new_deal": {"en": "New", "vi": "Mới"},
     "key_enter_code": {"en": "Code", "vi": "Mã"},
     "key_stats": {"en": "Stats", "vi": "Thống kê"},
-    "key_help": {"en": "Help", "vi": "Trợ giúp"},
+    "key_help": {"en": "Help", "vi": "Giúp"},  # (short: the footer keeps to 80 columns)
     "key_quit": {"en": "Quit", "vi": "Thoát"},
     "first_visit": {
         "en": "New here? Press ? for how to play",

@@ -220,7 +220,7 @@ class TableScreen(Screen[None]):
             if target == "stock":
                 head.update(label("stock", lang))
                 left = st["redeals_left"]
-                info.update(f"{label('redeals_left', lang)} {'∞' if left is None else left}")
+                info.update(label("redeals_left_n", lang, n="∞" if left is None else left))
                 if st["stock"]:
                     show(target, None, "back", PAUSED_BACK if paused else str(st["stock"]))
                 else:
