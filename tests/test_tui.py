@@ -790,3 +790,33 @@ def test_nothing_is_cut_at_80x24(tmp_path, lang, code, profile):
         assert _clipped(app) == []
 
     run(app, script)
+
+
+def test_keys_that_only_answer_game_over_are_off_once_it_is(tmp_path):
+    """Once the game is over (here: classic deal 3, drawn to the end with no move left),
+    Draw, Hint, Chance and Pause are off (greyed in the footer, their keys do nothing) and
+    no card is drawn as playable; a new deal turns them on again."""
+    app = make_app(tmp_path, code="PY1-C-AAAAAAD", profile="classic")
+
+    async def script(pilot):
+        table = app.table
+        for action in table.WHILE_PLAYING:
+            assert table.check_action(action, ()) is True
+        for _ in range(24):
+            app.act("tap", "stock")
+        await pilot.pause()
+        assert app.session.state()["status"] == "no moves"
+        if isinstance(app.screen, EndScreen):
+            await pilot.press("escape")
+        for action in table.WHILE_PLAYING:
+            assert table.check_action(action, ()) is None
+        assert table.check_action("undo", ()) is True
+        moves = app.session.state()["moves"]
+        await pilot.press("d")
+        await pilot.press("h")
+        assert app.session.state()["moves"] == moves
+        assert "over" not in messages_shown(app).lower()
+        cards = [w for w in app.screen.query(CardWidget) if "free" in w.classes]
+        assert cards == []
+
+    run(app, script)

@@ -191,13 +191,19 @@ class TableScreen(Screen[None]):
             f"{game_name(session.profile.name, session.lang)}   {difficulty}"
         )
         self.query_one("#status", Static).update(self.status_text(st))
+        self.refresh_bindings()  # (check_action: some keys are off once the game is over)
+        playing = st["status"] == "playing"  # (an ended game has no playable card)
         for entry in st["pyramid"]:
             if paused:
                 show(entry["index"], None, "back", PAUSED_BACK)
             elif entry["card"] is None:
                 show(entry["index"], None, "empty")
             else:
-                show(entry["index"], entry["card"], "free" if entry["free"] else "blocked")
+                show(
+                    entry["index"],
+                    entry["card"],
+                    "free" if entry["free"] and playing else "blocked",
+                )
         rules = st["rules"]
         three = rules["draw"] == 3
         shown = {
@@ -239,7 +245,7 @@ class TableScreen(Screen[None]):
             if paused and token is not None:
                 show(target, None, "back", PAUSED_BACK)
             else:
-                show(target, token, "free" if token is not None else "empty")
+                show(target, token, "empty" if token is None else "free" if playing else "blocked")
         self._draw_foundation(st, lang, paused)
         hint = label("paused_hint", lang)
         lines = [
@@ -286,6 +292,15 @@ class TableScreen(Screen[None]):
         """A card dropped on another: the session's drag (a tap on each)."""
         if self._playing():
             self.app.act("drag", event.source, event.target)
+
+    #: The keys that only answer "the game is over" once it is: greyed out in the footer then.
+    WHILE_PLAYING = ("draw", "hint", "chance", "pause")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Draw, Hint, Chance and Pause are off (None: shown greyed) once the game is over."""
+        if action in self.WHILE_PLAYING and str(self.app.session.status) != "playing":
+            return None
+        return True
 
     def _playing(self) -> bool:
         """Game keys wait while the game is paused (the cards are hidden)."""
