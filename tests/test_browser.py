@@ -826,3 +826,31 @@ def test_fair_hints_and_the_chance_to_win(browser, server):
     open_game(page, server.url, "PY1-M-AAAAAAS")  # a new deal: still fair
     expect(page.locator("#fair-hints")).to_be_checked()
     context.close()
+
+
+def test_keys_that_only_answer_game_over_are_off_once_it_is(page, server):
+    """Once the game is over (classic deal 3, drawn to the end with no move left), Hint,
+    Draw, Chance and Pause are disabled, their keys send nothing, and no card shows as
+    playable; a new deal turns them on again."""
+    open_game(page, server.url, "PY1-C-AAAAAAD")
+    for _ in range(24):
+        page.evaluate("send({op: 'tap', target: 'stock'})")
+    expect(page.locator("#end-panel")).to_be_visible()
+    expect(page.locator("#status")).to_have_text("No moves")
+    page.click("#end-close")  # look at the table
+    expect(page.locator("#end-panel")).to_be_hidden()
+    for button in ("#hint", "#draw", "#chance", "#pause"):
+        expect(page.locator(button)).to_be_disabled()
+    expect(page.locator(".card.free")).to_have_count(0)
+    moves = page.locator("#moves").inner_text()
+    page.locator("#pyramid").click(position={"x": 2, "y": 2})
+    for key in ("d", "h", "w", "p"):
+        page.keyboard.press(key)
+    expect(page.locator("#messages")).not_to_contain_text("over")
+    expect(page.locator("#moves")).to_have_text(moves)
+    page.fill("#code-input", "PY1-N-AAAAAAS")  # a new deal (the ended game asks nothing)
+    page.click("#code-play")
+    expect(page.locator("#deal-code")).to_have_text("PY1-N-AAAAAAS")
+    for button in ("#hint", "#draw", "#pause"):
+        expect(page.locator(button)).to_be_enabled()
+    expect(page.locator(".card.free").first).to_be_visible()

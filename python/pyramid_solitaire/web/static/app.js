@@ -225,6 +225,7 @@ function render(s) {
   const prev = state;
   state = s;
   const targets = new Set(s.targets.map(String));
+  const over = s.status !== "playing";                // an ended game has no playable card
   // keep the cursor on a target: the same one, or the one now at its place in the list
   if (cursor !== null && !targets.has(String(cursor))) {
     cursor = s.targets.length ? s.targets[Math.min(cursorIndex, s.targets.length - 1)] : null;
@@ -240,7 +241,7 @@ function render(s) {
       let e;
       if (p.card === null) e = cardElement(null, null, "empty");
       else {
-        e = cardElement(p.card, p.index, p.free ? "free" : "blocked");
+        e = cardElement(p.card, p.index, p.free && !over ? "free" : "blocked");
         mark(e, p.index, s);
       }
       line.append(e);
@@ -266,7 +267,7 @@ function render(s) {
   talon.append(stock);
   if (s.stock_top !== null) {
     const top = el("div", "pile");
-    const e = cardElement(s.stock_top, "stock:top", "free");
+    const e = cardElement(s.stock_top, "stock:top", over ? "blocked" : "free");
     mark(e, "stock:top", s);
     top.append(e, el("span", "count", L().stock));
     talon.append(top);
@@ -281,7 +282,7 @@ function render(s) {
     const name = s.waste.length > 1 ? `waste:${i}` : "waste";
     const box = el("div", "pile");
     const token = s.waste_tops[i];
-    const e = token ? cardElement(token, name, targets.has(name) ? "free" : "")
+    const e = token ? cardElement(token, name, targets.has(name) && !over ? "free" : "")
                     : cardElement(null, null, "slot");
     if (token) mark(e, name, s);
     box.append(e, el("span", "count", `${L().waste} ${pile.length}`));
@@ -305,7 +306,9 @@ function render(s) {
   $("assisted").textContent = L().assisted;
   $("undo").disabled = !s.can_undo || s.paused;       // while paused the table is hidden:
   $("redo").disabled = !s.can_redo || s.paused;       // no play until it is resumed
-  $("hint").disabled = $("draw").disabled = $("chance").disabled = s.paused;
+  // Hint, Draw, Chance and Pause would only answer "the game is over" once it is: off then
+  $("hint").disabled = $("draw").disabled = $("chance").disabled = s.paused || over;
+  $("pause").disabled = over && !s.paused;
   $("fair-hints").checked = s.fair_hints;
   $("pause").textContent = s.paused ? L().resume : L().pause;
   $("paused").hidden = !s.paused;
@@ -573,10 +576,10 @@ function onKey(event) {
       break;
     case "z": send({op: "undo"}); break;
     case "r": send({op: "redo"}); break;
-    case "d": tap("stock"); break;
-    case "h": send({op: "hint"}); break;
-    case "w": send({op: "chance"}); break;
-    case "p": togglePause(); break;
+    case "d": if (!$("draw").disabled) tap("stock"); break;   // (off once the game is over)
+    case "h": if (!$("hint").disabled) send({op: "hint"}); break;
+    case "w": if (!$("chance").disabled) send({op: "chance"}); break;
+    case "p": if (!$("pause").disabled) togglePause(); break;
     case "n": if (mayLeave("leave_for_new")) newDeal(); break;
     case "?": askHowto(); break;
     default: return;
