@@ -854,3 +854,13 @@ def test_keys_that_only_answer_game_over_are_off_once_it_is(page, server):
     for button in ("#hint", "#draw", "#pause"):
         expect(page.locator(button)).to_be_enabled()
     expect(page.locator(".card.free").first).to_be_visible()
+
+
+def test_the_stock_top_is_named_apart_from_the_stock(page, server):
+    """Under msc the stock's top card has its own pile: labelled "Stock top" (as in the
+    terminal game), not "Stock" a second time."""
+    open_game(page, server.url, "PY1-M-AAAAAAS")
+    top = page.locator(".pile", has=page.locator('.card[data-target="stock:top"]'))
+    expect(top.locator(".count")).to_have_text("Stock top")
+    labels = page.locator("#talon .pile .count").all_inner_texts()
+    assert sum(text.startswith("Stock ") and text != "Stock top" for text in labels) == 1

@@ -269,7 +269,7 @@ function render(s) {
     const top = el("div", "pile");
     const e = cardElement(s.stock_top, "stock:top", over ? "blocked" : "free");
     mark(e, "stock:top", s);
-    top.append(e, el("span", "count", L().stock));
+    top.append(e, el("span", "count", L().stock_top));  // (not "Stock" twice: its top card)
     talon.append(top);
   }
   const foundation = el("div", "pile foundation");     // the cards removed, the last on top
