@@ -65,3 +65,14 @@ def test_the_protocol_serves_it():
     assert r["howto"]["profile"] == "msc" and r["howto"]["lang"] == "vi"
     r = ask(server, {"id": 3, "op": "howto", "profile": "nope"})
     assert r["error"]["code"] == "bad_request"
+
+
+@pytest.mark.parametrize("name", Profile.names())
+def test_the_vietnamese_page_names_the_stock_as_the_table_does(name):
+    """One word for the stock in Vietnamese: the table's label ("Nọc"), never another."""
+    from pyramid_solitaire.session.labels import label
+
+    vi = how_to_play(name, "vi")
+    words = text(vi) + " " + " ".join(s["title"] for s in vi["sections"])
+    assert "chồng bài rút" not in words.lower()
+    assert label("stock", "vi").lower() in words.lower()

@@ -146,14 +146,14 @@ OPTIONS: Final[tuple[Option, ...]] = (
                 1,
                 lambda v: v == 1,
                 "Tap the stock to turn its top card onto the waste.",
-                "Chạm chồng bài rút để lật lá trên cùng sang chồng bài bỏ.",
+                "Chạm nọc để lật lá trên cùng sang chồng bài bỏ.",
             ),
             Sentence(
                 "stock",
                 1,
                 lambda v: v == 3,
                 "Tap the stock to turn three cards onto the three waste piles, one on each.",
-                "Chạm chồng bài rút để lật ba lá sang ba chồng bài bỏ, mỗi chồng một lá.",
+                "Chạm nọc để lật ba lá sang ba chồng bài bỏ, mỗi chồng một lá.",
             ),
         ),
     ),
@@ -177,7 +177,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
                 lambda v: v == UNLIMITED,
                 "When the stock is empty, tapping it turns the waste over to "
                 "go through it again, as often as you like.",
-                "Khi chồng bài rút hết, chạm vào nó để lật lại chồng bài bỏ "
+                "Khi nọc hết, chạm vào nó để lật lại chồng bài bỏ "
                 "và rút tiếp, bao nhiêu lần cũng được.",
             ),
             Sentence(
@@ -185,7 +185,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
                 3,
                 lambda v: v == 0,
                 "The stock is gone through once: the waste is never turned over.",
-                "Chồng bài rút chỉ được rút một lượt: không lật lại chồng bài bỏ.",
+                "Nọc chỉ được rút một lượt: không lật lại chồng bài bỏ.",
             ),
             Sentence(
                 "stock",
@@ -193,7 +193,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
                 lambda v: v == 1,
                 "When the stock is empty, tapping it turns the waste over to go "
                 "through it again: {n} time in this game (shown under the stock).",
-                "Khi chồng bài rút hết, chạm vào nó để lật lại chồng bài bỏ và rút "
+                "Khi nọc hết, chạm vào nó để lật lại chồng bài bỏ và rút "
                 "tiếp: {n} lần trong kiểu chơi này (số lần còn lại hiện dưới chồng bài).",
             ),
             Sentence(
@@ -202,7 +202,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
                 lambda v: v != UNLIMITED and v > 1,
                 "When the stock is empty, tapping it turns the waste over to go "
                 "through it again: {n} times in this game (shown under the stock).",
-                "Khi chồng bài rút hết, chạm vào nó để lật lại chồng bài bỏ và rút "
+                "Khi nọc hết, chạm vào nó để lật lại chồng bài bỏ và rút "
                 "tiếp: {n} lần trong kiểu chơi này (số lần còn lại hiện dưới chồng bài).",
             ),
         ),
@@ -228,7 +228,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
                 lambda v: v == "pyramid",
                 "Remove the 28 cards of the pyramid. The cards left in the stock and "
                 "the waste do not matter.",
-                "Loại bỏ hết 28 lá của kim tự tháp. Các lá còn lại trong chồng bài rút "
+                "Loại bỏ hết 28 lá của kim tự tháp. Các lá còn lại trong nọc "
                 "và chồng bài bỏ không tính.",
             ),
             Sentence(
@@ -236,7 +236,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
                 1,
                 lambda v: v == "all",
                 "Remove all 52 cards: the pyramid, the stock and the waste.",
-                "Loại bỏ cả 52 lá: kim tự tháp, chồng bài rút và chồng bài bỏ.",
+                "Loại bỏ cả 52 lá: kim tự tháp, nọc và chồng bài bỏ.",
             ),
         ),
         core_values={"pyramid": False, "all": True},
@@ -260,7 +260,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
                 3,
                 bool,
                 "In this game the stock's top card is free as well, before it is drawn.",
-                "Trong kiểu chơi này, lá trên cùng của chồng bài rút cũng tự do, trước "
+                "Trong kiểu chơi này, lá trên cùng của nọc cũng tự do, trước "
                 "khi được rút.",
             ),
         ),

@@ -32,7 +32,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "The 28 pyramid cards lie face up in 7 rows, each card partly covered by "
         "the two below it; the other 24 cards are the stock, face down.",
         "vi": "28 lá kim tự tháp nằm ngửa trên 7 hàng, mỗi lá bị hai lá ở hàng dưới che "
-        "một phần; 24 lá còn lại úp thành chồng bài rút.",
+        "một phần; 24 lá còn lại úp thành nọc.",
     },
     "pairs": {"en": "Pairs of 13", "vi": "Các cặp có tổng 13"},
     "pairs_text": {
@@ -59,7 +59,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "đầu là 7 lá ở hàng dưới cùng. Lá trên cùng của chồng bài bỏ cũng tự "
         "do.",
     },
-    "stock": {"en": "The stock and the waste", "vi": "Chồng bài rút và chồng bài bỏ"},
+    "stock": {"en": "The stock and the waste", "vi": "Nọc và chồng bài bỏ"},
     "end": {
         "en": "The game ends when you win, or when no move is left.",
         "vi": "Ván bài kết thúc khi bạn thắng, hoặc khi không còn nước đi nào.",
@@ -71,7 +71,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "points_talon": {
         "en": "{n} points for each stock or waste card removed.",
-        "vi": "{n} điểm cho mỗi lá của chồng bài rút hoặc bài bỏ được loại.",
+        "vi": "{n} điểm cho mỗi lá của nọc hoặc bài bỏ được loại.",
     },
     "points_bonus": {
         "en": "A win adds a bonus of {bonus} points, less {per_move} for each "
