@@ -260,8 +260,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
                 3,
                 bool,
                 "In this game the stock's top card is free as well, before it is drawn.",
-                "Trong kiểu chơi này, lá trên cùng của nọc cũng tự do, trước "
-                "khi được rút.",
+                "Trong kiểu chơi này, lá trên cùng của nọc cũng tự do, trước khi được rút.",
             ),
         ),
     ),
