@@ -279,3 +279,15 @@ def test_a_plain_card_list_reads_as_the_tokenizer_reads_it(order, spellings, sep
             _cards.parse_cards(text)
     else:
         assert _cards.parse_cards(text) == want
+
+
+@pytest.mark.parametrize("line", ["-1", "99999999999", "18.0"])
+def test_a_number_that_is_no_deal_number_is_a_bad_line(capsys, tmp_path, line):
+    """Named with its line, after the answers before it, and skipped by --skip-bad."""
+    path = tmp_path / "d.txt"
+    path.write_text(f"5\n{line}\n6\n")
+    status, out, err = run_main(capsys, "solve", "--file", str(path))
+    assert status == 2 and out.count("PY1-") == 1
+    assert "d.txt, line 2: a deal number" in err
+    status, out, err = run_main(capsys, "solve", "--file", str(path), "--skip-bad")
+    assert status == 0 and out.count("PY1-") == 2 and "line 2" in err

@@ -329,28 +329,38 @@ def read_deal_file(
     """The deals of a file, and (with ``skip_bad``) the errors of the lines skipped, each
     naming its line and why. The file is read a chunk at a time: blank lines and comments
     cost nothing, whatever their number."""
-    name = "standard input" if path == "-" else path
     lines, bad = [], []
     for where, content in deal_lines(path):
         try:
-            if content is TOO_LONG:
-                raise UsageError(
-                    f"{where}: a deal is a code, a deal number or 52 card tokens, got a line "
-                    f"of over {MAX_LINE_CHARS:,} characters"
-                )
+            refuse_too_long(where, content)
             lines.append(parse_deal(content, args, where))
         except UsageError as e:
             if not skip_bad:
                 raise
             bad.append(str(e))
     if not lines:
-        if bad:
-            raise UsageError(
-                f"{name} holds no deals ({len(bad):,} bad line"
-                f"{'s' if len(bad) != 1 else ''} skipped; the first: {bad[0]})"
-            )
-        raise UsageError(f"{name} holds no deals")
+        raise no_deals(path, bad)
     return lines, bad
+
+
+def refuse_too_long(where: str, content: str) -> None:
+    """A UsageError for a line deal_lines gave as TOO_LONG."""
+    if content is TOO_LONG:
+        raise UsageError(
+            f"{where}: a deal is a code, a deal number or 52 card tokens, got a line "
+            f"of over {MAX_LINE_CHARS:,} characters"
+        )
+
+
+def no_deals(path: str, bad: list[str]) -> UsageError:
+    """The error of a file without one deal (``bad``: the lines --skip-bad skipped)."""
+    name = "standard input" if path == "-" else path
+    if bad:
+        return UsageError(
+            f"{name} holds no deals ({len(bad):,} bad line"
+            f"{'s' if len(bad) != 1 else ''} skipped; the first: {bad[0]})"
+        )
+    return UsageError(f"{name} holds no deals")
 
 
 def report_bad(bad: list[str]) -> None:

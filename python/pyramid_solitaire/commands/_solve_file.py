@@ -22,12 +22,10 @@ from typing import Any
 
 import numpy as np
 
-from pyramid_core.shuffle import MAX_DEAL_NUMBER
 from pyramid_core.shuffle import decks as shuffle_decks
 
 from ..analysis.solver import LINE_WIDTH, _rows, solve_flagged, solve_lines
 from ..inputs.deals import deal_number_of
-from ..model.cards import Card
 from ..model.deal import Deal, codes_of
 from ..model.game import Game
 from ..model.rules import Rules
@@ -36,10 +34,11 @@ from ..runtime import parallel as _parallel
 from ._answers import Answers, keys_of, render
 from ._input import (
     CHUNK_END,
-    MAX_LINE_CHARS,
-    TOO_LONG,
+    _rules_for,
     deal_lines,
+    no_deals,
     parse_deal,
+    refuse_too_long,
     report_bad,
     threads,
 )
@@ -58,22 +57,22 @@ class _Block:
     texts: list[str] = field(default_factory=list)
     numbers: list[int] = field(default_factory=list)  # the deal number; -1: a card list
     rules: list[Rules] = field(default_factory=list)
-    layouts: dict[int, tuple[Card, ...]] = field(default_factory=dict)  # row -> its cards
+    layouts: dict[int, Deal] = field(default_factory=dict)  # row -> its deal (a card list)
     error: UsageError | None = None
 
     def __len__(self) -> int:
         return len(self.texts)
 
-    def add(self, text: str, number: int, rules: Rules, cards: Any = None) -> None:
-        if cards is not None:
-            self.layouts[len(self.texts)] = cards
+    def add(self, text: str, number: int, rules: Rules, layout: Deal | None = None) -> None:
+        if layout is not None:
+            self.layouts[len(self.texts)] = layout
         self.texts.append(text)
         self.numbers.append(number)
         self.rules.append(rules)
 
     def deal(self, i: int) -> Deal:
         if self.numbers[i] < 0:
-            return Deal._of_cards(self.layouts[i], self.rules[i])
+            return self.layouts[i]
         return Deal._of_shuffle(self.numbers[i], self.rules[i])
 
 
@@ -82,7 +81,6 @@ def _blocks(path: str, args: argparse.Namespace, bad: list[str]) -> Iterator[_Bl
     shuffled with its block's, on the worker), anything else as parse_deal reads it."""
     size = FIRST_BLOCK
     block = _Block()
-    number_rules: Rules | None = None  # (the rules of a deal number: the same for all)
     for where, content in deal_lines(path, chunk_ends=True):
         if content is CHUNK_END:  # all that was read is in: answer it before reading on
             if len(block):
@@ -90,22 +88,15 @@ def _blocks(path: str, args: argparse.Namespace, bad: list[str]) -> Iterator[_Bl
                 block, size = _Block(), min(2 * size, BLOCK)
             continue
         try:
-            if content is TOO_LONG:
-                raise UsageError(
-                    f"{where}: a deal is a code, a deal number or 52 card tokens, got a line "
-                    f"of over {MAX_LINE_CHARS:,} characters"
-                )
-            number = deal_number_of(content) if len(content) <= 40 else None
-            if number is not None and 0 <= number <= MAX_DEAL_NUMBER:
-                if number_rules is None:
-                    number_rules = parse_deal(content, args, where).deal.rules
-                assert number_rules is not None
-                block.add(content, number, number_rules)
+            refuse_too_long(where, content)
+            number = _plain_number(content)
+            if number is not None:  # (its cards are shuffled with its block's)
+                block.add(content, number, _rules_for(args, None))
             else:
                 deal = parse_deal(content, args, where).deal
                 assert deal.rules is not None  # (a line's deal is named under its rules)
                 if deal.number is None:
-                    block.add(content, -1, deal.rules, deal.cards)
+                    block.add(content, -1, deal.rules, deal)
                 else:
                     block.add(content, deal.number, deal.rules)
         except UsageError as e:
@@ -120,6 +111,17 @@ def _blocks(path: str, args: argparse.Namespace, bad: list[str]) -> Iterator[_Bl
             block, size = _Block(), min(2 * size, BLOCK)
     if len(block):
         yield block
+
+
+def _plain_number(content: str) -> int | None:
+    """The deal number a line is, when it is one; None for anything else, a number out of
+    range or written wrongly included (parse_deal then says what is wrong, naming the line)."""
+    if len(content) > 40:
+        return None
+    try:
+        return deal_number_of(content)
+    except ValueError:
+        return None
 
 
 def _solve_block(
@@ -137,8 +139,8 @@ def _solve_block(
         sub = np.empty((int(numbered.sum()), 52), np.uint8)
         shuffle_decks(numbers[numbered].astype(np.uint64), sub)
         decks[numbered] = sub
-    for row, cards in block.layouts.items():
-        decks[row] = cards
+    for row, layout in block.layouts.items():
+        decks[row] = layout.cards
     names = list(block.texts)
     rows = _rows(n)
     lines: list[Any] = [None] * n
@@ -259,13 +261,7 @@ def run_file(
     finally:
         bar.close()
     if not tally.deals:
-        name = "standard input" if path == "-" else path
-        if bad:
-            raise UsageError(
-                f"{name} holds no deals ({_args.count_of(len(bad), 'bad line')} skipped; "
-                f"the first: {bad[0]})"
-            )
-        raise UsageError(f"{name} holds no deals")
+        raise no_deals(path, bad)
     tally.summary(args, time.perf_counter() - t0)
     report_bad(bad)
     if tally.short:

@@ -48,20 +48,3 @@ def jsonable(value: Any) -> Any:
 def dumps(value: Any, **kwargs: Any) -> str:
     """Strict JSON text of ``value`` (``json.dumps`` with ``allow_nan=False``)."""
     return json.dumps(jsonable(value), allow_nan=False, **kwargs)
-
-
-def dumps_spliced(value: Any, splices: dict[str, str]) -> str:
-    """``dumps(value)``, where each string value equal to a key of ``splices`` (a marker
-    starting with a NUL character, which no other text holds) is written as that key's
-    value, JSON text already made: for many rows sharing a large part (the rules) or holding
-    a list made faster another way (a line's moves)."""
-    text = dumps(value)
-    for marker, raw in splices.items():
-        text = text.replace(json.dumps(marker), raw, 1)
-    return text
-
-
-def string_list(words: list[str]) -> str:
-    """The JSON text of a list of strings, each of which needs no escaping (ASCII tokens
-    such as move texts: checked by the caller's tests)."""
-    return '["' + '", "'.join(words) + '"]' if words else "[]"

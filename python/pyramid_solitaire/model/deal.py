@@ -170,14 +170,6 @@ class Deal:
         deal._rules = None if rules is None else Rules.coerce(rules)
         return deal
 
-    @classmethod
-    def _of_cards(cls, cards: tuple[Card, ...], rules: Rules | None) -> Deal:
-        """A layout whose cards were read already (a tuple of 52 Cards, each once)."""
-        deal = object.__new__(cls)
-        deal._cards, deal._number = cards, None
-        deal._rules = rules
-        return deal
-
     # ---- constructors -----------------------------------------------------------------------
     @classmethod
     def from_number(cls, number: int, rules: Rules | str | None = "pyramide") -> Deal:
