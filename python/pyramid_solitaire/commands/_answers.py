@@ -54,13 +54,13 @@ class Answers:
             "seconds": np.array([s.seconds], np.float64),
             "stop": np.array([STOP_NAMES.index(s.stopped_by or "none")], np.int8),
         }
-        line = None if s.moves is None else keys_of(s.moves)
+        line = None if s.moves is None else card_codes_of(s.moves)
         return cls(
             [name],
             [rules],
             rows,
             [line],
-            {} if best is None else {0: (best[0], keys_of(best[1]))},
+            {} if best is None else {0: (best[0], card_codes_of(best[1]))},
         )
 
     def short(self, args: argparse.Namespace) -> int:
@@ -77,7 +77,8 @@ class Answers:
         return int(short.sum())
 
 
-def keys_of(moves: list[Move]) -> np.ndarray:
+def card_codes_of(moves: list[Move]) -> np.ndarray:
+    """The moves' card codes (model.game.card_code), as a block's lines hold them."""
     return np.array([card_code(m) for m in moves], np.int64)
 
 
@@ -208,8 +209,19 @@ def _cells() -> Any:
 
 # ---- JSON -----------------------------------------------------------------------------------
 
-_SLOTS: tuple[str, ...] = ("deal", "rules", "winnable", "n_moves", "optimal", "moves", "nodes")
-_SLOTS += ("seconds", "stopped_by", "max_removed", "max_removed_moves")
+_SLOTS = (  # the values of an answer's JSON object that vary: solution_dict's, then ours
+    "deal",
+    "rules",
+    "winnable",
+    "n_moves",
+    "optimal",
+    "moves",
+    "nodes",
+    "seconds",
+    "stopped_by",
+    "max_removed",
+    "max_removed_moves",
+)
 
 
 def _template(args: argparse.Namespace) -> str:

@@ -31,7 +31,7 @@ from ..model.game import Game
 from ..model.rules import Rules
 from ..runtime import args as _args
 from ..runtime import parallel as _parallel
-from ._answers import Answers, keys_of, render
+from ._answers import Answers, card_codes_of, render
 from ._input import (
     CHUNK_END,
     _rules_for,
@@ -164,7 +164,7 @@ def _solve_block(
     for i in np.flatnonzero(rows["winnable"] == 1).tolist():
         if rows["n_moves"][i] > LINE_WIDTH:  # a line too long to keep: found again alone
             s, _ = solve_flagged(Game(block.deal(i)), objective, budget, flag)
-            lines[i] = keys_of(s.moves or [])
+            lines[i] = card_codes_of(s.moves or [])
     return block, Answers(names, block.rules, rows, lines, best)
 
 
@@ -195,7 +195,7 @@ def _most_removed(
             out[i] = None
         elif m["n_moves"][j] > LINE_WIDTH:  # too long to keep: found again alone
             _, again = solve_flagged(Game(block.deal(i)), "any", budget, flag, True)
-            out[i] = None if again is None else (again[0], keys_of(again[1]))
+            out[i] = None if again is None else (again[0], card_codes_of(again[1]))
         else:
             out[i] = (int(m["max_removed"][j]), kept[j])
     return out
