@@ -11,7 +11,7 @@ from ..model.profiles import Profile
 from ..runtime import args as _args
 from ..runtime.atomic import folder_problem
 from ..session.messages import LANGUAGES
-from .cli import UsageError, path_arg
+from .cli import Terminated, UsageError, path_arg
 
 EXTRA_HINT = {
     "tui": ("the terminal game needs Textual", "tui"),
@@ -161,12 +161,15 @@ def _run(args: argparse.Namespace) -> int:
         if getattr(args, flag) != default:
             raise UsageError(f"--{flag.replace('_', '-')} goes with --web")
     _need("tui")
-    from ..tui import run_tui
+    from ..tui import TERMINATED, run_tui
 
-    return run_tui(
+    status = run_tui(
         code=args.code,
         profile=profile.name,
         lang=args.lang,
         save_path=args.save,
         stats_path=args.db,
     )
+    if status == TERMINATED:  # the game saved and ended on SIGTERM: said as everywhere
+        raise Terminated()
+    return status

@@ -292,14 +292,15 @@ class PyramidApp(App[None]):
         except OSError as e:
             self.note(label("not_remembered", self.session.lang, why=e.strerror or e))
 
-    def quit_game(self) -> None:
-        """Save (so the clock is kept to the second) and quit."""
+    def quit_game(self, return_code: int = 0) -> None:
+        """Save (so the clock is kept to the second) and quit (``return_code``: the exit
+        status :meth:`run` gives back)."""
         if self.save_path is not None:
             try:
                 self.session.save(self.save_path)
             except OSError:
                 pass
-        self.exit()
+        self.exit(return_code=return_code)
 
     def action_quit_game(self) -> None:
         self.quit_game()
