@@ -29,7 +29,7 @@ def run_tui(
         app.run()
         return app.return_code or 0
 
-    def on_sigterm(signum: int, frame: object) -> None:
+    def on_sigterm(signum: int, frame: Any) -> None:
         # `timeout` and service managers send SIGCONT right after SIGTERM: once ending,
         # resuming means nothing (Textual's own SIGCONT handler would restart the screen).
         if hasattr(signal, "SIGCONT"):
@@ -45,7 +45,7 @@ def run_tui(
 
     before = signal.getsignal(signal.SIGTERM)
 
-    def before_handler(signum: int, frame: object) -> None:
+    def before_handler(signum: int, frame: Any) -> None:
         if callable(before):
             before(signum, frame)
         elif before != signal.SIG_IGN:
