@@ -116,6 +116,7 @@ def test_the_protocol_ops(tmp_path):
             "hint",
             "undo",
             "redo",
+            "history",
         }
     )
 

@@ -48,6 +48,7 @@ OPS = (
     "save",
     "load",
     "stats",
+    "stats_reset",
     "lang",
     "howto",
     "quit",
@@ -289,6 +290,8 @@ class Server:
             "chance",
             "save",
             "stats",
+            "stats_reset",
+            "history",
             "winnable_only",
         ]
         if not self.files:
@@ -411,21 +414,73 @@ class Server:
             raise ProtocolError("io_error", str(e)) from None
         return self._reply([self.session._msg("loaded")])
 
+    @staticmethod
+    def _profile_field(request: dict[str, Any]) -> str | None:
+        """The request's ``profile``: a known profile's name, or None when absent."""
+        profile = request.get("profile")
+        if profile is None:
+            return None
+        try:
+            return Profile.preset(profile).name
+        except ValueError:
+            raise ProtocolError(
+                "bad_request",
+                f"profile must be one of {', '.join(Profile.names())}, got {excerpt(profile)}",
+            ) from None
+
+    def _stats_of(self, store: Any, profile: str | None, limit: int = 20) -> dict[str, Any]:
+        """The ``stats`` object: the summary, high scores, history and best of a profile."""
+        points = None if profile is None else Profile.preset(profile).scoring.gives_points
+        return {
+            **store.summary(profile),
+            "points": points,
+            "high_scores": store.high_scores(profile),
+            "history": store.history(profile, limit),
+            "best_of": None if profile is None else store.best_of(profile),
+        }
+
     def _op_stats(self, request: dict[str, Any]) -> dict[str, Any]:
         from .stats import StatsStore
 
-        profile = request.get("profile")
-        if profile is not None:
-            profile = Profile.preset(profile).name  # an unknown one: bad_request
-        points = None if profile is None else Profile.preset(profile).scoring.gives_points
+        profile = self._profile_field(request)
+        limit = request.get("limit", 20)
+        if isinstance(limit, float) and limit.is_integer():
+            limit = int(limit)
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 1000:
+            raise ProtocolError(
+                "bad_request",
+                f"limit is a whole number 1 .. 1000 (games of the history), got {excerpt(limit)}",
+            )
         with StatsStore(self.stats_path, read_only=True) as store:
-            return {
-                "stats": {
-                    **store.summary(profile),
-                    "points": points,
-                    "high_scores": store.high_scores(profile),
-                }
-            }
+            return {"stats": self._stats_of(store, profile, limit)}
+
+    def _op_stats_reset(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Delete the games recorded, of one profile (``profile``) or all (``"all": true``):
+        the frontend asks the player first. ``deleted``: how many; ``stats``: as now."""
+        from .stats import StatsStore
+
+        every = request.get("all", False)
+        if not isinstance(every, bool):
+            raise ProtocolError("bad_request", f"all is true or false, got {excerpt(every)}")
+        profile = self._profile_field(request)
+        if (profile is None) == (not every):
+            raise ProtocolError(
+                "missing_field" if profile is None else "bad_request",
+                "stats_reset needs 'profile' (one game type's games) or \"all\": true "
+                "(every game), not both",
+            )
+        with StatsStore(self.stats_path, read_only=True) as probe:
+            exists = probe.exists
+        deleted = 0
+        if exists:  # nothing recorded yet: nothing to delete, no file created
+            try:
+                store = StatsStore(self.stats_path)
+            except ValueError as e:
+                raise ProtocolError("io_error", f"cannot reset the statistics: {e}") from None
+            with store:
+                deleted = store.reset(profile)
+        with StatsStore(self.stats_path, read_only=True) as store:
+            return {"deleted": deleted, "stats": self._stats_of(store, profile)}
 
     def _op_howto(self, request: dict[str, Any]) -> dict[str, Any]:
         """The rules page of a game type (default: the session's, else pyramide) in a

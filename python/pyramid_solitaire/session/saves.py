@@ -68,6 +68,7 @@ def to_document(session: Session) -> dict[str, Any]:
         "ended": session._ended_at is not None,
         "selection": session.selection,
         "assisted": session.assisted,
+        "hints": session.hints,
         "no_chance_told": session._no_chance_told,
         "recorded": session._recorded,
         "difficulty": session.difficulty.to_dict(),
@@ -127,6 +128,7 @@ class Saved:
     ended: bool
     paused: bool
     assisted: bool
+    hints: int
     no_chance_told: bool
     recorded: bool
     difficulty: Any  # its dict, or None (computed again when asked)
@@ -206,6 +208,7 @@ def read_document(doc: Any) -> Saved:
         ended=_args.flag("ended", _key(doc, "ended", "the save")),
         paused=_args.flag("paused", _key(doc, "paused", "the save")),
         assisted=_args.flag("assisted", _key(doc, "assisted", "the save")),
+        hints=_count("hints", doc.get("hints", 0)),  # (saves before it had none)
         no_chance_told=_args.flag("no_chance_told", _key(doc, "no_chance_told", "the save")),
         recorded=_args.flag("recorded", doc.get("recorded", False)),
         difficulty=doc.get("difficulty"),

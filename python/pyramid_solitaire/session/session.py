@@ -14,6 +14,7 @@ solver. A frontend only draws :meth:`Session.state` and forwards input.
 
 from __future__ import annotations
 
+import datetime
 import functools
 import os
 import time
@@ -117,6 +118,8 @@ class Session:
 
     autosave: str | os.PathLike[str] | None = None
     stats: Any = None
+    #: The date of the daily deal this game is (:mod:`.daily`), or None for another deal.
+    daily: datetime.date | None = None
 
     def __init__(
         self,
@@ -174,6 +177,7 @@ class Session:
         self.moves = 0
         self.selection: Target | None = None
         self.assisted = False
+        self.hints = 0  # hints given in this game (the statistics record them)
         self._undo: deque[_Action] = deque(maxlen=self.profile.undo_limit)
         self._redo: list[_Action] = []
         self._t0 = self._clock()
@@ -540,7 +544,10 @@ class Session:
         self.assisted = True
         if self.fair_hints:  # the hindsight policy's move: nothing unseen is looked at
             fair = hint(self.game, fair=True)
-            return [self._hint_message(fair, fair=True)] if fair else [self._msg("no_hint")]
+            if fair is None:
+                return [self._msg("no_hint")]
+            self.hints += 1
+            return [self._hint_message(fair, fair=True)]
         budget = max(self.profile.notice_seconds, 0.5)
         t0 = time.monotonic()
         best = solve(self.game, objective="min_moves", max_seconds=budget / 2)
@@ -556,6 +563,7 @@ class Session:
                 return [self._msg("hint_unknown")]
             if move is None:
                 return [self._msg("no_hint")]
+        self.hints += 1
         return [self._hint_message(move, **extra)]
 
     def _hint_message(self, move: Move, **extra: Any) -> Message:
@@ -637,6 +645,7 @@ class Session:
             "paused": self.paused,
             "status": str(self.status),
             "assisted": self.assisted,
+            "hints": self.hints,
             "fair_hints": self.fair_hints,
             "can_undo": self.can_undo,
             "can_redo": self.can_redo,
@@ -701,6 +710,7 @@ class Session:
         elif saved.paused:
             s._paused_at = now
         s.assisted = saved.assisted
+        s.hints = saved.hints
         s._no_chance_told = saved.no_chance_told
         s._recorded = saved.recorded
         if saved.difficulty is not None:  # else computed again when asked

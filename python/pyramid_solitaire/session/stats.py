@@ -24,7 +24,7 @@ from ..runtime.atomic import folder_problem
 if TYPE_CHECKING:  # pragma: no cover
     from .session import Session
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 LOCK_SECONDS = 30  # how long a writer waits for another one
 RESULTS = ("won", "lost", "abandoned")
 
@@ -49,7 +49,16 @@ _MIGRATIONS = [
     CREATE INDEX games_profile ON games (profile, id);
     CREATE INDEX games_cards ON games (cards, profile);
     """,
+    # 2: the hints the player took, and the date of a daily deal (session/daily.py)
+    """
+    ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN daily TEXT;  -- YYYY-MM-DD: a daily deal's date, else NULL
+    CREATE INDEX games_daily ON games (profile, daily) WHERE daily IS NOT NULL;
+    """,
 ]
+#: What an older file's rows read as for the columns a later migration added (a read-only
+#: store never migrates the file it reads): by the schema version that added them.
+_ADDED = {2: {"hints": "0", "daily": "NULL"}}
 
 
 def _retry(step: Any) -> Any:
@@ -181,6 +190,7 @@ class StatsStore:
                 _retry(lambda: self._db.execute("PRAGMA journal_mode=WAL"))
                 _retry(self._migrate)
                 self.exists = self.writable = True
+            self._version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
         except sqlite3.OperationalError as e:
             if "locked" in str(e):
                 raise ValueError(
@@ -283,6 +293,14 @@ class StatsStore:
                 self._db.execute("ROLLBACK")
                 raise
 
+    def _col(self, name: str) -> str:
+        """The column ``name`` in a query: what an older file's rows read as when the file
+        predates it (a read-only store reads a file as it is, never migrating it)."""
+        for version, columns in _ADDED.items():
+            if name in columns and self._version < version:
+                return f"{columns[name]} AS {name}"
+        return name
+
     def close(self) -> None:
         self._db.close()
 
@@ -310,7 +328,8 @@ class StatsStore:
         self, session: Session, result: str | None = None, difficulty: float | None = None
     ) -> int:
         """Record a game: ``result`` ``won``, ``lost`` or ``abandoned`` (default: from the
-        session's status, ``abandoned`` while it is still playing). Returns its row id."""
+        session's status, ``abandoned`` while it is still playing), with the hints the player
+        took and, for a daily deal, its date. Returns its row id."""
         if self.read_only:
             raise ValueError(f"{self.path} was opened read-only: games cannot be recorded")
         from ..model.game import Status
@@ -337,6 +356,8 @@ class StatsStore:
             None if difficulty is None else _args.real("difficulty", difficulty, positive=False),
             int(session.assisted),
             _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+            int(session.hints),
+            None if session.daily is None else session.daily.isoformat(),
         )
         self._db.execute("BEGIN IMMEDIATE")  # the streak reads the profile's last game
         try:
@@ -348,8 +369,8 @@ class StatsStore:
             streak = before + 1 if result == "won" else 0
             cur = self._db.execute(
                 "INSERT INTO games (code, cards, profile, result, score, moves, seconds, "
-                "pyramid_removed, difficulty, assisted, finished_at, streak) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                "pyramid_removed, difficulty, assisted, finished_at, hints, daily, streak) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (*row, streak),
             )
             self._db.execute("COMMIT")
@@ -358,12 +379,38 @@ class StatsStore:
             raise
         return int(cur.lastrowid or 0)
 
+    @_explained
+    def reset(self, profile: str | None = None) -> int:
+        """Delete the games recorded: all of them, or ``profile``'s only (the other
+        profiles' games and streaks are kept). Returns how many were deleted."""
+        if self.read_only:
+            raise ValueError(f"{self.path} was opened read-only: games cannot be deleted")
+        if profile is not None and not isinstance(profile, str):
+            raise ValueError(f"profile is a profile's name, got {_args.excerpt(profile)}")
+        where, args = self._where(profile, None)
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            cur = self._db.execute("DELETE FROM games" + where, args)
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        return int(cur.rowcount)
+
     # ---- queries -----------------------------------------------------------------------------
     @_explained
-    def summary(self, profile: str | None = None, deal: str | None = None) -> dict[str, Any]:
+    def summary(
+        self,
+        profile: str | None = None,
+        deal: str | None = None,
+        *,
+        today: _dt.date | None = None,
+    ) -> dict[str, Any]:
         """Games, wins, win rate, best score, fewest moves and fastest time of a win, and the
         current and best winning streaks; for one profile and/or one deal (a code or card
-        list) when given."""
+        list) when given. ``by_difficulty``: games, wins and win rate by the deals'
+        difficulty label (every label, in level order); ``daily``: the daily deals' figures
+        (:meth:`daily`, ``today`` the date their current streak runs to)."""
         where, args = self._where(profile, deal)
         games, wins, best, fewest, fastest = self._db.execute(
             "SELECT count(*), coalesce(sum(result = 'won'), 0), max(score), "
@@ -402,14 +449,162 @@ class StatsStore:
             "fastest_win": fastest,
             "current_streak": current,
             "best_streak": best_streak,
+            "by_difficulty": self._by_difficulty(where, args),
+            "daily": self._daily(where, args, today),
         }
+
+    def _by_difficulty(self, where: str, args: tuple[Any, ...]) -> dict[str, dict[str, Any]]:
+        from .difficulty import LABELS
+
+        counts = {level: [0, 0] for level in LABELS}
+        for level, games, wins in self._db.execute(
+            "SELECT CAST(difficulty AS INTEGER), count(*), coalesce(sum(result = 'won'), 0) "
+            "FROM games" + (where + " AND" if where else " WHERE") + " difficulty IS NOT NULL "
+            "GROUP BY 1",
+            args,
+        ):
+            level = _typed("difficulty", level, (int,))
+            if level in counts:  # (a level no rating gives is no label's)
+                counts[level] = [_typed("result", games, (int,)), _typed("result", wins, (int,))]
+        return {
+            LABELS[level]: {"games": g, "wins": w, "win_rate": w / g if g else None}
+            for level, (g, w) in counts.items()
+        }
+
+    @_explained
+    def daily(self, profile: str | None = None, *, today: _dt.date | None = None) -> dict[str, Any]:
+        """The daily deals' figures (docs/session.md, "Daily deal"): ``played`` (the dates
+        whose daily deal was played), ``won`` (the dates whose daily deal was won at least
+        once), ``current_streak`` (won dates in a row up to ``today``, default the local
+        date, or up to the day before while today's is not won yet), ``best_streak``,
+        ``won_today`` and ``today`` (the date, YYYY-MM-DD). A date is the deal's, not the day
+        it was played on. Across profiles (``profile`` None) a date counts as won when some
+        profile's daily deal of that date was won."""
+        where, args = self._where(profile, None)
+        return self._daily(where, args, today)
+
+    def _daily(self, where: str, args: tuple[Any, ...], today: _dt.date | None) -> dict[str, Any]:
+        if today is None:
+            today = _dt.date.today()
+        elif isinstance(today, _dt.datetime):
+            today = today.date()
+        elif not isinstance(today, _dt.date):
+            raise ValueError(f"today is a datetime.date, got {_args.excerpt(today)}")
+        played, won = set(), set()
+        daily = self._col("daily")
+        for date, any_won in self._db.execute(
+            f"SELECT daily, max(result = 'won') FROM (SELECT {daily}, result FROM games"
+            + where
+            + ") WHERE daily IS NOT NULL GROUP BY daily",
+            args,
+        ):
+            try:
+                day = _dt.date.fromisoformat(_typed("daily", date, (str,)))
+            except ValueError:
+                raise sqlite3.DatabaseError(
+                    f"the column daily holds {_args.excerpt(date, 30)}, not a date"
+                ) from None
+            played.add(day)
+            if any_won:
+                won.add(day)
+        best = run = 0
+        previous: _dt.date | None = None
+        for day in sorted(won):
+            run = run + 1 if previous is not None and (day - previous).days == 1 else 1
+            best, previous = max(best, run), day
+        one = _dt.timedelta(days=1)
+        day, current = (today if today in won else today - one), 0
+        while day in won:
+            current, day = current + 1, day - one
+        return {
+            "played": len(played),
+            "won": len(won),
+            "current_streak": current,
+            "best_streak": best,
+            "won_today": today in won,
+            "today": today.isoformat(),
+        }
+
+    @_explained
+    def best_of(self, profile: str, *, today: _dt.date | None = None) -> dict[str, Any]:
+        """The best of a game type, as both games show it when a game ends, won or lost
+        (docs/session.md, "The best of this game type"): ``games``, ``wins``, ``win_rate``,
+        ``best_score`` (the best score of any game; None for a game type without points),
+        ``fewest_moves`` and ``fastest_win`` (of a win; None before the first),
+        ``current_streak``, ``best_streak``, and ``shown``: the keys the end dialog shows, in
+        order (``games``, ``wins``, then each of ``best_score``, ``fewest_moves`` and
+        ``fastest_win`` that is not None), each under the label of its name."""
+        from ..model.profiles import Profile
+
+        if not isinstance(profile, str):
+            raise ValueError(f"profile is a profile's name, got {_args.excerpt(profile)}")
+        try:
+            points = Profile.preset(profile).scoring.gives_points
+        except ValueError:  # a profile of the user's own
+            points = True
+        s = self.summary(profile, today=today)
+        out = {
+            "profile": profile,
+            "games": s["games"],
+            "wins": s["wins"],
+            "win_rate": s["win_rate"],
+            "best_score": s["best_score"] if points else None,
+            "fewest_moves": s["fewest_moves"],
+            "fastest_win": s["fastest_win"],
+            "current_streak": s["current_streak"],
+            "best_streak": s["best_streak"],
+        }
+        out["shown"] = ["games", "wins"] + [
+            key for key in ("best_score", "fewest_moves", "fastest_win") if out[key] is not None
+        ]
+        return out
+
+    @_explained
+    def history(self, profile: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
+        """The games recorded last, newest first (of one profile when given): each with
+        ``finished_at`` (UTC, ISO 8601), ``profile``, ``result``, ``score``, ``moves``,
+        ``seconds``, ``difficulty`` (the deal's label, or None), ``level``, ``hints``,
+        ``assisted`` (0 or 1), ``code`` (None for a card list) and ``daily`` (the daily
+        deal's date, or None)."""
+        from .difficulty import LABELS
+
+        limit = _args.whole("limit", limit, 1, 10_000)
+        where, args = self._where(profile, None)
+        rows = self._db.execute(
+            "SELECT finished_at, profile, result, score, moves, seconds, difficulty, "
+            f"{self._col('hints')}, assisted, code, {self._col('daily')} "
+            "FROM games" + where + " ORDER BY id DESC LIMIT ?",
+            (*args, limit),
+        ).fetchall()
+        kinds: dict[str, tuple[tuple[type, ...], bool]] = {
+            "finished_at": ((str,), False),
+            "profile": ((str,), False),
+            "result": ((str,), False),
+            "score": ((int,), False),
+            "moves": ((int,), False),
+            "seconds": (_NUMBER, False),
+            "level": (_NUMBER, True),
+            "hints": ((int,), False),
+            "assisted": ((int,), False),
+            "code": ((str,), True),
+            "daily": ((str,), True),
+        }
+        out = []
+        for row in rows:
+            game = {key: _typed(key, value, *kinds[key]) for key, value in zip(kinds, row)}
+            level = game["level"]
+            game["level"] = None if level is None else int(level)
+            game["difficulty"] = LABELS.get(game["level"]) if level is not None else None
+            out.append(game)
+        return out
 
     @_explained
     def high_scores(
         self, profile: str | None = None, limit: int = 10, deal: str | None = None
     ) -> list[dict[str, Any]]:
         """The best wins (of one profile and/or one deal when given), ranked by the
-        profile's ranking (default: score, then time, then moves)."""
+        profile's ranking (default: score, then time, then moves); each row has the hints
+        the player took and the daily deal's date (None for another deal)."""
         limit = _args.whole("limit", limit, 1, 10_000)
         where, args = self._where(profile, deal)
         order = "score DESC, seconds, moves"
@@ -422,7 +617,8 @@ class StatsStore:
                 ranking = ("score", "seconds", "moves")
             order = ", ".join("score DESC" if r == "score" else r for r in ranking)
         rows = self._db.execute(
-            "SELECT code, cards, profile, result, score, moves, seconds, assisted, finished_at "
+            "SELECT code, cards, profile, result, score, moves, seconds, assisted, finished_at, "
+            f"{self._col('hints')}, {self._col('daily')} "
             "FROM games" + (where + " AND" if where else " WHERE") + " result = 'won' "
             f"ORDER BY {order}, id LIMIT ?",
             (*args, limit),
@@ -437,6 +633,8 @@ class StatsStore:
             "seconds": (_NUMBER, False),
             "assisted": ((int,), False),
             "finished_at": ((str,), False),
+            "hints": ((int,), False),
+            "daily": ((str,), True),
         }
         return [
             {key: _typed(key, value, *kinds[key]) for key, value in zip(kinds, row)} for row in rows
