@@ -117,6 +117,7 @@ def test_the_protocol_ops(tmp_path):
             "undo",
             "redo",
             "history",
+            "daily",
         }
     )
 

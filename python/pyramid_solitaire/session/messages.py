@@ -102,6 +102,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "loaded": {"en": "Saved game resumed", "vi": "Đã mở lại ván bài đã lưu"},
     "difficulty": {"en": "Difficulty: {label}", "vi": "Độ khó: {label}"},
+    # a daily deal's greeting (args: date, YYYY-MM-DD; shown, as the language writes dates)
+    "daily": {"en": "Daily deal of {shown}", "vi": "Ván bài hằng ngày, ngày {shown}"},
     # the game types' names, as players read them
     "game_pyramide": {"en": "Pyramide", "vi": "Pyramide"},
     "game_three-pass": {"en": "Three passes", "vi": "Ba lượt"},

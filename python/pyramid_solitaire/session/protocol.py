@@ -292,6 +292,7 @@ class Server:
             "stats",
             "stats_reset",
             "history",
+            "daily",
             "winnable_only",
         ]
         if not self.files:
@@ -312,10 +313,22 @@ class Server:
     def _op_new(self, request: dict[str, Any]) -> dict[str, Any]:
         profile = request.get("profile")
         lang = check_lang(request.get("lang", "en"))
-        given = [k for k in ("code", "cards", "random") if k in request]
+        given = [k for k in ("code", "cards", "random", "daily") if k in request]
         if len(given) > 1:
-            raise ProtocolError("bad_request", "new takes one of code, cards or random")
-        if not given or "random" in given:
+            raise ProtocolError("bad_request", "new takes one of code, cards, random or daily")
+        if given == ["daily"]:
+            daily = request["daily"]
+            if daily is not True and not isinstance(daily, str):
+                raise ProtocolError(
+                    "bad_request",
+                    f"daily is true (today's daily deal, by the server's clock) or a date "
+                    f"YYYY-MM-DD, got {excerpt(daily)}",
+                )
+            from .daily import parse_date, today
+
+            day = today() if daily is True else parse_date(daily, "daily")
+            session = Session.new_daily(profile or "pyramide", day, clock=self.clock, lang=lang)
+        elif not given or "random" in given:
             random = request.get("random", {})
             if random is True or random is None:
                 random = {}

@@ -14,6 +14,7 @@ naming the file and the problem, and is never changed or deleted.
 
 from __future__ import annotations
 
+import datetime
 import os
 import stat
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from ..model.profiles import Profile, Scoring
 from ..model.rules import Rules
 from ..runtime import args as _args
 from ..runtime.atomic import write_atomic
+from .daily import parse_date
 
 if TYPE_CHECKING:  # pragma: no cover
     from .session import Session
@@ -69,6 +71,7 @@ def to_document(session: Session) -> dict[str, Any]:
         "selection": session.selection,
         "assisted": session.assisted,
         "hints": session.hints,
+        "daily": None if session.daily is None else session.daily.isoformat(),
         "no_chance_told": session._no_chance_told,
         "recorded": session._recorded,
         "difficulty": session.difficulty.to_dict(),
@@ -129,6 +132,7 @@ class Saved:
     paused: bool
     assisted: bool
     hints: int
+    daily: datetime.date | None  # the daily deal's date, or None
     no_chance_told: bool
     recorded: bool
     difficulty: Any  # its dict, or None (computed again when asked)
@@ -209,6 +213,7 @@ def read_document(doc: Any) -> Saved:
         paused=_args.flag("paused", _key(doc, "paused", "the save")),
         assisted=_args.flag("assisted", _key(doc, "assisted", "the save")),
         hints=_count("hints", doc.get("hints", 0)),  # (saves before it had none)
+        daily=None if doc.get("daily") is None else parse_date(doc["daily"], "daily"),
         no_chance_told=_args.flag("no_chance_told", _key(doc, "no_chance_told", "the save")),
         recorded=_args.flag("recorded", doc.get("recorded", False)),
         difficulty=doc.get("difficulty"),

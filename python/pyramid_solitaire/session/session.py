@@ -168,6 +168,25 @@ class Session:
         profile = Profile.preset(profile)
         return cls(random_deal(profile, rng, winnable_only), profile, **kwargs)
 
+    @classmethod
+    def new_daily(
+        cls,
+        profile: Profile | str = "pyramide",
+        date: datetime.date | str | None = None,
+        **kwargs: Any,
+    ) -> Session:
+        """A session on the daily deal of ``date`` (a :class:`datetime.date`, or
+        ``YYYY-MM-DD``; default the local date today) for ``profile``: the same winnable
+        deal for every player on that date (:mod:`.daily`). ``session.daily`` is the date;
+        the statistics record it."""
+        from .daily import daily_deal, parse_date, today
+
+        profile = Profile.preset(profile)
+        day = today() if date is None else parse_date(date, "date")
+        session = cls(daily_deal(profile, day), profile, **kwargs)
+        session.daily = day
+        return session
+
     def _start(self, game: Game) -> None:
         if getattr(self, "game", None) is not None:
             self.abandon()
@@ -201,14 +220,25 @@ class Session:
         *,
         winnable_only: bool = False,
         rng: Any = None,
+        daily: datetime.date | str | bool | None = None,
     ) -> list[Message]:
         """A new game of ``deal`` (for example a pasted code; None: a random numbered deal,
         ``winnable_only`` as in :meth:`new_random`), under ``profile`` (default: this
-        session's). A game with moves that is left is recorded as abandoned."""
+        session's). ``daily``: the daily deal of that date (a :class:`datetime.date` or
+        ``YYYY-MM-DD``; True: today's) instead, as :meth:`new_daily`. A game with moves
+        that is left is recorded as abandoned."""
         new_profile = self.profile if profile is None else Profile.preset(profile)
         if profile is None:
             new_profile = profile_of_code(deal, new_profile)
-        if deal is None:
+        day: datetime.date | None = None
+        if daily is not None and daily is not False:
+            from .daily import daily_deal, parse_date, today
+
+            if deal is not None:
+                raise ValueError("new_deal takes a deal or daily, not both")
+            day = today() if daily is True else parse_date(daily, "daily")
+            deal = daily_deal(new_profile, day)
+        elif deal is None:
             deal = random_deal(new_profile, rng, winnable_only)
         game = Game(deal, new_profile.rules)  # a bad deal raises: nothing changed
         if new_profile is not self.profile:
@@ -216,6 +246,7 @@ class Session:
             self.profile = new_profile
             self._recorded = True  # (the new game is _start's)
         self._start(game)
+        self.daily = day
         return self.greeting()
 
     def abandon(self) -> None:
@@ -259,14 +290,22 @@ class Session:
         ]
 
     def greeting(self) -> list[Message]:
-        """What a game says when it starts: its difficulty."""
-        return [
+        """What a game says when it starts: that it is the daily deal of its date (message
+        ``daily``, args ``date``: YYYY-MM-DD), then its difficulty."""
+        said = [] if self.daily is None else [self._daily_message()]
+        return said + [
             self._msg(
                 "difficulty",
                 level=self.difficulty.level,
                 label=self._msg(f"difficulty_{self.difficulty.label}").text,
             )
         ]
+
+    def _daily_message(self) -> Message:
+        day = self.daily
+        assert day is not None
+        shown = f"{day.day:02}/{day.month:02}/{day.year:04}" if self.lang == "vi" else None
+        return self._msg("daily", date=day.isoformat(), shown=shown or day.isoformat())
 
     @property
     def difficulty(self) -> Difficulty:
@@ -656,6 +695,7 @@ class Session:
             "foundation": removed[-1].token if removed else None,
             "show_redeals": self.profile.show_redeals,
             "under_way": self.under_way,
+            "daily": None if self.daily is None else self.daily.isoformat(),
             "difficulty": {
                 "level": self.difficulty.level,
                 "label": self.difficulty.label,
@@ -710,6 +750,7 @@ class Session:
         elif saved.paused:
             s._paused_at = now
         s.assisted = saved.assisted
+        s.daily = saved.daily
         s.hints = saved.hints
         s._no_chance_told = saved.no_chance_told
         s._recorded = saved.recorded
