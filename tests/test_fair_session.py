@@ -118,6 +118,7 @@ def test_the_protocol_ops(tmp_path):
             "redo",
             "history",
             "daily",
+            "difficulty",
         }
     )
 

@@ -104,18 +104,24 @@ def rate(deal: Any, rules: Any = None) -> Difficulty:
 
 
 @functools.lru_cache(maxsize=4096)
-def _rate(cards: tuple[int, ...], rules: Any) -> Difficulty:
+def _playouts(cards: tuple[int, ...], rules: Any) -> tuple[float, bool]:
+    """Step 1: the share of random playouts won, and whether greedy won."""
     from ..analysis.simulate import simulate
-    from ..analysis.solver import solve
-    from ..model.deal import Deal
 
-    deal = Deal.from_cards(list(cards), rules=rules)
     deck = np.asarray(cards, dtype=np.uint8)
     games = np.tile(deck, (PLAYOUTS, 1))
     random = simulate(deals=games, rules=rules, policy="random", seed=SEED, threads=1)
     greedy = simulate(deals=games[:1], rules=rules, policy="greedy", threads=1)
-    p = random.wins / PLAYOUTS
-    greedy_won = bool(greedy.wins)
+    return random.wins / PLAYOUTS, bool(greedy.wins)
+
+
+@functools.lru_cache(maxsize=4096)
+def _rate(cards: tuple[int, ...], rules: Any) -> Difficulty:
+    from ..analysis.solver import solve
+    from ..model.deal import Deal
+
+    deal = Deal.from_cards(list(cards), rules=rules)
+    p, greedy_won = _playouts(cards, rules)
     winnable: bool | None
     level, winnable, nodes = level_of(p, greedy_won), p > 0 or greedy_won, 0
     if not winnable:
@@ -124,3 +130,95 @@ def _rate(cards: tuple[int, ...], rules: Any) -> Difficulty:
         if winnable is False:
             level = 6
     return Difficulty(level, winnable, p, greedy_won, nodes)
+
+
+# ---- new deals of a chosen difficulty ------------------------------------------------------
+
+#: The difficulties a player chooses among, and the levels each one takes.
+CHOICES: dict[str, tuple[int, ...]] = {"easy": (1,), "medium": (2,), "hard": (3, 4, 5)}
+#: Candidates drawn before giving up.
+TRIES = 2000
+#: The solver's budget (positions, not seconds: the same choice on every machine) to prove
+#: winnable a "hard" candidate that no playout won (level 5).
+HARD_NODES = 200_000
+#: The choices each preset offers: those that at least 1 random deal in 200 has (measured on
+#: 2,000 random deals per preset: three-pass's easy deals are 0.75 %, classic-draw3's medium
+#: ones 1.2 %). Under one-pass classic random play almost never wins, so no deal is easy or
+#: medium (none in 2,000); under classic-draw3 none is easy.
+OFFERED: dict[str, tuple[str, ...]] = {
+    "pyramide": ("easy", "medium", "hard"),
+    "three-pass": ("easy", "medium", "hard"),
+    "unlimited": ("easy", "medium", "hard"),
+    "classic": ("hard",),
+    "classic-draw3": ("medium", "hard"),
+    "msc": ("easy", "medium", "hard"),
+}
+
+
+def offered(profile: Any) -> tuple[str, ...]:
+    """The difficulties a player may choose under ``profile`` (a name or a Profile): a
+    preset's :data:`OFFERED`, every choice for a profile of the player's own."""
+    from ..model.profiles import Profile
+
+    profile = Profile.preset(profile)
+    if profile.name in OFFERED and profile.rules == Profile.preset(profile.name).rules:
+        return OFFERED[profile.name]
+    return tuple(CHOICES)
+
+
+def check_choice(difficulty: Any, profile: Any = None) -> str:
+    """``difficulty`` when it is one of :data:`CHOICES` (and, with ``profile``, one it
+    offers); else ValueError naming the field and the choices."""
+    if not isinstance(difficulty, str) or difficulty not in CHOICES:
+        raise ValueError(
+            f"difficulty must be one of {', '.join(CHOICES)}, got {_args.excerpt(difficulty)}"
+        )
+    if profile is not None:
+        choices = offered(profile)
+        if difficulty not in choices:
+            from ..model.profiles import Profile
+
+            raise ValueError(
+                f"difficulty {difficulty!r} is not offered under {Profile.preset(profile).name} "
+                f"(hardly any deal is {difficulty} there): choose {' or '.join(choices)}"
+            )
+    return difficulty
+
+
+def chosen(deal: Any, difficulty: str) -> bool:
+    """Whether ``deal`` (a :class:`Deal` with its rules) is a deal of ``difficulty``: its
+    playouts' level is one of the choice's (:data:`CHOICES`), and a "hard" deal is proved
+    winnable: by a won playout (levels 3 and 4), or by the solver within
+    :data:`HARD_NODES` positions (level 5). Every step is deterministic."""
+    cards = tuple(int(c) for c in deal.cards)
+    p, greedy_won = _playouts(cards, deal.rules)
+    level = level_of(p, greedy_won)
+    if level not in CHOICES[difficulty]:
+        return False
+    if level < 5:
+        return True  # a won playout proves it winnable
+    from ..analysis.solver import solve
+
+    return solve(deal, max_nodes=HARD_NODES).winnable is True
+
+
+def random_deal_of(profile: Any, difficulty: str, rng: Any = None) -> Any:
+    """A random numbered deal of ``difficulty`` (``easy``, ``medium`` or ``hard``) under
+    ``profile``: candidates drawn as :meth:`Deal.random` draws them from ``rng`` (a seed:
+    always the same deal), the first that :func:`chosen` takes. ValueError for a choice the
+    profile does not offer, or when none of :data:`TRIES` candidates is one."""
+    import random as _random
+
+    from ..model.deal import Deal
+    from ..model.profiles import Profile
+
+    profile = Profile.preset(profile)
+    difficulty = check_choice(difficulty, profile)
+    draw = _random.Random(rng if rng is None else _args.whole("rng", rng))
+    for _ in range(TRIES):
+        deal = Deal.random(draw, rules=profile.rules)
+        if chosen(deal, difficulty):
+            return deal
+    raise ValueError(
+        f"no {difficulty} deal found in {TRIES:,} tries under the {profile.name} rules"
+    )

@@ -22,6 +22,7 @@ from ..inputs.jsonout import SAFE_INTEGER, dumps
 from ..model.profiles import Profile, check_code_profile, profile_of_code
 from ..model.reasons import InputError
 from ..runtime.args import excerpt
+from .difficulty import CHOICES, offered
 from .labels import labels
 from .messages import LANGUAGES, check_lang, game_name
 from .session import Session
@@ -293,6 +294,7 @@ class Server:
             "stats_reset",
             "history",
             "daily",
+            "difficulty",
             "winnable_only",
         ]
         if not self.files:
@@ -307,6 +309,7 @@ class Server:
                 lang: {p: game_name(p, lang) for p in Profile.names()} for lang in LANGUAGES
             },
             "labels": {lang: labels(lang) for lang in LANGUAGES},
+            "difficulties": {p: list(offered(p)) for p in Profile.names()},
             "capabilities": capabilities,
         }
 
@@ -335,9 +338,17 @@ class Server:
             if not isinstance(random, dict):
                 raise ProtocolError(
                     "bad_request",
-                    'random is true or an object such as {"winnable_only": true, "seed": 3}',
+                    'random is true or an object such as {"winnable_only": true, "seed": 3} '
+                    'or {"difficulty": "hard", "seed": 3}',
                 )
             seed, only = random.get("seed"), random.get("winnable_only", False)
+            difficulty = random.get("difficulty")
+            if difficulty is not None and difficulty not in CHOICES:
+                raise ProtocolError(
+                    "bad_request",
+                    f"random.difficulty must be one of {', '.join(CHOICES)}, "
+                    f"got {excerpt(difficulty)}",
+                )
             if seed is not None and (
                 isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 53
             ):
@@ -349,8 +360,21 @@ class Server:
                 raise ProtocolError(
                     "bad_request", f"random.winnable_only is true or false, got {excerpt(only)}"
                 )
+            if difficulty is not None:
+                chosen = Profile.preset(profile or "pyramide")
+                if difficulty not in offered(chosen):
+                    raise ProtocolError(
+                        "bad_request",
+                        f"random.difficulty {difficulty!r} is not offered under {chosen.name}: "
+                        f"one of {', '.join(offered(chosen))} (hello's difficulties)",
+                    )
             session = Session.new_random(
-                profile or "pyramide", rng=seed, winnable_only=only, clock=self.clock, lang=lang
+                profile or "pyramide",
+                rng=seed,
+                winnable_only=only,
+                difficulty=difficulty,
+                clock=self.clock,
+                lang=lang,
             )
         else:
             deal = request[given[0]]

@@ -21,7 +21,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from ..model.deal import Deal
 from ..model.game import Game, Status
@@ -49,12 +49,21 @@ __all__ = [
 ]
 
 
-def random_deal(profile: Profile, rng: Any = None, winnable_only: bool = False) -> Deal:
+def random_deal(
+    profile: Profile, rng: Any = None, winnable_only: bool = False, difficulty: str | None = None
+) -> Deal:
     """A random numbered deal for ``profile``; ``winnable_only``: one the solver proves
-    winnable under its rules (each candidate searched for at most 0.2 s)."""
+    winnable under its rules (each candidate searched for at most 0.2 s); ``difficulty``
+    (``easy``, ``medium`` or ``hard``): one of that difficulty, always winnable
+    (:func:`.difficulty.random_deal_of`)."""
     import random as _random
 
-    if not _args.flag("winnable_only", winnable_only):
+    winnable_only = _args.flag("winnable_only", winnable_only)
+    if difficulty is not None:
+        from .difficulty import random_deal_of
+
+        return cast(Deal, random_deal_of(profile, difficulty, rng))
+    if not winnable_only:
         return Deal.random(rng, rules=profile.rules)
     from ..analysis.solver import solve
 
@@ -160,13 +169,17 @@ class Session:
         profile: Profile | str = "pyramide",
         rng: Any = None,
         winnable_only: bool = False,
+        difficulty: str | None = None,
         **kwargs: Any,
     ) -> Session:
         """A session on a random numbered deal (its code can be shared). ``winnable_only``:
         only a deal the solver proves winnable under the profile's rules (drawn again until
-        one is, each deal searched for at most 0.2 s)."""
+        one is, each deal searched for at most 0.2 s). ``difficulty``: ``"easy"`` (level 1),
+        ``"medium"`` (level 2) or ``"hard"`` (levels 3 to 5, proved winnable): a deal of
+        that difficulty, the same for the same ``rng`` seed (docs/session.md, "Choosing how
+        hard"); ValueError for another value, or one the profile does not offer."""
         profile = Profile.preset(profile)
-        return cls(random_deal(profile, rng, winnable_only), profile, **kwargs)
+        return cls(random_deal(profile, rng, winnable_only, difficulty), profile, **kwargs)
 
     @classmethod
     def new_daily(
@@ -221,12 +234,14 @@ class Session:
         winnable_only: bool = False,
         rng: Any = None,
         daily: datetime.date | str | bool | None = None,
+        difficulty: str | None = None,
     ) -> list[Message]:
         """A new game of ``deal`` (for example a pasted code; None: a random numbered deal,
         ``winnable_only`` as in :meth:`new_random`), under ``profile`` (default: this
         session's). ``daily``: the daily deal of that date (a :class:`datetime.date` or
-        ``YYYY-MM-DD``; True: today's) instead, as :meth:`new_daily`. A game with moves
-        that is left is recorded as abandoned."""
+        ``YYYY-MM-DD``; True: today's) instead, as :meth:`new_daily`; ``difficulty``: a
+        random deal of that difficulty, as :meth:`new_random`. A game with moves that is
+        left is recorded as abandoned."""
         new_profile = self.profile if profile is None else Profile.preset(profile)
         if profile is None:
             new_profile = profile_of_code(deal, new_profile)
@@ -234,12 +249,14 @@ class Session:
         if daily is not None and daily is not False:
             from .daily import daily_deal, parse_date, today
 
-            if deal is not None:
-                raise ValueError("new_deal takes a deal or daily, not both")
+            if deal is not None or difficulty is not None:
+                raise ValueError("new_deal takes a deal, daily or difficulty, not two of them")
             day = today() if daily is True else parse_date(daily, "daily")
             deal = daily_deal(new_profile, day)
         elif deal is None:
-            deal = random_deal(new_profile, rng, winnable_only)
+            deal = random_deal(new_profile, rng, winnable_only, difficulty)
+        elif difficulty is not None:
+            raise ValueError("new_deal takes a deal, daily or difficulty, not two of them")
         game = Game(deal, new_profile.rules)  # a bad deal raises: nothing changed
         if new_profile is not self.profile:
             self.abandon()  # under the profile it was played in
