@@ -223,6 +223,7 @@ def test_a_phone_screen_shows_the_whole_pyramid(browser, server):
     )
     page = context.new_page()
     open_game(page, server.url)
+    page.evaluate("window.scrollTo(0, 0)")  # (the code's field, below, was scrolled to)
     boxes = [card(page, i).bounding_box() for i in range(28)]
     for i, b in enumerate(boxes):
         assert b["x"] >= 0 and b["y"] >= 0, i
@@ -232,6 +233,16 @@ def test_a_phone_screen_shows_the_whole_pyramid(browser, server):
     assert page.evaluate("document.body.scrollWidth") <= 360
     card(page, 26).tap()  # touch works too
     expect(page.locator("#score")).to_have_text("10")
+    # every control a finger reaches is 44 px or more each way (a box: its label)
+    small = page.evaluate(
+        """() => [...document.querySelectorAll(
+               "button, select, input[type=text], label.check")]
+             .filter((e) => e.offsetParent !== null && !e.closest("dialog:not([open])"))
+             .map((e) => [e.id || e.textContent.trim(), e.getBoundingClientRect()])
+             .filter(([, r]) => r.width < 44 || r.height < 44)
+             .map(([name, r]) => `${name} ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+    )
+    assert small == []
     context.close()
 
 
@@ -622,6 +633,29 @@ def test_a_hidden_tab_stops_the_clock_and_says_so(page, server):
     expect(page.locator("#messages")).to_have_text("The clock stopped while this tab was hidden.")
 
 
+def test_a_reload_resumes_without_a_word_and_keeps_the_next_game_type(page, server):
+    """A reload is no hidden tab: the game goes on, its clock running, and nothing says the
+    clock stopped; a game type chosen during a game is still the next deal's after it."""
+    open_game(page, server.url, "PY1-N-AAAAAAS")
+    page.keyboard.press("d")  # a game under way
+    expect(page.locator("#moves")).to_have_text("1")
+    page.select_option("#profile", "msc")  # for the next deal
+    expect(page.locator("#messages")).to_have_text("The game changes from the next deal.")
+    page.reload()
+    expect(page.locator("#moves")).to_have_text("1")
+    expect(page.locator("#paused")).to_be_hidden()
+    expect(page.locator("#status")).to_have_text("Playing")
+    page.wait_for_timeout(500)  # (the resume's answer has come)
+    expect(page.locator("#messages")).not_to_contain_text("hidden")
+    expect(page.locator("#deal-code")).to_have_text("PY1-N-AAAAAAS")
+    expect(page.locator("#profile")).to_have_value("msc")  # still the next deal's type
+    page.once("dialog", lambda d: d.accept())
+    page.click("#new")
+    expect(page.locator("#deal-code")).to_contain_text("PY1-M-")
+    page.reload()
+    expect(page.locator("#profile")).to_have_value("msc")
+
+
 def test_the_page_starts_in_the_browsers_language(browser, server):
     context = browser.new_context(locale="vi-VN")
     page = context.new_page()
@@ -633,7 +667,10 @@ def test_the_page_starts_in_the_browsers_language(browser, server):
 
 CONTRAST_JS = """
 () => {
-  const parse = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+  const parse = (c) => {
+    const v = (c.match(/[\\d.]+/g) || []).map(Number);
+    return v.length === 3 ? [...v, 1] : v;
+  };
   const lum = (rgb) => {
     const [r, g, b] = rgb.slice(0, 3).map((v) => {
       v /= 255;
@@ -645,37 +682,55 @@ CONTRAST_JS = """
     const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
     return (x + 0.05) / (y + 0.05);
   };
-  const background = (e) => {            // the first opaque background behind an element
+  const over = (top, under, alpha) =>
+    top.slice(0, 3).map((v, i) => v * alpha + under[i] * (1 - alpha));
+  // the opacity an element is drawn with: its own times its ancestors'
+  const fade = (e) => {
+    let a = 1;
+    for (let n = e; n; n = n.parentElement) a *= Number(getComputedStyle(n).opacity);
+    return a;
+  };
+  // the colour behind an element's content: its and its ancestors' backgrounds, each
+  // with its alpha and opacity, composited from the page up
+  const background = (e) => {
+    const layers = [];
     for (let n = e; n; n = n.parentElement) {
       const c = parse(getComputedStyle(n).backgroundColor);
-      if (c.length === 3 || (c.length === 4 && c[3] > 0.5)) return c;
+      if (c.length === 4 && c[3] > 0) layers.push([c, c[3] * fade(n)]);
+      if (c.length === 4 && c[3] === 1 && fade(n) === 1) break;
     }
-    return parse(getComputedStyle(document.body).backgroundColor);
+    let colour = [255, 255, 255];                  // (the canvas under everything)
+    for (const [c, a] of layers.reverse()) colour = over(c, colour, a);
+    return colour;
   };
   const visible = (e) => {
     const r = e.getBoundingClientRect(), s = getComputedStyle(e);
-    return r.width > 0 && r.height > 0 && s.visibility !== "hidden" && s.display !== "none"
-      && Number(s.opacity) > 0.5;
+    return r.width > 0 && r.height > 0 && s.visibility !== "hidden" && s.display !== "none";
   };
+  const felt = background(document.getElementById("board"));
   const bad = [];
+  const check = (what, r, least) => { if (r < least) bad.push(`${what}: ${r.toFixed(2)}`); };
   for (const e of document.querySelectorAll("body *")) {
     if (!visible(e) || e.closest("dialog:not([open])")) continue;
-    // a covered card is inactive: WCAG exempts its text, not its edge
-    const text = !e.closest(".card.blocked")
-      && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
-    if (text) {
+    if (document.querySelector("dialog[open]") && !e.closest("dialog[open]")) continue;
+    if (e.closest(":disabled")) continue;          // an inactive control: WCAG exempts it
+    const name = `${e.tagName}#${e.id}.${e.className} "${e.textContent.trim().slice(0, 20)}"`;
+    if ([...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) {
       const s = getComputedStyle(e), size = parseFloat(s.fontSize);
-      const bold = Number(s.fontWeight) >= 700;
-      const large = size >= 24 || (bold && size >= 18.66);
-      const r = ratio(parse(s.color), background(e));
-      const what = `${e.tagName}#${e.id}.${e.className} "${e.textContent.trim().slice(0, 20)}"`;
-      if (r < (large ? 3 : 4.5)) bad.push(`text ${what}: ${r.toFixed(2)}`);
+      const large = size >= 24 || (Number(s.fontWeight) >= 700 && size >= 18.66);
+      const bg = background(e), fg = parse(s.color);
+      check(`text ${name}`, ratio(over(fg, bg, fg[3] * fade(e)), bg), large ? 3 : 4.5);
     }
-    if (e.classList.contains("card") && !e.classList.contains("empty")) {
-      const s = getComputedStyle(e);
-      const r = ratio(parse(s.borderTopColor), background(e.parentElement));
-      const what = `${e.dataset.card || e.dataset.target || ""} ${e.className}`;
-      if (r < 3) bad.push(`card edge ${what}: ${r.toFixed(2)}`);
+    if (e.classList.contains("card") && !e.classList.contains("empty")
+        && !e.closest(".cascade") && !e.classList.contains("ghost")) {
+      const s = getComputedStyle(e), edge = parse(s.borderTopColor);
+      // a card's edge (a pile's dashed outline) against the felt
+      check(`card edge ${name}`, ratio(over(edge, felt, edge[3] * fade(e)), felt), 3);
+      // a state's ring (free, selected, hinted, a partner) and the keyboard's cursor
+      const ring = s.boxShadow.match(/rgba?\\([^)]*\\)(?= 0px 0px 0px [1-9])/);
+      if (ring) check(`ring ${name}`, ratio(parse(ring[0]), felt), 3);
+      if (s.outlineStyle !== "none" && parseFloat(s.outlineWidth) > 0)
+        check(`outline ${name}`, ratio(parse(s.outlineColor), felt), 3);
     }
   }
   return bad;
@@ -683,25 +738,58 @@ CONTRAST_JS = """
 """
 
 
+def lose_a_game(page):
+    """Play the classic deal PY1-C-AAAAAAD to its end: 24 draws, then no move is left."""
+    open_game(page, page.url, "PY1-C-AAAAAAD")
+    for _ in range(24):
+        page.click("#draw")
+    expect(page.locator("#end-panel")).to_be_visible()
+
+
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_contrast_is_wcag_aa(page, server, theme):
-    """Text at least 4.5:1 (3:1 when large), card edges at least 3:1 against what is behind
-    them, computed from the page's own styles, in both themes."""
-    open_game(page, server.url, "PY1-N-AAAAAAS")
-    if page.evaluate("document.documentElement.dataset.theme") != theme:
-        page.click("#theme")
-    click(page, 22)  # a selection shown too
-    page.keyboard.press("h")  # and a hint
-    expect(page.locator(".hinted").first).to_be_visible()
-    bad = page.evaluate(CONTRAST_JS)
-    page.keyboard.press("?")  # the panels too
-    expect(page.locator("#howto-panel")).to_be_visible()
-    bad += page.evaluate(CONTRAST_JS)
-    page.click("#close-howto")
-    page.click("#scores")
-    expect(page.locator("#scores-panel")).to_be_visible()
-    bad += page.evaluate(CONTRAST_JS)
-    assert bad == [], "\n".join(bad)
+def test_contrast_is_wcag_aa(browser, server, theme):
+    """Text at least 4.5:1 (3:1 when large), card edges, piles' outlines and the rings of a
+    card's state at least 3:1 against what is behind them, computed from the page's own
+    styles (opacity and translucent layers composited), in both languages, on a desktop and
+    a phone, in every state of the table: blocked and free cards, a selection, a hint, the
+    keyboard's cursor, a pause, a dialog, the end of a game."""
+    for size, lang in (((1280, 800), "en"), ((360, 640), "vi")):
+        context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+        page = context.new_page()
+        page.add_init_script(
+            f"localStorage.setItem('pyramid.theme', '{theme}');"
+            f"localStorage.setItem('pyramid.lang', '{lang}')"
+        )
+        page.goto(server.url)
+        open_game(page, server.url, "PY1-N-AAAAAAS")
+        assert page.evaluate("document.documentElement.dataset.theme") == theme
+        bad = page.evaluate(CONTRAST_JS)  # blocked and free cards
+        click(page, 22)  # a selection
+        page.keyboard.press("h")  # a hint
+        expect(page.locator(".hinted").first).to_be_visible()
+        page.locator("body").focus()
+        page.keyboard.press("ArrowUp")  # the keyboard's cursor, on a blocked card
+        bad += page.evaluate(CONTRAST_JS)
+        page.keyboard.press("p")  # paused
+        expect(page.locator("#paused")).to_be_visible()
+        bad += page.evaluate(CONTRAST_JS)
+        page.keyboard.press("p")
+        expect(page.locator("#paused")).to_be_hidden()
+        page.keyboard.press("?")  # the panels
+        expect(page.locator("#howto-panel")).to_be_visible()
+        bad += page.evaluate(CONTRAST_JS)
+        page.click("#close-howto")
+        page.click("#scores")
+        expect(page.locator("#scores-panel")).to_be_visible()
+        bad += page.evaluate(CONTRAST_JS)
+        page.click("#close-scores")
+        page.once("dialog", lambda d: d.accept())
+        lose_a_game(page)  # the end: its dialog, then the table once it is closed
+        bad += page.evaluate(CONTRAST_JS)
+        page.click("#end-close")
+        bad += page.evaluate(CONTRAST_JS)
+        context.close()
+        assert bad == [], f"{size} {lang}:\n" + "\n".join(sorted(set(bad)))
 
 
 def test_motion_helps_and_stops_under_reduced_motion(browser, server):
@@ -739,10 +827,18 @@ def test_a_win_cascades_then_the_dialog_opens(browser, server):
         == 52
     )
     expect(page.locator("#end-panel")).to_be_hidden()  # the dialog waits
-    page.keyboard.press("Shift")  # a key: the cascade ends
+    expect(page.locator("#skip-cascade")).to_have_text(  # and the page says how to skip
+        "You won! Press any key or click to skip."
+    )
+    page.keyboard.press("Escape")  # a key (Escape too): the cascade ends, not the dialog
     expect(page.locator("#cascade")).to_have_count(0)
+    expect(page.locator("#skip-cascade")).to_have_count(0)
     expect(page.locator("#end-panel")).to_be_visible()
     expect(page.locator("#end-title")).to_have_text("You won!")
+    page.wait_for_timeout(300)
+    expect(page.locator("#end-panel")).to_be_visible()  # still open
+    page.keyboard.press("Escape")  # the next Escape is the dialog's
+    expect(page.locator("#end-panel")).to_be_hidden()
     context.close()
     assert errors == []
 
@@ -758,6 +854,27 @@ def test_while_dragging_only_partners_light_up(page, server):
     assert lit and all(t[0] == "3" for t in lit), lit  # 10 + 3 = 13, nothing else
     page.mouse.up()
     assert page.locator(".card.partner").count() == 0
+
+
+#: the arrow key that takes the table's cursor towards the card ``where`` (a selector), or
+#: null once it is there: up or down to its row first (the pyramid's rows, then the
+#: talon's), then along it
+WALK_JS = """
+(where) => {
+  const rows = [...document.querySelectorAll("#board [role=row]")];
+  const at = (e) => {
+    const r = rows.findIndex((row) => row.contains(e));
+    return [r, [...rows[r].querySelectorAll("[role=gridcell]")].indexOf(e)];
+  };
+  const from = document.querySelector("#board .card.cursor");
+  const to = document.querySelector(`#board .card${where}`);
+  if (!from) return "ArrowRight";
+  if (from === to) return null;
+  const [fr, fc] = at(from), [tr, tc] = at(to);
+  if (fr !== tr) return fr < tr ? "ArrowDown" : "ArrowUp";
+  return fc < tc ? "ArrowRight" : "ArrowLeft";
+}
+"""
 
 
 def test_keyboard_alone_plays_a_game_to_a_win(page, server):
@@ -776,11 +893,13 @@ def test_keyboard_alone_plays_a_game_to_a_win(page, server):
         moves = page.locator("#moves").text_content()
         for token in tokens:
             where = '[data-target="stock"]' if token == "stock" else f'[data-card="{token}"]'
-            for _ in range(40):  # right until the cursor is there
-                if page.locator(f".card.cursor{where}").count():
+            for _ in range(40):  # the arrows, until the cursor is there
+                key = page.evaluate(WALK_JS, where)
+                if key is None:
                     break
-                page.keyboard.press("ArrowRight")
+                page.keyboard.press(key)
             assert page.locator(f".card.cursor{where}").count(), token
+            assert page.evaluate("document.activeElement.classList.contains('cursor')")
             page.keyboard.press("Enter")
         expect(page.locator("#moves")).not_to_have_text(moves)
     expect(page.locator("#status")).to_have_text("Won")
@@ -864,3 +983,138 @@ def test_the_stock_top_is_named_apart_from_the_stock(page, server):
     expect(top.locator(".count")).to_have_text("Stock top")
     labels = page.locator("#talon .pile .count").all_inner_texts()
     assert sum(text.startswith("Stock ") and text != "Stock top" for text in labels) == 1
+
+
+def test_no_accessibility_violation_in_any_state(browser, server):
+    """axe-core's WCAG 2.1 A and AA rules find nothing, in both themes and languages, on a
+    desktop and a phone, in each state of the page: a new deal, a selection and a hint with
+    the keyboard in the table, a pause, each dialog, a game over."""
+    axe_module = pytest.importorskip("axe_playwright_python.sync_playwright")
+    axe = axe_module.Axe()
+    tags = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
+    found = []
+
+    def check(page, where):
+        results = axe.run(page, options=tags)
+        for v in results.response["violations"]:
+            nodes = "; ".join(n["target"][0] for n in v["nodes"][:3])
+            found.append(f"{where}: {v['id']} ({v['impact']}) {nodes}")
+
+    for theme, lang, size in (
+        ("light", "en", (1280, 800)),
+        ("dark", "vi", (1280, 800)),
+        ("dark", "en", (360, 640)),
+        ("light", "vi", (360, 640)),
+    ):
+        where = f"{theme} {lang} {size[0]}x{size[1]}"
+        context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+        page = context.new_page()
+        page.add_init_script(
+            f"localStorage.setItem('pyramid.theme', '{theme}');"
+            f"localStorage.setItem('pyramid.lang', '{lang}')"
+        )
+        open_game(page, server.url, "PY1-N-AAAAAAS")
+        check(page, f"{where} new deal")
+        page.locator("body").focus()
+        page.keyboard.press("ArrowRight")  # into the table
+        page.keyboard.press("Enter")
+        page.keyboard.press("h")
+        expect(page.locator(".hinted").first).to_be_visible()
+        check(page, f"{where} selection and hint")
+        page.keyboard.press("p")
+        expect(page.locator("#paused")).to_be_visible()
+        check(page, f"{where} paused")
+        page.keyboard.press("p")
+        expect(page.locator("#paused")).to_be_hidden()
+        for opener, panel, closer in (
+            ("#howto", "#howto-panel", "#close-howto"),
+            ("#scores", "#scores-panel", "#close-scores"),
+        ):
+            page.click(opener)
+            expect(page.locator(panel)).to_be_visible()
+            check(page, f"{where} {panel}")
+            page.click(closer)
+        page.once("dialog", lambda d: d.accept())
+        lose_a_game(page)
+        check(page, f"{where} end dialog")
+        page.click("#end-close")
+        check(page, f"{where} game over")
+        context.close()
+    assert found == [], "\n".join(found)
+
+
+def test_the_table_is_a_grid_a_screen_reader_can_walk(page, server):
+    """The ARIA grid pattern: one tab stop in the table (roving tabindex), arrows move it
+    across all the cards (blocked ones too, so a screen reader user learns the layout), each
+    named with its state; what happens is said in a live region."""
+    open_game(page, server.url, "PY1-N-AAAAAAS")
+    grid = page.get_by_role("grid", name="Table")
+    expect(grid).to_be_visible()
+    assert page.locator('#board [tabindex="0"]').count() == 1  # one tab stop
+    snapshot = grid.aria_snapshot()
+    rows = re.findall(r"- '?row ", snapshot)
+    assert "rowgroup" in snapshot and len(rows) == 8, snapshot  # 7 + the talon's
+    assert 'gridcell "Ace of diamonds, blocked"' in snapshot, snapshot  # the apex
+    assert re.search(r'gridcell "[^"]+, free"', snapshot), snapshot
+    assert re.search(r'gridcell "Stock: 23 cards', snapshot), snapshot
+    assert re.search(r'gridcell "[^"]+ on the waste, 1 card', snapshot), snapshot
+    # Tab from the control before the table reaches the grid's one stop: a free card
+    page.locator("body").focus()
+    page.keyboard.press("Tab")
+    while not page.evaluate("document.getElementById('board').contains(document.activeElement)"):
+        page.keyboard.press("Tab")
+    focused = lambda: page.evaluate("document.activeElement.getAttribute('aria-label')")  # noqa: E731
+    assert focused().endswith(", free"), focused()
+    page.keyboard.press("ArrowUp")  # a blocked card above: reachable and said so
+    assert focused().endswith(", blocked"), focused()
+    page.keyboard.press("Enter")  # a blocked card: refused, in the live region
+    live = page.locator("#messages")
+    assert live.get_attribute("aria-live") == "polite"
+    expect(live).to_have_text("This card is blocked by another card")
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    first = focused()
+    page.keyboard.press("End")
+    assert focused() != first
+    for _ in range(8):
+        page.keyboard.press("ArrowDown")  # down to the talon's row
+    assert focused().startswith(("Stock", "Removed")) or "on the waste" in focused(), focused()
+    page.keyboard.press("Home")
+    assert focused().startswith("Stock: 23 cards"), focused()
+    page.keyboard.press("Enter")  # a draw, said as it is
+    expect(page.locator("#moves")).to_have_text("1")
+    assert focused().startswith("Stock: 22 cards"), focused()  # the focus stays in place
+    assert page.locator('#board [tabindex="0"]').count() == 1
+    # the selection is named too
+    page.keyboard.press("ArrowRight")  # the waste's top
+    page.keyboard.press("Enter")
+    expect(page.locator("#talon .card.selected")).to_have_count(1)
+    assert focused().endswith(", selected") or ", selected" in focused(), focused()
+
+
+def test_every_control_works_from_the_keyboard(page, server):
+    """The "Winnable deals only" box toggles with Space (the game's keys reach the game only
+    from the table or the page), the lists change with the arrows, and the focus stays on
+    the control a keyboard user changed."""
+    open_game(page, server.url, "PY1-N-AAAAAAS")
+    page.focus("#winnable")
+    assert page.is_checked("#winnable")
+    page.keyboard.press(" ")
+    assert not page.is_checked("#winnable")
+    assert page.evaluate("localStorage.getItem('pyramid.winnable')") == "0"
+    assert page.evaluate("document.activeElement.id") == "winnable"
+    page.keyboard.press("d")  # not the game's: the focus is on a control
+    expect(page.locator("#moves")).to_have_text("0")
+    page.keyboard.press(" ")
+    assert page.is_checked("#winnable")
+    page.focus("#fair-hints")
+    page.keyboard.press(" ")
+    assert page.is_checked("#fair-hints")
+    page.focus("#lang")
+    page.keyboard.press("ArrowDown")  # the list's own key: Tiếng Việt
+    expect(page.locator("#undo")).to_have_text("Hoàn tác")
+    assert page.evaluate("document.activeElement.id") == "lang"
+    page.evaluate("document.activeElement.blur()")  # (as a click on the page does)
+    page.keyboard.press("d")  # from the page: the game's
+    expect(page.locator("#moves")).to_have_text("1")

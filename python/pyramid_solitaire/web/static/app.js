@@ -36,7 +36,10 @@ const pending = new Map();              // request id -> request
 let state = null;                        // the last state the server sent
 let defaults = {profile: "pyramide", lang: "en"};
 let lang = store.get("lang") || null;    // the chosen language (labels and new games)
-let cursor = null, cursorIndex = 0;      // the keyboard cursor, over state.targets
+// The table is an ARIA grid (rows: the pyramid's seven, then the talon's piles) with one
+// roving tab stop: `cursor` is the key of the cell that has it (a target as the protocol
+// spells it, or "foundation"), `cursorAt` its row and column, to keep a place when it goes.
+let cursor = null, cursorAt = null;
 let hinted = [];                         // cards (or "stock") of the last hint
 let clock = {base: 0, at: 0, running: false};
 let drag = null, suppressClick = false;
@@ -116,9 +119,12 @@ function onResponse(r) {
       if (!lang) setLang(r.state ? r.state.lang : (browserLang() || defaults.lang), false);
       // the game chosen for the next deal (kept across reloads), else the game's own
       $("profile").value = store.get("profile") || (r.state ? r.state.profile : defaults.profile);
+      if (r.state && r.state.status === "playing" && $("profile").value !== r.state.profile)
+        nextProfile = $("profile").value;           // chosen during this game: for the next
       if (r.state) { render(r.state); showMessages(r.messages || []); }
       syncFairHints(r.state);
-      if (r.state && r.state.paused && store.get("hidden_pause")) resumeHidden();
+      if (r.state && r.state.paused && store.get("hidden_pause"))   // (a reload or a page
+        resumeHidden(store.get("hidden_pause") === "left");          // left: said nothing of)
       if (r.state && r.state.status !== "playing")       // a finished game says how it ended
         showEnd(r.state.status === "won" ? "end_won" : "end_no_moves");
       if (!playLinkedDeal(r.state) && !r.state) newDeal();
@@ -131,7 +137,11 @@ function onResponse(r) {
       showHowto(r.howto);
       return;
     default: {
-      if (r.op === "new") { nextProfile = null; syncFairHints(r.state); }   // (the game type
+      if (r.op === "new") {
+        nextProfile = null;
+        if (r.state) store.set("profile", r.state.profile);
+        syncFairHints(r.state);
+      }   // (the game type
       // chosen is played now; a first game is told the player's choice of hints)
       hinted = hintOf(r.messages);
       const before = state;
@@ -187,16 +197,22 @@ function playLinkedDeal(current) {
   return true;
 }
 // the game was paused because its tab was hidden (or closed): go on, and say so
-function resumeHidden() {
+function resumeHidden(silently) {
   hiddenPause = false;
   store.remove("hidden_pause");
-  if (send({op: "resume"})) pendingNote = L().was_hidden;
+  if (send({op: "resume"}) && !silently) pendingNote = L().was_hidden;
 }
 function togglePause() {
   if (state) send({op: state.paused ? "resume" : "pause"});
 }
 
 // ---- drawing -------------------------------------------------------------------------
+const fill = (text, args) => text.replace(/\{(\w+)\}/g, (_, k) => String(args[k]));
+// a card as a screen reader says it: "King of diamonds" ("Già rô")
+function cardName(token) {
+  const rank = token[0] === "T" ? "10" : token[0], l = L();
+  return fill(l.card_name, {rank: l["rank_" + rank] || rank, suit: l["suit_" + token[1]]});
+}
 function cardElement(token, target, classes) {
   const e = el("div", "card " + (classes || ""));
   if (target !== null) e.dataset.target = String(target);
@@ -204,21 +220,36 @@ function cardElement(token, target, classes) {
     const rank = token[0] === "T" ? "10" : token[0], suit = token[1];
     e.dataset.card = token;
     if (RED.has(suit)) e.classList.add("red");
-    e.append(el("span", "corner", rank + SUIT[suit]), el("span", "pip", SUIT[suit]));
-    e.setAttribute("aria-label", `${rank} ${L()["suit_" + suit]}`);
-    e.setAttribute("role", "button");
+    const corner = el("span", "corner", rank + SUIT[suit]), pip = el("span", "pip", SUIT[suit]);
+    corner.setAttribute("aria-hidden", "true");     // the cell's name says it in words
+    pip.setAttribute("aria-hidden", "true");
+    e.append(corner, pip);
   }
+  return e;
+}
+// a cell of the table's grid: its key, its name (what it is, then its state)
+function cell(e, key, name) {
+  e.setAttribute("role", "gridcell");
+  e.dataset.cell = String(key);
+  e.tabIndex = -1;
+  e.setAttribute("aria-label", name);
   return e;
 }
 
 function mark(e, target, s) {
-  const key = String(target);
+  const key = String(target), l = L(), states = [];
+  if (e.classList.contains("free")) states.push(l.card_free);
+  else if (e.classList.contains("blocked")) states.push(l.card_blocked);
   if (s.selection && String(s.selection.target) === key) {
     e.classList.add("selected");
-    e.setAttribute("aria-pressed", "true");          // for screen readers too
+    e.setAttribute("aria-selected", "true");         // for screen readers too
+    states.push(l.card_selected);
   }
-  if (cursor !== null && String(cursor) === key) e.classList.add("cursor");
-  if (e.dataset.card && hinted.includes(e.dataset.card)) e.classList.add("hinted");
+  if (e.dataset.card && hinted.includes(e.dataset.card)) {
+    e.classList.add("hinted");
+    states.push(l.card_hinted);
+  }
+  return states;
 }
 
 function render(s) {
@@ -226,26 +257,26 @@ function render(s) {
   state = s;
   const targets = new Set(s.targets.map(String));
   const over = s.status !== "playing";                // an ended game has no playable card
-  // keep the cursor on a target: the same one, or the one now at its place in the list
-  if (cursor !== null && !targets.has(String(cursor))) {
-    cursor = s.targets.length ? s.targets[Math.min(cursorIndex, s.targets.length - 1)] : null;
-  }
-  if (cursor !== null) cursorIndex = s.targets.findIndex((t) => String(t) === String(cursor));
+  const l = L(), hadFocus = $("board").contains(document.activeElement);
+  const named = (...parts) => parts.filter(Boolean).join(", ");
 
   const pyramid = $("pyramid");
   pyramid.replaceChildren();
   for (let row = 0, i = 0; row < 7; row++) {
     const line = el("div", "prow");
+    let cells = 0;
     for (let k = 0; k <= row; k++, i++) {
       const p = s.pyramid[i];
       let e;
       if (p.card === null) e = cardElement(null, null, "empty");
       else {
         e = cardElement(p.card, p.index, p.free && !over ? "free" : "blocked");
-        mark(e, p.index, s);
+        cell(e, p.index, named(cardName(p.card), ...mark(e, p.index, s)));
+        cells++;
       }
       line.append(e);
     }
+    line.setAttribute("role", cells ? "row" : "none");  // a row cleared holds no cell
     pyramid.append(line);
   }
 
@@ -256,39 +287,47 @@ function render(s) {
   if (s.stock > 0) deck = cardElement(null, "stock", "back");
   else deck = cardElement(null, "stock", "slot");
   if (s.stock === 0) deck.textContent = targets.has("stock") ? "↻" : "";
-  deck.setAttribute("aria-label", L().stock);
-  deck.setAttribute("role", "button");
-  mark(deck, "stock", s);
+  const redeals = s.show_redeals && s.redeals_left !== null;
+  cell(deck, "stock", named(`${l.stock}: ${s.stock} ${s.stock === 1 ? l.n_card : l.n_cards}`,
+                            redeals && `${l.redeals_left} ${s.redeals_left}`,
+                            s.stock === 0 && targets.has("stock") && l.turn_over,
+                            ...mark(deck, "stock", s)));
   if (hinted.includes("stock")) deck.classList.add("hinted");
-  stock.append(deck, el("span", "count", `${L().stock} ${s.stock}`));
-  if (s.show_redeals && s.redeals_left !== null)     // seed 002: the redeals left, under it
-    stock.append(el("span", "count redeals-left", `${L().redeals_left} ${s.redeals_left}`));
-  if (s.stock === 0 && targets.has("stock")) deck.title = L().turn_over;
+  stock.append(deck, el("span", "count", `${l.stock} ${s.stock}`));
+  if (redeals)                                       // seed 002: the redeals left, under it
+    stock.append(el("span", "count redeals-left", `${l.redeals_left} ${s.redeals_left}`));
+  if (s.stock === 0 && targets.has("stock")) deck.title = l.turn_over;
   talon.append(stock);
   if (s.stock_top !== null) {
     const top = el("div", "pile");
     const e = cardElement(s.stock_top, "stock:top", over ? "blocked" : "free");
-    mark(e, "stock:top", s);
-    top.append(e, el("span", "count", L().stock_top));  // (not "Stock" twice: its top card)
+    cell(e, "stock:top", named(`${l.stock_top}: ${cardName(s.stock_top)}`, ...mark(e, "stock:top", s)));
+    top.append(e, el("span", "count", l.stock_top));  // (not "Stock" twice: its top card)
     talon.append(top);
   }
-  const foundation = el("div", "pile foundation");     // the cards removed, the last on top
-  const gone = s.foundation ? cardElement(s.foundation, null, "gone") : cardElement(null, null, "slot");
-  gone.setAttribute("aria-label", s.foundation ? `${L().removed}: ${gone.getAttribute("aria-label")}` : L().removed);
-  gone.removeAttribute("role");
-  foundation.append(gone, el("span", "count", `${L().removed} ${s.removed}/${s.to_remove}`));
   const piles = el("div", "waste-piles");
   s.waste.forEach((pile, i) => {
     const name = s.waste.length > 1 ? `waste:${i}` : "waste";
     const box = el("div", "pile");
     const token = s.waste_tops[i];
-    const e = token ? cardElement(token, name, targets.has(name) && !over ? "free" : "")
-                    : cardElement(null, null, "slot");
-    if (token) mark(e, name, s);
-    box.append(e, el("span", "count", `${L().waste} ${pile.length}`));
+    const size = `${pile.length} ${pile.length === 1 ? l.n_card : l.n_cards}`;
+    const title = s.waste.length > 1 ? `${l.waste} ${i + 1}` : l.waste;
+    let e;
+    if (token) {
+      e = cardElement(token, name, targets.has(name) && !over ? "free" : "");
+      cell(e, name, named(`${cardName(token)} ${l.on_waste}`, size, ...mark(e, name, s)));
+    } else e = cell(cardElement(null, null, "slot"), name, named(title, l.pile_empty));
+    box.append(e, el("span", "count", `${l.waste} ${pile.length}`));
     piles.append(box);
   });
+  const foundation = el("div", "pile foundation");     // the cards removed, the last on top
+  const gone = s.foundation ? cardElement(s.foundation, null, "gone") : cardElement(null, null, "slot");
+  cell(gone, "foundation", named(`${l.removed} ${s.removed}/${s.to_remove}`,
+                                 s.foundation && cardName(s.foundation)));
+  foundation.append(gone, el("span", "count", `${l.removed} ${s.removed}/${s.to_remove}`));
   talon.append(piles, foundation);
+  for (const count of talon.querySelectorAll(".count")) count.setAttribute("aria-hidden", "true");
+  rove(hadFocus);
 
   $("score").textContent = s.score;
   $("score-figure").hidden = !s.points;              // seed 003's game has no points
@@ -343,6 +382,10 @@ function winCascade(then) {
   layer.id = "cascade";
   layer.setAttribute("aria-hidden", "true");
   document.body.append(layer);
+  const skip = el("p", "skip-cascade", L().skip_cascade);   // (it runs for seconds)
+  skip.id = "skip-cascade";
+  skip.setAttribute("role", "status");
+  document.body.append(skip);
   const box = from.getBoundingClientRect(), floor = innerHeight - box.bottom;
   let last = 0, n = 0;
   for (const rank of "KQJT98765432A") for (const suit of "shdc") {
@@ -365,13 +408,18 @@ function winCascade(then) {
     last = Math.max(last, delay + duration);
   }
   let timer = null;
-  const done = () => {
+  const done = (event) => {
     if (cascadeDone !== done) return;
+    if (event && event.type === "keydown") {     // the key that skips is spent on it: an
+      event.preventDefault();                    // Escape would close the dialog it opens
+      event.stopImmediatePropagation();
+    }
     cascadeDone = null;
     clearTimeout(timer);
     removeEventListener("pointerdown", done, true);
     removeEventListener("keydown", done, true);
     layer.remove();
+    skip.remove();
     then();
   };
   cascadeDone = done;
@@ -507,6 +555,9 @@ function setLang(value, remember) {
   for (const e of document.querySelectorAll("[data-label]")) {
     if (typeof l[e.dataset.label] === "string") e.textContent = l[e.dataset.label];
   }
+  for (const e of document.querySelectorAll("[data-label-aria]")) {
+    if (typeof l[e.dataset.labelAria] === "string") e.setAttribute("aria-label", l[e.dataset.labelAria]);
+  }
   document.title = l.title === "Pyramid" ? "Pyramid Solitaire" : l.title;
   for (const o of $("profile").options) o.textContent = (gameNames[value] || {})[o.value] || o.value;
   setTheme(document.documentElement.dataset.theme, false);
@@ -519,60 +570,89 @@ function setTheme(theme, remember) {
   $("theme").textContent = theme === "dark" ? L().light : L().dark;   // what a click gives
 }
 
-// ---- the keyboard cursor -------------------------------------------------------------
-function elementOf(target) {
-  return document.querySelector(`.card[data-target="${CSS.escape(String(target))}"]`);
-}
-function moveCursor(step) {
-  const targets = state ? state.targets : [];
-  if (!targets.length) return;
-  let i = targets.findIndex((t) => String(t) === String(cursor));
-  i = i < 0 ? 0 : (i + step + targets.length) % targets.length;
-  cursor = targets[i];
-  cursorIndex = i;
-  render(state);
-}
-// up and down: the nearest target above or below on the screen
-function moveCursorVertically(direction) {
-  const targets = state ? state.targets : [];
-  if (!targets.length) return;
-  const from = cursor === null ? null : elementOf(cursor);
-  if (!from) return moveCursor(0);
-  const a = from.getBoundingClientRect(), ax = a.left + a.width / 2, ay = a.top + a.height / 2;
-  let best = null, bestScore = Infinity;
-  targets.forEach((t, i) => {
-    const e = elementOf(t);
-    if (!e || e === from) return;
-    const b = e.getBoundingClientRect(), dx = b.left + b.width / 2 - ax, dy = b.top + b.height / 2 - ay;
-    if (dy * direction < 4) return;
-    const score = dy * dy + 4 * dx * dx;
-    if (score < bestScore) { bestScore = score; best = i; }
+// ---- the table's grid: one tab stop that moves with the arrow keys (the ARIA grid pattern)
+// the grid's rows, top to bottom: [{id, cells}] (the pyramid's rows 0..6 still holding a
+// card, then the talon's, id 7)
+function gridRows() {
+  const rows = [];
+  $("pyramid").querySelectorAll(".prow").forEach((row, id) => {
+    const cells = [...row.querySelectorAll("[role=gridcell]")];
+    if (cells.length) rows.push({id, cells});
   });
-  if (best === null) return;
-  cursor = targets[best];
-  cursorIndex = best;
-  render(state);
+  const talon = [...$("talon").querySelectorAll("[role=gridcell]")];
+  if (talon.length) rows.push({id: 7, cells: talon});
+  return rows;
+}
+// Give the tab stop to the cursor's cell (or, when its card went, to the cell now nearest
+// its place; at first, the first free card), and the focus too when the table had it.
+function rove(focus) {
+  const rows = gridRows();
+  if (!rows.length) { cursor = null; return; }
+  const all = rows.flatMap((r) => r.cells);
+  let target = cursor === null ? null : all.find((c) => c.dataset.cell === String(cursor));
+  if (!target && cursorAt) {
+    const [id, col] = cursorAt;
+    const row = rows.reduce((a, b) => (Math.abs(b.id - id) < Math.abs(a.id - id) ? b : a));
+    target = row.cells[Math.min(col, row.cells.length - 1)];
+  }
+  if (!target) target = all.find((c) => c.classList.contains("free")) || all[0];
+  for (const c of all) {
+    c.tabIndex = c === target ? 0 : -1;
+    c.classList.toggle("cursor", c === target);
+  }
+  cursor = target.dataset.cell;
+  const row = rows.find((r) => r.cells.includes(target));
+  cursorAt = [row.id, row.cells.indexOf(target)];
+  if (focus) target.focus({preventScroll: false});
+}
+function focusCell(e) {
+  if (!e) return;
+  cursor = e.dataset.cell;
+  rove(true);
+}
+// arrows: left and right along a row (no wrapping), up and down to the nearest cell of the
+// row above or below on the screen; Home and End: a row's ends (with Ctrl: the grid's)
+function moveInGrid(key, ctrl) {
+  const rows = gridRows();
+  if (!rows.length) return;
+  let r = rows.findIndex((row) => row.cells.some((c) => c.dataset.cell === String(cursor)));
+  if (r < 0) { rove(true); return; }
+  const row = rows[r].cells, c = row.findIndex((e) => e.dataset.cell === String(cursor));
+  if (key === "ArrowLeft") focusCell(row[Math.max(0, c - 1)]);
+  else if (key === "ArrowRight") focusCell(row[Math.min(row.length - 1, c + 1)]);
+  else if (key === "Home") focusCell(ctrl ? rows[0].cells[0] : row[0]);
+  else if (key === "End") focusCell(ctrl ? rows[rows.length - 1].cells.at(-1) : row[row.length - 1]);
+  else {
+    r += key === "ArrowUp" ? -1 : 1;
+    if (r < 0 || r >= rows.length) return;
+    const a = row[c].getBoundingClientRect(), x = a.left + a.width / 2;
+    const centre = (e) => { const b = e.getBoundingClientRect(); return b.left + b.width / 2; };
+    focusCell(rows[r].cells.reduce((p, q) => (Math.abs(centre(q) - x) < Math.abs(centre(p) - x) ? q : p)));
+  }
 }
 
+// The game's keys reach it while the focus is on the table (or on nothing: the page); a
+// focused control (a button, a box, a field, a dialog) keeps its own keys.
 function onKey(event) {
-  if (event.ctrlKey || event.metaKey || event.altKey) return;
-  const tag = event.target.tagName;
-  const typing = (tag === "INPUT" && event.target.type !== "checkbox") || tag === "SELECT"
-      || tag === "TEXTAREA";
-  if (typing || $("scores-panel").open || $("howto-panel").open || $("end-panel").open) return;
-  // a focused button does its own thing with Enter and Space (keyboard users)
-  if (tag === "BUTTON" && (event.key === "Enter" || event.key === " ")) return;
+  if (event.ctrlKey && (event.key === "Home" || event.key === "End")) {
+    if (!$("board").contains(document.activeElement)) return;
+  } else if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const focused = document.activeElement;
+  const inTable = $("board").contains(focused);
+  if (!inTable && focused && focused !== document.body) return;
+  if ($("scores-panel").open || $("howto-panel").open || $("end-panel").open) return;
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
   if (state && state.paused && key !== "p") return;
   const keyboard = () => document.body.classList.add("keyboard");
   switch (key) {
-    case "ArrowLeft": keyboard(); moveCursor(-1); break;
-    case "ArrowRight": keyboard(); moveCursor(1); break;
-    case "ArrowUp": keyboard(); moveCursorVertically(-1); break;
-    case "ArrowDown": keyboard(); moveCursorVertically(1); break;
+    case "ArrowLeft": case "ArrowRight": case "ArrowUp": case "ArrowDown": case "Home": case "End":
+      keyboard();
+      if (inTable) moveInGrid(key, event.ctrlKey); else rove(true);   // into the table
+      break;
     case "Enter": case " ":
       keyboard();
-      if (cursor === null) moveCursor(0); else tap(cursor);
+      if (!inTable) rove(true);
+      else if (cursor !== null && cursor !== "foundation") tap(targetOf(cursor));
       break;
     case "z": send({op: "undo"}); break;
     case "r": send({op: "redo"}); break;
@@ -592,6 +672,7 @@ function onClick(event) {
   const e = event.target.closest(".card[data-target]");
   if (!e || suppressClick) return;
   document.body.classList.remove("keyboard");
+  if (e.dataset.cell !== undefined) cursor = e.dataset.cell;   // the tab stop follows
   tap(targetOf(e.dataset.target));
 }
 function onPointerDown(event) {
@@ -702,36 +783,55 @@ function start() {
     document.activeElement.blur();
     if (mayLeave("replace_game")) playCode($("code-input").value);
   });
+  // a box or a list changed with the mouse gives the keys back to the game; one changed
+  // from the keyboard keeps the focus where the player is
+  let byPointer = false;
+  addEventListener("pointerdown", () => { byPointer = true; }, true);
+  addEventListener("keydown", () => { byPointer = false; }, true);
+  const giveBack = (e) => { if (byPointer) e.target.blur(); };
   $("lang").addEventListener("change", (e) => {
-    e.target.blur();                              // the arrow keys are the game's again
+    giveBack(e);
     setLang(e.target.value, true);
     if (state) send({op: "lang", lang: e.target.value});   // the session's messages too
   });
   $("profile").addEventListener("change", (e) => {
-    e.target.blur();
+    giveBack(e);
     store.set("profile", e.target.value);
     if (state && state.moves === 0) newDeal();
     else { nextProfile = e.target.value; showText(L().next_profile); }
   });
   $("fair-hints").addEventListener("change", (e) => {
-    e.target.blur();                              // Space is the game's again
+    giveBack(e);
     store.set("fair_hints", e.target.checked ? "1" : "0");
     if (state) send({op: "fair_hints", on: e.target.checked});
   });
   $("winnable").addEventListener("change", (e) => {
-    e.target.blur();                              // Space is the game's again
+    giveBack(e);
     store.set("winnable", e.target.checked ? "1" : "0");
   });
+  // the table's tab stop follows the focus (a click, a tap, Tab)
+  board.addEventListener("focusin", (e) => {
+    const c = e.target.closest("[data-cell]");
+    if (c && c.dataset.cell !== String(cursor)) { cursor = c.dataset.cell; rove(false); }
+  });
   // a hidden tab pauses the game (its clock stops) and says so when it is seen again
+  // (the page going away, a reload, pauses it too: the next page resumes it without a word)
+  let leaving = false;
   document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "hidden") {      // also when the page goes away
+    if (document.visibilityState === "hidden") {
       if (state && state.status === "playing" && !state.paused && send({op: "pause"})) {
         hiddenPause = true;
-        store.set("hidden_pause", "1");               // a reload or a new tab resumes it
+        store.set("hidden_pause", leaving ? "left" : "1");   // a reload or a new tab resumes it
       }
     } else if (hiddenPause) {
-      resumeHidden();
+      resumeHidden(false);
     }
+  });
+  addEventListener("pagehide", () => {
+    leaving = true;
+    if (store.get("hidden_pause")) store.set("hidden_pause", "left");
+    else if (state && state.status === "playing" && !state.paused && send({op: "pause"}))
+      store.set("hidden_pause", "left");
   });
   setInterval(tick, 250);
   connect();
