@@ -32,6 +32,32 @@ from .table import TableScreen
 THEMES = ("textual-dark", "textual-light")
 MESSAGE_LINES = 3
 
+#: The colours pyramid.tcss uses that depend on the theme, each with a WCAG AA contrast
+#: (tests/test_tui_contrast.py measures what is drawn): a card's edge and the lines 3:1
+#: against the table (or the dialog), the footer's keys 4.5:1 against the footer.
+PALETTE: dict[str, dict[str, str]] = {
+    "dark": {
+        "card-edge": "#9e9e9e",  # 7.0:1 on the table (#121212)
+        "table-rule": "#8a8a8a",  # the line above the messages
+        "dialog-border": "#fea62b",
+        "won-border": "#4ebf71",
+        "lost-border": "#fea62b",
+        "scroll-thumb": "#8a8a8a",
+        "footer-key-foreground": "#ffa62b",
+        "footer-key-off": "#b4b4b4",  # a greyed key, still 4.5:1 under the mouse
+    },
+    "light": {
+        "card-edge": "#5c5c5c",  # 5.1:1 on the table (#e0e0e0): free cards are light too
+        "table-rule": "#767676",
+        "dialog-border": "#7a4f10",
+        "won-border": "#2e6b40",
+        "lost-border": "#7a4f10",
+        "scroll-thumb": "#6b6b6b",
+        "footer-key-foreground": "#004578",  # (Textual's #0178d4 is 2.9:1 on the footer)
+        "footer-key-off": "#474747",
+    },
+}
+
 
 class PyramidApp(App[None]):
     """The game. ``code``: a deal to play (else the saved game, else a new random deal);
@@ -109,6 +135,13 @@ class PyramidApp(App[None]):
         elif self.pending_code is not None:  # play CODE over a game under way
             code, self.pending_code = self.pending_code, None
             self.when_left("code", lambda: self.new_game(code))
+
+    def get_css_variables(self) -> dict[str, str]:
+        """Textual's variables for the theme, and the game's own (:data:`PALETTE`)."""
+        variables = super().get_css_variables()
+        variables.update(PALETTE["dark" if self.current_theme.dark else "light"])
+        self.theme_variables = variables
+        return variables
 
     def on_unmount(self) -> None:
         if self.store is not None:

@@ -21,7 +21,7 @@ KEYS = """\
 
 [b]Keys[/b]   ← → ↑ ↓  move the cursor over the cards you can play now
        Enter    tap the card under the cursor (Space too)
-       D  draw (or turn the waste over)   H  hint (shown in green)
+       D  draw (or turn the waste over)   H  hint (shown in blue)
        F  hints that never look at the face-down stock (on / off)
        W  your chance to win, from the cards you have seen
        Z  undo          R  redo           P  pause / resume

@@ -36,11 +36,12 @@ def row_of(index: int) -> tuple[int, int]:
 
 def drawn_place(target: Any) -> tuple[float, float]:
     """Where a target is drawn before the layout is known (rows, cells): the pyramid's
-    rows are offset by half a card, the talon is the eighth row."""
+    rows are offset by half a card (a card and its margin: 8 cells), the talon is the
+    eighth row."""
     if isinstance(target, int):
         row, k = row_of(target)
-        return float(row), (6 - row) * 3 + k * 6 + 2.5
-    return 7.0, TALON.index(target) * 12 + 2.5
+        return float(row), (6 - row) * 4 + k * 8 + 3.5
+    return 7.0, TALON.index(target) * 12 + 3.5
 
 
 class TableScreen(Screen[None]):

@@ -14,7 +14,8 @@ from ..model.cards import Card
 if TYPE_CHECKING:
     from .table import TableScreen
 
-#: How wide a card is drawn, in terminal cells ("10♦" and a cell on each side).
+#: How wide a card's text is, in terminal cells ("10♦" and a cell on each side for the
+#: cursor's marks); its edges are drawn around it (pyramid.tcss).
 CARD_WIDTH = 5
 
 
