@@ -1118,3 +1118,47 @@ def test_every_control_works_from_the_keyboard(page, server):
     page.evaluate("document.activeElement.blur()")  # (as a click on the page does)
     page.keyboard.press("d")  # from the page: the game's
     expect(page.locator("#moves")).to_have_text("1")
+
+
+def test_share_a_deal_and_open_its_link(browser, server):
+    """Copy link gives a link that opens the same deal in another browser; Copy code the
+    code; the clipboard holds them and the page says what it copied."""
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    open_game(page, server.url, "PY1-M-AAAAAAS")
+    page.click("#copy-code")
+    expect(page.locator("#messages")).to_have_text("Copied: PY1-M-AAAAAAS")
+    assert page.evaluate("navigator.clipboard.readText()") == "PY1-M-AAAAAAS"
+    page.click("#copy-link")
+    link = page.evaluate("navigator.clipboard.readText()")
+    assert link == f"{server.url.rstrip('/')}/#deal=PY1-M-AAAAAAS", link
+    expect(page.locator("#messages")).to_have_text(f"Copied: {link}")
+    other = browser.new_context().new_page()  # another player opens it
+    other.goto(link)
+    expect(other.locator("#deal-code")).to_have_text("PY1-M-AAAAAAS")
+    expect(other.locator("#profile")).to_have_value("msc")
+    other.context.close()
+    context.close()
+
+
+def test_removed_cards_fly_to_the_foundation_and_sounds_are_a_choice(browser, server):
+    """With motion, the cards of a pair fly from their place to the foundation (they do not
+    just vanish); sounds are off until the player turns them on, then each kind of move has
+    its own."""
+    context = browser.new_context(reduced_motion="no-preference")
+    page = context.new_page()
+    open_game(page, server.url, "PY1-N-AAAAAAS")
+    page.wait_for_timeout(900)  # (the deal's own motion ends)
+    assert not page.is_checked("#sounds")  # off by default
+    click(page, 25)  # 3♦ and 10♥
+    click(page, 26)
+    expect(page.locator("body > .card.flying")).to_have_count(2)  # two cards in flight
+    expect(page.locator("body > .card.flying")).to_have_count(0)  # then landed
+    assert page.evaluate("document.body.dataset.sound") is None  # nothing played
+    page.click("#sounds")
+    assert page.evaluate("localStorage.getItem('pyramid.sounds')") == "1"
+    page.keyboard.press("d")
+    expect(page.locator("body")).to_have_attribute("data-sound", "draw")
+    click(page, 15)  # blocked: a refusal
+    expect(page.locator("body")).to_have_attribute("data-sound", "refuse")
+    context.close()

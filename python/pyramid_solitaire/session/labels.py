@@ -132,6 +132,11 @@ LABELS: dict[str, dict[str, str]] = {
     "on_waste": {"en": "on the waste", "vi": "trên bài bỏ"},
     "pile_empty": {"en": "empty", "vi": "trống"},
     "table": {"en": "Table", "vi": "Bàn bài"},
+    "sounds": {"en": "Sounds", "vi": "Âm thanh"},
+    "copy_link": {"en": "Copy link", "vi": "Chép liên kết"},
+    "copy_code": {"en": "Copy code", "vi": "Chép mã"},
+    "copied": {"en": "Copied: {text}", "vi": "Đã chép: {text}"},
+    "copy_this": {"en": "Copy this: {text}", "vi": "Hãy chép: {text}"},
     "skip_cascade": {
         "en": "You won! Press any key or click to skip.",
         "vi": "Bạn thắng! Nhấn phím bất kỳ hoặc bấm để bỏ qua.",

@@ -146,6 +146,8 @@ function onResponse(r) {
       hinted = hintOf(r.messages);
       const before = state;
       if (r.state) render(r.state);
+      if ((r.op === "tap" || r.op === "drag") && before && r.state && r.state.moves === before.moves
+          && !r.state.selection && r.messages.length) sound("refuse");
       showMessages(r.messages);
       if (pendingNote && r.op === "resume") { showText(pendingNote); pendingNote = null; }
       const ended = before && before.status === "playing" && r.state && r.state.status !== "playing";
@@ -206,6 +208,18 @@ function togglePause() {
   if (state) send({op: state.paused ? "resume" : "pause"});
 }
 
+// Share the deal: a link that opens it (#deal=CODE, or the 52 cards of a card list), or
+// its code, copied to the clipboard (where there is none, the page shows what to copy).
+function share(link) {
+  const deal = state && (state.code || state.cards);   // (cards: a card list's 52)
+  if (!deal) return;
+  const text = link ? `${location.origin}${location.pathname}#deal=${encodeURIComponent(deal)}` : deal;
+  const said = (key) => showText(fill(L()[key], {text}));
+  if (navigator.clipboard && navigator.clipboard.writeText)
+    navigator.clipboard.writeText(text).then(() => said("copied"), () => said("copy_this"));
+  else said("copy_this");
+}
+
 // ---- drawing -------------------------------------------------------------------------
 const fill = (text, args) => text.replace(/\{(\w+)\}/g, (_, k) => String(args[k]));
 // a card as a screen reader says it: "King of diamonds" ("Già rô")
@@ -255,6 +269,7 @@ function mark(e, target, s) {
 function render(s) {
   const prev = state;
   state = s;
+  const before = where();
   const targets = new Set(s.targets.map(String));
   const over = s.status !== "playing";                // an ended game has no playable card
   const l = L(), hadFocus = $("board").contains(document.activeElement);
@@ -333,7 +348,7 @@ function render(s) {
   $("score-figure").hidden = !s.points;              // seed 003's game has no points
   $("moves").textContent = s.moves;
   $("removed").textContent = `${s.removed}/${s.to_remove}`;
-  motion(prev, s);
+  motion(prev, s, before);
   $("redeals").textContent = s.redeals_left === null ? L().unlimited : s.redeals_left;
   $("difficulty").textContent = s.difficulty.text;
   $("deal-code").textContent = s.code || L().card_list;
@@ -358,16 +373,62 @@ function render(s) {
 // Motion that helps (all of it off under prefers-reduced-motion, in style.css): a short
 // deal when a new deal or a restart begins, the card going to the foundation, a cascade
 // on a win.
-function motion(prev, s) {
+function motion(prev, s, before) {
   const board = $("board");
   const fresh = !prev || prev.code !== s.code || (s.moves === 0 && prev.moves > 0);
   if (fresh && s.moves === 0) {
     $("pyramid").querySelectorAll(".card[data-card]").forEach((c, i) => c.style.setProperty("--i", i));
     restartAnimation(board, "dealing");
-  } else if (prev && s.removed > prev.removed) {
-    const top = document.querySelector(".foundation .card");
-    if (top) restartAnimation(top, "arrive");
+  } else if (prev && prev.code === s.code && s.removed > prev.removed) {
+    fly(before, where());
+    sound(s.status === "won" ? "win" : "remove");
+  } else if (prev && prev.code === s.code && s.moves > prev.moves) sound("draw");
+}
+
+// where each card in play is on the screen now (token -> rectangle)
+function where() {
+  const out = new Map();
+  for (const c of document.querySelectorAll("#pyramid .card[data-card], #talon .card[data-target][data-card]"))
+    out.set(c.dataset.card, c.getBoundingClientRect());
+  return out;
+}
+// the cards a move removed fly from their place to the foundation (none under reduced motion)
+function fly(before, after) {
+  const to = document.querySelector(".foundation .card");
+  if (reducedMotion() || !to || !Element.prototype.animate) return;
+  const end = to.getBoundingClientRect();
+  for (const [token, box] of before) {
+    if (after.has(token)) continue;
+    const card = cardElement(token, null, "flying");
+    Object.assign(card.style, {left: `${box.left}px`, top: `${box.top}px`,
+                               width: `${box.width}px`, height: `${box.height}px`});
+    card.setAttribute("aria-hidden", "true");
+    document.body.append(card);
+    const dx = end.left - box.left, dy = end.top - box.top;
+    card.animate([{transform: "none"}, {transform: `translate(${dx}px, ${dy}px) scale(${end.width / box.width})`}],
+                 {duration: 320, easing: "ease-in"}).finished.then(() => card.remove(), () => card.remove());
   }
+}
+
+// Sounds, off unless the player turns them on: short tones made in the page (no file).
+let audio = null;
+const TONES = {remove: [660, 880], draw: [330], refuse: [170], win: [523, 659, 784, 1047]};
+function sound(name) {
+  if (store.get("sounds") !== "1") return;
+  document.body.dataset.sound = name;            // the last one played (what tests read)
+  try { audio = audio || new AudioContext(); } catch { return; }
+  const t0 = audio.currentTime;
+  TONES[name].forEach((frequency, i) => {
+    const o = audio.createOscillator(), g = audio.createGain(), t = t0 + i * 0.09;
+    o.type = "triangle";
+    o.frequency.value = frequency;
+    g.gain.setValueAtTime(0.0001, t);
+    g.gain.exponentialRampToValueAtTime(0.12, t + 0.01);
+    g.gain.exponentialRampToValueAtTime(0.0001, t + 0.15);
+    o.connect(g).connect(audio.destination);
+    o.start(t);
+    o.stop(t + 0.16);
+  });
 }
 
 // A win: the 52 cards leap from the foundation one after another and bounce down the
@@ -776,6 +837,13 @@ function start() {
   button("welcome-howto", askHowto);
   button("welcome-close", () => { store.set("seen_howto", "1"); $("welcome").hidden = true; });
   button("close-howto", () => $("howto-panel").close());
+  button("copy-link", () => share(true));
+  button("copy-code", () => share(false));
+  $("sounds").checked = store.get("sounds") === "1";   // off unless turned on
+  $("sounds").addEventListener("change", (e) => {
+    giveBack(e);
+    store.set("sounds", e.target.checked ? "1" : "0");
+  });
   button("theme", () => setTheme(document.documentElement.dataset.theme === "dark" ? "light" : "dark", true));
   $("paste").addEventListener("submit", (e) => {
     e.preventDefault();
