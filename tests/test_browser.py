@@ -1162,3 +1162,73 @@ def test_removed_cards_fly_to_the_foundation_and_sounds_are_a_choice(browser, se
     click(page, 15)  # blocked: a refusal
     expect(page.locator("body")).to_have_attribute("data-sound", "refuse")
     context.close()
+
+
+def test_daily_deal_difficulty_and_statistics_worth_looking_at(browser, server):
+    """The daily deal is the session's (the same for every player of a game type that day,
+    dated by the player's clock); new deals by difficulty; the statistics panel has the
+    daily figures, win rates by difficulty (a chart named in words, and a table), the high
+    scores with the hints taken, the recent games, and a reset that asks first."""
+    from datetime import date
+
+    from pyramid_solitaire.session.daily import daily_deal
+
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(server.url)
+    expect(page.locator("#pyramid .card[data-card]").first).to_be_visible()
+    page.select_option("#profile", "msc")
+    page.click("#daily")
+    expected = daily_deal("msc", date.today()).code
+    expect(page.locator("#deal-code")).to_have_text(expected)
+    expect(page.locator("#daily-badge")).to_have_text(f"Daily deal {date.today().isoformat()}")
+    expect(page.locator("#messages")).to_contain_text("Daily deal of")
+    # another player, the same deal
+    other = browser.new_context().new_page()
+    other.goto(server.url)
+    expect(other.locator("#pyramid .card[data-card]").first).to_be_visible()
+    other.select_option("#profile", "msc")
+    other.click("#daily")
+    expect(other.locator("#deal-code")).to_have_text(expected)
+    other.context.close()
+    # a hard deal: the session rates it so
+    page.select_option("#level", "hard")
+    assert page.is_disabled("#winnable")  # a difficulty is a winnable deal
+    page.click("#new")
+    expect(page.locator("#daily-badge")).to_be_hidden()
+    expect(page.locator("#difficulty")).to_have_text(re.compile(r"^(hard|very hard|expert)$"))
+    # play it a little with a hint, leave it (abandoned), then lose a classic game
+    page.keyboard.press("h")
+    expect(page.locator(".hinted").first).to_be_visible()
+    page.keyboard.press("d")
+    expect(page.locator("#moves")).to_have_text("1")
+    page.once("dialog", lambda d: d.accept())
+    page.select_option("#level", "")
+    lose_a_game(page)
+    expect(page.locator("#end-best")).to_have_text(
+        "Best of this game type: Games 1 · Wins 0 · Best score 0"
+    )
+    page.click("#end-close")
+    page.select_option("#profile", "msc")
+    page.click("#scores")
+    panel = page.locator("#scores-panel")
+    expect(panel).to_be_visible()
+    expect(panel.locator("#history tr")).to_have_count(1)  # the msc game left
+    expect(panel.locator("#history")).to_contain_text("abandoned")
+    row = panel.locator("#history tr").first
+    expect(row.locator("td").nth(6)).to_have_text("1")  # its hint
+    expect(panel.locator("#by-difficulty tr")).to_have_count(1)
+    expect(panel.locator("#chart")).to_have_attribute(
+        "aria-label", re.compile(r"^Win rate by difficulty: (Hard|Very hard|Expert) 0%$")
+    )
+    expect(panel.locator("#daily-summary")).to_contain_text("Daily deals played")
+    asked = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.click("#reset-stats")  # asked, and kept
+    assert asked and "cannot be undone" in asked[0], asked
+    expect(panel.locator("#history tr")).to_have_count(1)
+    page.once("dialog", lambda d: d.accept())
+    page.click("#reset-stats")
+    expect(page.locator("#messages")).to_have_text("1 games deleted.")
+    expect(panel.locator("#history")).to_have_text("No games yet.")
+    context.close()

@@ -133,6 +133,39 @@ LABELS: dict[str, dict[str, str]] = {
     "pile_empty": {"en": "empty", "vi": "trống"},
     "table": {"en": "Table", "vi": "Bàn bài"},
     "sounds": {"en": "Sounds", "vi": "Âm thanh"},
+    # the daily deal, the choice of how hard, the statistics' panel
+    "daily": {"en": "Daily deal", "vi": "Ván hằng ngày"},
+    "daily_badge": {"en": "Daily deal {date}", "vi": "Ván hằng ngày {date}"},
+    "new_deals": {"en": "New deals", "vi": "Ván mới"},
+    "level_any": {"en": "Any", "vi": "Bất kỳ"},
+    "level_easy": {"en": "Easy", "vi": "Dễ"},
+    "level_medium": {"en": "Medium", "vi": "Vừa"},
+    "level_hard": {"en": "Hard", "vi": "Khó"},
+    "level_very_hard": {"en": "Very hard", "vi": "Rất khó"},
+    "level_expert": {"en": "Expert", "vi": "Chuyên gia"},
+    "level_unwinnable": {"en": "Cannot be won", "vi": "Không thể thắng"},
+    "daily_played": {"en": "Daily deals played", "vi": "Ván hằng ngày đã chơi"},
+    "daily_won": {"en": "Daily deals won", "vi": "Ván hằng ngày đã thắng"},
+    "daily_streak": {"en": "Daily streak", "vi": "Chuỗi ngày thắng"},
+    "daily_best_streak": {"en": "Best daily streak", "vi": "Chuỗi ngày thắng dài nhất"},
+    "by_difficulty": {"en": "By difficulty", "vi": "Theo độ khó"},
+    "win_rate_chart": {
+        "en": "Win rate by difficulty: {rates}",
+        "vi": "Tỉ lệ thắng theo độ khó: {rates}",
+    },
+    "recent_games": {"en": "Recent games", "vi": "Các ván gần đây"},
+    "result": {"en": "Result", "vi": "Kết quả"},
+    "result_won": {"en": "won", "vi": "thắng"},
+    "result_lost": {"en": "lost", "vi": "thua"},
+    "result_abandoned": {"en": "abandoned", "vi": "bỏ dở"},
+    "hints_used": {"en": "Hints", "vi": "Gợi ý"},
+    "no_games": {"en": "No games yet.", "vi": "Chưa có ván nào."},
+    "reset_stats": {"en": "Reset statistics", "vi": "Xoá thống kê"},
+    "reset_ask": {
+        "en": "Delete every game recorded of {game}? This cannot be undone.",
+        "vi": "Xoá mọi ván đã ghi của {game}? Không thể hoàn tác.",
+    },
+    "reset_done": {"en": "{n} games deleted.", "vi": "Đã xoá {n} ván."},
     "copy_link": {"en": "Copy link", "vi": "Chép liên kết"},
     "copy_code": {"en": "Copy code", "vi": "Chép mã"},
     "copied": {"en": "Copied: {text}", "vi": "Đã chép: {text}"},
@@ -202,6 +235,12 @@ LABELS: dict[str, dict[str, str]] = {
         "vi": "Ván đã lưu là ván {saved}: N bắt đầu một ván {asked} mới",
     },
     "tui_look": {"en": "Esc the table", "vi": "Esc xem bàn bài"},
+    # the terminal game's answer to Ctrl+C (Textual's own says it in English)
+    "tui_quit_title": {"en": "Do you want to quit?", "vi": "Bạn muốn thoát?"},
+    "tui_quit_how": {
+        "en": "Press Q (or Ctrl+Q) to quit: the game is saved",
+        "vi": "Bấm Q (hoặc Ctrl+Q) để thoát: ván bài được lưu lại",
+    },
 }
 # the same words as the session's messages, not a second copy of them
 LABELS.update(

@@ -109,7 +109,9 @@ function onResponse(r) {
   switch (r.op) {
     case "hello":
       gameNames = r.game_names || {};
+      offeredLevels = r.difficulties || {};
       fillProfiles(r.profiles);
+      syncLevels();
       return;
     case "attach":
       store.set("game", r.game);
@@ -132,6 +134,10 @@ function onResponse(r) {
       return;
     case "stats":
       if (request.forEnd) showBest(r.stats); else showScores(r.stats);
+      return;
+    case "stats_reset":
+      showScores(r.stats);
+      showText(fill(L().reset_done, {n: r.deleted}));
       return;
     case "howto":
       showHowto(r.howto);
@@ -172,9 +178,29 @@ const tap = (target) => send({op: "tap", target});
 function mayLeave(what) {
   return !(state && state.under_way) || window.confirm(L()[what]);   // the session says
 }
+// a random deal: of the difficulty chosen (winnable by its nature), else winnable unless
+// that is turned off
 function newDeal() {
-  send({op: "new", random: {winnable_only: $("winnable").checked},
+  const level = $("level").value;
+  send({op: "new", random: level ? {difficulty: level} : {winnable_only: $("winnable").checked},
         profile: $("profile").value || defaults.profile, lang: lang || defaults.lang});
+}
+// today's daily deal of the chosen game type: the date is the player's own (local)
+function today() {
+  const d = new Date(), two = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
+}
+function dailyDeal() {
+  send({op: "new", daily: today(), profile: $("profile").value || defaults.profile,
+        lang: lang || defaults.lang});
+}
+// the difficulties the chosen game type offers (hello's difficulties: classic only hard)
+let offeredLevels = {};
+function syncLevels() {
+  const offered = offeredLevels[$("profile").value] || ["easy", "medium", "hard"];
+  for (const o of $("level").options) o.disabled = Boolean(o.value) && !offered.includes(o.value);
+  if ($("level").selectedOptions[0] && $("level").selectedOptions[0].disabled) $("level").value = "";
+  $("winnable").disabled = Boolean($("level").value);   // a difficulty is a winnable deal
 }
 function playCode(text) {
   text = text.trim();
@@ -358,6 +384,8 @@ function render(s) {
   $("not-saved").hidden = !s.not_saved;               // the server cannot save this game
   $("not-saved").textContent = s.not_saved ? s.not_saved.text : "";
   $("assisted").textContent = L().assisted;
+  $("daily-badge").hidden = !s.daily;                  // a daily deal says whose day it is
+  $("daily-badge").textContent = s.daily ? fill(L().daily_badge, {date: s.daily}) : "";
   $("undo").disabled = !s.can_undo || s.paused;       // while paused the table is hidden:
   $("redo").disabled = !s.can_redo || s.paused;       // no play until it is resumed
   // Hint, Draw, Chance and Pause would only answer "the game is over" once it is: off then
@@ -540,12 +568,11 @@ function showEnd(titleKey) {
   if (!panel.open) panel.showModal();
 }
 function showBest(stats) {
-  const l = L(), best = stats.high_scores && stats.high_scores[0];
-  const parts = [`${l.games} ${stats.games}`, `${l.wins} ${stats.wins}`];
-  if (best) {
-    if (state && state.points) parts.push(`${l.best_score} ${best.score}`);
-    parts.push(`${l.fewest_moves} ${stats.fewest_moves}`, `${l.fastest_win} ${clockText(stats.fastest_win)}`);
-  }
+  // the best of this game type, the same fields whatever the end (session/stats best_of)
+  const l = L(), best = stats.best_of;
+  if (!best) return;
+  const shownValue = (key) => (key === "fastest_win" ? clockText(best[key]) : best[key]);
+  const parts = best.shown.map((key) => `${l[key]} ${shownValue(key)}`);
   $("end-best").textContent = `${l.best_of}: ${parts.join(" · ")}`;
 }
 function endChoice(what) {
@@ -572,38 +599,85 @@ function showHowto(page) {
   $("welcome").hidden = true;
   if (!$("howto-panel").open) $("howto-panel").showModal();
 }
+const LEVELS = ["easy", "medium", "hard", "very_hard", "expert", "unwinnable"];
+const percent = (rate) => (rate === null || rate === undefined ? "–" : `${Math.round(rate * 100)}%`);
+function rowOf(cells, classes) {
+  const tr = el("tr");
+  cells.forEach((c, i) => {
+    const td = el("td", (classes && classes[i]) || "");
+    if (c instanceof Node) td.append(c); else td.textContent = String(c);
+    tr.append(td);
+  });
+  return tr;
+}
+function fillBody(id, rows, columns, empty) {
+  const body = $(id);
+  body.replaceChildren(...rows);
+  if (!rows.length) {
+    const tr = el("tr"), td = el("td", "", empty);
+    td.colSpan = columns;
+    tr.append(td);
+    body.append(tr);
+  }
+}
+function summaryList(id, shown) {
+  const l = L(), list = $(id);
+  list.replaceChildren();
+  for (const [key, value] of Object.entries(shown)) list.append(el("dt", "", l[key]), el("dd", "", String(value)));
+}
+// the statistics of the game type: figures, the daily deals', by difficulty (a chart and
+// its table), the high scores (with the hints taken), the recent games; Reset asks first
 function showScores(stats) {
-  const l = L(), summary = $("summary");
-  summary.replaceChildren();
+  const l = L();
   const points = stats.points !== false;           // a game without points: no score shown
   $("scores-panel").classList.toggle("no-points", !points);
   const shown = {
-    games: stats.games, wins: stats.wins,
-    win_rate: stats.win_rate === null ? "–" : `${Math.round(stats.win_rate * 100)}%`,
+    games: stats.games, wins: stats.wins, win_rate: percent(stats.win_rate),
     best_score: stats.best_score ?? "–", fewest_moves: stats.fewest_moves ?? "–",
     fastest_win: stats.fastest_win === null ? "–" : clockText(stats.fastest_win),
     current_streak: stats.current_streak, best_streak: stats.best_streak,
   };
   if (!points) delete shown.best_score;
-  for (const [key, value] of Object.entries(shown)) summary.append(el("dt", "", l[key]), el("dd", "", String(value)));
-  const body = $("high-scores");
-  body.replaceChildren();
-  stats.high_scores.forEach((h, i) => {
-    const tr = el("tr");
-    const code = el("td");
-    code.append(el("code", "", h.code || l.card_list));
-    tr.append(el("td", "", String(i + 1)), el("td", "score-cell", String(h.score)), el("td", "", String(h.moves)),
-              el("td", "", clockText(h.seconds)), el("td", "", (h.finished_at || "").slice(0, 10)), code);
-    body.append(tr);
-  });
-  if (!stats.high_scores.length) {
-    const tr = el("tr"), td = el("td", "", l.no_scores);
-    td.colSpan = 6;
-    tr.append(td);
-    body.append(tr);
+  summaryList("summary", shown);
+  const daily = stats.daily || {played: 0, won: 0, current_streak: 0, best_streak: 0};
+  summaryList("daily-summary", {daily_played: daily.played, daily_won: daily.won,
+                                daily_streak: daily.current_streak, daily_best_streak: daily.best_streak});
+  // by difficulty: a bar of the win rate for each level played, the table beside it says
+  // the same in words (the chart's name says it too)
+  const levels = LEVELS.filter((k) => stats.by_difficulty && stats.by_difficulty[k] && stats.by_difficulty[k].games);
+  const chart = $("chart");
+  chart.replaceChildren();
+  const name = (k) => l["level_" + k];
+  chart.setAttribute("aria-label", fill(l.win_rate_chart, {
+    rates: levels.map((k) => `${name(k)} ${percent(stats.by_difficulty[k].win_rate)}`).join(", ") || "–"}));
+  for (const k of levels) {
+    const d = stats.by_difficulty[k], bar = el("div", "bar");
+    const fillPart = el("span", "fill");
+    fillPart.style.width = `${Math.round((d.win_rate || 0) * 100)}%`;
+    bar.append(el("span", "name", name(k)), el("span", "track"), el("span", "value", percent(d.win_rate)));
+    bar.querySelector(".track").append(fillPart);
+    chart.append(bar);
   }
+  fillBody("by-difficulty", levels.map((k) => {
+    const d = stats.by_difficulty[k];
+    return rowOf([name(k), d.games, d.wins, percent(d.win_rate)]);
+  }), 4, l.no_games);
+  const code = (c) => el("code", "", c || l.card_list);
+  fillBody("high-scores", stats.high_scores.map((h, i) => rowOf(
+    [i + 1, h.score, h.moves, clockText(h.seconds), h.hints ?? 0, (h.finished_at || "").slice(0, 10), code(h.code)],
+    ["", "score-cell"])), 7, l.no_scores);
+  fillBody("history", (stats.history || []).map((h) => rowOf(
+    [(h.finished_at || "").slice(0, 10), l["result_" + h.result] || h.result, h.score, h.moves,
+     clockText(h.seconds), h.difficulty ? name(h.difficulty) : "–", h.hints ?? 0, code(h.code)],
+    ["", "", "score-cell"])), 8, l.no_games);
+  $("scores-panel").dataset.profile = stats.profile || "";
   const panel = $("scores-panel");
   if (!panel.open) panel.showModal();
+}
+function resetStats() {
+  const profile = $("scores-panel").dataset.profile || $("profile").value || defaults.profile;
+  const game = (gameNames[lang || defaults.lang] || {})[profile] || profile;
+  if (window.confirm(fill(L().reset_ask, {game}))) send({op: "stats_reset", profile});
 }
 
 // ---- languages and themes ------------------------------------------------------------
@@ -829,6 +903,14 @@ function start() {
   button("new", () => { if (mayLeave("leave_for_new")) newDeal(); });
   button("scores", () => send({op: "stats", profile: $("profile").value || defaults.profile}));
   button("close-scores", () => $("scores-panel").close());
+  button("reset-stats", resetStats);
+  button("daily", () => { if (mayLeave("leave_for_new")) dailyDeal(); });
+  $("level").value = store.get("level") || "";
+  $("level").addEventListener("change", (e) => {
+    giveBack(e);
+    store.set("level", e.target.value);
+    syncLevels();
+  });
   button("howto", askHowto);
   button("end-new", () => endChoice("new"));
   button("end-replay", () => endChoice("replay"));
@@ -865,6 +947,7 @@ function start() {
   $("profile").addEventListener("change", (e) => {
     giveBack(e);
     store.set("profile", e.target.value);
+    syncLevels();
     if (state && state.moves === 0) newDeal();
     else { nextProfile = e.target.value; showText(L().next_profile); }
   });
