@@ -50,9 +50,9 @@ def make_app(tmp_path, code=SEED000_CARDS, profile="pyramide", **kwargs) -> Pyra
     )
 
 
-def run(app: PyramidApp, script) -> None:
+def run(app: PyramidApp, script, size=SIZE, notifications=False) -> None:
     async def main():
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=size, notifications=notifications) as pilot:
             await pilot.pause()
             await script(pilot)
 
@@ -97,13 +97,15 @@ def test_seed000_walkthrough_by_mouse(tmp_path):
         assert await pilot.click(f"#p{kd}")  # K♦: one click removes it
         assert app.session.state()["pyramid"][kd]["card"] is None
         assert app.session.state()["score"] == 10 and "Score 10" in status_shown(app)
-        assert "empty" in card(app, kd).classes and card(app, kd).label == ""
+        assert "empty" in card(app, kd).classes and card(app, kd).token is None
+        assert "gone" in card(app, kd).classes and card(app, kd).label == "K♦"  # a moment
         await pilot.click(f"#p{tc}")
         assert "selected" in card(app, tc).classes  # the selection is drawn
         await pilot.click(f"#p{s3}")
         st = app.session.state()
         assert st["score"] == 30 and st["moves"] == 2 and st["selection"] is None
-        assert card(app, tc).label == card(app, s3).label == "" and "Score 30" in status_shown(app)
+        assert card(app, tc).token is None and card(app, s3).token is None
+        assert "Score 30" in status_shown(app)
         assert not app.table.query("CardWidget.selected")
         c7, s7 = index_of(app, "7c"), index_of(app, "7s")
         await pilot.click(f"#p{c7}")
@@ -126,7 +128,7 @@ def test_drag_a_card_onto_its_partner(tmp_path):
         await pilot.mouse_up(f"#p{s3}")
         st = app.session.state()
         assert st["pyramid"][tc]["card"] is None and st["pyramid"][s3]["card"] is None
-        assert st["score"] == 20 and card(app, tc).label == ""
+        assert st["score"] == 20 and card(app, tc).token is None
 
     run(app, script)
 
@@ -768,5 +770,181 @@ def test_keys_that_only_answer_game_over_are_off_once_it_is(tmp_path):
         assert "over" not in messages_shown(app).lower()
         cards = [w for w in app.screen.query(CardWidget) if "free" in w.classes]
         assert cards == []
+
+    run(app, script)
+
+
+def screen_text(app) -> str:
+    """The characters on the screen (the dialogs' and notifications' included), a line a row."""
+    update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    return "\n".join(
+        "".join(text for strip in line for text, _, control in strip if not control)
+        for line in update.strips
+    )
+
+
+def _english_only_words() -> set[str]:
+    """The words of the labels and messages in English that none of their Vietnamese
+    texts has (a Vietnamese screen shows none of them)."""
+    import re
+
+    from pyramid_solitaire.model.reasons import REASONS
+    from pyramid_solitaire.session.labels import LABELS
+    from pyramid_solitaire.session.messages import CATALOGUE
+
+    def words(text: str) -> set[str]:
+        return set(re.findall(r"[A-Za-z]{3,}", re.sub(r"\{[^}]*\}", " ", text)))
+
+    texts = [*LABELS.values(), *CATALOGUE.values(), *REASONS.values()]
+    english = set().union(*(words(t["en"]) for t in texts))
+    return english - set().union(*(words(t["vi"]) for t in texts))
+
+
+def english_on(app) -> set[str]:
+    import re
+
+    return set(re.findall(r"[A-Za-z]{3,}", screen_text(app))) & _english_only_words()
+
+
+def test_switching_to_vietnamese_leaves_no_english(tmp_path):
+    """Messages noted in English are written again in Vietnamese (a hint shown stays
+    shown), and every screen (the table, the footer, the help, the statistics, a question,
+    Ctrl+C's notice, the end of a game) is in Vietnamese."""
+    from pyramid_solitaire.tui.words import in_lang
+
+    assert {"Score", "Undo", "blocked", "Pair"} <= _english_only_words()
+    app = make_app(tmp_path)
+
+    async def script(pilot):
+        await pilot.click(f"#p{index_of(app, 'Qc')}")  # blocked
+        await pilot.click(f"#p{index_of(app, '7c')}")
+        await pilot.click(f"#p{index_of(app, '7s')}")  # sum not 13
+        await pilot.press("h")  # a hint, its cards shown
+        hinted = set(app.hinted)
+        assert hinted and "Sum must be 13" in messages_shown(app)
+        assert english_on(app)  # (the list finds English on an English screen)
+        await pilot.press("l")
+        await pilot.pause()
+        assert app.session.lang == "vi"
+        assert app.hinted == hinted and all("hinted" in card(app, t).classes for t in hinted)
+        shown = messages_shown(app).splitlines()
+        assert shown == [in_lang(n, "vi") for n in app.notes] and "Tổng phải bằng 13" in shown
+        assert any(line.startswith(("Ghép ", "Bỏ ", "Rút ", "Lật ")) for line in shown)
+        assert english_on(app) == set(), screen_text(app)
+        await pilot.press("ctrl+c")  # Textual's own notice, in the game's language
+        await pilot.pause()
+        assert "Bạn muốn thoát?" in screen_text(app) and english_on(app) == set()
+        app.clear_notifications()
+        await pilot.press("d")  # a game under way: C asks first
+        for key in ("question_mark", "s", "c"):
+            await pilot.press(key)
+            await pilot.pause()
+            assert english_on(app) == set(), (key, screen_text(app))
+            await pilot.press("escape")
+        for move in solve(app.session.game).moves:
+            app.act("play", str(move))
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        assert english_on(app) == set(), screen_text(app)
+        await pilot.press("escape")
+        assert english_on(app) == set(), screen_text(app)
+        await pilot.press("l")  # and back: the same lines in English
+        assert app.session.lang == "en", app.screen
+        assert "Bạn đã thắng!" not in messages_shown(app) and "You won!" in messages_shown(app)
+
+    run(app, script, notifications=True)
+
+
+def test_message_lines_are_written_in_the_language_of_the_moment():
+    """Every kind of line the table shows comes back in the other language: the session's
+    messages (a hint, the difficulty, why two cards cannot go together), the game's own
+    labels (a game type's name in them), an error with its reason."""
+    from pyramid_solitaire.model.reasons import InputError, reason_text
+    from pyramid_solitaire.session.messages import message
+    from pyramid_solitaire.tui.words import GameName, Said, in_lang
+
+    session = Session("PY1-N-AAAAAAS", "pyramide")
+    (greeting,) = session.greeting()
+    (hint,) = session.hint()
+    assert (
+        in_lang(greeting, "vi").startswith("Độ khó: ") and in_lang(greeting, "en") == greeting.text
+    )
+    assert in_lang(hint, "vi") != hint.text and in_lang(hint, "en") == hint.text
+    blocked = reason_text("card_blocked", "en", card="K♦", covers=["5♠", "9♦"])
+    said = message("not_allowed", "en", why=blocked)
+    assert (
+        in_lang(said, "vi")
+        == message(
+            "not_allowed",
+            "vi",
+            why=reason_text("card_blocked", "vi", card="K♦", covers=["5♠", "9♦"]),
+        ).text
+    )
+    illegal = message(
+        "illegal_move", "vi", why="Kd+5s: " + reason_text("card_removed", "vi", card="K♦")
+    )
+    assert in_lang(illegal, "en") == "Not a legal move: Kd+5s: K♦ was already removed"
+    other = Said.of("saved_other_game", saved=GameName("three-pass"), asked=GameName("msc"))
+    assert "Ba lượt" in in_lang(other, "vi") and "Three passes" in str(other)
+    error = InputError("code_digits_length", code="'X'", digits="'A'", length=1)
+    assert in_lang(error, "vi") == error.text("vi") and in_lang("as is", "vi") == "as is"
+
+
+def test_moved_between_names_the_places_whose_cards_moved():
+    from pyramid_solitaire.tui.table import moved_between
+
+    session = Session("PY1-M-AAAAAAS", "msc")  # the stock's top card is played too
+    before = session.state()
+    session.tap("stock")  # a draw: the waste's new card (the next stock card turns up)
+    assert moved_between(before, session.state()) == {"waste": None}
+    before = session.state()
+    session.undo()  # the card back on the stock
+    assert moved_between(before, session.state()) == {"stock": None, "stock:top": None}
+    st = session.state()
+    free = [e for e in st["pyramid"] if e["free"]]
+    king = next((e for e in free if e["card"][0] == "K"), None)
+    if king is None:
+        pytest.skip("no free King in this deal")
+    before = session.state()
+    session.tap(king["index"])
+    assert moved_between(before, session.state()) == {
+        king["index"]: king["card"],
+        "foundation": None,
+    }
+    before = session.state()
+    session.undo()  # the King back in its place
+    assert moved_between(before, session.state()) == {king["index"]: None}
+
+
+def test_the_cards_that_just_moved_are_shown_a_moment(tmp_path):
+    """A removed card is shown where it was a moment (struck through) and the foundation
+    too; a card drawn to the waste, a card put back by an undo: lilac a moment; then the
+    table as usual. A new move replaces the last one's."""
+    app = make_app(tmp_path)
+
+    async def script(pilot):
+        seconds = app.table.MOVED_SECONDS
+        foundation = app.table.query_one("#foundation")
+        kd = index_of(app, "Kd")
+        await pilot.click(f"#p{kd}")
+        w = card(app, kd)
+        assert {"empty", "gone", "moved"} <= w.classes and w.label == "K♦" and w.token is None
+        assert "moved" in foundation.classes
+        await pilot.pause(seconds + 0.4)
+        assert not {"gone", "moved"} & w.classes and w.label == "" and w.token is None
+        assert "moved" not in foundation.classes
+        await pilot.press("d")
+        waste = card(app, "waste")
+        assert "moved" in waste.classes and waste.token == app.session.state()["waste_tops"][0]
+        tc = index_of(app, "Tc")
+        await pilot.click(f"#p{tc}")  # a new move: the draw's highlight goes at once
+        await pilot.click(f"#p{index_of(app, '3s')}")
+        assert "moved" not in waste.classes and {"gone", "moved"} <= card(app, tc).classes
+        await pilot.pause(seconds + 0.4)
+        assert not app.table.query(".moved") and not app.table.query(".gone")
+        await pilot.press("z")  # the pair back in its places
+        assert "moved" in card(app, tc).classes and card(app, tc).token == "Tc"
+        await pilot.pause(seconds + 0.4)
+        assert not app.table.query(".moved")
 
     run(app, script)

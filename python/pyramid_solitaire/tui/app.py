@@ -27,7 +27,8 @@ from ..session.messages import Message, check_lang, message
 from ..session.stats import StatsStore, default_path
 from . import start as starting
 from .screens import CodeScreen, ConfirmScreen, EndScreen, HelpScreen, StatsScreen
-from .table import TableScreen
+from .table import TableScreen, moved_between
+from .words import Note, Said
 
 THEMES = ("textual-dark", "textual-light")
 MESSAGE_LINES = 3
@@ -92,7 +93,8 @@ class PyramidApp(App[None]):
         theme = theme if theme is not None else remembered.get("theme", "textual-dark")
         self.clock = clock
         self.winnable_only = winnable_only
-        self.notes: deque[Message | str] = deque(maxlen=MESSAGE_LINES)
+        # the message lines: kept as given, written in the language of the moment (words.py)
+        self.notes: deque[Note] = deque(maxlen=MESSAGE_LINES)
         self.stats_path = Path(stats_path) if stats_path is not None else default_path()
         self.store = self._open_store()
         try:
@@ -108,20 +110,23 @@ class PyramidApp(App[None]):
             self.session.fair_hints = remembered["fair_hints"] == "on"
         self.save_path = begun.save_path
         if self.settings_path is not None and not self.settings_path.exists():
-            self.note(label("first_visit", self.lang))  # a first start: the rules, offered
+            self.note(Said("first_visit"))  # a first start: the rules, offered
             self.remember(lang=self.lang)
         self.pending_code = begun.pending
         self.note(*begun.notes)
         self.cursor: Any = None  # the keyboard cursor's target
         self.cursor_place: tuple[float, float] | None = None
         self.hinted: set[Any] = set()  # targets of the last hint's move
+        # the places whose cards just moved: a card that came there (None), or the card that
+        # left a pyramid place (shown there a moment); "foundation": cards were removed
+        self.moved: dict[Any, str | None] = {}
         self._theme_name = theme
 
     def _open_store(self) -> StatsStore | None:
         try:
             return StatsStore(self.stats_path)
         except (ValueError, OSError, sqlite3.Error) as e:
-            self.note(label("stats_off", self.lang, why=e))
+            self.note(Said.of("stats_off", why=e))
             return None
 
     # ---- the app -----------------------------------------------------------------------------
@@ -158,7 +163,7 @@ class PyramidApp(App[None]):
         """The profile gives points (else only moves and time are shown)."""
         return self.session.profile.scoring.gives_points
 
-    def note(self, *notes: Message | str) -> None:
+    def note(self, *notes: Note) -> None:
         """Add messages to the message lines (the last three are shown)."""
         self.notes.extend(notes)
 
@@ -174,20 +179,31 @@ class PyramidApp(App[None]):
             table.redraw()
 
     # ---- playing -----------------------------------------------------------------------------
-    def act(self, name: str, *args: Any) -> list[Message | str]:
+    #: What the session does that moves cards (the cards that moved are shown a moment).
+    MOVING = ("tap", "drag", "play", "undo", "redo")
+    #: What leaves the table as it is (a hint shown stays shown).
+    STILL = ("set_lang",)
+
+    def act(self, name: str, *args: Any) -> list[Message]:
         """Call the session's ``name`` (tap, undo, redo, hint, pause, resume, play, ...),
-        show its messages, draw the new state; a game that ends shows the end panel."""
-        before = self.session.state()["status"]
+        show its messages, draw the new state (the cards that moved shown a moment); a
+        game that ends shows the end panel."""
+        before = self.session.state()
         try:
-            out: list[Message | str] = list(getattr(self.session, name)(*args))
+            out: list[Message] = list(getattr(self.session, name)(*args))
         except (OSError, sqlite3.Error) as e:  # the autosave or the statistics failed
             out = [self.not_saved(e)]
-        self.hinted = self._hinted(out) if name == "hint" else set()
+        after = self.session.state()
+        if name not in self.STILL:
+            self.hinted = self._hinted(out) if name == "hint" else set()
+            self.moved = moved_between(before, after) if name in self.MOVING else {}
         if name in ("undo", "redo", "restart"):  # the table changed back: old news goes
             self.notes.clear()
         self.note(*out)
         self.redraw()
-        if before == "playing" and self.session.state()["status"] != "playing":
+        if self.moved and self.table is not None and self.table.is_mounted:
+            self.table.flash()
+        if before["status"] == "playing" and after["status"] != "playing":
             self.show_end()
         return out
 
@@ -224,6 +240,7 @@ class PyramidApp(App[None]):
             out = [self.not_saved(e)]
         self.cursor = self.cursor_place = None
         self.hinted = set()
+        self.moved = {}
         self.notes.clear()
         self.note(*out)
         self.redraw()
@@ -248,7 +265,8 @@ class PyramidApp(App[None]):
         self.push_screen(ConfirmScreen(label(self.LEAVE[what], lang), lang), answered)
 
     def switch_language(self) -> None:
-        """English and Vietnamese in turn: the session's messages, and remembered."""
+        """English and Vietnamese in turn: every line shown (the messages kept are written
+        again, :mod:`.words`), the labels and the footer; remembered."""
         lang = "vi" if self.session.lang == "en" else "en"
         self.lang = lang
         self.act("set_lang", lang)
@@ -323,7 +341,7 @@ class PyramidApp(App[None]):
         try:
             starting.write_settings(self.settings_path, **changes)
         except OSError as e:
-            self.note(label("not_remembered", self.session.lang, why=e.strerror or e))
+            self.note(Said.of("not_remembered", why=e.strerror or e))
 
     def quit_game(self, return_code: int = 0) -> None:
         """Save (so the clock is kept to the second) and quit (``return_code``: the exit
@@ -334,6 +352,11 @@ class PyramidApp(App[None]):
             except OSError:
                 pass
         self.exit(return_code=return_code)
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C (Textual's, which says how to quit): said in the game's language."""
+        lang = self.session.lang
+        self.notify(label("tui_quit_how", lang), title=label("tui_quit_title", lang))
 
     def action_quit_game(self) -> None:
         self.quit_game()

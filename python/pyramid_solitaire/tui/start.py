@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from ..session import Session
-from ..session.labels import label
-from ..session.messages import Message, check_lang, game_name, message
+from ..session.messages import Message, check_lang, message
+from .words import GameName, Said
 
 SAVE_NAME = "terminal-game.json"
 MAX_SLOTS = 100
@@ -44,7 +44,7 @@ def slots(base: Path) -> Any:
 class Start:
     session: Session
     save_path: Path | None  # where the game autosaves (None: nowhere)
-    notes: list[Message | str] = field(default_factory=list)  # what to show first
+    notes: list[Message | Said | Exception] = field(default_factory=list)  # what to show first
     resumed: bool = False
     pending: str | None = None  # a code to play once the player agrees to leave
 
@@ -68,7 +68,7 @@ def start(
     ValueError (the command line reports it)."""
     lang = check_lang(lang)
     base = Path(save_path) if save_path is not None else default_save_path()
-    notes: list[Message | str] = []
+    notes: list[Message | Said | Exception] = []
     slot: Path | None = None
     loaded: Session | None = None
     for candidate in slots(base):
@@ -78,14 +78,12 @@ def start(
         try:
             loaded = Session.load(candidate, clock=clock, autosave=True, stats=stats, lang=lang)
         except ValueError as e:
-            notes.append(str(e))
+            notes.append(e)
             continue
         slot = candidate
         break
     if notes:
-        notes.append(
-            label("save_left", lang, path=slot) if slot is not None else label("no_free_slot", lang)
-        )
+        notes.append(Said.of("save_left", path=slot) if slot is not None else Said("no_free_slot"))
     if slot is not None:
         slot.parent.mkdir(parents=True, exist_ok=True)
     kwargs = dict(clock=clock, lang=lang, autosave=slot, stats=stats)
@@ -107,11 +105,10 @@ def start(
         notes.append(message("loaded", lang))
         if loaded.profile.name != profile:
             notes.append(
-                label(
+                Said.of(
                     "saved_other_game",
-                    lang,
-                    saved=game_name(loaded.profile.name, lang),
-                    asked=game_name(profile, lang),
+                    saved=GameName(loaded.profile.name),
+                    asked=GameName(profile),
                 )
             )
         return Start(loaded, slot, notes, resumed=True)
@@ -127,9 +124,7 @@ def _save(session: Session, notes: list[Any]) -> None:
     try:
         session.save(session.autosave)
     except OSError as e:
-        notes.append(
-            label("cannot_save_to", session.lang, path=session.autosave, why=e.strerror or e)
-        )
+        notes.append(Said.of("cannot_save_to", path=session.autosave, why=e.strerror or e))
 
 
 SETTINGS_NAME = "terminal-settings.json"

@@ -16,6 +16,7 @@ from ..session.labels import LABELS, label
 from ..session.messages import game_name, message
 from . import cursor as cursor_moves
 from .widgets import CardWidget, clock_text, face, widget_id
+from .words import in_lang
 
 if TYPE_CHECKING:
     from textual import getters
@@ -44,10 +45,58 @@ def drawn_place(target: Any) -> tuple[float, float]:
     return 7.0, TALON.index(target) * 12 + 3.5
 
 
+def _places(st: dict[str, Any]) -> dict[str, tuple[Any, bool]]:
+    """Where each card face up is: its target, and whether it is on top there (a waste
+    card under the top one is not)."""
+    out: dict[str, tuple[Any, bool]] = {
+        e["card"]: (e["index"], True) for e in st["pyramid"] if e["card"]
+    }
+    if st["stock_top"]:
+        out[st["stock_top"]] = ("stock:top", True)
+    piles = st["waste"]
+    for k, pile in enumerate(piles):
+        target = "waste" if st["rules"]["draw"] != 3 else f"waste:{k}"
+        for n, token in enumerate(pile):
+            out[token] = (target, n == len(pile) - 1)
+    return out
+
+
+def moved_between(before: dict[str, Any], after: dict[str, Any]) -> dict[Any, str | None]:
+    """The places whose cards moved from the state ``before`` to ``after`` (one move, an
+    undo or a redo): a place a card came to (None: the card drawn to the waste, a card put
+    back by an undo); a pyramid place a card left for the removed pile (that card, shown
+    there a moment), and ``"foundation"``; ``"stock"`` when cards went back to it (the
+    waste turned over, a draw undone). A card uncovered in the waste, or turned face up on
+    the stock, did not move."""
+    was, now = _places(before), _places(after)
+    out: dict[Any, str | None] = {}
+    to_stock = after["stock"] > before["stock"]
+    for token, (target, _) in was.items():
+        if token in now:
+            continue
+        if to_stock:
+            out["stock"] = None
+        else:  # removed
+            out["foundation"] = None
+            if isinstance(target, int):
+                out[target] = token
+    drew = after["stock"] < before["stock"]
+    for token, (target, top) in now.items():
+        if not top or (token in was and was[token][0] == target):
+            continue
+        if target == "stock:top" and token not in was and drew:
+            continue  # the next card of the stock, turned face up
+        out[target] = None
+    return out
+
+
 class TableScreen(Screen[None]):
     """The game."""
 
     card_pressed: Any = None  # the card the mouse button went down on (a drag)
+    #: How long the cards that just moved are shown so (seconds).
+    MOVED_SECONDS = 0.6
+    _moved_timer: Any = None
 
     if TYPE_CHECKING:  # the screen runs in the game's app; at run time, Textual's own property
         app = getters.app(PyramidApp)
@@ -176,7 +225,10 @@ class TableScreen(Screen[None]):
             app.cursor_place = places[app.cursor]
         selected = st["selection"]["target"] if st["selection"] else None
 
+        moved = {} if paused else app.moved
+
         def show(target: Any, token: str | None, kind: str, text: str | None = None) -> None:
+            gone = moved.get(target) if kind == "empty" else None
             self.card(target).show(
                 token,
                 kind=kind,
@@ -184,6 +236,8 @@ class TableScreen(Screen[None]):
                 cursor=target == app.cursor and target in places,
                 selected=target == selected,
                 hinted=target in app.hinted,
+                moved=target in moved,
+                gone=gone,
             )
 
         difficulty = message("difficulty", lang, label=st["difficulty"]["text"]).text
@@ -247,15 +301,14 @@ class TableScreen(Screen[None]):
                 show(target, None, "back", PAUSED_BACK)
             else:
                 show(target, token, "empty" if token is None else "free" if playing else "blocked")
-        self._draw_foundation(st, lang, paused)
-        hint = label("paused_hint", lang)
+        self._draw_foundation(st, lang, paused, "foundation" in moved)
         lines = [
-            str(getattr(n, "text", n))
+            in_lang(n, lang)  # written again in the language of the moment
             for n in app.notes
-            if getattr(n, "code", None) not in ("paused", "resumed", "game_paused") and n != hint
+            if getattr(n, "code", None) not in ("paused", "resumed", "game_paused")
         ]  # one paused line, below, while paused
         if paused:
-            lines = lines[-2:] + [hint]
+            lines = lines[-2:] + [label("paused_hint", lang)]
         self.query_one("#messages", Static).update(
             "\n".join(
                 (f"[b]{_escape(t)}[/b]" if i == len(lines) - 1 else _escape(t))
@@ -263,9 +316,9 @@ class TableScreen(Screen[None]):
             )
         )
 
-    def _draw_foundation(self, st: dict[str, Any], lang: str, paused: bool) -> None:
+    def _draw_foundation(self, st: dict[str, Any], lang: str, paused: bool, moved: bool) -> None:
         """The foundation: the last card removed on top, and how many of those to remove
-        are gone (not a target: nothing happens on a click)."""
+        are gone (not a target: nothing happens on a click); ``moved``: cards just came."""
         pile = self.query_one("#pile-foundation")
         pile.query(".pile-label").first(Static).update(label("removed", lang))
         pile.query(".pile-info").first(Static).update(f"{st['removed']}/{st['to_remove']}")
@@ -278,6 +331,20 @@ class TableScreen(Screen[None]):
             top.update(text)
             top.set_class(red, "red")
         top.set_class(token is not None, "shown")
+        top.set_class(moved and token is not None, "moved")
+
+    def flash(self) -> None:
+        """The cards that just moved (``app.moved``) stay shown so for
+        :attr:`MOVED_SECONDS`, then are drawn as the others."""
+        if self._moved_timer is not None:
+            self._moved_timer.stop()
+        self._moved_timer = self.set_timer(self.MOVED_SECONDS, self._end_flash)
+
+    def _end_flash(self) -> None:
+        self._moved_timer = None
+        if self.app.moved:
+            self.app.moved = {}
+            self.redraw()
 
     # ---- input -------------------------------------------------------------------------------
     def on_card_widget_tapped(self, event: CardWidget.Tapped) -> None:

@@ -67,11 +67,16 @@ class CardWidget(Static):
         cursor: bool = False,
         selected: bool = False,
         hinted: bool = False,
+        moved: bool = False,
+        gone: str | None = None,
         text: str | None = None,
     ) -> None:
         """Draw ``token`` (or ``text`` for a card back); ``kind`` is ``free``, ``blocked``,
-        ``empty`` or ``back``."""
+        ``empty`` or ``back``; ``moved``: the card just came here (or, on an empty place,
+        the card ``gone`` just left it: drawn a moment, struck through)."""
         label, red = face(token) if text is None else (text, False)
+        if gone is not None:
+            label, red = face(gone)
         self.token = token if text is None else None
         self.label = label
         classes = {
@@ -83,6 +88,8 @@ class CardWidget(Static):
             "selected": selected,
             "cursor": cursor,
             "hinted": hinted,
+            "moved": moved,
+            "gone": gone is not None,
         }
         for name, on in classes.items():
             self.set_class(on, name)

@@ -1,0 +1,146 @@
+"""What the message lines say, in the language of the moment. The session's messages
+(:class:`~pyramid_solitaire.session.messages.Message`: a code and its arguments) and the
+terminal game's own notes (:class:`Said`: a label of labels.py and its arguments) are kept as
+they were given and written out in the game's language each time the table is drawn, so that
+switching language (``L``) translates every line shown, not only the next ones.
+
+>>> from ..session.messages import message
+>>> in_lang(message("sum_not_13", "en"), "vi")
+'Tổng phải bằng 13'
+>>> in_lang(Said("removed"), "vi")
+'Đã loại'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..model.move import Move
+from ..model.reasons import REASONS, error_text, reason_text
+from ..session.labels import label
+from ..session.messages import CATALOGUE, LANGUAGES, Message, game_name, message
+
+
+@dataclass(frozen=True)
+class Said:
+    """A label of labels.py to show, in any language: ``key`` and its ``args`` (each of
+    which may itself be a note, a :class:`GameName` or an error: written in the same
+    language). ``text`` is its English, as ``str()`` is."""
+
+    key: str
+    args: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, key: str, **args: Any) -> Said:
+        return cls(key, args)
+
+    @property
+    def text(self) -> str:
+        return in_lang(self, "en")
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class GameName:
+    """A game type's name (``three-pass``: "Three passes", "Ba lượt")."""
+
+    profile: str
+
+    def __str__(self) -> str:
+        return game_name(self.profile)
+
+
+#: A message line: the session's, the game's own, an error (its reason, when it has one, in
+#: the language of the moment) or a text.
+Note = Message | Said | GameName | Exception | str
+
+
+def in_lang(note: Any, lang: str) -> str:
+    """``note`` (a message, a :class:`Said`, a :class:`GameName`, an error or a text) in
+    ``lang``. A message whose words cannot be found again keeps its own text."""
+    if isinstance(note, Said):
+        return label(note.key, lang, **{k: in_lang(v, lang) for k, v in note.args.items()})
+    if isinstance(note, GameName):
+        return game_name(note.profile, lang)
+    if isinstance(note, Message):
+        return _message_in(note, lang)
+    if isinstance(note, BaseException):
+        return error_text(note, lang)
+    return str(note)
+
+
+def _message_in(m: Message, lang: str) -> str:
+    args = dict(m.args)
+    code = m.code
+    try:
+        if code == "hint":  # said as hint_<kind> (its args hold the move)
+            code = "hint_" + Move.parse(args["move"]).kind
+        elif code == "difficulty":
+            args["label"] = message(_difficulty_key(args["label"]), lang).text
+        elif code in ("not_allowed", "illegal_move"):
+            args["why"] = _reason_in(str(args["why"]), lang)
+        if code not in CATALOGUE:
+            return m.text
+        return message(code, lang, **args).text
+    except (KeyError, IndexError, ValueError):  # not a message of the catalogue's words
+        return m.text
+
+
+def _difficulty_key(text: str) -> str:
+    """The catalogue's key of a difficulty's word in any language (``"dễ"``: easy)."""
+    for key, texts in CATALOGUE.items():
+        if key.startswith("difficulty_") and text in texts.values():
+            return key
+    raise KeyError(text)
+
+
+_FIELD = re.compile(r"\{(\w+)(?:![rsa])?(?::[^}]*)?\}")
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    parts, end = [], 0
+    for m in _FIELD.finditer(template):
+        parts.append(re.escape(template[end : m.start()]))
+        name = m.group(1)
+        parts.append(f"(?P={name})" if f"(?P<{name}>" in "".join(parts) else f"(?P<{name}>.+?)")
+        end = m.end()
+    parts.append(re.escape(template[end:]))
+    return re.compile("".join(parts) + r"\Z")
+
+
+def _reason_in(why: str, lang: str) -> str:
+    """Why a move is not legal, said in another language: the reason's words found again
+    (``"K♦ is blocked by 5♠ and 9♦"``: ``card_blocked``) and written in ``lang``; a move
+    before it (``"Tc+3s: ..."``) is kept. A text of no reason comes back as it is."""
+    head, sep, tail = why.partition(": ")
+    found = []
+    for prefix, text in [("", why)] + ([(head + sep, tail)] if sep else []):
+        for reason, texts in REASONS.items():
+            for given in LANGUAGES:
+                m = _pattern(texts[given]).match(text)
+                if m is not None:
+                    found.append((len(_FIELD.sub("", texts[given])), prefix, reason, given, m))
+    if not found:
+        return why
+    # the reason whose own words are the most of the text (a move before it on a tie)
+    _, prefix, reason, given, m = max(found, key=lambda f: (f[0], f[1] != ""))
+    values = {k: v.replace(_joiner(given), _joiner(lang)) for k, v in m.groupdict().items()}
+    target = REASONS[reason][lang]
+    if not {f.group(1) for f in _FIELD.finditer(target)} <= set(values):
+        return why  # words the text has lost (said in a language that leaves them out)
+    return prefix + _fill(target, values)
+
+
+def _fill(template: str, values: dict[str, str]) -> str:
+    """``template`` with its fields replaced by the texts in ``values`` (as found)."""
+    return _FIELD.sub(lambda f: values.get(f.group(1), f.group(0)), template)
+
+
+def _joiner(lang: str) -> str:
+    """The words joining a list of cards in ``lang`` (" and ", " và ")."""
+    text = reason_text("card_blocked", lang, card="\x01", covers=("\x02", "\x03"))
+    return text[text.index("\x02") + 1 : text.index("\x03")]
