@@ -948,3 +948,44 @@ def test_the_cards_that_just_moved_are_shown_a_moment(tmp_path):
         assert not app.table.query(".moved")
 
     run(app, script)
+
+
+def test_the_best_of_this_game_type_reads_the_same_after_a_loss(tmp_path):
+    """The end panel's "best of this game type" has the same fields after a win and after
+    a loss (the statistics' best_of, as the browser game shows it)."""
+    import re
+
+    app = make_app(tmp_path, profile="classic")  # seed 000's deal, won under classic
+    shown = {}
+
+    def fields(text: str) -> list[str]:
+        return re.findall(r"([A-Z][a-z ]+?) [\d:]+", text.split(": ", 1)[1])
+
+    async def script(pilot):
+        for move in solve(app.session.game).moves:
+            app.act("play", str(move))
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen) and app.session.state()["status"] == "won"
+        shown["won"] = str(app.screen.query_one("#end-best").render())
+        await pilot.press("escape")
+        assert app.new_game("PY1-C-AAAAAAD") is None  # classic deal 3: drawn to no moves
+        for _ in range(24):
+            app.act("tap", "stock")
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen) and app.session.state()["status"] == "no moves"
+        shown["lost"] = str(app.screen.query_one("#end-best").render())
+
+    run(app, script)
+    assert shown["won"].startswith("Best of this game type: Games 1 · Wins 1 · Best score")
+    assert "Fastest win" in shown["won"] and "Games 2 · Wins 1" in shown["lost"]
+    assert (
+        fields(shown["lost"])
+        == fields(shown["won"])
+        == [
+            "Games",
+            "Wins",
+            "Best score",
+            "Fewest moves",
+            "Fastest win",
+        ]
+    )

@@ -290,7 +290,7 @@ class PyramidApp(App[None]):
         best = None
         if self.store is not None:
             try:
-                best = self.store.summary(self.session.profile.name)
+                best = self.store.best_of(self.session.profile.name)
             except (ValueError, sqlite3.Error):
                 best = None  # a damaged file: the panel goes without
         self.push_screen(EndScreen(title, st, self.session.lang, self.shows_score, best), chosen)

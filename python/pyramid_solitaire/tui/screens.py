@@ -234,7 +234,7 @@ class EndScreen(ModalScreen[str | None]):
             f"{label('time', lang)} {clock_text(state['seconds'])}",
         ]
         self.summary = "   ".join(parts)
-        self.best = "" if best is None else best_text(best, lang, show_score)
+        self.best = "" if best is None else best_text(best, lang)
         keys = [
             label("tui_new_deal", lang),
             label("tui_replay", lang),
@@ -255,18 +255,14 @@ class EndScreen(ModalScreen[str | None]):
         self.dismiss(what or None)
 
 
-def best_text(summary: dict[str, Any], lang: str, show_score: bool) -> str:
-    """The best of this game type, from the statistics' summary."""
+def best_text(best: dict[str, Any], lang: str) -> str:
+    """The best of this game type (:meth:`StatsStore.best_of
+    <pyramid_solitaire.session.stats.StatsStore.best_of>`: the same fields after a win or a
+    loss, as the browser game shows them), each under the label of its name."""
     parts = [
-        f"{label('games', lang)} {summary.get('games', 0)}",
-        f"{label('wins', lang)} {summary.get('wins', 0)}",
+        f"{label(key, lang)} " + (clock_text(best[key]) if key == "fastest_win" else str(best[key]))
+        for key in best["shown"]
     ]
-    if show_score and summary.get("best_score") is not None:
-        parts.append(f"{label('best_score', lang)} {summary['best_score']}")
-    if summary.get("fewest_moves") is not None:
-        parts.append(f"{label('fewest_moves', lang)} {summary['fewest_moves']}")
-    if summary.get("fastest_win") is not None:
-        parts.append(f"{label('fastest_win', lang)} {clock_text(summary['fastest_win'])}")
     return f"{label('best_of', lang)}: " + " · ".join(parts)
 
 
