@@ -989,3 +989,91 @@ def test_the_best_of_this_game_type_reads_the_same_after_a_loss(tmp_path):
             "Fastest win",
         ]
     )
+
+
+def _cut(app) -> list[str]:
+    """What is not drawn whole on the screen shown: a label cut by its container or by the
+    screen (:func:`_clipped`), a widget below the screen's bottom, a screen or a table that
+    would need scrolling to be read (the help's text scrolls: it is meant to)."""
+    from textual.widget import Widget
+    from textual.widgets import DataTable
+
+    out = _clipped(app)
+    screen = app.screen
+    height = app.size.height
+    for w in screen.query(Widget):
+        if not w.display or w.region.width == 0 or w.children:
+            continue
+        if any(a.id == "help-box" for a in w.ancestors):
+            continue
+        if w.region.bottom > height:
+            out.append(f"{type(w).__name__} {w.id} below the screen: {w.region}")
+        if isinstance(w, DataTable) and w.max_scroll_x > 0:
+            out.append(f"DataTable {w.id} scrolls sideways ({w.virtual_size.width} > {w.size})")
+    if screen.max_scroll_x or screen.max_scroll_y:
+        out.append(f"{type(screen).__name__} scrolls: {screen.virtual_size} on {screen.size}")
+    return out
+
+
+def _finish(app) -> None:
+    """Play the game to its end: the solver's win, else any legal move until none is left."""
+    result = solve(app.session.game)
+    if result.winnable:
+        for move in result.moves:
+            app.act("play", str(move))
+        return
+    for _ in range(1000):
+        legal = app.session.state()["legal_moves"]
+        if app.session.state()["status"] != "playing" or not legal:
+            return
+        app.act("play", legal[-1])
+
+
+LAYOUT_SIZES = ((80, 24), (100, 30), (160, 50))
+PROFILE_NAMES = __import__("pyramid_solitaire.model.profiles").model.profiles.Profile.names()
+
+
+@pytest.mark.parametrize("lang", ["en", "vi"])
+@pytest.mark.parametrize("profile", PROFILE_NAMES)
+def test_nothing_is_cut_in_any_game_type_language_or_size(tmp_path, profile, lang):
+    """For every game type, in both languages, at 80 x 24, 100 x 30 and 160 x 50: the
+    table, each dialog (the help, the statistics, a question, a deal code with its error)
+    and the end of a game (its panel, then the table) are drawn whole."""
+    from pyramid_solitaire.model.profiles import Profile
+
+    letter = Profile.preset(profile).rules.letter
+    app = make_app(tmp_path, code=f"PY1-{letter}-AAAAAAS", profile=profile, lang=lang)
+    seen: list[str] = []
+
+    async def check(pilot, what):
+        for size in LAYOUT_SIZES:
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            seen.extend(f"{size} {what}: {c}" for c in _cut(app))
+
+    async def script(pilot):
+        await check(pilot, "the table")
+        await pilot.press("h", "d")  # assisted, a card drawn, the game under way
+        await check(pilot, "after a hint and a draw")
+        for key, what in (("question_mark", "the help"), ("s", "the statistics")):
+            await pilot.press(key)
+            await check(pilot, what)
+            await pilot.press("escape")
+        await pilot.press("c")
+        assert isinstance(app.screen, ConfirmScreen)
+        await check(pilot, "a question")
+        await pilot.press("y", *"PY1-Q-AAAAAA", "enter")
+        assert isinstance(app.screen, CodeScreen)
+        await check(pilot, "a deal code's error")
+        await pilot.press("escape")
+        _finish(app)
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen), app.session.state()["status"]
+        await check(pilot, "the end panel")
+        await pilot.press("escape")
+        await check(pilot, "the table after the end")
+        await pilot.press("s")
+        await check(pilot, "the statistics after a game")
+
+    run(app, script)
+    assert seen == []
