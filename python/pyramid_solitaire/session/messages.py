@@ -80,6 +80,15 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "vi": "Gợi ý có thể nhìn các lá úp trong nọc",
     },
     "illegal_move": {"en": "Not a legal move: {why}", "vi": "Nước đi không hợp lệ: {why}"},
+    # auto-finish (session.finish()): offered once a game, when the rest needs no choice
+    "finish_offer": {
+        "en": "The rest needs no choice: the game can finish itself",
+        "vi": "Phần còn lại không cần lựa chọn nữa: ván bài có thể tự hoàn thành",
+    },
+    "cannot_finish": {
+        "en": "The game cannot finish itself yet: the rest still needs your choices",
+        "vi": "Ván bài chưa thể tự hoàn thành: phần còn lại vẫn cần bạn lựa chọn",
+    },
     "paused": {"en": "Paused", "vi": "Tạm dừng"},
     "resumed": {"en": "Resumed", "vi": "Tiếp tục"},
     "stats_failed": {

@@ -30,7 +30,8 @@ from .session import Session
 PROTOCOL_VERSION = 1
 MAX_LINE = 1 << 16  # bytes; a request is far smaller
 MAX_ID = SAFE_INTEGER  # 2^53 - 1: integer ids beyond this are not exact in JavaScript
-SESSION_OPS = ("undo", "redo", "hint", "chance", "pause", "resume", "restart")  # no fields
+#: The ops that call the session's method of their name, with no fields.
+SESSION_OPS = ("undo", "redo", "hint", "chance", "pause", "resume", "restart", "finish")
 OPS = (
     "hello",
     "new",
@@ -41,6 +42,7 @@ OPS = (
     "redo",
     "hint",
     "chance",
+    "finish",
     "fair_hints",
     "state",
     "pause",
@@ -295,6 +297,7 @@ class Server:
             "history",
             "daily",
             "difficulty",
+            "finish",
             "winnable_only",
         ]
         if not self.files:

@@ -73,6 +73,7 @@ def to_document(session: Session) -> dict[str, Any]:
         "hints": session.hints,
         "daily": None if session.daily is None else session.daily.isoformat(),
         "no_chance_told": session._no_chance_told,
+        "finish_offered": session._finish_told,
         "recorded": session._recorded,
         "difficulty": session.difficulty.to_dict(),
     }
@@ -134,6 +135,7 @@ class Saved:
     hints: int
     daily: datetime.date | None  # the daily deal's date, or None
     no_chance_told: bool
+    finish_offered: bool
     recorded: bool
     difficulty: Any  # its dict, or None (computed again when asked)
     selection: Any
@@ -215,6 +217,7 @@ def read_document(doc: Any) -> Saved:
         hints=_count("hints", doc.get("hints", 0)),  # (saves before it had none)
         daily=None if doc.get("daily") is None else parse_date(doc["daily"], "daily"),
         no_chance_told=_args.flag("no_chance_told", _key(doc, "no_chance_told", "the save")),
+        finish_offered=_args.flag("finish_offered", doc.get("finish_offered", False)),
         recorded=_args.flag("recorded", doc.get("recorded", False)),
         difficulty=doc.get("difficulty"),
         selection=_key(doc, "selection", "the save"),

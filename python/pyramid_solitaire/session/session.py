@@ -217,6 +217,8 @@ class Session:
         self._paused = 0.0
         self._ended_at: float | None = None
         self._no_chance_told = False
+        self._finish_told = False  # the finish_offer notice, given once a game
+        self._finish_seen: tuple[int, int, bool] | None = None  # (position, seen, answer)
         self._difficulty: Difficulty | None = None
 
     @_autosaved
@@ -542,6 +544,13 @@ class Session:
         return []
 
     def _notices(self) -> list[Message]:
+        out = self._no_chance()
+        if not self._finish_told and self.can_finish:
+            self._finish_told = True
+            out.append(self._msg("finish_offer"))
+        return out
+
+    def _no_chance(self) -> list[Message]:
         if not self.profile.no_chance_notice or self._no_chance_told:
             return []
         if self.fair_hints and self.game.unseen:  # it would look at the face-down stock
@@ -552,6 +561,41 @@ class Session:
             self._no_chance_told = True
             return [self._msg("no_chance")]
         return []  # winnable, or not decided within the budget: nothing false said
+
+    # ---- auto-finish --------------------------------------------------------------------------
+    @property
+    def can_finish(self) -> bool:
+        """Whether the rest of the game needs no choice: every sequence of removals of cards
+        the player has seen, played until none is left, wins (no draw needed); see
+        :mod:`.finish`. Worked out once per position (a few microseconds; at most
+        :data:`.finish.NODES` positions searched)."""
+        from .finish import can_finish
+
+        game = self.game
+        key = (game.position, game.seen_mask)
+        if self._finish_seen is None or self._finish_seen[:2] != key:
+            self._finish_seen = (*key, can_finish(game))
+        return self._finish_seen[2]
+
+    @_playing
+    def finish(self) -> list[Message]:
+        """Play the rest of the game when it needs no choice (:attr:`can_finish`): its moves
+        one by one as the player's own (points, moves counter, undo, statistics as usual),
+        each the removal that takes the most pyramid cards; returns their messages (``won``
+        at the end). ``cannot_finish`` when the rest still needs a choice."""
+        from .finish import finish_line
+
+        if self.status is not Status.PLAYING:
+            return [self._msg("game_over")]
+        line = finish_line(self.game)
+        if line is None:
+            return [self._msg("cannot_finish")]
+        self._finish_told = True  # (no offer while it plays)
+        self.selection = None
+        out: list[Message] = []
+        for move in line:
+            out += self._act(move)
+        return out
 
     # ---- undo, redo, hints ------------------------------------------------------------------
     @_playing
@@ -712,6 +756,7 @@ class Session:
             "foundation": removed[-1].token if removed else None,
             "show_redeals": self.profile.show_redeals,
             "under_way": self.under_way,
+            "can_finish": self.can_finish,
             "daily": None if self.daily is None else self.daily.isoformat(),
             "difficulty": {
                 "level": self.difficulty.level,
@@ -770,6 +815,7 @@ class Session:
         s.daily = saved.daily
         s.hints = saved.hints
         s._no_chance_told = saved.no_chance_told
+        s._finish_told = saved.finish_offered
         s._recorded = saved.recorded
         if saved.difficulty is not None:  # else computed again when asked
             s._difficulty = Difficulty.from_dict(saved.difficulty)
