@@ -886,6 +886,11 @@ def test_message_lines_are_written_in_the_language_of_the_moment():
     assert in_lang(illegal, "en") == "Not a legal move: Kd+5s: K♦ was already removed"
     other = Said.of("saved_other_game", saved=GameName("three-pass"), asked=GameName("msc"))
     assert "Ba lượt" in in_lang(other, "vi") and "Three passes" in str(other)
+    daily = message("daily", "vi", date="2026-12-07", shown="07/12/2026")
+    assert (
+        in_lang(daily, "en") == message("daily", "en", date="2026-12-07", shown="2026-12-07").text
+    )
+    assert in_lang(daily, "vi") == daily.text
     error = InputError("code_digits_length", code="'X'", digits="'A'", length=1)
     assert in_lang(error, "vi") == error.text("vi") and in_lang("as is", "vi") == "as is"
 

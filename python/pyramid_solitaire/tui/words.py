@@ -13,6 +13,7 @@ switching language (``L``) translates every line shown, not only the next ones.
 
 from __future__ import annotations
 
+import datetime as _dt
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -81,6 +82,11 @@ def _message_in(m: Message, lang: str) -> str:
             code = "hint_" + Move.parse(args["move"]).kind
         elif code == "difficulty":
             args["label"] = message(_difficulty_key(args["label"]), lang).text
+        elif code == "daily":  # the date as the language writes it (the session's way)
+            day = _dt.date.fromisoformat(args["date"])
+            args["shown"] = (
+                f"{day.day:02}/{day.month:02}/{day.year:04}" if lang == "vi" else day.isoformat()
+            )
         elif code in ("not_allowed", "illegal_move"):
             args["why"] = _reason_in(str(args["why"]), lang)
         if code not in CATALOGUE:
