@@ -542,6 +542,10 @@ def test_keys_after_form_controls_go_to_the_game(page, server):
     page.click("#restart")
     page.fill("#code-input", "PY1-N-AAAAAAB")
     page.click("#code-play")
+    for _ in range(50):  # (the code is read by the server before the question)
+        if len(asked) == 4:
+            break
+        page.wait_for_timeout(100)
     expect(page.locator("#moves")).to_have_text("2")
     expect(page.locator("#deal-code")).to_have_text("PY1-N-AAAAAAS")
     assert len(asked) == 4 and all("abandoned" in m for m in asked), asked
@@ -1232,3 +1236,35 @@ def test_daily_deal_difficulty_and_statistics_worth_looking_at(browser, server):
     expect(page.locator("#messages")).to_have_text("1 games deleted.")
     expect(panel.locator("#history")).to_have_text("No games yet.")
     context.close()
+
+
+def test_a_bad_code_is_refused_before_asking_and_a_hint_survives_a_language_switch(page, server):
+    """Pasting a code that cannot be played during a game says why at once, without asking
+    to leave the game (nothing would be left); a good one asks first. Switching language
+    translates the hint shown (its ring stays), where it used to clear it."""
+    open_game(page, server.url, "PY1-N-AAAAAAS")
+    page.keyboard.press("d")  # a game under way
+    expect(page.locator("#moves")).to_have_text("1")
+    asked = []
+    page.on("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.fill("#code-input", "PY1-N-AAAAAA")  # six letters
+    page.click("#code-play")
+    expect(page.locator("#messages")).to_have_class(re.compile(r"\berror\b"))
+    expect(page.locator("#messages")).to_contain_text("AAAAAA")
+    assert asked == []  # refused before any question
+    page.fill("#code-input", "PY1-M-AAAAAAB")
+    page.click("#code-play")
+    for _ in range(50):  # (the question comes once the server has read the code)
+        if asked:
+            break
+        page.wait_for_timeout(100)
+    assert len(asked) == 1 and "abandoned" in asked[0]
+    expect(page.locator("#deal-code")).to_have_text("PY1-N-AAAAAAS")  # dismissed: kept
+    page.keyboard.press("h")
+    expect(page.locator(".hinted").first).to_be_visible()
+    english = page.locator("#messages").text_content()
+    hinted = page.eval_on_selector_all(".hinted", "es => es.map(e => e.dataset.target)")
+    page.select_option("#lang", "vi")
+    expect(page.locator("#messages")).not_to_have_text(english)
+    expect(page.locator("#messages")).to_have_text(re.compile(r"^(Ghép|Bỏ|Rút|Lật)"))
+    assert page.eval_on_selector_all(".hinted", "es => es.map(e => e.dataset.target)") == hinted

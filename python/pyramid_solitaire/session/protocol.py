@@ -32,6 +32,8 @@ MAX_LINE = 1 << 16  # bytes; a request is far smaller
 MAX_ID = SAFE_INTEGER  # 2^53 - 1: integer ids beyond this are not exact in JavaScript
 #: The ops that call the session's method of their name, with no fields.
 SESSION_OPS = ("undo", "redo", "hint", "chance", "pause", "resume", "restart", "finish")
+#: The ops whose messages a frontend shows until the next such op (``lang`` says them again).
+SHOWN_OPS = SESSION_OPS + ("new", "tap", "drag", "play", "fair_hints", "load")
 OPS = (
     "hello",
     "new",
@@ -165,6 +167,10 @@ class Server:
         self.files = files
         self.session_stats = session_stats
         self.session: Session | None = None
+        #: The messages of the last action on the game (what a frontend shows): ``lang``
+        #: answers with them in the new language.
+        self.shown: list[Any] = []
+        self._said: list[Any] = []
         self.done = False
         #: The ops answered: OPS, and ``attach`` on the browser game's connections (where a
         #: second one is refused).
@@ -210,10 +216,13 @@ class Server:
                     "game already: open another connection "
                     "for another game",
                 )
+            self._said = []
             if op in SESSION_OPS:  # the session's own method, with no fields
                 extra = self._reply(getattr(self._need(), op)())
             else:
                 extra = getattr(self, f"_op_{op}")(request)
+            if op in SHOWN_OPS and "messages" in extra:
+                self.shown = self._said
             response: dict[str, Any] = {"id": rid, "ok": True, "op": op}
             response.update(extra)
         except ProtocolError as e:
@@ -280,6 +289,7 @@ class Server:
         return request[name]
 
     def _reply(self, messages: list[Any]) -> dict[str, Any]:
+        self._said = list(messages)
         return {"messages": [m.to_dict() for m in messages]}
 
     def _op_hello(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -322,6 +332,11 @@ class Server:
         given = [k for k in ("code", "cards", "random", "daily") if k in request]
         if len(given) > 1:
             raise ProtocolError("bad_request", "new takes one of code, cards, random or daily")
+        check = request.get("check", False)
+        if not isinstance(check, bool):
+            raise ProtocolError("bad_request", f"check is true or false, got {excerpt(check)}")
+        if check and given not in (["code"], ["cards"]):
+            raise ProtocolError("bad_request", "check goes with code or cards: the deal to read")
         if given == ["daily"]:
             daily = request["daily"]
             if daily is not True and not isinstance(daily, str):
@@ -388,6 +403,8 @@ class Server:
             else:
                 check_code_profile(deal, Profile.preset(profile), "profile")
             session = Session(deal, profile, clock=self.clock, lang=lang)
+            if check:  # read only: the game goes on
+                return {"checked": {"code": session.game.code, "profile": session.profile.name}}
         old, self.session = self.session, session
         if old is not None:
             session.fair_hints = old.fair_hints  # a player's choice, kept for the next deals
@@ -533,7 +550,13 @@ class Server:
         return {"howto": how_to_play(profile, lang)}
 
     def _op_lang(self, request: dict[str, Any]) -> dict[str, Any]:
-        return self._reply(self._need().set_lang(self._field(request, "lang")))
+        """The language from now on; the answer's messages are those of the last action,
+        said again in it (a hint shown stays shown, translated)."""
+        from .translate import in_lang
+
+        said = self._need().set_lang(self._field(request, "lang"))
+        lang = self._need().lang
+        return self._reply(said + [in_lang(m, lang) for m in self.shown])
 
     def _op_fair_hints(self, request: dict[str, Any]) -> dict[str, Any]:
         on = self._field(request, "on")

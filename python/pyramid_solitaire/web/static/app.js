@@ -143,6 +143,10 @@ function onResponse(r) {
       showHowto(r.howto);
       return;
     default: {
+      if (r.op === "new" && r.checked) {            // a deal that can be played: ask, play
+        if (mayLeave("replace_game")) playCode(request.text);
+        return;
+      }
       if (r.op === "new") {
         nextProfile = null;
         if (r.state) store.set("profile", r.state.profile);
@@ -202,7 +206,7 @@ function syncLevels() {
   if ($("level").selectedOptions[0] && $("level").selectedOptions[0].disabled) $("level").value = "";
   $("winnable").disabled = Boolean($("level").value);   // a difficulty is a winnable deal
 }
-function playCode(text) {
+function playCode(text, check) {
   text = text.trim();
   if (!text) return;
   const request = {op: "new", lang: lang || defaults.lang};
@@ -211,7 +215,13 @@ function playCode(text) {
     request.cards = text;
     request.profile = $("profile").value || defaults.profile;
   } else request.code = text;
-  send(request);
+  if (check) request.check = true;
+  if (send(request) && check) pending.get(request.id).text = text;
+}
+// A pasted or linked deal: read by the server first (a bad one is refused at once), and
+// only then, for a game under way, the question whether to leave it.
+function playAsked(text) {
+  if (state && state.under_way) playCode(text, true); else playCode(text);
 }
 // a deal named by the page's address (#deal=CODE: `play --web CODE` opens it), played once
 function playLinkedDeal(current) {
@@ -220,8 +230,7 @@ function playLinkedDeal(current) {
   history.replaceState(null, "", location.pathname + location.search);   // once only
   const code = decodeURIComponent(m[1]).trim();
   if (current && current.code === code) return true;                     // already playing it
-  if (!mayLeave("replace_game")) return true;
-  playCode(code);
+  playAsked(code);
   return true;
 }
 // the game was paused because its tab was hidden (or closed): go on, and say so
@@ -931,7 +940,7 @@ function start() {
     e.preventDefault();
     // the game's keys are the game's again: Enter pressed after this never plays it twice
     document.activeElement.blur();
-    if (mayLeave("replace_game")) playCode($("code-input").value);
+    playAsked($("code-input").value);
   });
   // a box or a list changed with the mouse gives the keys back to the game; one changed
   // from the keyboard keeps the focus where the player is
