@@ -1268,3 +1268,33 @@ def test_a_bad_code_is_refused_before_asking_and_a_hint_survives_a_language_swit
     expect(page.locator("#messages")).not_to_have_text(english)
     expect(page.locator("#messages")).to_have_text(re.compile(r"^(Ghép|Bỏ|Rút|Lật)"))
     assert page.eval_on_selector_all(".hinted", "es => es.map(e => e.dataset.target)") == hinted
+
+
+def test_the_game_offers_to_finish_once_no_choice_is_left(page, server):
+    """Once the rest needs no choice (the session's can_finish), a Finish button (and F)
+    plays it out; it is not offered before."""
+    from conftest import EASY_CLEAR, easy_deal
+
+    page.goto(server.url)
+    expect(page.locator("#pyramid .card[data-card]").first).to_be_visible()
+    page.fill("#code-input", easy_deal().to_cards())
+    page.click("#code-play")
+    expect(page.locator("#deal-code")).to_have_text("a card list")
+    expect(page.locator("#moves")).to_have_text("0")
+    first = 9  # tests/test_finish.py: EASY_CLEAR[:9] played, the rest needs no choice
+    for k, move in enumerate(EASY_CLEAR[:first]):
+        expect(page.locator("#finish")).to_be_hidden()
+        for token in move.split("+"):
+            page.locator(f'#board .card[data-target][data-card="{token}"]').click(
+                position={"x": 6, "y": 6}
+            )
+        expect(page.locator("#moves")).to_have_text(str(k + 1))
+    expect(page.locator("#finish")).to_be_visible()
+    expect(page.locator("#messages")).to_have_text(
+        "The rest needs no choice: the game can finish itself"
+    )
+    page.evaluate("document.activeElement.blur()")
+    page.keyboard.press("f")
+    expect(page.locator("#status")).to_have_text("Won")
+    expect(page.locator("#finish")).to_be_hidden()
+    expect(page.locator("#end-panel")).to_be_visible()

@@ -51,9 +51,10 @@ LABELS: dict[str, dict[str, str]] = {
     "unlimited": {"en": "∞", "vi": "∞"},
     "keys": {
         "en": "Keys: arrows move, Enter taps, D draws, Z undoes, R redoes, H hint, "
-        "W chance to win, P pause, N new deal, ? how to play",
+        "W chance to win, F finish (when offered), P pause, N new deal, ? how to play",
         "vi": "Phím: mũi tên di chuyển, Enter chạm, D rút bài, Z hoàn tác, R làm lại, "
-        "H gợi ý, W cơ hội thắng, P tạm dừng, N ván mới, ? cách chơi",
+        "H gợi ý, W cơ hội thắng, F tự hoàn tất (khi được mời), P tạm dừng, N ván mới, "
+        "? cách chơi",
     },
     "playing": {"en": "Playing", "vi": "Đang chơi"},
     "won": {"en": "Won", "vi": "Thắng"},
@@ -133,6 +134,7 @@ LABELS: dict[str, dict[str, str]] = {
     "pile_empty": {"en": "empty", "vi": "trống"},
     "table": {"en": "Table", "vi": "Bàn bài"},
     "sounds": {"en": "Sounds", "vi": "Âm thanh"},
+    "finish": {"en": "Finish", "vi": "Tự hoàn tất"},
     # the daily deal, the choice of how hard, the statistics' panel
     "daily": {"en": "Daily deal", "vi": "Ván hằng ngày"},
     "daily_badge": {"en": "Daily deal {date}", "vi": "Ván hằng ngày {date}"},

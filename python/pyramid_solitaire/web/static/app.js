@@ -400,6 +400,8 @@ function render(s) {
   // Hint, Draw, Chance and Pause would only answer "the game is over" once it is: off then
   $("hint").disabled = $("draw").disabled = $("chance").disabled = s.paused || over;
   $("pause").disabled = over && !s.paused;
+  // the rest needs no choice (the session's can_finish): offered until it is taken
+  $("finish").hidden = !s.can_finish || over || s.paused;
   $("fair-hints").checked = s.fair_hints;
   $("pause").textContent = s.paused ? L().resume : L().pause;
   $("paused").hidden = !s.paused;
@@ -803,6 +805,7 @@ function onKey(event) {
     case "d": if (!$("draw").disabled) tap("stock"); break;   // (off once the game is over)
     case "h": if (!$("hint").disabled) send({op: "hint"}); break;
     case "w": if (!$("chance").disabled) send({op: "chance"}); break;
+    case "f": if (!$("finish").hidden) send({op: "finish"}); break;
     case "p": if (!$("pause").disabled) togglePause(); break;
     case "n": if (mayLeave("leave_for_new")) newDeal(); break;
     case "?": askHowto(); break;
@@ -906,6 +909,7 @@ function start() {
   button("hint", () => send({op: "hint"}));
   button("chance", () => send({op: "chance"}));
   button("draw", () => tap("stock"));
+  button("finish", () => send({op: "finish"}));
   button("pause", togglePause);
   button("resume", togglePause);
   button("restart", () => { if (mayLeave("leave_for_restart")) send({op: "restart"}); });
