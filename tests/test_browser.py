@@ -1298,3 +1298,61 @@ def test_the_game_offers_to_finish_once_no_choice_is_left(page, server):
     expect(page.locator("#status")).to_have_text("Won")
     expect(page.locator("#finish")).to_be_hidden()
     expect(page.locator("#end-panel")).to_be_visible()
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_what_players_come_back_for_on_a_phone_in_vietnamese(browser, server, theme):
+    """The daily deal, the choice of difficulty, sharing, the statistics panel and its reset
+    on a 360 x 640 phone in Vietnamese: each works, says itself in Vietnamese and fits the
+    screen (no sideways scrolling; the panel scrolls within itself)."""
+    from datetime import date
+
+    from pyramid_solitaire.session.daily import daily_deal
+
+    context = browser.new_context(
+        viewport={"width": 360, "height": 640},
+        has_touch=True,
+        is_mobile=True,
+        permissions=["clipboard-read", "clipboard-write"],
+    )
+    page = context.new_page()
+    page.add_init_script(
+        f"localStorage.setItem('pyramid.theme', '{theme}');"
+        "localStorage.setItem('pyramid.lang', 'vi')"
+    )
+    page.goto(server.url)
+    expect(page.locator("#pyramid .card[data-card]").first).to_be_visible()
+    expect(page.locator("#daily")).to_have_text("Ván hằng ngày")
+    page.click("#daily")
+    expect(page.locator("#deal-code")).to_have_text(daily_deal("pyramide", date.today()).code)
+    expect(page.locator("#daily-badge")).to_have_text(f"Ván hằng ngày {date.today().isoformat()}")
+    expect(page.locator("#messages")).to_contain_text("Ván bài hằng ngày")
+    page.click("#copy-code")
+    expect(page.locator("#messages")).to_contain_text("Đã chép: PY1-N-")
+    assert page.locator('#level option[value="easy"]').text_content() == "Dễ"
+    page.select_option("#level", "easy")
+    page.click("#new")
+    expect(page.locator("#daily-badge")).to_be_hidden()
+    expect(page.locator("#difficulty")).to_have_text("dễ")
+    page.keyboard.press("d")
+    expect(page.locator("#moves")).to_have_text("1")
+    page.once("dialog", lambda d: d.accept())
+    page.click("#new")  # the game left: abandoned, recorded
+    expect(page.locator("#moves")).to_have_text("0")
+    page.click("#scores")
+    panel = page.locator("#scores-panel")
+    expect(panel).to_be_visible()
+    for title in ("Ván hằng ngày", "Theo độ khó", "Các ván gần đây"):
+        expect(panel).to_contain_text(title)
+    expect(panel.locator("#history")).to_contain_text("bỏ dở")
+    expect(panel.locator("#chart")).to_have_attribute(
+        "aria-label", "Tỉ lệ thắng theo độ khó: Dễ 0%"
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    box = panel.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 360
+    page.once("dialog", lambda d: d.accept())
+    panel.locator("#reset-stats").scroll_into_view_if_needed()
+    page.click("#reset-stats")
+    expect(page.locator("#messages")).to_have_text("Đã xoá 1 ván.")
+    context.close()
