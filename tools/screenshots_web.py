@@ -71,6 +71,8 @@ def shoot_end(page, url: str, out: Path) -> None:
     expect(page.locator("#deal-code")).to_have_text("PY1-N-AAAAAAS")
     for move in solve("PY1-N-AAAAAAS", objective="min_moves").moves:
         page.evaluate(f"send({{op: 'play', move: '{move}'}})")
+    expect(page.locator("#status")).to_have_text("Won")
+    page.keyboard.press("Shift")  # the win cascade skipped
     expect(page.locator("#end-panel")).to_be_visible()
     expect(page.locator("#end-best")).not_to_be_empty()
     page.screenshot(path=str(out))
