@@ -54,6 +54,7 @@ def test_a_session_shows_and_keeps_its_difficulty(tmp_path):
         "label": d.label,
         "text": s.greeting()[0].args["label"],
         "winnable": d.winnable,
+        "withheld": False,  # an easy deal: a playout won, no verdict of the solver's to keep
     }
     assert s.greeting()[0].code == "difficulty"
     assert [m.code for m in s.restart()] == ["difficulty"]

@@ -74,6 +74,7 @@ def to_document(session: Session) -> dict[str, Any]:
         "daily": None if session.daily is None else session.daily.isoformat(),
         "no_chance_told": session._no_chance_told,
         "finish_offered": session._finish_told,
+        "verdict_shown": session._verdict_shown,
         "recorded": session._recorded,
         "difficulty": session.difficulty.to_dict(),
     }
@@ -136,6 +137,7 @@ class Saved:
     daily: datetime.date | None  # the daily deal's date, or None
     no_chance_told: bool
     finish_offered: bool
+    verdict_shown: bool  # the game ended or the chance was asked: the whole rating shown
     recorded: bool
     difficulty: Any  # its dict, or None (computed again when asked)
     selection: Any
@@ -218,6 +220,7 @@ def read_document(doc: Any) -> Saved:
         daily=None if doc.get("daily") is None else parse_date(doc["daily"], "daily"),
         no_chance_told=_args.flag("no_chance_told", _key(doc, "no_chance_told", "the save")),
         finish_offered=_args.flag("finish_offered", doc.get("finish_offered", False)),
+        verdict_shown=_args.flag("verdict_shown", doc.get("verdict_shown", False)),
         recorded=_args.flag("recorded", doc.get("recorded", False)),
         difficulty=doc.get("difficulty"),
         selection=_key(doc, "selection", "the save"),

@@ -220,6 +220,7 @@ class Session:
         self._finish_told = False  # the finish_offer notice, given once a game
         self._finish_seen: tuple[int, int, bool] | None = None  # (position, seen, answer)
         self._difficulty: Difficulty | None = None
+        self._verdict_shown = False  # the game ended, or the player asked the chance to win
 
     @_autosaved
     def restart(self) -> list[Message]:
@@ -289,9 +290,11 @@ class Session:
         """The chance to win from what the player has seen (:func:`~pyramid_solitaire.fair.
         win_chance`): message ``chance`` (args ``percent``, ``low``, ``high``, ``samples``),
         or, once nothing is hidden, ``chance_exact_won`` / ``chance_exact_lost``. It looks at
-        nothing the player has not seen, so the game is not marked as assisted."""
+        nothing the player has not seen, so the game is not marked as assisted; from then on
+        the difficulty shown is the whole rating (:attr:`shown_difficulty`)."""
         from ..analysis.fair import win_chance
 
+        self._verdict_shown = True  # from now on the difficulty shown is the whole rating
         c = win_chance(self.game, samples=samples)
         if c.estimate is None:
             return [self._msg("chance_unknown")]
@@ -312,11 +315,12 @@ class Session:
         """What a game says when it starts: that it is the daily deal of its date (message
         ``daily``, args ``date``: YYYY-MM-DD), then its difficulty."""
         said = [] if self.daily is None else [self._daily_message()]
+        shown = self.shown_difficulty
         return said + [
             self._msg(
                 "difficulty",
-                level=self.difficulty.level,
-                label=self._msg(f"difficulty_{self.difficulty.label}").text,
+                level=shown.level,
+                label=self._msg(f"difficulty_{shown.label}").text,
             )
         ]
 
@@ -335,6 +339,27 @@ class Session:
 
             self._difficulty = rate(self.game.deal, self.game.rules)
         return self._difficulty
+
+    @property
+    def verdict_withheld(self) -> bool:
+        """Whether the solver's verdict on the deal is kept from the player (no spoiler):
+        while the game is being played and the player has not asked the chance to win, for
+        a deal no playout won (level 5 or 6: only the solver tells them apart). Once the
+        game has ended (even if the end is undone) or the chance was asked, it is shown."""
+        return (
+            self.difficulty.level >= 5 and self.status is Status.PLAYING and not self._verdict_shown
+        )
+
+    @property
+    def shown_difficulty(self) -> Difficulty:
+        """The difficulty the player is shown (docs/session.md, "No spoiler"): the rating,
+        except while :attr:`verdict_withheld`, when it is the playouts' level alone (5,
+        expert) and ``winnable`` None, for a deal proved lost and a deal proved winnable
+        alike. :attr:`difficulty` is the whole rating (the statistics record it)."""
+        d = self.difficulty
+        if not self.verdict_withheld:
+            return d
+        return Difficulty(5, None, d.random_win_rate, d.greedy_won, 0)
 
     # ---- the clock --------------------------------------------------------------------------
     @property
@@ -515,6 +540,7 @@ class Session:
         self.score += action.points
         self._undo.append(action)
         if status is not Status.PLAYING:
+            self._verdict_shown = True  # the rating is no spoiler any more, even after undo
             out += self._record(None)
         if status is Status.PLAYING:
             out += self._notices()
@@ -715,6 +741,7 @@ class Session:
         free = set(game.free_cards)
         removed = game.removed
         sel = self._card_at(self.selection) if self.selection is not None else None
+        shown = self.shown_difficulty
         return {
             "code": game.code,
             "profile": self.profile.name,
@@ -759,10 +786,11 @@ class Session:
             "can_finish": self.can_finish,
             "daily": None if self.daily is None else self.daily.isoformat(),
             "difficulty": {
-                "level": self.difficulty.level,
-                "label": self.difficulty.label,
-                "text": self._msg(f"difficulty_{self.difficulty.label}").text,
-                "winnable": self.difficulty.winnable,
+                "level": shown.level,
+                "label": shown.label,
+                "text": self._msg(f"difficulty_{shown.label}").text,
+                "winnable": shown.winnable,
+                "withheld": self.verdict_withheld,
             },
         }
 
@@ -816,6 +844,7 @@ class Session:
         s.hints = saved.hints
         s._no_chance_told = saved.no_chance_told
         s._finish_told = saved.finish_offered
+        s._verdict_shown = saved.verdict_shown
         s._recorded = saved.recorded
         if saved.difficulty is not None:  # else computed again when asked
             s._difficulty = Difficulty.from_dict(saved.difficulty)
