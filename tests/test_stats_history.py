@@ -15,7 +15,13 @@ from test_protocol import ask
 
 from pyramid_solitaire.session import Session
 from pyramid_solitaire.session.protocol import Server
-from pyramid_solitaire.session.stats import _MIGRATIONS, APPLICATION_ID, StatsStore
+from pyramid_solitaire.session.stats import (
+    _MIGRATIONS,
+    APPLICATION_ID,
+    StatsStore,
+    best_of_text,
+    clock_text,
+)
 
 from conftest import EASY_CLEAR, easy_deal, run_main, seed000_deal
 
@@ -255,6 +261,25 @@ def test_best_of_is_what_the_end_dialog_shows(tmp_path):
         store.best_of(None)
 
 
+def test_best_of_text_in_both_languages(tmp_path):
+    store = StatsStore(tmp_path / "stats.sqlite3")
+    store.record(lost_game("pyramide"))
+    assert store.best_of("pyramide", "en")["text"] == (
+        "Best of this game type: Games 1 · Wins 0 · Best score 10"
+    )
+    s = won_game("pyramide")
+    s._t0 -= 65  # a win in 1:05
+    store.record(s)
+    assert best_of_text(store.best_of("pyramide"), "vi") == (
+        "Thành tích tốt nhất của kiểu chơi: Số ván 2 · Thắng 1 · Điểm cao nhất 280 · "
+        f"Ít nước đi nhất {len(EASY_CLEAR)} · Thắng nhanh nhất 1:05"
+    )
+    assert "text" not in store.best_of("pyramide")
+    assert clock_text(3725.9) == "1:02:05" and clock_text(0) == "0:00"
+    with pytest.raises(ValueError, match="lang"):
+        store.best_of("pyramide", "fr")
+
+
 # ---- the protocol -------------------------------------------------------------------------------
 
 
@@ -268,6 +293,10 @@ def test_the_stats_op_has_the_new_fields_and_resets(tmp_path):
     stats = ask(server, {"op": "stats", "profile": "msc"})["stats"]
     assert stats["history"][0]["hints"] == 1 and stats["high_scores"][0]["hints"] == 1
     assert stats["best_of"]["shown"][:2] == ["games", "wins"] and stats["best_of"]["wins"] == 1
+    assert stats["best_of"]["text"].startswith("Best of this game type: Games 1 · Wins 1")
+    vi = ask(server, {"op": "stats", "profile": "msc", "lang": "vi"})["stats"]["best_of"]
+    assert vi["text"].startswith("Thành tích tốt nhất của kiểu chơi: Số ván 1")
+    assert ask(server, {"op": "stats", "lang": "fr"})["error"]["code"] == "bad_request"
     assert stats["by_difficulty"]["easy"]["games"] == 1 and "daily" in stats
     everything = ask(server, {"op": "stats", "limit": 1})["stats"]
     assert len(everything["history"]) == 1 and everything["best_of"] is None

@@ -485,15 +485,18 @@ class Server:
                 f"profile must be one of {', '.join(Profile.names())}, got {excerpt(profile)}",
             ) from None
 
-    def _stats_of(self, store: Any, profile: str | None, limit: int = 20) -> dict[str, Any]:
-        """The ``stats`` object: the summary, high scores, history and best of a profile."""
+    def _stats_of(
+        self, store: Any, profile: str | None, lang: str, limit: int = 20
+    ) -> dict[str, Any]:
+        """The ``stats`` object: the summary, high scores, history and best of a profile
+        (its ``text`` in ``lang``)."""
         points = None if profile is None else Profile.preset(profile).scoring.gives_points
         return {
             **store.summary(profile),
             "points": points,
             "high_scores": store.high_scores(profile),
             "history": store.history(profile, limit),
-            "best_of": None if profile is None else store.best_of(profile),
+            "best_of": None if profile is None else store.best_of(profile, lang),
         }
 
     def _op_stats(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -508,8 +511,9 @@ class Server:
                 "bad_request",
                 f"limit is a whole number 1 .. 1000 (games of the history), got {excerpt(limit)}",
             )
+        lang = check_lang(request.get("lang", self._lang(request)))
         with StatsStore(self.stats_path, read_only=True) as store:
-            return {"stats": self._stats_of(store, profile, limit)}
+            return {"stats": self._stats_of(store, profile, lang, limit)}
 
     def _op_stats_reset(self, request: dict[str, Any]) -> dict[str, Any]:
         """Delete the games recorded, of one profile (``profile``) or all (``"all": true``):
@@ -536,8 +540,9 @@ class Server:
                 raise ProtocolError("io_error", f"cannot reset the statistics: {e}") from None
             with store:
                 deleted = store.reset(profile)
+        lang = check_lang(request.get("lang", self._lang(request)))
         with StatsStore(self.stats_path, read_only=True) as store:
-            return {"deleted": deleted, "stats": self._stats_of(store, profile)}
+            return {"deleted": deleted, "stats": self._stats_of(store, profile, lang)}
 
     def _op_howto(self, request: dict[str, Any]) -> dict[str, Any]:
         """The rules page of a game type (default: the session's, else pyramide) in a

@@ -526,14 +526,17 @@ class StatsStore:
         }
 
     @_explained
-    def best_of(self, profile: str, *, today: _dt.date | None = None) -> dict[str, Any]:
+    def best_of(
+        self, profile: str, lang: str | None = None, *, today: _dt.date | None = None
+    ) -> dict[str, Any]:
         """The best of a game type, as both games show it when a game ends, won or lost
         (docs/session.md, "The best of this game type"): ``games``, ``wins``, ``win_rate``,
         ``best_score`` (the best score of any game; None for a game type without points),
         ``fewest_moves`` and ``fastest_win`` (of a win; None before the first),
         ``current_streak``, ``best_streak``, and ``shown``: the keys the end dialog shows, in
         order (``games``, ``wins``, then each of ``best_score``, ``fewest_moves`` and
-        ``fastest_win`` that is not None), each under the label of its name."""
+        ``fastest_win`` that is not None), each under the label of its name. With ``lang``,
+        also ``text``: the line both games show (:func:`best_of_text`)."""
         from ..model.profiles import Profile
 
         if not isinstance(profile, str):
@@ -557,6 +560,8 @@ class StatsStore:
         out["shown"] = ["games", "wins"] + [
             key for key in ("best_score", "fewest_moves", "fastest_win") if out[key] is not None
         ]
+        if lang is not None:
+            out["text"] = best_of_text(out, lang)
         return out
 
     @_explained
@@ -654,6 +659,28 @@ class StatsStore:
             parts.append("profile = ?")
             args.append(str(profile))
         return (" WHERE " + " AND ".join(parts) if parts else ""), tuple(args)
+
+
+def clock_text(seconds: float) -> str:
+    """``m:ss``, or ``h:mm:ss`` from an hour (as both games show times)."""
+    s = int(seconds)
+    h, m = divmod(s // 60, 60)
+    return f"{h}:{m:02d}:{s % 60:02d}" if h else f"{m}:{s % 60:02d}"
+
+
+def best_of_text(best: dict[str, Any], lang: str = "en") -> str:
+    """The end dialog's line of :meth:`StatsStore.best_of`: ``Best of this game type: Games
+    3 · Wins 2 · Best score 280 · Fewest moves 16 · Fastest win 1:05`` (the ``shown``
+    keys in order, each under its label; the fastest win as a clock)."""
+    from .labels import label
+    from .messages import check_lang
+
+    lang = check_lang(lang)
+    parts = [
+        f"{label(key, lang)} {clock_text(best[key]) if key == 'fastest_win' else best[key]}"
+        for key in best["shown"]
+    ]
+    return f"{label('best_of', lang)}: " + " · ".join(parts)
 
 
 def deal_filter(deal: Any, profile: str | None = None) -> tuple[Any, list[str] | None]:
