@@ -349,3 +349,26 @@ def test_stats_cli_history_and_reset(tmp_path, capsys):
     assert StatsStore(path).summary()["games"] == 1
     status, out, err = run_main(capsys, "stats", "--db", str(path), "--reset", "--yes")
     assert status == 0 and StatsStore(path).summary()["games"] == 0
+
+
+@pytest.mark.parametrize(
+    "sql, query",
+    [
+        ("UPDATE games SET hints = 'many'", "history"),
+        ("UPDATE games SET hints = 'many'", "high_scores"),
+        ("UPDATE games SET daily = 'someday'", "summary"),
+        ("UPDATE games SET daily = 20261207", "daily"),
+        ("UPDATE games SET daily = x'ff'", "history"),
+    ],
+)
+def test_damaged_new_columns_are_said_so(tmp_path, sql, query):
+    path = tmp_path / "stats.sqlite3"
+    store = StatsStore(path)
+    store.record(won_game())
+    store.close()
+    db = sqlite3.connect(path)
+    db.execute(sql)
+    db.commit()
+    db.close()
+    with StatsStore(path, read_only=True) as store, pytest.raises(ValueError, match="damaged"):
+        getattr(store, query)()

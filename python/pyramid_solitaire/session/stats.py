@@ -490,6 +490,8 @@ class StatsStore:
             today = today.date()
         elif not isinstance(today, _dt.date):
             raise ValueError(f"today is a datetime.date, got {_args.excerpt(today)}")
+        from .daily import parse_date
+
         played, won = set(), set()
         daily = self._col("daily")
         for date, any_won in self._db.execute(
@@ -499,7 +501,7 @@ class StatsStore:
             args,
         ):
             try:
-                day = _dt.date.fromisoformat(_typed("daily", date, (str,)))
+                day = parse_date(_typed("daily", date, (str,)))
             except ValueError:
                 raise sqlite3.DatabaseError(
                     f"the column daily holds {_args.excerpt(date, 30)}, not a date"
