@@ -1144,6 +1144,17 @@ def test_share_a_deal_and_open_its_link(browser, server):
     expect(other.locator("#deal-code")).to_have_text("PY1-M-AAAAAAS")
     expect(other.locator("#profile")).to_have_value("msc")
     other.context.close()
+    open_game(page, server.url)  # a card list: its link names the 52 cards
+    page.click("#copy-link")
+    expect(page.locator("#messages")).to_contain_text("Copied: ")
+    link = page.evaluate("navigator.clipboard.readText()")
+    assert "#deal=" in link and "%20" in link, link
+    other = browser.new_context().new_page()
+    other.goto(link)
+    expect(other.locator("#deal-code")).to_have_text("a card list")
+    expect(other.locator(".card[data-target='0']")).to_have_attribute("data-card", "Jd")
+    assert pyramid_of(other) == pyramid_of(page)
+    other.context.close()
     context.close()
 
 

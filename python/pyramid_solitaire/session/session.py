@@ -744,6 +744,7 @@ class Session:
         shown = self.shown_difficulty
         return {
             "code": game.code,
+            "cards": game.deal.to_cards(),  # the deal as dealt: a card list's name
             "profile": self.profile.name,
             "lang": self.lang,
             "rules": game.rules.describe_dict(),
