@@ -9,7 +9,7 @@ import pytest
 
 import pyramid_solitaire
 
-from conftest import import_or_skip_extra, repo_file
+from conftest import REPO, import_or_skip_extra, repo_file
 
 #: Every module of the package, found by walking it (a new module's examples run too).
 MODULES = sorted(
@@ -43,9 +43,32 @@ def test_the_walk_finds_the_documented_modules():
     } <= with_examples
 
 
-@pytest.mark.parametrize(
-    "path", ["README.md", "docs/session.md", "docs/env.md", "docs/fair.md", "docs/solver.md"]
+#: The pages with examples to run (``>>>``): every page of the documentation site (the README,
+#: CONTRIBUTING.md, the changelog, examples/README.md and docs/, tools/docs_hooks.py's PAGES).
+DOC_PAGES = sorted(
+    str(p.relative_to(REPO)).replace("\\", "/")
+    for p in [
+        REPO / "README.md",
+        REPO / "CONTRIBUTING.md",
+        REPO / "CHANGELOG.md",
+        REPO / "examples" / "README.md",
+        *(REPO / "docs").rglob("*.md"),
+    ]
+    if p.is_file() and re.search(r"^>>> ", p.read_text(encoding="utf-8"), re.M)
 )
+
+
+def test_the_pages_with_examples_are_found():
+    assert {
+        "README.md",
+        "docs/session.md",
+        "docs/env.md",
+        "docs/fair.md",
+        "docs/solver.md",
+    } <= set(DOC_PAGES), DOC_PAGES
+
+
+@pytest.mark.parametrize("path", DOC_PAGES)
 def test_markdown_examples(path):
     result = doctest.testfile(
         str(repo_file(*path.split("/"))),

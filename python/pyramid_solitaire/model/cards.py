@@ -103,6 +103,7 @@ class Card(int):
         return (Card, (int(self),))
 
 
+#: The 52 cards, by index (``CARDS[c]`` is ``Card(c)``): Ac..Kc, Ad..Kd, Ah..Kh, As..Ks.
 CARDS: tuple[Card, ...] = tuple(int.__new__(Card, c) for c in range(52))
 #: Each card's ASCII token, by index (``TOKENS[c]``: ``Card.token``).
 TOKENS: tuple[str, ...] = tuple(RANKS[c % 13] + SUITS[c // 13] for c in range(52))
