@@ -1001,7 +1001,7 @@ def _cut(app) -> list[str]:
     screen (:func:`_clipped`), a widget below the screen's bottom, a screen or a table that
     would need scrolling to be read (the help's text scrolls: it is meant to)."""
     from textual.widget import Widget
-    from textual.widgets import DataTable
+    from textual.widgets import DataTable, Static
 
     out = _clipped(app)
     screen = app.screen
@@ -1013,6 +1013,11 @@ def _cut(app) -> list[str]:
             continue
         if w.region.bottom > height:
             out.append(f"{type(w).__name__} {w.id} below the screen: {w.region}")
+        if isinstance(w, Static) and w.content_region.width:  # a line wrapped out of sight
+            box = w.content_region
+            lines = w.get_content_height(box.size, app.size, box.width)
+            if lines > box.height:
+                out.append(f"Static {w.id} needs {lines} lines, has {box.height}: {w.render()}")
         if isinstance(w, DataTable) and w.max_scroll_x > 0:
             out.append(f"DataTable {w.id} scrolls sideways ({w.virtual_size.width} > {w.size})")
     if screen.max_scroll_x or screen.max_scroll_y:
@@ -1043,7 +1048,9 @@ PROFILE_NAMES = __import__("pyramid_solitaire.model.profiles").model.profiles.Pr
 def test_nothing_is_cut_in_any_game_type_language_or_size(tmp_path, profile, lang):
     """For every game type, in both languages, at 80 x 24, 100 x 30 and 160 x 50: the
     table, each dialog (the help, the statistics, a question, a deal code with its error)
-    and the end of a game (its panel, then the table) are drawn whole."""
+    and the end of a game (its panel, then the table, each page of the statistics and the
+    question before a reset), how hard new deals are said, and a daily deal's table are
+    drawn whole (no text wrapped out of its line either)."""
     from pyramid_solitaire.model.profiles import Profile
 
     letter = Profile.preset(profile).rules.letter
@@ -1079,6 +1086,375 @@ def test_nothing_is_cut_in_any_game_type_language_or_size(tmp_path, profile, lan
         await check(pilot, "the table after the end")
         await pilot.press("s")
         await check(pilot, "the statistics after a game")
+        for page in ("by difficulty", "the best wins", "the recent games"):
+            await pilot.press("right")
+            await check(pilot, f"the statistics: {page}")
+        await pilot.press("r")
+        assert isinstance(app.screen, ConfirmScreen)
+        await check(pilot, "the statistics' reset question")
+        await pilot.press("n", "escape", "e", "y")  # how hard new deals are; a daily deal
+        await pilot.pause()
+        assert app.session.state()["daily"] is not None
+        await check(pilot, "a daily deal")
 
     run(app, script)
     assert seen == []
+
+
+# ---- the daily deal, how hard new deals are, the statistics, auto-finish, fair play -------
+BOTH_SIZES = ((80, 24), (120, 40))
+DAY = __import__("datetime").date(2026, 12, 7)  # docs/session.md: pyramide's is PY1-N-KXYAGRG
+
+
+def label_of(key: str, lang: str, **args) -> str:
+    from pyramid_solitaire.session.labels import label
+
+    return label(key, lang, **args)
+
+
+def text_of(app, selector: str) -> str:
+    return str(app.screen.query_one(selector).render())
+
+
+@pytest.fixture
+def on_the_day(monkeypatch):
+    """Today is :data:`DAY` for the daily deal (the session's ``daily.today``)."""
+    from pyramid_solitaire.session import daily
+
+    monkeypatch.setattr(daily, "today", lambda: DAY)
+
+
+@pytest.mark.parametrize("size", BOTH_SIZES)
+@pytest.mark.parametrize("lang", ["en", "vi"])
+def test_the_daily_deal_key_asks_first_and_the_table_says_its_date(
+    tmp_path, on_the_day, lang, size
+):
+    """Y starts today's daily deal of the game type (asked first over a game under way);
+    the table says it is the daily deal of its date, in the language's way of writing it;
+    another new deal is not one."""
+    from pyramid_solitaire.session.daily import daily_deal
+
+    app = make_app(tmp_path, "PY1-N-AAAAAAS", lang=lang)
+    shown = "07/12/2026" if lang == "vi" else "2026-12-07"
+
+    async def script(pilot):
+        daily = app.table.query_one("#pile-daily")
+        assert not daily.display and app.session.state()["daily"] is None
+        await pilot.press("d")  # a game under way: asked first
+        await pilot.press("y")
+        assert isinstance(app.screen, ConfirmScreen)
+        assert text_of(app, "#confirm-text") == label_of("leave_for_new", lang)
+        await pilot.press("n")
+        assert app.session.state()["code"] == "PY1-N-AAAAAAS" and app.session.moves == 1
+        await pilot.press("y", "y")
+        await pilot.pause()
+        st = app.session.state()
+        assert st["daily"] == "2026-12-07" and st["moves"] == 0
+        assert st["code"] == daily_deal("pyramide", DAY).code == "PY1-N-KXYAGRG"
+        assert daily.display and daily.region.width
+        assert str(daily.query_one(".pile-label").render()) == label_of("daily", lang)
+        assert str(app.table.query_one("#daily-date").render()) == shown
+        assert shown in messages_shown(app)  # the session's greeting says it too
+        assert _cut(app) == []
+        await pilot.press("l")  # the other language: its own way of writing the date
+        other = "2026-12-07" if lang == "vi" else "07/12/2026"
+        assert str(app.table.query_one("#daily-date").render()) == other
+        await pilot.press("l", "n")  # a new deal (no move yet: not asked) is not a daily one
+        assert app.session.state()["daily"] is None and not daily.display
+
+    run(app, script, size=size)
+
+
+@pytest.mark.parametrize("size", BOTH_SIZES)
+@pytest.mark.parametrize("lang", ["en", "vi"])
+def test_new_deals_by_difficulty_cycle_are_remembered_and_used(tmp_path, lang, size):
+    """E cycles how hard new deals are through Any and the difficulties the game type
+    offers (the session's difficulty.offered: classic has Hard only), says it, remembers it
+    beside the theme and language; N deals one of that difficulty, and so does a first
+    start; the help says the choice of the moment."""
+    from pyramid_solitaire.session.difficulty import CHOICES, offered
+
+    app = make_app(tmp_path, "PY1-N-AAAAAAS", lang=lang)
+    settings = tmp_path / "terminal-settings.json"
+
+    async def script(pilot):
+        assert (
+            app.difficulty_choices == ("any", *offered("pyramide")) and app.new_difficulty is None
+        )
+        await pilot.press("e")
+        assert app.new_difficulty == "easy"
+        level = label_of("level_easy", lang)
+        assert messages_shown(app).splitlines()[-1] == label_of(
+            "tui_new_deals_level", lang, level=level
+        )
+        assert json.loads(settings.read_text())["difficulty"] == "easy"
+        await pilot.press("n")
+        st = app.session.state()
+        assert st["code"] != "PY1-N-AAAAAAS" and st["difficulty"]["label"] == "easy"
+        assert app.session.difficulty.level in CHOICES["easy"]
+        await pilot.press("e")  # medium
+        await pilot.press("n")
+        assert app.session.difficulty.level in CHOICES["medium"]
+        await pilot.press("question_mark")
+        now = label_of("level_medium", lang)
+        assert f"({'đang' if lang == 'vi' else 'now'} {now})" in text_of(app, "#help-text")
+        await pilot.press("escape", "e", "n")  # hard
+        assert app.session.difficulty.level in CHOICES["hard"]
+        await pilot.press("e")  # then any again
+        assert app.new_difficulty is None
+        assert label_of("level_any", lang) in messages_shown(app).splitlines()[-1]
+        await pilot.press("e")
+        assert _cut(app) == []
+
+    run(app, script, size=size)
+    assert json.loads(settings.read_text())["difficulty"] == "easy"
+    # a first start (no save) deals one of the difficulty remembered
+    first = tmp_path / "first"
+    first.mkdir()
+    (first / "terminal-settings.json").write_text('{"difficulty": "medium"}')
+    again = make_app(first, code=None)
+    assert again.new_difficulty == "medium" and again.session.difficulty.level == 2
+    # classic offers Hard only: E goes Any, Hard, Any; a remembered Easy counts as Any there
+    folder = tmp_path / "classic"
+    folder.mkdir()
+    (folder / "terminal-settings.json").write_text('{"difficulty": "easy"}')
+    classic = make_app(folder, "PY1-C-AAAAAAS", "classic", lang=lang)
+    assert classic.difficulty_choices == ("any", "hard") and classic.new_difficulty is None
+
+    async def cycle(pilot):
+        await pilot.press("e")
+        assert classic.new_difficulty == "hard"
+        await pilot.press("n")
+        assert classic.session.difficulty.level in CHOICES["hard"]
+        await pilot.press("e")
+        assert classic.new_difficulty is None
+
+    run(classic, cycle, size=size)
+
+
+def record_games(path) -> dict:
+    """Games of pyramide in a statistics file: a win with a hint, a game abandoned, the daily
+    deals of today and yesterday won and of three days ago abandoned; and one msc game."""
+    import datetime
+
+    store = StatsStore(path)
+    won = Session("PY1-N-AAAAAAS", "pyramide", stats=store, clock=lambda: 0.0)
+    won.hint()
+    for move in solve(won.game).moves:
+        won.play(move)
+    left = Session("PY1-N-AAAAAAB", "pyramide", stats=store, clock=lambda: 0.0)
+    left.tap("stock")
+    left.abandon()
+    today = datetime.date.today()
+    for days in (3, 1, 0):
+        daily = Session.new_daily("pyramide", today - datetime.timedelta(days), stats=store)
+        if days == 3:
+            daily.tap("stock")
+            daily.abandon()
+        else:
+            for move in solve(daily.game).moves:
+                daily.play(move)
+    other = Session("PY1-M-AAAAAAS", "msc", stats=store)
+    other.tap("stock")
+    other.abandon()
+    figures = {
+        "summary": store.summary("pyramide"),
+        "high": store.high_scores("pyramide"),
+        "history": store.history("pyramide", limit=10),
+    }
+    store.close()
+    return figures
+
+
+def rows_of(app, selector: str) -> list[list[str]]:
+    table = app.screen.query_one(selector)
+    return [[str(c) for c in table.get_row_at(k)] for k in range(table.row_count)]
+
+
+@pytest.mark.parametrize("size", BOTH_SIZES)
+@pytest.mark.parametrize("lang", ["en", "vi"])
+def test_the_statistics_pages_and_a_reset_that_asks_first(tmp_path, lang, size):
+    """S shows, for the game type: the summary and the daily deals' figures, the win rate by
+    difficulty as bars, the best wins with the hints taken, the last games (four pages,
+    turned with the arrows), each drawn whole; R asks, then deletes this game type's games
+    only and shows the emptied statistics."""
+    from pyramid_solitaire.tui.screens import BAR, win_rate_bar
+
+    figures = record_games(tmp_path / "stats.sqlite3")
+    summary = figures["summary"]
+    assert summary["games"] == 5 and summary["daily"]["current_streak"] == 2
+    app = make_app(tmp_path, lang=lang)
+    seen: list[str] = []
+
+    def look(what):
+        seen.extend(f"{what}: {c}" for c in _cut(app))
+        if lang == "vi":
+            seen.extend(f"{what}: English {w}" for w in english_on(app))
+
+    async def script(pilot):
+        await pilot.press("s")
+        screen = app.screen
+        assert isinstance(screen, StatsScreen)
+        pages = screen.query_one("#stats-pages")
+        assert pages.active == "page-summary"
+        table = screen.query_one("#stats-summary")
+        assert table.get_row("Games")[1] == "5" and table.get_row("Wins")[1] == "3"
+        assert table.get_row("Win rate")[1] == "60%"
+        assert table.get_row("Fewest moves (a win)")[1] == str(summary["fewest_moves"])
+        assert table.get_row("Winning streak")[1] == str(summary["current_streak"])
+        assert rows_of(app, "#stats-daily") == [
+            [label_of("daily_played", lang), "3"],
+            [label_of("daily_won", lang), "2"],
+            [label_of("daily_streak", lang), "2"],
+            [label_of("daily_best_streak", lang), "2"],
+        ]
+        look("the summary")
+        await pilot.press("right")
+        assert pages.active == "page-difficulty"
+        bars = rows_of(app, "#stats-difficulty")
+        assert bars == [
+            [
+                label_of(f"level_{name}", lang),
+                win_rate_bar(f["win_rate"]),
+                str(f["games"]),
+                str(f["wins"]),
+            ]
+            for name, f in summary["by_difficulty"].items()
+        ]
+        assert any(row[1].startswith("█") for row in bars)  # a bar for the levels won
+        assert all(row[1] == "-" for row in bars if row[2] == "0")
+        assert win_rate_bar(0.5) == "█" * (BAR // 2) + "░" * (BAR // 2) + "  50%"
+        look("by difficulty")
+        await pilot.press("right")
+        assert pages.active == "page-best"
+        best = rows_of(app, "#stats-high")
+        assert len(best) == 3 and [r[1] for r in best] == [str(h["score"]) for h in figures["high"]]
+        assert [r[4] for r in best] == [str(h["hints"]) for h in figures["high"]]  # hints
+        assert "1" in [r[4] for r in best]  # the win with a hint
+        look("the best wins")
+        await pilot.press("right")
+        assert pages.active == "page-recent"
+        recent = rows_of(app, "#stats-recent")
+        assert [r[1] for r in recent] == [
+            label_of(f"result_{g['result']}", lang) for g in figures["history"]
+        ]
+        assert recent[-1][2] == label_of(f"level_{figures['history'][-1]['difficulty']}", lang)
+        look("the recent games")
+        await pilot.press("right")
+        assert pages.active == "page-summary"
+        await pilot.press("left")
+        assert pages.active == "page-recent"
+        await pilot.press("r")  # asked first
+        assert isinstance(app.screen, ConfirmScreen)
+        assert text_of(app, "#confirm-text") == label_of("reset_ask", lang, game="Pyramide")
+        look("the reset's question")
+        await pilot.press("n")
+        assert app.screen is screen and rows_of(app, "#stats-recent") == recent
+        await pilot.press("r", "y")
+        await pilot.pause()
+        assert app.screen is screen
+        assert text_of(app, "#stats-note") == label_of("reset_done", lang, n=5)
+        assert rows_of(app, "#stats-recent") == [["", label_of("no_games", lang), *[""] * 5]]
+        assert screen.query_one("#stats-summary").get_row("Games")[1] == "0"
+        assert [r[1] for r in rows_of(app, "#stats-daily")] == ["0"] * 4
+        look("after the reset")
+
+    run(app, script, size=size)
+    assert seen == []
+    store = StatsStore(tmp_path / "stats.sqlite3")
+    assert store.summary("pyramide")["games"] == 0 and store.summary("msc")["games"] == 1
+    store.close()
+
+
+#: EASY_CLEAR[:9] played, the rest of the easy deal needs no choice (tests/test_finish.py)
+FIRST_FINISHABLE = 9
+
+
+@pytest.mark.parametrize("size", BOTH_SIZES)
+@pytest.mark.parametrize("lang", ["en", "vi"])
+def test_the_game_offers_to_finish_and_a_plays_the_rest(tmp_path, lang, size):
+    """On the position of the session's own tests (the easy deal, nine moves in): no offer
+    before; then the session's finish_offer and a line saying A finishes it, drawn whole; A
+    plays the rest as the player's moves (the game won, its panel shown); A before the
+    offer is the session's refusal."""
+    from pyramid_solitaire.session.messages import message
+
+    from conftest import EASY_CLEAR, easy_deal
+
+    cards = " ".join(c.token for c in easy_deal().cards)
+    app = make_app(tmp_path, cards, lang=lang)
+    offer = label_of("tui_finish_key", lang)
+
+    async def script(pilot):
+        for move in EASY_CLEAR[: FIRST_FINISHABLE - 1]:
+            app.act("play", move)
+        await pilot.pause()
+        assert not app.session.state()["can_finish"] and offer not in messages_shown(app)
+        await pilot.press("a")  # not offered: the session says why not, nothing played
+        assert message("cannot_finish", lang).text in messages_shown(app)
+        moves = app.session.moves
+        assert moves == FIRST_FINISHABLE - 1
+        app.act("play", EASY_CLEAR[FIRST_FINISHABLE - 1])
+        await pilot.pause()
+        assert app.session.state()["can_finish"]
+        lines = messages_shown(app).splitlines()
+        assert lines[-2:] == [message("finish_offer", lang).text, offer]
+        assert _cut(app) == []
+        await pilot.press("l")  # the offer in the other language too
+        other = "en" if lang == "vi" else "vi"
+        assert messages_shown(app).splitlines()[-1] == label_of("tui_finish_key", other)
+        await pilot.press("l", "p")  # paused: the paused line, not the offer
+        assert offer not in messages_shown(app)
+        await pilot.press("a")
+        assert app.session.state()["status"] == "playing"
+        await pilot.press("p", "a")
+        await pilot.pause()
+        st = app.session.state()
+        assert st["status"] == "won" and st["moves"] > FIRST_FINISHABLE and st["score"] == 280
+        assert isinstance(app.screen, EndScreen)
+        assert _cut(app) == []
+        await pilot.press("escape")
+        assert offer not in messages_shown(app)
+        await pilot.press("z")  # the finish's moves are ordinary moves: one undone
+        assert app.session.state()["status"] == "playing" and offer in messages_shown(app)
+
+    run(app, script, size=size)
+
+
+@pytest.mark.parametrize("lang", ["en", "vi"])
+def test_fair_hints_and_the_chance_to_win_are_reached_by_keys_and_in_the_help(tmp_path, lang):
+    """F turns on hints that never look at the face-down stock (said, remembered, the help
+    says it is on), H then gives such a hint, W the chance to win from the cards seen; the
+    help names both keys in the game's language."""
+    from pyramid_solitaire.session.messages import message
+
+    app = make_app(tmp_path, "PY1-M-AAAAABF", "msc", lang=lang)
+
+    async def script(pilot):
+        await pilot.press("question_mark")
+        help_text = text_of(app, "#help-text")
+        now, on = ("đang", "bật") if lang == "vi" else ("now", "on")
+        assert f"({now} {label_of('tui_off', lang)})" in help_text
+        for key in ("F  ", "W  "):
+            assert key in help_text
+        await pilot.press("escape", "f")
+        assert app.session.fair_hints
+        assert messages_shown(app).splitlines()[-1] == message("fair_hints_on", lang).text
+        await pilot.press("h")
+        hint = next(n for n in reversed(app.notes) if getattr(n, "code", "") == "hint")
+        assert hint.args.get("fair") is True and app.session.state()["assisted"]
+        await pilot.press("w")
+        chance = app.notes[-1]
+        assert chance.code in ("chance", "chance_exact_won", "chance_exact_lost")
+        assert messages_shown(app).splitlines()[-1] == chance.text
+        await pilot.press("question_mark")
+        assert f"({now} {on})" in text_of(app, "#help-text")
+        await pilot.press("escape", "f")
+        assert not app.session.fair_hints
+        assert messages_shown(app).splitlines()[-1] == message("fair_hints_off", lang).text
+        await pilot.press("f")
+
+    run(app, script)
+    settings = json.loads((tmp_path / "terminal-settings.json").read_text(encoding="utf-8"))
+    assert settings["fair_hints"] == "on"
+    assert make_app(tmp_path, code=None, profile="msc").session.fair_hints

@@ -20,7 +20,7 @@ from pyramid_solitaire.tui.app import THEMES, PyramidApp  # noqa: E402
 from pyramid_solitaire.tui.screens import EndScreen  # noqa: E402
 from pyramid_solitaire.tui.widgets import CardWidget  # noqa: E402
 
-from conftest import seed000_deal  # noqa: E402
+from conftest import easy_deal, seed000_deal  # noqa: E402
 
 TEXT, SHAPE = 4.5, 3.0  # WCAG 2 AA: 1.4.3 (text), 1.4.11 (non-text: a card against the table)
 RGB = tuple[int, int, int]
@@ -252,6 +252,30 @@ async def _walk(app: PyramidApp, pilot: Any, seen: Seen, tag: str) -> None:
     await look("after a win (greyed keys)")
     await pilot.hover("FooterKey.-disabled")
     await look("a greyed key under the mouse")
+    await pilot.press("s")
+    await look("the statistics after a win")
+    for page in ("by difficulty", "the best wins", "the recent games"):
+        await pilot.press("right")
+        await look(f"the statistics: {page}")
+    await pilot.click("Tab")  # a page's tab under the mouse
+    await look("a tab clicked")
+    await pilot.press("r")
+    await look("the statistics' reset question")
+    await pilot.press("y")
+    await look("the statistics reset")
+    await pilot.press("escape", "e", "y")  # how hard new deals are; a daily deal
+    await look("a daily deal")
+
+
+async def _offer(app: PyramidApp, pilot: Any, seen: Seen, tag: str) -> None:
+    """The easy deal of the session's tests, nine moves in: the finish offered."""
+    from conftest import EASY_CLEAR
+
+    for move in EASY_CLEAR[:9]:
+        app.act("play", move)
+    await pilot.pause(1.0)
+    assert app.session.state()["can_finish"]
+    measure(app, f"{tag} the finish offered", seen)
 
 
 async def _lose(app: PyramidApp, pilot: Any, seen: Seen, tag: str) -> None:
@@ -276,15 +300,18 @@ def test_every_text_and_card_edge_meets_wcag_aa(tmp_path, theme, lang):
     """4.5:1 for every character of text against its background, 3:1 for every line and
     block, and 3:1 for every card's edge against the table; measured on what is drawn at
     80 x 24 and on a big terminal (taller cards), in every state of a game played to a
-    win, and of one lost."""
+    win (then each page of the statistics, their reset, a daily deal), of one lost, and
+    of one offered to finish itself."""
     seen = Seen()
+    easy = " ".join(c.token for c in easy_deal().cards)
     for size, code, profile, walk in (
         ((80, 24), None, "pyramide", _walk),
         ((120, 40), None, "pyramide", _walk),
         ((80, 24), "PY1-C-AAAAAAD", "classic", _lose),
+        ((80, 24), easy, "pyramide", _offer),
     ):
         cards = " ".join(c.token for c in seed000_deal().cards)
-        folder = tmp_path / f"{size[0]}-{profile}"
+        folder = tmp_path / f"{size[0]}-{profile}-{walk.__name__}"
         folder.mkdir()
         app = PyramidApp(
             code or cards,

@@ -243,6 +243,21 @@ LABELS: dict[str, dict[str, str]] = {
         "en": "Press Q (or Ctrl+Q) to quit: the game is saved",
         "vi": "Bấm Q (hoặc Ctrl+Q) để thoát: ván bài được lưu lại",
     },
+    # the terminal game: how hard new deals are (E), fair hints (F) in the help, the
+    # statistics' pages (S), the finish offered (A)
+    "tui_new_deals_level": {"en": "New deals: {level}", "vi": "Ván mới: {level}"},
+    "tui_on": {"en": "on", "vi": "bật"},
+    "tui_off": {"en": "off", "vi": "tắt"},
+    "tui_summary": {"en": "Summary", "vi": "Tổng quan"},
+    "tui_stats_keys": {
+        "en": "← → pages   R reset   Esc close",
+        "vi": "← → trang   R xoá thống kê   Esc đóng",
+    },
+    "tui_stats_keys_no_reset": {"en": "← → pages   Esc close", "vi": "← → trang   Esc đóng"},
+    "tui_finish_key": {
+        "en": "Press A to let the game finish itself",
+        "vi": "Bấm A để ván bài tự hoàn tất",
+    },
 }
 # the same words as the session's messages, not a second copy of them
 LABELS.update(

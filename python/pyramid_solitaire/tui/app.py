@@ -22,8 +22,9 @@ from ..model.move import Move
 from ..model.profiles import Profile, profile_of_code
 from ..model.reasons import error_text
 from ..session import Session
+from ..session.difficulty import offered
 from ..session.labels import label
-from ..session.messages import Message, check_lang, message
+from ..session.messages import Message, check_lang, game_name, message
 from ..session.stats import StatsStore, default_path
 from . import start as starting
 from .screens import CodeScreen, ConfirmScreen, EndScreen, HelpScreen, StatsScreen
@@ -35,7 +36,8 @@ MESSAGE_LINES = 3
 
 #: The colours pyramid.tcss uses that depend on the theme, each with a WCAG AA contrast
 #: (tests/test_tui_contrast.py measures what is drawn): a card's edge and the lines 3:1
-#: against the table (or the dialog), the footer's keys 4.5:1 against the footer.
+#: against the table (or the dialog), the footer's keys 4.5:1 against the footer, the
+#: statistics' tabs 4.5:1 (the page shown: its tab's text on ``tab-active``, 3:1 its bar).
 PALETTE: dict[str, dict[str, str]] = {
     "dark": {
         "card-edge": "#9e9e9e",  # 7.0:1 on the table (#121212)
@@ -46,6 +48,8 @@ PALETTE: dict[str, dict[str, str]] = {
         "scroll-thumb": "#8a8a8a",
         "footer-key-foreground": "#ffa62b",
         "footer-key-off": "#b4b4b4",  # a greyed key, still 4.5:1 under the mouse
+        "tab-active": "#ffa62b",  # the statistics' page shown: its tab and its bar
+        "tab-active-text": "#000000",
     },
     "light": {
         "card-edge": "#5c5c5c",  # 5.1:1 on the table (#e0e0e0): free cards are light too
@@ -56,6 +60,8 @@ PALETTE: dict[str, dict[str, str]] = {
         "scroll-thumb": "#6b6b6b",
         "footer-key-foreground": "#004578",  # (Textual's #0178d4 is 2.9:1 on the footer)
         "footer-key-off": "#474747",
+        "tab-active": "#004578",
+        "tab-active-text": "#ffffff",
     },
 }
 
@@ -93,13 +99,22 @@ class PyramidApp(App[None]):
         theme = theme if theme is not None else remembered.get("theme", "textual-dark")
         self.clock = clock
         self.winnable_only = winnable_only
+        # how hard new deals are: "any", or a difficulty (those the game type offers count)
+        self.difficulty_choice = remembered.get("difficulty", "any")
         # the message lines: kept as given, written in the language of the moment (words.py)
         self.notes: deque[Note] = deque(maxlen=MESSAGE_LINES)
         self.stats_path = Path(stats_path) if stats_path is not None else default_path()
         self.store = self._open_store()
         try:
             begun = starting.start(
-                code, self.profile_name, self.lang, save_path, self.store, clock, winnable_only
+                code,
+                self.profile_name,
+                self.lang,
+                save_path,
+                self.store,
+                clock,
+                winnable_only,
+                self.new_difficulty,
             )
         except BaseException:  # a bad code: the command line says so
             if self.store is not None:
@@ -180,7 +195,7 @@ class PyramidApp(App[None]):
 
     # ---- playing -----------------------------------------------------------------------------
     #: What the session does that moves cards (the cards that moved are shown a moment).
-    MOVING = ("tap", "drag", "play", "undo", "redo")
+    MOVING = ("tap", "drag", "play", "undo", "redo", "finish")
     #: What leaves the table as it is (a hint shown stays shown).
     STILL = ("set_lang",)
 
@@ -225,15 +240,21 @@ class PyramidApp(App[None]):
                 where[token] = "waste" if len(tops) == 1 else f"waste:{k}"
         return {where[c.token] for c in move.cards if c.token in where}
 
-    def new_game(self, code: str | None = None) -> str | None:
-        """A new game under the profile asked for at the start: ``code``'s deal, or a random
-        one. Returns the error of a bad code (nothing changes then), else None."""
+    def new_game(self, code: str | None = None, *, daily: bool = False) -> str | None:
+        """A new game under the profile asked for at the start: ``code``'s deal, today's
+        daily deal (``daily``), or a random one (of the difficulty chosen, if any). Returns
+        the error of a bad code (nothing changes then), else None."""
         try:
             # Under the profile asked for at the start (a resumed game may be of another);
             # the game left is recorded as abandoned.
             # a pasted code plays as the game its letter names (PY1-M-...: msc)
             profile = profile_of_code(code, Profile.preset(self.profile_name))
-            out = self.session.new_deal(code, profile, winnable_only=self.winnable_only)
+            if daily:
+                out = self.session.new_deal(profile=profile, daily=True)
+            elif code is None and self.new_difficulty is not None:
+                out = self.session.new_deal(profile=profile, difficulty=self.new_difficulty)
+            else:
+                out = self.session.new_deal(code, profile, winnable_only=self.winnable_only)
         except ValueError as e:
             return error_text(e, self.session.lang)
         except (OSError, sqlite3.Error) as e:
@@ -246,9 +267,46 @@ class PyramidApp(App[None]):
         self.redraw()
         return None
 
+    def new_daily(self) -> None:
+        """Today's daily deal of the game type asked for (the session's: the same deal for
+        every player on this date)."""
+        error = self.new_game(daily=True)
+        if error is not None:
+            self.note(error)
+            self.redraw()
+
+    # ---- how hard new deals are --------------------------------------------------------------
+    @property
+    def difficulty_choices(self) -> tuple[str, ...]:
+        """What the difficulty setting cycles through: any deal, then the difficulties the
+        game type offers (the session's :func:`~pyramid_solitaire.session.difficulty.offered`:
+        classic offers hard only)."""
+        return ("any", *offered(self.profile_name))
+
+    @property
+    def new_difficulty(self) -> str | None:
+        """The difficulty of the next random deal (None: any deal), from the setting: one
+        the game type does not offer counts as any."""
+        choice = self.difficulty_choice
+        return choice if choice in self.difficulty_choices[1:] else None
+
+    def cycle_difficulty(self) -> None:
+        """The next choice of how hard new deals are (remembered; said on the table)."""
+        choices = self.difficulty_choices
+        now = self.new_difficulty or "any"
+        self.difficulty_choice = choices[(choices.index(now) + 1) % len(choices)]
+        self.remember(difficulty=self.difficulty_choice)
+        self.note(Said.of("tui_new_deals_level", level=Said(f"level_{self.difficulty_choice}")))
+        self.redraw()
+
     # ---- leaving a game ----------------------------------------------------------------------
     #: the question asked before leaving a game under way, by what leaves it
-    LEAVE = {"new": "leave_for_new", "restart": "leave_for_restart", "code": "replace_game"}
+    LEAVE = {
+        "new": "leave_for_new",
+        "daily": "leave_for_new",
+        "restart": "leave_for_restart",
+        "code": "replace_game",
+    }
 
     def when_left(self, what: str, then: Callable[[], Any]) -> None:
         """``then()`` at once when no game is under way; else after the player says yes
@@ -296,26 +354,69 @@ class PyramidApp(App[None]):
         self.push_screen(EndScreen(title, st, self.session.lang, self.shows_score, best), chosen)
 
     def show_help(self) -> None:
-        self.push_screen(HelpScreen(self.session.profile, self.session.lang))
+        lang = self.session.lang
+        now = {
+            "level": label(f"level_{self.new_difficulty or 'any'}", lang),
+            "fair": label("tui_on" if self.session.fair_hints else "tui_off", lang),
+        }
+        self.push_screen(HelpScreen(self.session.profile, lang, now))
 
     def show_stats(self) -> None:
+        """The statistics of the game type played (a reset there asks first)."""
         profile = self.session.profile.name
+        lang = self.session.lang
         if self.store is None:
-            lang = self.session.lang
             why = label("stats_file_unusable", lang, path=self.stats_path)
             self.push_screen(
-                StatsScreen(profile, None, [], error=label("stats_off", lang, why=why), lang=lang)
+                StatsScreen(profile, None, error=label("stats_off", lang, why=why), lang=lang)
             )
             return
-        try:
-            summary = self.store.summary(profile)
-            best = self.store.high_scores(profile)
-        except (ValueError, sqlite3.Error) as e:
-            self.push_screen(StatsScreen(profile, None, [], error=str(e), lang=self.session.lang))
-            return
+        data, error = self.stats_of(profile)
         self.push_screen(
-            StatsScreen(profile, summary, best, lang=self.session.lang, show_score=self.shows_score)
+            StatsScreen(
+                profile,
+                data,
+                error=error,
+                lang=lang,
+                show_score=self.shows_score,
+                reset=self.reset_stats,
+            )
         )
+
+    def stats_of(self, profile: str) -> tuple[dict[str, Any] | None, str | None]:
+        """What the statistics screen shows of ``profile``: the summary (with the daily
+        deals' figures and the win rate by difficulty), the best wins and the last games;
+        or the error of a damaged file."""
+        if self.store is None:
+            return None, None
+        try:
+            return {
+                "summary": self.store.summary(profile),
+                "high_scores": self.store.high_scores(profile),
+                "history": self.store.history(profile, limit=StatsScreen.RECENT),
+            }, None
+        except (ValueError, sqlite3.Error) as e:
+            return None, str(e)
+
+    def reset_stats(self, screen: StatsScreen) -> None:
+        """Delete the games recorded of the statistics screen's game type, once the player
+        says yes; the screen then shows the emptied statistics."""
+        profile = screen.profile
+        lang = self.session.lang
+        question = label("reset_ask", lang, game=game_name(profile, lang))
+
+        def answered(yes: bool | None) -> None:
+            if not yes or self.store is None:
+                return
+            try:
+                n = self.store.reset(profile)
+            except (ValueError, OSError, sqlite3.Error) as e:
+                screen.show(None, error=str(e))
+                return
+            data, error = self.stats_of(profile)
+            screen.show(data, error=error, note=label("reset_done", lang, n=n))
+
+        self.push_screen(ConfirmScreen(question, lang), answered)
 
     def ask_code(self) -> None:
         self.push_screen(CodeScreen(self._submit_code, self.session.lang))

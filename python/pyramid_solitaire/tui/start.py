@@ -49,10 +49,13 @@ class Start:
     pending: str | None = None  # a code to play once the player agrees to leave
 
 
-def new_random(profile: str, *, winnable_only: bool = True, **kwargs: Any) -> Session:
-    """A new random numbered deal under ``profile`` (winnable by the solver's proof when
-    ``winnable_only``)."""
-    return Session.new_random(profile, winnable_only=winnable_only, **kwargs)
+def new_random(
+    profile: str, *, winnable_only: bool = True, difficulty: str | None = None, **kwargs: Any
+) -> Session:
+    """A new random numbered deal under ``profile``: of ``difficulty`` when one is chosen
+    (``easy``, ``medium``, ``hard``: the session's choice, winnable by its nature), else
+    winnable by the solver's proof when ``winnable_only``."""
+    return Session.new_random(profile, winnable_only=winnable_only, difficulty=difficulty, **kwargs)
 
 
 def start(
@@ -63,9 +66,11 @@ def start(
     stats: Any,
     clock: Callable[[], float] | None,
     winnable_only: bool = True,
+    difficulty: str | None = None,
 ) -> Start:
-    """The session the game starts with (see the module's text). A bad ``code`` raises
-    ValueError (the command line reports it)."""
+    """The session the game starts with (see the module's text); a new random deal is of
+    ``difficulty`` when one is chosen. A bad ``code`` raises ValueError (the command line
+    reports it)."""
     lang = check_lang(lang)
     base = Path(save_path) if save_path is not None else default_save_path()
     notes: list[Message | Said | Exception] = []
@@ -112,7 +117,7 @@ def start(
                 )
             )
         return Start(loaded, slot, notes, resumed=True)
-    session = new_random(profile, winnable_only=winnable_only, **kwargs)
+    session = new_random(profile, winnable_only=winnable_only, difficulty=difficulty, **kwargs)
     _save(session, notes)
     return Start(session, slot, [*notes, *session.greeting()])
 
@@ -130,14 +135,20 @@ def _save(session: Session, notes: list[Any]) -> None:
 SETTINGS_NAME = "terminal-settings.json"
 
 
+#: The choices of how hard new deals are: any deal, or one of the session's difficulties
+#: (:data:`pyramid_solitaire.session.difficulty.CHOICES`; a game type offers some of them).
+DIFFICULTIES = ("any", "easy", "medium", "hard")
+
+
 def settings_path(save_path: Path | None) -> Path | None:
-    """Where the theme and the language are remembered: beside the autosave."""
+    """Where the theme, the language, fair hints and how hard new deals are, are
+    remembered: beside the autosave."""
     return None if save_path is None else Path(save_path).with_name(SETTINGS_NAME)
 
 
 def read_settings(path: Path | None) -> dict[str, str]:
-    """The remembered ``theme``, ``lang`` and ``fair_hints`` (what is not there, or not
-    valid, is left out: a damaged file costs nothing)."""
+    """The remembered ``theme``, ``lang``, ``fair_hints`` and ``difficulty`` (what is not
+    there, or not valid, is left out: a damaged file costs nothing)."""
     if path is None:
         return {}
     from ..inputs.jsonin import loads
@@ -158,6 +169,8 @@ def read_settings(path: Path | None) -> dict[str, str]:
         out["lang"] = data["lang"]
     if data.get("fair_hints") in ("on", "off"):
         out["fair_hints"] = data["fair_hints"]
+    if data.get("difficulty") in DIFFICULTIES:
+        out["difficulty"] = data["difficulty"]
     return out
 
 

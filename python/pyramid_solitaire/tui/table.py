@@ -14,6 +14,7 @@ from textual.widgets import Footer, Static
 
 from ..session.labels import LABELS, label
 from ..session.messages import game_name, message
+from ..session.translate import in_lang as in_lang_message
 from . import cursor as cursor_moves
 from .widgets import CardWidget, clock_text, face, widget_id
 from .words import in_lang
@@ -113,10 +114,13 @@ class TableScreen(Screen[None]):
         Binding("h", "hint", "Hint"),
         Binding("f", "fair_hints", "Fair hints", show=False),  # in the help (?)
         Binding("w", "chance", "Chance", show=False),
+        Binding("a", "finish", "Finish", show=False),  # said on the table while offered
         Binding("p", "pause", "Pause"),
         Binding("n", "new_deal", "New"),
-        Binding("x", "restart", "Restart", show=False),  # in the help (?): the footer
-        Binding("l", "language", "Language", show=False),  # keeps to 80 columns
+        Binding("y", "daily", "Daily deal", show=False),  # in the help (?): the footer
+        Binding("e", "difficulty", "New deals", show=False),  # keeps to 80 columns
+        Binding("x", "restart", "Restart", show=False),
+        Binding("l", "language", "Language", show=False),
         Binding("c", "enter_code", "Code"),
         Binding("s", "stats", "Stats"),
         Binding("question_mark", "help", "Help", key_display="?"),
@@ -142,6 +146,9 @@ class TableScreen(Screen[None]):
                 yield Static("", classes="pile-label")
                 yield Static("", id="foundation")
                 yield Static("", classes="pile-info")
+            with Vertical(classes="pile", id="pile-daily"):  # a daily deal says its date
+                yield Static("", classes="pile-label")
+                yield Static("", id="daily-date")
         yield Static("", id="messages")
         yield Footer(compact=True, show_command_palette=False)
 
@@ -203,9 +210,7 @@ class TableScreen(Screen[None]):
             f"{label('removed', lang)} [b]{st['removed']}/{st['to_remove']}[/b]",
             f"{label('time', lang)} [b]{clock_text(st['seconds'])}[/b]",
         ]
-        if app.session.profile.show_redeals:
-            left = st["redeals_left"]
-            parts.append(f"{label('redeals_left', lang)} [b]{'∞' if left is None else left}[/b]")
+        # (the redeals left are said under the stock)
         if st["assisted"]:
             parts.append(f"[i]{label('assisted', lang)}[/i]")
         return "   ".join(parts)  # (paused: the one line below the table)
@@ -302,6 +307,7 @@ class TableScreen(Screen[None]):
             else:
                 show(target, token, "empty" if token is None else "free" if playing else "blocked")
         self._draw_foundation(st, lang, paused, "foundation" in moved)
+        self._draw_daily(st, lang)
         lines = [
             in_lang(n, lang)  # written again in the language of the moment
             for n in app.notes
@@ -309,6 +315,8 @@ class TableScreen(Screen[None]):
         ]  # one paused line, below, while paused
         if paused:
             lines = lines[-2:] + [label("paused_hint", lang)]
+        elif st["can_finish"]:  # the finish offered, and its key, while it is
+            lines = lines[-2:] + [label("tui_finish_key", lang)]
         self.query_one("#messages", Static).update(
             "\n".join(
                 (f"[b]{_escape(t)}[/b]" if i == len(lines) - 1 else _escape(t))
@@ -332,6 +340,18 @@ class TableScreen(Screen[None]):
             top.set_class(red, "red")
         top.set_class(token is not None, "shown")
         top.set_class(moved and token is not None, "moved")
+
+    def _draw_daily(self, st: dict[str, Any], lang: str) -> None:
+        """A daily deal says so beside the foundation, with its date as the language writes
+        it (the session's daily message's)."""
+        pile = self.query_one("#pile-daily")
+        pile.display = st["daily"] is not None
+        if st["daily"] is None:
+            return
+        pile.query(".pile-label").first(Static).update(label("daily", lang))
+        said = message("daily", "en", date=st["daily"], shown=st["daily"])
+        shown = in_lang_message(said, lang).args["shown"]
+        self.query_one("#daily-date", Static).update(f"[b]{shown}[/b]")
 
     def flash(self) -> None:
         """The cards that just moved (``app.moved``) stay shown so for
@@ -362,7 +382,7 @@ class TableScreen(Screen[None]):
             self.app.act("drag", event.source, event.target)
 
     #: The keys that only answer "the game is over" once it is: greyed out in the footer then.
-    WHILE_PLAYING = ("draw", "hint", "chance", "pause")
+    WHILE_PLAYING = ("draw", "hint", "chance", "pause", "finish")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Draw, Hint, Chance and Pause are off (None: shown greyed) once the game is over."""
@@ -417,6 +437,16 @@ class TableScreen(Screen[None]):
 
     def action_new_deal(self) -> None:
         self.app.when_left("new", self.app.new_game)
+
+    def action_daily(self) -> None:
+        self.app.when_left("daily", self.app.new_daily)
+
+    def action_difficulty(self) -> None:
+        self.app.cycle_difficulty()
+
+    def action_finish(self) -> None:
+        if self._playing():
+            self.app.act("finish")
 
     def action_restart(self) -> None:
         self.app.when_left("restart", lambda: self.app.act("restart"))
