@@ -213,6 +213,9 @@ async def _walk(app: PyramidApp, pilot: Any, seen: Seen, tag: str) -> None:
         await pilot.pause()
         measure(app, f"{tag} {state}", seen)
 
+    # what just moved stays shown until ended by hand (a loaded machine could end it first)
+    app.table.MOVED_SECONDS = 60
+
     await look("start (free, blocked, the cursor)")
     await pilot.press("ctrl+c")
     await look("Ctrl+C's notice")
@@ -228,7 +231,8 @@ async def _walk(app: PyramidApp, pilot: Any, seen: Seen, tag: str) -> None:
     await look("a card just removed")
     await pilot.press("d")
     await look("a card just drawn")
-    await pilot.pause(1.0)
+    app.table._moved_timer.stop()
+    app.table._end_flash()
     await look("the waste, the foundation, empty places")
     await pilot.press("p")
     await look("paused")
