@@ -40,24 +40,29 @@ pyr_match_init()
 # ---- the rank classes -----------------------------------------------------------------------
 
 
+cdef enum:
+    CLASS_SIDE = 4      # the places of one rank in the pyramid (a rank has four cards): the
+                        # most places on either side of a class, and so the most pairs
+
+
 cdef int pyramid_matching(const search* s, uint32_t am, uint32_t bm) noexcept nogil:
     """How many disjoint pairs (a, b) of places in am x bm can all be removed as pyramid
     pairs in one game: each pair can meet (neither card covers the other) and no two pairs
     cover each other's cards (a pair goes once its cards are free, so a pair whose cards
     cover the other's goes second: both ways round, neither can go). Under
     pair_with_covering only the first condition is used (a card may go with its cover)."""
-    cdef int A[4]
-    cdef int B[4]
-    cdef uint32_t cards[4]
-    cdef uint32_t cover[4]
+    cdef int A[CLASS_SIDE]
+    cdef int B[CLASS_SIDE]
+    cdef uint32_t cards[CLASS_SIDE]
+    cdef uint32_t cover[CLASS_SIDE]
     cdef int na = 0, nb = 0, m = pyr_match(am, bm, s.rel)
     if m < 2 or s.t.rules.pair_with_covering:
         return m                           # one pair has no other to cover
-    while am and na < 4:
+    while am and na < CLASS_SIDE:
         A[na] = pyr_ctz32(am)
         na += 1
         am &= am - 1
-    while bm and nb < 4:
+    while bm and nb < CLASS_SIDE:
         B[nb] = pyr_ctz32(bm)
         nb += 1
         bm &= bm - 1
@@ -70,13 +75,18 @@ cdef int acyclic_pairs(const search* s, const int* A, int na, const int* B, int 
     """The most pairs of A[i:] x B (not in used_b) that can join the `size` chosen ones
     (cards[k], cover[k]: a chosen pair's places and the places they cover) with no two
     covering each other's cards; at most `limit` (the plain matching: nothing can do
-    better)."""
+    better). cards and cover have room for CLASS_SIDE pairs."""
     cdef int j, k, got
     cdef uint32_t pc, pv
     cdef bint ok
     if size > best:
         best = size
     if i == na or best >= limit or size + (na - i) <= best:
+        return best
+    # (Never so from pyramid_matching: size <= i < na <= CLASS_SIDE. Said here, where the
+    # arrays are written, because nothing else bounds size at the writes below: gcc, which
+    # inlines this recursion into pyramid_matching, saw a path writing past their end.)
+    if size >= CLASS_SIDE:
         return best
     for j in range(nb):
         if (used_b >> j) & 1 or (s.rel[A[i]] >> B[j]) & 1:

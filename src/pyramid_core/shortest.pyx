@@ -329,7 +329,8 @@ cdef int astar(search* s, pyr_pos start, int64_t max_bytes) noexcept nogil:
     cdef uint32_t superseded
     cdef pyr_part walk_part            # the pyramid's part of the bound, for p's walk
     memset(&N, 0, sizeof(N))
-    if fq_init(&open_) < 0 or open_.bytes + (1 << 12) * (sizeof(anode) + 2) > max_bytes \
+    if fq_init(&open_) < 0 \
+            or open_.bytes + (1 << 12) * <int64_t>(sizeof(anode) + 2) > max_bytes \
             or anodes_grow(&N, 1 << 12) < 0:
         anodes_free(&N)
         fq_free(&open_)
