@@ -752,6 +752,7 @@ def lose_a_game(page):
     expect(page.locator("#end-panel")).to_be_visible()
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_contrast_is_wcag_aa(browser, server, theme):
     """Text at least 4.5:1 (3:1 when large), card edges, piles' outlines and the rings of a
@@ -991,6 +992,7 @@ def test_the_stock_top_is_named_apart_from_the_stock(page, server):
     assert sum(text.startswith("Stock ") and text != "Stock top" for text in labels) == 1
 
 
+@pytest.mark.matrix
 def test_no_accessibility_violation_in_any_state(browser, server):
     """axe-core's WCAG 2.1 A and AA rules find nothing, in both themes and languages, on a
     desktop and a phone, in each state of the page: a new deal, a selection and a hint with
@@ -1313,6 +1315,7 @@ def test_the_game_offers_to_finish_once_no_choice_is_left(page, server):
     expect(page.locator("#end-panel")).to_be_visible()
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("theme", ["dark", "light"])
 def test_what_players_come_back_for_on_a_phone_in_vietnamese(browser, server, theme):
     """The daily deal, the choice of difficulty, sharing, the statistics panel and its reset

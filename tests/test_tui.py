@@ -1053,6 +1053,7 @@ LAYOUT_SIZES = ((80, 24), (100, 30), (160, 50))
 PROFILE_NAMES = __import__("pyramid_solitaire.model.profiles").model.profiles.Profile.names()
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("lang", ["en", "vi"])
 @pytest.mark.parametrize("profile", PROFILE_NAMES)
 def test_nothing_is_cut_in_any_game_type_language_or_size(tmp_path, profile, lang):

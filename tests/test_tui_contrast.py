@@ -22,6 +22,8 @@ from pyramid_solitaire.tui.widgets import CardWidget  # noqa: E402
 
 from conftest import easy_deal, seed000_deal  # noqa: E402
 
+pytestmark = pytest.mark.matrix  # (once per CI run: tools/check_wheel.sh)
+
 TEXT, SHAPE = 4.5, 3.0  # WCAG 2 AA: 1.4.3 (text), 1.4.11 (non-text: a card against the table)
 RGB = tuple[int, int, int]
 
