@@ -579,12 +579,8 @@ function showEnd(titleKey) {
   if (!panel.open) panel.showModal();
 }
 function showBest(stats) {
-  // the best of this game type, the same fields whatever the end (session/stats best_of)
-  const l = L(), best = stats.best_of;
-  if (!best) return;
-  const shownValue = (key) => (key === "fastest_win" ? clockText(best[key]) : best[key]);
-  const parts = best.shown.map((key) => `${l[key]} ${shownValue(key)}`);
-  $("end-best").textContent = `${l.best_of}: ${parts.join(" · ")}`;
+  // the best of this game type, as the session writes it whatever the end (best_of's text)
+  if (stats.best_of) $("end-best").textContent = stats.best_of.text;
 }
 function endChoice(what) {
   $("end-panel").close();
