@@ -36,7 +36,7 @@ from .model.rules import UNLIMITED, Rules
 from .rl.registration import register_when_available
 from .runtime.parallel import Cancelled
 
-__version__ = "0.1.0"  # the one place it is written (pyproject.toml reads it); see CHANGELOG.md
+__version__ = "0.2.0"  # the one place it is written (pyproject.toml reads it); see CHANGELOG.md
 
 __all__ = [
     "CARDS",
