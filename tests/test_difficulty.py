@@ -52,11 +52,12 @@ def test_a_session_shows_and_keeps_its_difficulty(tmp_path):
     assert s.state()["difficulty"] == {
         "level": d.level,
         "label": d.label,
-        "text": s.greeting()[0].args["label"],
+        "text": s.greeting()[0].args["words"],
         "winnable": d.winnable,
         "withheld": False,  # an easy deal: a playout won, no verdict of the solver's to keep
     }
     assert s.greeting()[0].code == "difficulty"
+    assert s.greeting()[0].args["label"] == d.label  # a fixed word, whatever the language
     assert [m.code for m in s.restart()] == ["difficulty"]
     vi = Session("PY1-T-AAAAAAS", "three-pass", clock=lambda: 0.0, lang="vi")
     assert vi.greeting()[0].text.startswith("Độ khó: ")

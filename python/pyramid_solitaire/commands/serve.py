@@ -19,14 +19,35 @@ def register(
     )
     p.add_argument("--stdio", action="store_true", help="speak on standard input and output")
     p.add_argument(
+        "--protocol",
+        type=int,
+        choices=(1, 2),
+        default=1,
+        help="the version spoken from the start (default 1; a hello may ask for 2)",
+    )
+    p.add_argument(
+        "--schema",
+        type=int,
+        nargs="?",
+        const=2,
+        choices=(1, 2),
+        metavar="VERSION",
+        help="print the protocol's JSON Schema (version 2 unless 1 is given) and exit",
+    )
+    p.add_argument(
         "--db", type=path_arg, metavar="PATH", help="the statistics file for the stats request"
     )
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.schema is not None:
+        from ..session.ops import schema_text
+
+        print(schema_text(args.schema))
+        return 0
     if not args.stdio:
         raise UsageError("serve needs --stdio (the only transport so far)")
     from ..session.protocol import serve
 
-    return serve(stats_path=args.db)
+    return serve(stats_path=args.db, protocol=args.protocol)

@@ -110,7 +110,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "vi": "Không đọc được ván bài đã lưu ({why}); tệp được giữ lại là {kept}. Đây là ván mới",
     },
     "loaded": {"en": "Saved game resumed", "vi": "Đã mở lại ván bài đã lưu"},
-    "difficulty": {"en": "Difficulty: {label}", "vi": "Độ khó: {label}"},
+    # args: level 1..6, label (a fixed word: easy .. unwinnable), words (the label in words)
+    "difficulty": {"en": "Difficulty: {words}", "vi": "Độ khó: {words}"},
     # a daily deal's greeting (args: date, YYYY-MM-DD; shown, as the language writes dates)
     "daily": {"en": "Daily deal of {shown}", "vi": "Ván bài hằng ngày, ngày {shown}"},
     # the game types' names, as players read them

@@ -13,23 +13,29 @@ docs/protocol.md documents it; ``protocol.schema.json`` beside this file is its 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import IO, Any
 
 from .. import __version__
-from ..inputs.jsonin import BadJSON, loads
-from ..inputs.jsonout import SAFE_INTEGER, dumps
+from ..inputs.jsonout import SAFE_INTEGER as SAFE_INTEGER
+from ..inputs.jsonout import dumps
 from ..model.profiles import Profile, check_code_profile, profile_of_code
 from ..model.reasons import InputError
 from ..runtime.args import excerpt
 from .difficulty import CHOICES, offered
 from .labels import labels
 from .messages import LANGUAGES, check_lang, game_name
+from .server2 import Server2, hello_answer
 from .session import Session
+from .stats import stats_object
+from .wire import MAX_ID as MAX_ID
+from .wire import MAX_LINE as MAX_LINE
+from .wire import ProtocolError as ProtocolError
+from .wire import parse_request as parse_request
+from .wire import read_lines as read_lines
+from .wire import too_long as too_long
 
 PROTOCOL_VERSION = 1
-MAX_LINE = 1 << 16  # bytes; a request is far smaller
-MAX_ID = SAFE_INTEGER  # 2^53 - 1: integer ids beyond this are not exact in JavaScript
 #: The ops that call the session's method of their name, with no fields.
 SESSION_OPS = ("undo", "redo", "hint", "chance", "pause", "resume", "restart", "finish")
 #: The ops whose messages a frontend shows until the next such op (``lang`` says them again).
@@ -60,14 +66,6 @@ OPS = (
 )
 
 
-class ProtocolError(ValueError):
-    """A request the server cannot carry out; ``code`` says which kind."""
-
-    def __init__(self, code: str, text: str) -> None:
-        super().__init__(text)
-        self.code = code
-
-
 #: The browser game's first request (pyramid_solitaire.web), which its games list among theirs.
 ATTACH = "attach"
 
@@ -75,71 +73,6 @@ ATTACH = "attach"
 def unknown_op(op: Any, ops: tuple[str, ...] = OPS) -> str:
     """The ``unknown_op`` error's text: every op there is, and what was sent."""
     return f"op must be one of {', '.join(ops)}, got {excerpt(op)}"
-
-
-def too_long(size: int) -> ProtocolError:
-    """The ``too_long`` error of a request of ``size`` bytes."""
-    return ProtocolError("too_long", f"a request is at most {MAX_LINE:,} bytes, got {size:,}")
-
-
-def parse_request(line: str | bytes) -> tuple[dict[str, Any], Any]:
-    """A request line (bytes or text) as a JSON object, and its id: the one reader of
-    ``serve --stdio`` and the browser game's WebSocket. :class:`ProtocolError`
-    ``too_long``, ``bad_json`` (not UTF-8, not JSON, nested too deep) or ``bad_request``
-    (not an object; an id that is not a string or an integer within +-(2^53 - 1));
-    the id is returned even with a bad op, so that every error can echo it."""
-    size = (
-        len(line)
-        if isinstance(line, bytes) or len(line) * 4 <= MAX_LINE
-        else len(line.encode("utf-8", "surrogatepass"))
-    )
-    if size > MAX_LINE:
-        raise too_long(size)
-    try:
-        request = loads(line)
-    except BadJSON as e:
-        raise ProtocolError("bad_json", f"not JSON: {excerpt(str(e), 80)}") from None
-    if not isinstance(request, dict):
-        raise ProtocolError("bad_request", "a request is a JSON object")
-    rid = request.get("id")
-    if (
-        isinstance(rid, bool)
-        or (rid is not None and not isinstance(rid, (str, int)))
-        or (isinstance(rid, int) and abs(rid) > MAX_ID)
-        or (isinstance(rid, str) and len(rid) > 256)
-    ):
-        raise ProtocolError(
-            "bad_request",
-            f"id is a string of at most 256 characters or an "
-            f"integer of at most {MAX_ID:,} (2^53 - 1, exact in "
-            f"every JSON reader) either way from 0",
-        )
-    return request, rid
-
-
-def read_lines(stream: IO[bytes], limit: int = MAX_LINE) -> Iterator[bytes | int]:
-    """The lines of a binary stream, each without its line break; a line longer than
-    ``limit`` bytes is read past, never held (memory stays within ``limit``), and given as
-    its length (an int) instead. Lines may end in ``\n`` or ``\r\n``; the last one needs
-    no line break."""
-    while True:
-        line = stream.readline(limit + 2)  # room for "\r\n"
-        if not line:
-            return
-        if line.endswith(b"\n") or len(line) <= limit:
-            line = line.rstrip(b"\r\n") if line.endswith(b"\n") else line
-            if len(line) > limit:
-                yield len(line)
-            else:
-                yield line
-            continue
-        size = len(line)  # too long: skip to the end of the line
-        while not line.endswith(b"\n"):
-            line = stream.readline(1 << 16)
-            if not line:
-                break
-            size += len(line)
-        yield size - (1 if line.endswith(b"\n") else 0)
 
 
 class Server:
@@ -178,6 +111,8 @@ class Server:
         #: Why the game cannot be saved now (the browser game's autosave failed), or None:
         #: every state carries it as ``not_saved`` (a message, or null).
         self.save_error: str | None = None
+        #: A hello asked for protocol 2: ``serve`` goes on with :meth:`upgraded`.
+        self.upgrade = False
 
     def handle(self, line: str | bytes) -> str:
         """One request line in, one response line out (never raises for bad input)."""
@@ -292,7 +227,23 @@ class Server:
         self._said = list(messages)
         return {"messages": [m.to_dict() for m in messages]}
 
+    def upgraded(self, write: Callable[[str], None]) -> Server2:
+        """The protocol 2 server that goes on from this one (``hello`` with protocol 2)."""
+        return Server2(self.clock, self.stats_path, files=self.files, write=write)
+
     def _op_hello(self, request: dict[str, Any]) -> dict[str, Any]:
+        version = request.get("protocol", PROTOCOL_VERSION)
+        if version not in (1, 2) or isinstance(version, bool):
+            raise ProtocolError(
+                "bad_request", f"protocol must be one of 1, 2, got {excerpt(version)}"
+            )
+        if version == 2:
+            if self.session_stats is not None or self.ops != OPS:
+                raise ProtocolError(
+                    "bad_request", "this server speaks protocol 1 only (the browser game's)"
+                )
+            self.upgrade = True
+            return hello_answer(self.files)
         capabilities = [
             "tap",
             "drag",
@@ -314,6 +265,7 @@ class Server:
             capabilities.remove("save")
         return {
             "protocol": PROTOCOL_VERSION,
+            "protocols": [1, 2],
             "version": __version__,
             "ops": list(self.ops),
             "profiles": Profile.names(),
@@ -485,20 +437,6 @@ class Server:
                 f"profile must be one of {', '.join(Profile.names())}, got {excerpt(profile)}",
             ) from None
 
-    def _stats_of(
-        self, store: Any, profile: str | None, lang: str, limit: int = 20
-    ) -> dict[str, Any]:
-        """The ``stats`` object: the summary, high scores, history and best of a profile
-        (its ``text`` in ``lang``)."""
-        points = None if profile is None else Profile.preset(profile).scoring.gives_points
-        return {
-            **store.summary(profile),
-            "points": points,
-            "high_scores": store.high_scores(profile),
-            "history": store.history(profile, limit),
-            "best_of": None if profile is None else store.best_of(profile, lang),
-        }
-
     def _op_stats(self, request: dict[str, Any]) -> dict[str, Any]:
         from .stats import StatsStore
 
@@ -513,7 +451,7 @@ class Server:
             )
         lang = check_lang(request.get("lang", self._lang(request)))
         with StatsStore(self.stats_path, read_only=True) as store:
-            return {"stats": self._stats_of(store, profile, lang, limit)}
+            return {"stats": stats_object(store, profile, lang, limit)}
 
     def _op_stats_reset(self, request: dict[str, Any]) -> dict[str, Any]:
         """Delete the games recorded, of one profile (``profile``) or all (``"all": true``):
@@ -542,7 +480,7 @@ class Server:
                 deleted = store.reset(profile)
         lang = check_lang(request.get("lang", self._lang(request)))
         with StatsStore(self.stats_path, read_only=True) as store:
-            return {"deleted": deleted, "stats": self._stats_of(store, profile, lang)}
+            return {"deleted": deleted, "stats": stats_object(store, profile, lang)}
 
     def _op_howto(self, request: dict[str, Any]) -> dict[str, Any]:
         """The rules page of a game type (default: the session's, else pyramide) in a
@@ -574,12 +512,22 @@ class Server:
         return {}
 
 
-def serve(stdin: IO[Any] | None = None, stdout: IO[Any] | None = None, **kwargs: Any) -> int:
+def serve(
+    stdin: IO[Any] | None = None,
+    stdout: IO[Any] | None = None,
+    *,
+    protocol: int = 1,
+    **kwargs: Any,
+) -> int:
     """Answer request lines from ``stdin`` on ``stdout`` until ``quit`` or the end of input
     (a closed standard input ends it at once). Nothing but protocol lines goes to
     ``stdout``, in UTF-8 whatever the locale. Lines are read as bytes, each at most
     :data:`MAX_LINE` bytes held (:func:`read_lines`): a longer one is answered ``too_long``
-    and the next one is served."""
+    and the next one is served.
+
+    Version 1 is spoken until a ``hello`` asks for 2 (or from the start with
+    ``protocol=2``); version 2 answers each request when it is ready, requests of
+    different games and analyses at the same time (:mod:`.server2`)."""
     stdin = stdin if stdin is not None else sys.stdin
     stdout = stdout if stdout is not None else sys.stdout
     if stdin is None or stdin.closed:
@@ -590,14 +538,8 @@ def serve(stdin: IO[Any] | None = None, stdout: IO[Any] | None = None, **kwargs:
 
         source = io.BytesIO(stdin.read().encode("utf-8", "surrogatepass"))
     out: IO[bytes] | None = getattr(stdout, "buffer", None)
-    server = Server(**kwargs)
-    for line in read_lines(source):
-        if isinstance(line, int):
-            response = server.refuse(too_long(line))
-        elif not line.strip():
-            continue
-        else:
-            response = server.handle(line)
+
+    def write(response: str) -> None:
         if out is not None:
             stdout.flush()
             out.write(response.encode("utf-8") + b"\n")
@@ -605,6 +547,34 @@ def serve(stdin: IO[Any] | None = None, stdout: IO[Any] | None = None, **kwargs:
         else:
             stdout.write(response + "\n")
             stdout.flush()
-        if server.done:
-            break
+
+    server = Server(**kwargs)
+    v2: Server2 | None = None
+    if protocol == 2:
+        v2 = server.upgraded(write)
+    try:
+        for line in read_lines(source):
+            if isinstance(line, int):
+                refused = too_long(line)
+                if v2 is not None:
+                    write(v2.refuse(refused))
+                else:
+                    write(server.refuse(refused))
+                continue
+            if not line.strip():
+                continue
+            if v2 is not None:
+                v2.submit(line)
+                if v2.done:
+                    break
+                continue
+            write(server.handle(line))
+            if server.upgrade:
+                v2 = server.upgraded(write)
+            if server.done:
+                break
+    finally:
+        if v2 is not None:
+            v2.drain()
+            v2.close()
     return 0

@@ -28,6 +28,7 @@ from ..model.game import Game, Status
 from ..model.move import Move
 from ..model.profiles import Profile, check_code_profile, profile_of_code
 from ..runtime import args as _args
+from . import events as _events
 from . import saves as _saves
 from .difficulty import Difficulty
 from .messages import Message, check_lang, message
@@ -129,6 +130,9 @@ class Session:
     stats: Any = None
     #: The date of the daily deal this game is (:mod:`.daily`), or None for another deal.
     daily: datetime.date | None = None
+    #: None, or a list each change to the table is appended to as events (:mod:`.events`:
+    #: what protocol 2 answers with); whoever set it empties it.
+    events: list[dict[str, Any]] | None = None
 
     def __init__(
         self,
@@ -320,7 +324,8 @@ class Session:
             self._msg(
                 "difficulty",
                 level=shown.level,
-                label=self._msg(f"difficulty_{shown.label}").text,
+                label=shown.label,
+                words=self._msg(f"difficulty_{shown.label}").text,
             )
         ]
 
@@ -519,7 +524,8 @@ class Session:
         self._redo.clear()
         return self._apply(move)
 
-    def _apply(self, move: Move) -> list[Message]:
+    def _apply(self, move: Move, kind: str = "play") -> list[Message]:
+        before = None if self.events is None else _events.table(self)
         where = [self.game.where(c) for c in move.cards]
         self.game.play(move)
         points = self.profile.scoring.removal(
@@ -544,6 +550,9 @@ class Session:
             out += self._record(None)
         if status is Status.PLAYING:
             out += self._notices()
+        if before is not None and self.events is not None:
+            self.events.append(_events.action_event(kind, move, self.moves))
+            self.events += _events.table_events(before, _events.table(self))
         return out
 
     def _record(self, result: str | None) -> list[Message]:
@@ -631,6 +640,7 @@ class Session:
             if self.game.moves and self.profile.undo_limit is not None:
                 return [self._msg("undo_limit", limit=self.profile.undo_limit)]
             return [self._msg("nothing_to_undo")]
+        before = None if self.events is None else _events.table(self)
         action = self._undo.pop()
         self.game.undo()
         self.score -= action.points
@@ -642,6 +652,9 @@ class Session:
         self._no_chance_told = False
         self.selection = None
         self._redo.append(action)
+        if before is not None and self.events is not None:
+            self.events.append(_events.action_event("undo", action.move, self.moves))
+            self.events += _events.table_events(before, _events.table(self))
         return []
 
     @_playing
@@ -651,7 +664,7 @@ class Session:
             return [self._msg("nothing_to_redo")]
         action = self._redo.pop()
         self.selection = None
-        return self._apply(action.move)
+        return self._apply(action.move, "redo")
 
     @_playing
     def hint(self) -> list[Message]:

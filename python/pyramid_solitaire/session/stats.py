@@ -710,3 +710,20 @@ def deal_filter(deal: Any, profile: str | None = None) -> tuple[Any, list[str] |
         check_code_profile(parsed.code, chosen, "profile")
         return parsed, None
     return parsed, [name for name in Profile.names() if Profile.preset(name).rules == parsed.rules]
+
+
+def stats_object(
+    store: Any, profile: str | None, lang: str, limit: int = 20, deal: str | None = None
+) -> dict[str, Any]:
+    """The ``stats`` object of both protocol versions: the summary, high scores, history and
+    best of a profile (its ``text`` in ``lang``), of one deal when ``deal`` is given."""
+    from ..model.profiles import Profile
+
+    points = None if profile is None else Profile.preset(profile).scoring.gives_points
+    return {
+        **store.summary(profile, deal),
+        "points": points,
+        "high_scores": store.high_scores(profile, deal=deal),
+        "history": store.history(profile, limit),
+        "best_of": None if profile is None else store.best_of(profile, lang),
+    }

@@ -3,10 +3,10 @@ player switches language (the terminal game's message lines, the protocol's ``la
 that a hint or a refusal on screen is translated rather than cleared.
 
 A :class:`~.messages.Message` keeps its code and arguments; most are written again from
-them. Three carry words of their own language in an argument, found again here: a hint
-(said as ``hint_<kind>``, the kind read from its move), the difficulty (its label's words),
-the daily deal (its date as the language writes it) and a refusal's reason (``why``: the
-reason's words matched against each language's template).
+them. Four carry words of their own language in an argument, written again here: a hint
+(said as ``hint_<kind>``, the kind read from its move), the difficulty (its ``words``, from
+its fixed ``label``), the daily deal (its date as the language writes it) and a refusal's
+reason (``why``: the reason's words matched against each language's template).
 
 >>> from .messages import message
 >>> in_lang(message("sum_not_13", "en"), "vi").text
@@ -32,8 +32,8 @@ def in_lang(m: Message, lang: str) -> Message:
     try:
         if code == "hint":  # said as hint_<kind> (its args hold the move)
             code = "hint_" + Move.parse(args["move"]).kind
-        elif code == "difficulty":
-            args["label"] = message(_difficulty_key(args["label"]), lang).text
+        elif code == "difficulty":  # (the label is a fixed word; its words are the language's)
+            args["words"] = message(f"difficulty_{args['label']}", lang).text
         elif code == "daily":  # the date as the language writes it (the session's way)
             day = _dt.date.fromisoformat(args["date"])
             args["shown"] = (
@@ -47,14 +47,6 @@ def in_lang(m: Message, lang: str) -> Message:
     except (KeyError, IndexError, ValueError):  # not a message of the catalogue's words
         return m
     return Message(m.code, text, args)
-
-
-def _difficulty_key(text: str) -> str:
-    """The catalogue's key of a difficulty's word in any language (``"dễ"``: easy)."""
-    for key, texts in CATALOGUE.items():
-        if key.startswith("difficulty_") and text in texts.values():
-            return key
-    raise KeyError(text)
 
 
 _FIELD = re.compile(r"\{(\w+)(?:![rsa])?(?::[^}]*)?\}")

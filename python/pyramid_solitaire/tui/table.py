@@ -245,7 +245,7 @@ class TableScreen(Screen[None]):
                 gone=gone,
             )
 
-        difficulty = message("difficulty", lang, label=st["difficulty"]["text"]).text
+        difficulty = message("difficulty", lang, words=st["difficulty"]["text"]).text
         self.query_one("#info", Static).update(
             f"[b]{st['code'] or message('card_list', session.lang).text}[/b]   "
             f"{game_name(session.profile.name, session.lang)}   {difficulty}"
