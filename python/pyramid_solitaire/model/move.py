@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from ..runtime.args import excerpt
 from .cards import TOKENS, Card, parse_card
+from .reasons import InputError
 
 _DRAW_WORDS = ("draw", "d")
 _RECYCLE_WORDS = ("recycle", "r", "redeal")
@@ -109,14 +110,11 @@ class Move:
             return cls.RECYCLE
         parts = [p.strip() for p in t.split("+")]
         if not t or not all(parts) or len(parts) > 2:
-            raise ValueError(
-                f"{excerpt(text)} is not a move: expected a King ('Kd'), a pair ('Tc+3s'), "
-                "'draw' or 'recycle'"
-            )
+            raise InputError("move_text", text=excerpt(text))
         try:
             cards = tuple(parse_card(p) for p in parts)
-        except ValueError as e:
-            raise ValueError(f"move {excerpt(text)}: {e}") from None
+        except InputError as e:
+            raise InputError("move_card", move=excerpt(text), **e.params) from None
         return cls("king" if len(cards) == 1 else "pair", cards)
 
     def _key(self) -> tuple[str, frozenset[int]]:

@@ -108,6 +108,16 @@ REASONS: dict[str, dict[str, str]] = {
         "en": "a deal number is a whole number 0..{top:,}, got {got}",
         "vi": "số ván là một số nguyên 0..{top:,}, ở đây là {got}",
     },
+    # a move's text that cannot be read
+    "move_text": {
+        "en": "{text} is not a move: expected a King ('Kd'), a pair ('Tc+3s'), 'draw' or 'recycle'",
+        "vi": "{text} không phải là một nước đi: cần một lá K ('Kd'), một cặp ('Tc+3s'), "
+        "'draw' hoặc 'recycle'",
+    },
+    "move_card": {
+        "en": "move {move}: {token} is not a card: expected " + _CARD["en"],
+        "vi": "nước đi {move}: {token} không phải là một lá bài: cần " + _CARD["vi"],
+    },
     # a move the rules refuse (why a pair, a draw or a recycle is not legal here)
     "move_game_over": {"en": "the game is over ({status})", "vi": "ván bài đã kết thúc"},
     "draw_recycle_first": {

@@ -366,8 +366,9 @@ def message_args() -> dict[str, list[str]]:
     }
     out: dict[str, list[str]] = {}
     for code, texts in CATALOGUE.items():
-        if code.startswith(("game_", "difficulty_", "hint_")) or code == "card_list":
-            continue
+        words = {f"game_{p}" for p in Profile.names()} | {"card_list"}
+        if code in words or code.startswith(("difficulty_", "hint_")):
+            continue  # (words a message is made of, never a message of its own)
         names: list[str] = []
         for text in texts.values():
             names += [f for _, f, _, _ in string.Formatter().parse(text) if f and f not in names]

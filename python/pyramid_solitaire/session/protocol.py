@@ -142,6 +142,10 @@ class Server:
         try:
             request, rid = parse_request(line)
             op = request.get("op")
+            if "op" not in request:
+                raise ProtocolError(
+                    "missing_field", "a request needs op: one of " + ", ".join(self.ops)
+                )
             if op not in self.ops:
                 raise ProtocolError("unknown_op", unknown_op(op, self.ops))
             if op == ATTACH:

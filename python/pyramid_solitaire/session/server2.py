@@ -126,8 +126,8 @@ class Server2:
         if request is None:
             return
         if request.op in ("hello", "games", "cancel", "howto", "daily"):
-            self._register(request, emit)
-            self._run(request, emit)  # quick: answered before the next line is read
+            if self._register(request, emit):
+                self._run(request, emit)  # quick: answered before the next line is read
             return
         if request.op == "quit":
             self.done = True
@@ -136,8 +136,8 @@ class Server2:
                     if r.op == "analyze":
                         r.cancel.set()
             self.drain()
-            self._register(request, emit)
-            self._run(request, emit)
+            if self._register(request, emit):
+                self._run(request, emit)
             return
         if not self._register(request, emit):
             return
@@ -216,12 +216,7 @@ class Server2:
         if op in ("new", "import", "load"):
             if "game" not in f and not f.get("check"):
                 f["game"] = self._next_id()
-            return str(f["game"]) if "game" in f else None
-        if op == "analyze":
-            return str(f["game"]) if "game" in f else None
-        if op in ("stats", "stats_reset"):
-            return None
-        return str(f["game"])
+        return str(f["game"]) if "game" in f else None  # (the server's ops: no game)
 
     def _next_id(self) -> str:
         with self._lock:
@@ -429,7 +424,7 @@ class Server2:
             "game": gid,
             "messages": [m.to_dict() for m in messages],
             "events": [{"type": "deal"}],
-            "state": session.state(),
+            "state": _state(session),
         }
 
     def _profile(self, f: dict[str, Any], code: str | None) -> Profile:
@@ -483,6 +478,8 @@ class Server2:
             )
         else:
             session = Session(deal, profile, clock=self.clock, lang=lang)
+        if f.get("record"):  # (before the moves given: a game they end is recorded too)
+            session.stats = self.stats_path
         messages = session.greeting()
         for i, move in enumerate(f.get("moves", [])):
             said = session.play(move)
@@ -548,7 +545,7 @@ class Server2:
         return {"game": request.fields["game"]}
 
     def _op_state(self, request: _Request, emit: Any) -> dict[str, Any]:
-        return {"game": request.fields["game"], "state": self._game(request).session.state()}
+        return {"game": request.fields["game"], "state": _state(self._game(request).session)}
 
     def _change(self, request: _Request, act: Callable[[Session], list[Message]]) -> dict[str, Any]:
         """Carry out a change to a game: its messages, its events and (when asked) its state."""
@@ -570,7 +567,7 @@ class Server2:
             "messages": [m.to_dict() for m in messages],
         }
         if request.fields.get("state"):
-            answer["state"] = session.state()
+            answer["state"] = _state(session)
         return answer
 
     def _op_tap(self, request: _Request, emit: Any) -> dict[str, Any]:
@@ -605,7 +602,7 @@ class Server2:
             "game": request.fields["game"],
             "messages": [m.to_dict() for m in messages],
             "events": [{"type": "deal"}],
-            "state": g.session.state(),
+            "state": _state(g.session),
         }
 
     _op_undo = _session_op("undo")
@@ -728,6 +725,11 @@ class Server2:
                 deleted = store.reset(profile)
         with StatsStore(self.stats_path, read_only=True) as store:
             return {"deleted": deleted, "stats": stats_object(store, profile, "en")}
+
+
+def _state(session: Session) -> dict[str, Any]:
+    """A game's state as both versions give it (``not_saved``: null, as no file is kept)."""
+    return {**session.state(), "not_saved": None}
 
 
 def hello_answer(files: bool = True) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from ..model.deal import Deal
 from ..model.game import Game, Status
 from ..model.move import Move
 from ..model.profiles import Profile, check_code_profile, profile_of_code
+from ..model.reasons import InputError
 from ..runtime import args as _args
 from . import events as _events
 from . import saves as _saves
@@ -384,11 +385,10 @@ class Session:
     @_autosaved
     def pause(self) -> list[Message]:
         """Stop the clock; the table refuses actions (``game_paused``) until :meth:`resume`.
-        A finished game has nothing to pause (no message)."""
-        if self._ended_at is not None:
-            return []
-        if self._paused_at is None:
-            self._paused_at = self._clock()
+        A finished game, or one paused already, has nothing to pause (no message)."""
+        if self._ended_at is not None or self._paused_at is not None:
+            return []  # (paused already: nothing changes, nothing said, as for resume)
+        self._paused_at = self._clock()
         return [self._msg("paused")]
 
     @_autosaved
@@ -510,6 +510,8 @@ class Session:
         gives the ``illegal_move`` message and changes nothing."""
         try:
             move = Move.parse(move)
+        except InputError as e:  # its reason in the player's language
+            return [self._msg("illegal_move", why=e.text(self.lang), reason=e.reason)]
         except ValueError as e:
             return [self._msg("illegal_move", why=str(e))]
         if not self.game.is_legal(move):

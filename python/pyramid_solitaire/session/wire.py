@@ -51,13 +51,13 @@ def parse_request(line: str | bytes) -> tuple[dict[str, Any], Any]:
     rid = request.get("id")
     if (
         isinstance(rid, bool)
-        or (rid is not None and not isinstance(rid, (str, int)))
+        or ("id" in request and not isinstance(rid, (str, int)))  # null too: no id, say none
         or (isinstance(rid, int) and abs(rid) > MAX_ID)
         or (isinstance(rid, str) and len(rid) > 256)
     ):
         raise ProtocolError(
             "bad_request",
-            f"id is a string of at most 256 characters or an "
+            f"id (when given) is a string of at most 256 characters or an "
             f"integer of at most {MAX_ID:,} (2^53 - 1, exact in "
             f"every JSON reader) either way from 0",
         )
