@@ -435,3 +435,44 @@ def test_serve_stdio_speaks_2_after_hello_and_prints_its_schema():
         timeout=60,
     )
     assert json.loads(proc.stdout)["$id"] == "pyramid-solitaire/protocol/1"
+
+
+def test_sampled_answers_keep_their_budget_and_stop_at_cancel():
+    """fair_move and chance (completions decided by the solver) stop at budget.seconds
+    (stopped_by "time") and at cancel, as the searches do."""
+    server = Server2(clock=lambda: 0.0)
+    slow = {"code": "PY1-N-COTJWDZ"}  # (4,096 completions: about a second here)
+    t0 = time.perf_counter()
+    r = ask(
+        server,
+        {
+            "id": 1,
+            "op": "analyze",
+            "position": slow,
+            "queries": ["fair_move", "chance"],
+            "samples": 4096,
+            "budget": {"seconds": 0.05},
+        },
+    )
+    assert time.perf_counter() - t0 < 0.5
+    assert r["result"]["stopped_by"] == "time" and r["result"]["fair_move"] is None
+    lines: list[dict] = []
+    done = threading.Event()
+
+    def write(line: str) -> None:
+        lines.append(json.loads(line))
+        if lines[-1]["id"] == "g":
+            done.set()
+
+    server = Server2(clock=lambda: 0.0, write=write)
+    server.submit(
+        json.dumps(
+            {"id": "g", "op": "analyze", "position": slow, "queries": ["chance"], "samples": 4096}
+        )
+    )
+    time.sleep(0.1)
+    t0 = time.perf_counter()
+    server.submit(json.dumps({"id": "c", "op": "cancel", "request": "g"}))
+    assert done.wait(5) and time.perf_counter() - t0 < 0.5
+    assert next(a for a in lines if a["id"] == "g")["error"]["code"] == "cancelled"
+    server.close()

@@ -34,6 +34,7 @@ def decide(
     pos: int,
     seen: int,
     stuck: bool = False,
+    cancel: npt.NDArray[np.uint8] | None = None,
 ) -> tuple[int, dict[int, int], int]: ...
 def chance(
     params: dict[str, int],

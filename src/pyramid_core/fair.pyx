@@ -408,10 +408,14 @@ def play(dict params, dict rules, deck):
     return bool(res.won), res.removed, res.moves, res.score, [rec[i] for i in range(res.moves)]
 
 
-def decide(dict params, dict rules, deck, pyr_pos pos, uint32_t seen, bint stuck=False):
+def decide(
+    dict params, dict rules, deck, pyr_pos pos, uint32_t seen, bint stuck=False,
+    const uint8_t[:] cancel=None,
+):
     """The hindsight policy's move at pos (seen: the talon cards seen, pos's own included):
-    (move code or -1, {move code: completions won}, completions used)."""
-    cdef _Ctx ctx = _Ctx(params)
+    (move code or -1, {move code: completions won}, completions used). A set ``cancel``
+    flag stops it soon (what it returns then is not to be used)."""
+    cdef _Ctx ctx = _Ctx(params, cancel)
     cdef pyr_table t
     cdef sim_deal d
     cdef pyr_move buf[MAX_MOVES]

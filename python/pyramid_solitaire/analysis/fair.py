@@ -34,6 +34,7 @@ from pyramid_core import fair as _core
 from ..model.game import Game, Status
 from ..model.move import Move
 from ..runtime import args as _args
+from ..runtime.parallel import CancelEvent, run_call
 from .intervals import wilson_interval
 
 __all__ = ["Hindsight", "WinChance", "fair_hint", "win_chance", "coerce_policy"]
@@ -88,19 +89,27 @@ class Hindsight:
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, **asdict(self)}
 
-    def move(self, game: Game, seed: int = 0) -> Move | None:
+    def move(self, game: Game, seed: int = 0, *, cancel: CancelEvent | None = None) -> Move | None:
         """The move this policy plays in ``game`` (None once the game is over)."""
-        return self.explain(game, seed)[0]
+        return self.explain(game, seed, cancel=cancel)[0]
 
-    def explain(self, game: Game, seed: int = 0) -> tuple[Move | None, dict[Move, int], int]:
+    def explain(
+        self, game: Game, seed: int = 0, *, cancel: CancelEvent | None = None
+    ) -> tuple[Move | None, dict[Move, int], int]:
         """(the move, {legal move: completions it won}, completions used): the counts are
         empty when no sampling was needed (one legal move, a King, nothing hidden). A move
         that could no longer reach the best count was not decided again: its count stops
-        there."""
+        there. A set ``cancel`` stops it within milliseconds (:class:`Cancelled`)."""
         game = _game_arg("Hindsight.move", game)
         if game.status is not Status.PLAYING:
             return None, {}, 0
-        code, wins, used = _core.decide(self.params(seed), *_where(game), _stuck(game))
+        args = (self.params(seed), *_where(game), _stuck(game))
+        if cancel is None:
+            code, wins, used = _core.decide(*args)
+        else:
+            code, wins, used = run_call(
+                lambda flag: _core.decide(*args, cancel=flag), cancel, what="the fair move"
+            )
         counts = {game._to_move(c): w for c, w in wins.items()} if used else {}
         return game._to_move(code), counts, used
 
@@ -196,14 +205,28 @@ class WinChance:
         return f"{self.estimate:.0%} (95%: {low:.0%}..{high:.0%}, {self.decided} samples)"
 
 
-def win_chance(game: Game, samples: int = 64, seed: int = 0, max_nodes: int = 20_000) -> WinChance:
+def win_chance(
+    game: Game,
+    samples: int = 64,
+    seed: int = 0,
+    max_nodes: int = 20_000,
+    *,
+    cancel: CancelEvent | None = None,
+) -> WinChance:
     """The chance that ``game`` can still be won, from what is seen: ``samples``
     completions of the unseen cards, each decided by the solver within ``max_nodes``
     positions. Deterministic for a given ``seed``. A game already over is exact (won or
-    not); so is one where nothing is hidden (the real position is decided)."""
+    not); so is one where nothing is hidden (the real position is decided). A set
+    ``cancel`` stops it within milliseconds (:class:`Cancelled`)."""
     game = _game_arg("win_chance", game)
     policy = Hindsight(samples=samples, max_nodes=max_nodes)
     if game.status is not Status.PLAYING:
         return WinChance(int(game.status is Status.WON), 1, 0, True)
-    won, undecided, used = _core.chance(policy.params(seed), *_where(game))
+    args = (policy.params(seed), *_where(game))
+    if cancel is None:
+        won, undecided, used = _core.chance(*args)
+    else:
+        won, undecided, used = run_call(
+            lambda flag: _core.chance(*args, cancel=flag), cancel, what="the chance to win"
+        )
     return WinChance(won, used, undecided, used == 1 and len(game.unseen) <= 1)

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..model.game import Game, Status
-from ..runtime.parallel import CancelEvent
+from ..runtime.parallel import CancelEvent, Cancelled
 from .solver import SearchBudgetExceeded, max_removed_line, solve
 
 QUERIES = ("winnable", "shortest", "winning_moves", "max_removed", "fair_move", "chance")
@@ -86,37 +86,58 @@ def analyze(
         except SearchBudgetExceeded as e:
             out["max_removed"] = None
             stops.append(e.budget)
-    if "fair_move" in queries:
-        from .fair import Hindsight
+    if "fair_move" in queries or "chance" in queries:
+        from .fair import Hindsight, win_chance
 
-        policy = (
-            Hindsight(samples=samples)
-            if max_nodes is None
-            else Hindsight(samples=samples, max_nodes=max_nodes)
-        )
-        move = policy.move(game, 0) if game.status is Status.PLAYING else None
-        out["fair_move"] = None if move is None else str(move)
-    if "chance" in queries:
-        from .fair import win_chance
-
-        c = win_chance(game, samples=samples)
-        if c.estimate is None:
-            out["chance"] = None
-        else:
-            low, high = c.ci95
-            out["chance"] = {
-                "percent": round(100 * c.estimate, 1),
-                "low": round(100 * low, 1),
-                "high": round(100 * high, 1),
-                "samples": c.decided,
-                "exact": c.exact,
-            }
+        # a deadline as a cancel event: the sampled answers stop at it as at cancel
+        clock = _Deadline(cancel, max_seconds)
+        stop = clock if cancel is not None or max_seconds is not None else None
+        fair_nodes = 20_000 if max_nodes is None else max_nodes  # (a solve's, each sample)
+        try:
+            if "fair_move" in queries:
+                policy = Hindsight(samples=samples, max_nodes=fair_nodes)
+                move = policy.move(game, 0, cancel=stop) if game.status is Status.PLAYING else None
+                out["fair_move"] = None if move is None else str(move)
+            if "chance" in queries:
+                c = win_chance(game, samples=samples, max_nodes=fair_nodes, cancel=stop)
+                out["chance"] = None if c.estimate is None else _chance(c)
+        except Cancelled:
+            if not clock.expired:
+                raise  # the caller's cancel
+            stops.append("time")
     return {
         **{q: out.get(q) for q in queries},
         "positions": searched[0],
         "seconds": round(time.perf_counter() - t0, 6),
         "stopped_by": stops[0] if stops else None,
     }
+
+
+def _chance(c: Any) -> dict[str, Any]:
+    low, high = c.ci95
+    return {
+        "percent": round(100 * c.estimate, 1),
+        "low": round(100 * low, 1),
+        "high": round(100 * high, 1),
+        "samples": c.decided,
+        "exact": c.exact,
+    }
+
+
+class _Deadline:
+    """A cancel event that is also set once ``seconds`` have passed (``expired`` says it)."""
+
+    def __init__(self, cancel: CancelEvent | None, seconds: float | None) -> None:
+        self._cancel = cancel
+        self._end = None if seconds is None else time.monotonic() + seconds
+        self.expired = False
+
+    def is_set(self) -> bool:
+        if self._cancel is not None and self._cancel.is_set():
+            return True
+        if self._end is not None and time.monotonic() >= self._end:
+            self.expired = True
+        return self.expired
 
 
 def _winning_moves(game: Game, first: Any, search: Any) -> list[str] | None:

@@ -37,29 +37,35 @@ if TYPE_CHECKING:
 Event = dict[str, Any]
 Table = dict[str, Any]
 
-#: Every event type, with its fields (docs/protocol.md and the schema say the same).
-TYPES: dict[str, tuple[str, ...]] = {
-    "king": ("card", "moves"),
-    "pair": ("cards", "moves"),
-    "draw": ("moves",),
-    "recycle": ("moves",),
-    "undo": ("move", "moves"),
-    "redo": ("move", "moves"),
-    "hide": ("card", "at"),
-    "move": ("card", "from", "to"),
-    "turn": ("card", "at"),
-    "free": ("targets",),
-    "blocked": ("targets",),
-    "foundation": ("top",),
-    "score": ("points", "score"),
-    "redeals": ("left",),
-    "status": ("status",),
-    "select": ("target", "card"),
-    "deselect": (),
-    "pause": (),
-    "resume": (),
-    "deal": (),
+#: Every event type: its fields, and what it means (docs/protocol.md's table is made of this).
+EVENTS: dict[str, tuple[tuple[str, ...], str]] = {
+    "king": (("card", "moves"), "a King removed (its move follows); moves: the counter after"),
+    "pair": (("cards", "moves"), "a pair removed (its moves follow)"),
+    "draw": (("moves",), "a draw (its cards' moves follow)"),
+    "recycle": (("moves",), "the waste turned over into the stock (its cards' moves follow)"),
+    "undo": (("move", "moves"), "the move taken back (the events that follow undo it)"),
+    "redo": (("move", "moves"), "the move played again (the events that follow replay it)"),
+    "hide": (("card", "at"), "the stock's face-up top card turned face down again"),
+    "move": (
+        ("card", "from", "to"),
+        "a card moved: from and to are places (a pyramid index, stock, waste or "
+        "waste:0..2, foundation)",
+    ),
+    "turn": (("card", "at"), "a card turned face up on the stock (its top, where playable)"),
+    "free": (("targets",), "pyramid places whose cards became free"),
+    "blocked": (("targets",), "pyramid places whose cards became covered again"),
+    "foundation": (("top",), "the top of the removed cards (null: none)"),
+    "score": (("points", "score"), "points won (or taken back: negative) and the score"),
+    "redeals": (("left",), "the redeals left (null: unlimited)"),
+    "status": (("status",), "the game's status: playing, won, no moves"),
+    "select": (("target", "card"), "a card selected (the first of a pair)"),
+    "deselect": ((), "the selection cleared"),
+    "pause": ((), "the clock stopped"),
+    "resume": ((), "the clock going again"),
+    "deal": ((), "a new table (new, restart, import, load): read it from the answer's state"),
 }
+#: Each event type's fields.
+TYPES: dict[str, tuple[str, ...]] = {kind: fields for kind, (fields, _) in EVENTS.items()}
 
 
 def _pile_names(n: int) -> list[str]:
