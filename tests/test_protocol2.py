@@ -49,6 +49,12 @@ def test_the_shipped_schema_is_the_one_the_ops_declare():
     )
     assert shipped == json.loads(ops.schema_text()), "run: python tools/protocol_schema.py"
     jsonschema.Draft202012Validator.check_schema(shipped)
+    check = subprocess.run(
+        [sys.executable, str(repo_file("tools/protocol_schema.py")), "--check"],
+        capture_output=True,
+        text=True,
+    )
+    assert check.returncode == 0, check.stdout  # docs/protocol.md's tables too
 
 
 @pytest.mark.parametrize(
