@@ -482,3 +482,20 @@ def test_sampled_answers_keep_their_budget_and_stop_at_cancel():
     assert done.wait(5) and time.perf_counter() - t0 < 0.5
     assert next(a for a in lines if a["id"] == "g")["error"]["code"] == "cancelled"
     server.close()
+
+
+def test_the_examples_of_version_2_in_the_docs_validate_and_are_what_the_server_answers():
+    text = repo_file("docs", "protocol.md").read_text(encoding="utf-8").split("\n## Version 2\n")[1]
+    lines = [json.loads(x) for x in text.splitlines() if x.startswith("{")]
+    server = Server2(clock=lambda: 0.0)
+    ask(server, {"id": 1, "op": "new", "code": "PY1-M-AAAAABS"})  # (the example's game)
+    checked = 0
+    for line in lines:
+        if "ok" not in line:
+            REQUEST.validate(line)
+            answer = ask(server, line)
+            continue
+        VALIDATOR.validate(line)
+        assert answer == line
+        checked += 1
+    assert checked == 2

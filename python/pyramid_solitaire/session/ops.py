@@ -428,6 +428,22 @@ def schema() -> dict[str, Any]:
             "args": {"type": "object"},
         },
         "additionalProperties": False,
+        # each code's args, and no other (docs/protocol.md's table of messages)
+        "allOf": [
+            {
+                "if": {"properties": {"code": {"const": code}}},
+                "then": {
+                    "properties": {
+                        "args": {
+                            "type": "object",
+                            "properties": dict.fromkeys(names, {}),
+                            "additionalProperties": False,
+                        }
+                    }
+                },
+            }
+            for code, names in sorted(args.items())
+        ],
     }
     defs["event"] = {
         "oneOf": [

@@ -784,6 +784,9 @@ class Session:
             "score": self.score,
             "points": self.profile.scoring.gives_points,
             "moves": self.moves,
+            # the moves on the table now, in order (undone ones are gone): with cards or the
+            # code, the game itself, to keep or to continue elsewhere
+            "history": [str(m) for m in game.moves],
             "seconds": round(self.seconds, 3),
             "paused": self.paused,
             "status": str(self.status),
