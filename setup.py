@@ -114,7 +114,8 @@ def absolute_links(readme: str) -> str:
         if path.startswith("#"):
             return f"{BLOB}README.md{path}"
         path, hashmark, anchor = path.partition("#")
-        path = posixpath.normpath(path.lstrip("/"))
+        folder = "/" if path.endswith("/") else ""  # (a folder's link keeps its slash)
+        path = posixpath.normpath(path.lstrip("/")) + folder
         return (RAW if image else BLOB) + path + hashmark + anchor
 
     def rewrite(m: re.Match[str]) -> str:
