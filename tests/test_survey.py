@@ -435,3 +435,59 @@ def test_simulate_and_solve_many_on_a_cluster(cluster, capsys):
         solve_many([1, 2], shard_size=0)
     code, _, stderr = run_main(capsys, "simulate", "--file", "x.txt", "--scheduler", "tcp://a:1")
     assert code == 2 and "--scheduler goes with --games" in stderr
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux: /proc)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.append(int(entry))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only: /proc")
+def test_the_pool_ends_with_its_client_and_a_rerun_keeps_its_shards(tmp_path):
+    """The survey's client killed with SIGKILL mid-run: its pool's workers (and the resource
+    tracker) end within seconds, nothing holds its output open (reading it ends), and a
+    rerun does only the shards the killed run had not written."""
+    import subprocess
+    import time
+
+    folder = tmp_path / "s"
+    argv = [sys.executable, "-m", "pyramid_solitaire", "survey", "--rules", "msc"]
+    argv += ["--count", "60000", "--shard-size", "1000", "--no-max-removed", "--workers", "2"]
+    argv += ["--out", str(folder), "--no-progress"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while len(list(folder.glob("shard-*.parquet"))) < 2:  # some shards written
+        assert time.monotonic() < deadline and proc.poll() is None, "the survey never started"
+        time.sleep(0.05)
+    workers = _children(proc.pid)
+    assert len(workers) >= 2, workers  # (the pool's two workers, and the resource tracker)
+    proc.kill()
+    t0 = time.monotonic()
+    proc.wait(10)
+    while any(_alive(w) for w in workers) and time.monotonic() - t0 < 10:
+        time.sleep(0.05)
+    assert not any(_alive(w) for w in workers), "a worker outlived its client"
+    proc.stdout.read()  # (returns: no process of the survey holds its output any more)
+    proc.stderr.read()
+    kept = len(list(folder.glob("shard-*.parquet")))
+    assert 2 <= kept < 60
+    run = S.survey(folder, rules="msc", count=60000, shard_size=1000, max_removed=False)
+    assert run["done_now"] == 60 - kept

@@ -27,6 +27,30 @@ IN_FLIGHT = 2  # tasks handed out per worker at a time
 RETRIES = 2  # times a task is handed out again after its worker died
 
 
+def watch_parent() -> None:
+    """In a pool's worker (the pool's initializer): end this process as soon as the process
+    that started the pool is gone, however it ended (killed with SIGKILL too), so that no
+    worker outlives its client holding its files and output open. The results the client
+    received are kept by it (a survey's shards, the atlas's blocks); the worker's task in
+    flight is lost with it and done again by the next run. On every platform: the spawned
+    worker's parent sentinel (a pipe on POSIX, the process handle on Windows) becomes ready
+    when the parent ends."""
+    import multiprocessing.connection
+    import threading
+
+    parent = multiprocessing.parent_process()
+    if parent is None or parent.sentinel is None:  # pragma: no cover - not a pool worker
+        return
+
+    def watch(sentinel: Any) -> None:
+        multiprocessing.connection.wait([sentinel])
+        os._exit(1)  # (no cleanup to wait for: the parent, which wanted the results, is gone)
+
+    threading.Thread(
+        target=watch, args=(parent.sentinel,), daemon=True, name="pyramid-parent"
+    ).start()
+
+
 class _Local:
     """A process pool of ``workers`` processes (spawned: no state of the caller's threads is
     inherited), each running its tasks with its share of the cores."""
@@ -40,7 +64,9 @@ class _Local:
 
     def _new(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
-            max_workers=self.width, mp_context=multiprocessing.get_context("spawn")
+            max_workers=self.width,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=watch_parent,
         )
 
     def restart(self) -> None:
