@@ -474,3 +474,26 @@ def test_free_talon_pruning_never_changes_the_answer(rules):
             ), n
         lost += fast["winnable"] == 0
     assert lost >= 10
+
+
+def test_solve_many_reports_as_simulate_does(tmp_path):
+    """SolveManyResult has SimulationResult's wins, interval, summary, plot and to_dict."""
+    pytest.importorskip("matplotlib", reason="the plot extra (matplotlib)")
+    from pyramid_solitaire import simulate, wilson_interval
+
+    r = solve_many(range(300), "msc", max_nodes=2_000)
+    s = simulate(deals=range(300), rules="msc", policy="solver", max_nodes=2_000)
+    assert r.wins == s.wins and r.decided == s.totals.decided and r.undecided == s.undecided
+    assert r.undecided > 0  # (the budget leaves some: they are left out, said so)
+    assert r.ci95 == s.ci95 == wilson_interval(r.wins, r.decided)
+    assert r.win_rate == s.win_rate
+    d = r.to_dict()
+    assert d["wins"] == r.wins and d["ci95"] == list(r.ci95)
+    text = r.summary()
+    assert f"winnable {r.wins:,}" in text and f"{r.undecided:,} undecided" in text
+    assert "lines found (moves):" in text
+    assert "winnable" in repr(r) and "undecided" in repr(r)
+    fig = r.plot()
+    fig.savefig(tmp_path / "r.png")
+    assert (tmp_path / "r.png").stat().st_size > 1000
+    assert int(r.lengths().sum()) == r.wins

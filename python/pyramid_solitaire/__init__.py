@@ -16,6 +16,7 @@ and ``web``, and ``commands`` (the command line). The modules' old flat names
 from . import _moved
 from .analysis.batch import GameBatch
 from .analysis.fair import Hindsight, WinChance, win_chance
+from .analysis.intervals import wilson_interval
 from .analysis.simulate import SimulationResult, memory_needed, replay, simd_path, simulate
 from .analysis.solver import (
     SearchBudgetExceeded,
@@ -71,6 +72,7 @@ __all__ = [
     "Hindsight",
     "WinChance",
     "win_chance",
+    "wilson_interval",
 ]
 
 _moved.install()  # the modules' old names (pyramid_solitaire.solver, ...) still import

@@ -22,9 +22,7 @@ any number of games): what the command line does.
 
 from __future__ import annotations
 
-import os
 import secrets
-import sys
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -45,6 +43,7 @@ from ..runtime import args as _args
 from ..runtime.parallel import CancelEvent, ProgressArg, make_progress, run_chunks
 from .fair import Hindsight, coerce_policy
 from .intervals import wilson_interval
+from .report import histogram_table, pyplot_for, rate_panel
 
 if TYPE_CHECKING:
     from .callable_policy import OwnPolicy
@@ -432,18 +431,7 @@ class SimulationResult:
     def plot(self, fig: Any = None) -> Any:
         """A matplotlib figure: the distribution of pyramid cards removed, and the win rate
         with its 95% interval. Needs the ``plot`` extra (matplotlib)."""
-        try:
-            import matplotlib
-
-            if fig is None and not _has_display():
-                matplotlib.use("Agg", force=False)
-            import matplotlib.pyplot as plt
-        except ImportError:
-            raise ImportError(
-                "SimulationResult.plot() needs matplotlib: "
-                "python -m pip install 'pyramid-solitaire[plot]'",
-                name="matplotlib",
-            ) from None
+        plt = pyplot_for(fig, "SimulationResult.plot()")
         if fig is None:
             fig = plt.figure(figsize=(9, 4))
         ax1, ax2 = fig.subplots(1, 2, gridspec_kw={"width_ratios": [4, 1]})
@@ -455,16 +443,7 @@ class SimulationResult:
         ax1.set_title(
             f"{self.policy} policy, {self.rules.name} rules: {_args.count_of(self.games, 'game')}"
         )
-        low, high = self.ci95
-        rate = self.win_rate * 100
-        ax2.bar([0], [rate], color="#58a868", width=0.6)
-        ax2.errorbar(
-            [0], [rate], yerr=[[rate - low * 100], [high * 100 - rate]], color="black", capsize=8
-        )
-        ax2.set_xticks([0], ["won"])
-        ax2.set_ylabel("win rate (%)")
-        ax2.set_ylim(0, max(5.0, min(100.0, high * 100 * 1.25)))
-        ax2.set_title(f"{rate:.2f}%\n[{low * 100:.2f}, {high * 100:.2f}]", fontsize=10)
+        rate_panel(ax2, self.wins, self.totals.decided)
         fig.tight_layout()
         return fig
 
@@ -530,28 +509,6 @@ class SimulationResult:
         )
 
 
-def histogram_table(hist: Sequence[int] | np.ndarray, width: int = 40) -> str:
-    """A text table of pyramid cards removed: count, share, share at least this many, bar."""
-    hist = [int(h) for h in hist]
-    total = sum(hist)
-    used = [k for k, v in enumerate(hist) if v]
-    if not used:
-        return "(no games)"
-    top = max(hist)
-    rows = [f"{'removed':>7}  {'games':>12}  {'share':>7}  {'>= this':>7}"]
-    at_least = total
-    for k in range(min(used), max(used) + 1):
-        n = hist[k]
-        bar = "#" * round(n / top * width) if n else ""
-        if n and not bar:
-            bar = "."
-        rows.append(
-            f"{k:>7}  {n:>12,}  {n / total * 100:>6.2f}%  {at_least / total * 100:>6.2f}%  {bar}"
-        )
-        at_least -= n
-    return "\n".join(rows)
-
-
 def _span(deal: np.ndarray | None) -> dict[str, Any] | None:
     if deal is None or not deal.size:
         return None
@@ -566,14 +523,6 @@ def _deals_text(deals: dict[str, Any] | None) -> str:
     if "first" in deals:
         return f"{deals['first']:,}..{deals['last']:,}"
     return f"{deals['count']:,} given"
-
-
-def _has_display() -> bool:
-    return bool(
-        os.environ.get("DISPLAY")
-        or os.environ.get("WAYLAND_DISPLAY")
-        or sys.platform in ("win32", "darwin")
-    )
 
 
 # ---- the API ------------------------------------------------------------------------------------

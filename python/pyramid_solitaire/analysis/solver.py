@@ -37,6 +37,8 @@ from ..runtime.parallel import (
     run_call,
     run_chunks,
 )
+from .intervals import wilson_interval
+from .report import histogram_table, pyplot_for, rate_panel
 
 if TYPE_CHECKING:
     from pyramid_core.solver import _Solved
@@ -503,14 +505,95 @@ class SolveManyResult:
         return len(self.winnable)
 
     @property
+    def wins(self) -> int:
+        """Deals proved winnable (the name :class:`SimulationResult` gives its wins)."""
+        return int(np.count_nonzero(self.winnable == 1))
+
+    @property
+    def decided(self) -> int:
+        """Deals decided (winnable or not) within the budgets."""
+        return int(np.count_nonzero(self.winnable >= 0))
+
+    @property
+    def undecided(self) -> int:
+        """Deals a budget stopped before they were decided (left out of the win rate)."""
+        return len(self) - self.decided
+
+    @property
     def win_rate(self) -> float:
         """Winnable deals among the decided ones (NaN when none was decided)."""
-        decided = self.winnable >= 0
-        return float(np.mean(self.winnable[decided] == 1)) if decided.any() else float("nan")
+        decided = self.decided
+        return self.wins / decided if decided else float("nan")
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """The 95% Wilson interval of the win rate (NaNs when none was decided)."""
+        decided = self.decided
+        return wilson_interval(self.wins, decided) if decided else (float("nan"), float("nan"))
+
+    def lengths(self) -> np.ndarray:
+        """How many winnable deals have a line of 0, 1, 2, ... moves (the shortest lines
+        under ``objective="min_moves"``, else the lines found)."""
+        found = self.n_moves[(self.winnable == 1) & (self.n_moves >= 0)]
+        return np.bincount(found.astype(np.int64)) if found.size else np.zeros(0, np.int64)
+
+    def summary(self) -> str:
+        """A few lines for people: the deals, the win rate with its interval, what the
+        budgets left undecided, the time, and a table of the winning lines' lengths."""
+        low, high = self.ci95
+        deals = self.deals.describe() if self.deals is not None else {"count": len(self)}
+        first = deals.get("first")
+        lines = [
+            f"solver ({self.objective}), rules {self.rules.describe()}",
+            f"deals {len(self):,}"
+            + (f" ({first:,}..{deals['last']:,})" if first is not None and "last" in deals else ""),
+            (
+                f"winnable {self.wins:,}: {self.win_rate * 100:.2f}% "
+                f"(95% interval {low * 100:.2f}% .. {high * 100:.2f}%)"
+                if self.decided
+                else "no deal decided within the budgets: no win rate"
+            )
+            + (f"; {self.undecided:,} undecided (left out)" if self.undecided else ""),
+            f"{float(self.seconds.sum()):,.2f} s of solving, "
+            f"{int(self.nodes.sum()):,} positions searched",
+        ]
+        hist = self.lengths()
+        if hist.size:
+            kind = "shortest winning lines" if self.objective == "min_moves" else "lines found"
+            lines += ["", f"{kind} (moves):", histogram_table(hist, label="moves", unit="deals")]
+        return "\n".join(lines)
+
+    def plot(self, fig: Any = None) -> Any:
+        """A matplotlib figure: the winning lines' lengths, and the win rate with its 95%
+        interval (as :meth:`SimulationResult.plot`). Needs the ``plot`` extra."""
+        plt = pyplot_for(fig, "SolveManyResult.plot()")
+        if fig is None:
+            fig = plt.figure(figsize=(9, 4))
+        ax1, ax2 = fig.subplots(1, 2, gridspec_kw={"width_ratios": [4, 1]})
+        hist = self.lengths()
+        if hist.size:
+            ax1.bar(np.arange(hist.size), hist / max(1, self.wins) * 100, color="#4878a8")
+        ax1.set_xlabel(
+            "moves of the winning line" + (" (shortest)" if self.objective == "min_moves" else "")
+        )
+        ax1.set_ylabel("winnable deals (%)")
+        ax1.set_title(f"solver, {self.rules.name} rules: {_args.count_of(len(self), 'deal')}")
+        rate_panel(ax2, self.wins, self.decided, "winnable")
+        fig.tight_layout()
+        return fig
+
+    def __repr__(self) -> str:
+        low, high = self.ci95
+        return (
+            f"<SolveManyResult {self.rules.name}: {_args.count_of(len(self), 'deal')}, "
+            f"{self.win_rate * 100:.2f}% winnable [{low * 100:.2f}%, {high * 100:.2f}%]"
+            + (f", {self.undecided:,} undecided" if self.undecided else "")
+            + ">"
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The summary as JSON-ready data (see :func:`pyramid_solitaire.jsonout.dumps`)."""
-        decided = int(np.sum(self.winnable >= 0))
+        decided = self.decided
         rate = self.win_rate
         return {
             "rules": self.rules.describe_dict(),
@@ -522,6 +605,8 @@ class SolveManyResult:
             "unwinnable": int(np.sum(self.winnable == 0)),
             "unknown": len(self) - decided,
             "win_rate": None if decided == 0 else rate,
+            "wins": self.wins,
+            "ci95": None if decided == 0 else list(self.ci95),
             "seconds": float(self.seconds.sum()),
         }
 

@@ -694,7 +694,7 @@ def report(folder: str | os.PathLike[str]) -> SurveyReport:
 
 def report_text(rep: SurveyReport) -> str:
     """The report as text (what ``survey report`` prints)."""
-    from .simulate import histogram_table
+    from .report import histogram_table
 
     what = {
         "solver": f"perfect play (solver, objective {rep['objective']})",
