@@ -126,7 +126,7 @@ def test_other_parameters_are_refused(tmp_path):
     manifest = (tmp_path / "s" / S.MANIFEST).read_text()
     for other in (
         dict(rules="pyramide"),
-        dict(count=3000),
+        dict(count=3000, start=5),
         dict(shard_size=500),
         dict(policy="random", seed=1),
     ):
@@ -491,3 +491,33 @@ def test_the_pool_ends_with_its_client_and_a_rerun_keeps_its_shards(tmp_path):
     assert 2 <= kept < 60
     run = S.survey(folder, rules="msc", count=60000, shard_size=1000, max_removed=False)
     assert run["done_now"] == 60 - kept
+
+
+def test_a_survey_grows_without_doing_again_what_it_did(tmp_path):
+    """The same folder with a larger count: only the new deals are done (the old last
+    shard, cut at the old count, whole again); the rows are a fresh run's of the larger
+    range; a smaller count is refused, saying what the folder holds."""
+    args = dict(rules="msc", policy="solver", max_removed=False, shard_size=400)
+    first = S.survey(tmp_path / "g", count=1000, **args)  # shards 400, 400, 200
+    assert first["done_now"] == 3
+    grown = S.survey(tmp_path / "g", count=2000, **args)
+    assert (grown["done_before"], grown["done_now"]) == (2, 3)  # the cut shard redone
+    assert S.read_manifest(tmp_path / "g").count == 2000
+    S.survey(tmp_path / "fresh", count=2000, **args)
+    assert same_rows(rows_of(tmp_path / "g"), rows_of(tmp_path / "fresh"))
+    with pytest.raises(ValueError, match="holds a survey of 2,000 deals from 0: give a count"):
+        S.survey(tmp_path / "g", count=1500, **args)
+    with pytest.raises(ValueError, match="another range goes in another folder"):
+        S.survey(tmp_path / "g", count=2000, start=10, **args)
+
+
+def test_each_shard_file_says_what_it_holds(tmp_path):
+    """A shard's Parquet metadata names its survey's rules, policy, seed and its deals, so a
+    file read alone is understood (and a grown survey's old shards still say true)."""
+    pa = pytest.importorskip("pyarrow.parquet", reason="the survey extra (pyarrow)")
+    S.survey(tmp_path / "m", rules="msc", policy="random", seed=4, count=700, shard_size=300)
+    meta = pa.read_schema(tmp_path / "m" / S.shard_name(1)).metadata
+    said = json.loads(meta[S.SHARD_KEY.encode()])
+    assert said["rules"]["stock_top_playable"] is True and said["rules_name"] == "msc"
+    assert (said["policy"], said["seed"], said["shard"]) == ("random", 4, 1)
+    assert (said["first"], said["last"]) == (300, 599) and "count" not in said

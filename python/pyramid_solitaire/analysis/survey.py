@@ -21,7 +21,9 @@ rows become one Parquet file in the survey's folder, written atomically, beside
 
 Run again with the same parameters into the same folder, a survey does only the shards that
 are missing (after Ctrl-C, a killed worker or a killed client), cut short or of other
-columns; with other parameters it refuses. :func:`report` and :func:`load` check every
+columns; with a larger count it grows (only the new deals are done); with other parameters
+it refuses. Each shard file names its parameters and deals in its Parquet metadata
+(:func:`shard_metadata`). :func:`report` and :func:`load` check every
 shard they read (its Parquet, columns, rows and the range of every value) and name a
 damaged one. Shards run on a local process pool (the standard library's; no extra needed) or,
 with ``scheduler`` (an address or a ``distributed.Client``), on a Dask cluster, where a
@@ -201,6 +203,20 @@ class Plan:
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+#: The key of a shard file's own description in its Parquet metadata (:func:`shard_metadata`).
+SHARD_KEY = "pyramid_solitaire.survey"
+
+
+def shard_metadata(plan: Plan, index: int) -> str:
+    """What a shard file says of itself (JSON, in its Parquet schema's metadata under
+    :data:`SHARD_KEY`): the survey's parameters but its count (a survey may grow), the
+    shard's index and its first and last deal numbers; so a shard read alone still says its
+    rules, policy, seed and budget."""
+    lo, hi = plan.deals(index)
+    described = {k: v for k, v in plan.manifest().items() if k != "count"}
+    return json.dumps({**described, "shard": index, "first": lo, "last": hi - 1}, sort_keys=True)
+
+
 def shard_name(index: int) -> str:
     return f"shard-{index:07d}.parquet"
 
@@ -273,6 +289,7 @@ class ParquetShards:
             write_atomic(manifest, text, mode=0o644)
         self.undecided += int(np.sum(result["won"] < 0))
         table = pa.table({k: result[k] for k in COLUMNS})
+        table = table.replace_schema_metadata({SHARD_KEY: shard_metadata(self.plan, task.tag)})
         path = self.folder / shard_name(task.tag)
         write_atomic_with(
             path,
@@ -425,10 +442,27 @@ def _open_folder(folder: Path, plan: Plan) -> None:
         have = _manifest_at(path)
         if have != manifest:
             diff = sorted(k for k in set(have) | set(manifest) if have.get(k) != manifest.get(k))
-            raise ValueError(
-                f"{folder} holds a survey of other parameters ({', '.join(diff)} "
-                "differ): resume it with its own, or use another folder"
-            )
+            if diff == ["count"] and isinstance(have["count"], int):
+                if have["count"] > plan.count:
+                    raise ValueError(
+                        f"{folder} holds a survey of {have['count']:,} deals from "
+                        f"{plan.start:,}: give a count of at least that (a survey grows; "
+                        "report reads any part of it)"
+                    )
+                # a survey grown to a larger count: its shards stay (the last one, when it
+                # was cut at the old count, is redone whole); the manifest says the new count
+                text = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
+                write_atomic(path, text, mode=0o644)
+            else:
+                advice = (
+                    "another range goes in another folder"
+                    if "start" in diff
+                    else "resume it with its own"
+                )
+                raise ValueError(
+                    f"{folder} holds a survey of other parameters ({', '.join(diff)} "
+                    f"differ): {advice}, or use another folder"
+                )
     else:
         if any(folder.glob("shard-*.parquet")):
             raise ValueError(f"{folder} has shards but no manifest: not a survey folder to reuse")
