@@ -885,3 +885,23 @@ def test_disable_cpu_features_environment(hide):
     assert path == ("avx512" if avx512 == "1" else "scalar")
     assert ("RuntimeWarning" in got.stderr) == (avx512 == "0")
     assert int(wins) == int(real[2]) == simulate(2000, rules="msc", threads=1).wins
+
+
+def test_the_solver_policy_plays_shortest_lines_when_asked():
+    """simulate(policy="solver", shortest=True): the won games' moves are solve_many's
+    shortest lines (min_moves); the same wins; replay gives such a line; only for the
+    solver policy."""
+    from pyramid_solitaire import solve_many
+
+    any_line = simulate(deals=range(150), rules="msc", policy="solver")
+    short = simulate(deals=range(150), rules="msc", policy="solver", shortest=True)
+    best = solve_many(range(150), "msc", objective="min_moves")
+    won = best.winnable == 1
+    assert short.wins == any_line.wins == int(won.sum())
+    assert np.array_equal(short.moves[won], best.n_moves[won])
+    assert np.all(short.moves[won] <= any_line.moves[won]) and np.any(short.moves < any_line.moves)
+    i = int(np.flatnonzero(won)[0])
+    assert len(short.replay(i)) == best.n_moves[i] and short.to_dict()["shortest"] is True
+    assert "shortest" not in any_line.to_dict()
+    with pytest.raises(ValueError, match="shortest goes with policy 'solver'"):
+        simulate(10, policy="greedy", shortest=True)

@@ -209,6 +209,7 @@ class SimulationResult:
         simd: str | None = None,
         workers: int | None = None,
         fair: Hindsight | None = None,
+        shortest: bool = False,
     ) -> None:
         self.deal, self.won, self.removed, self.moves, self.score = deal, won, removed, moves, score
         self.decided: np.ndarray | None = None
@@ -234,6 +235,7 @@ class SimulationResult:
         self.simd = simd  # the vector path the playouts ran on (None: the solver)
         self.workers = workers  # the Dask workers it ran on (None: this process)
         self.fair = fair  # the hindsight policy's parameters (None: another policy)
+        self.shortest = shortest  # the solver policy's lines were shortest ones
 
     # ---- summary ----------------------------------------------------------------------------
     @property
@@ -311,12 +313,11 @@ class SimulationResult:
         i = _args.whole("i", i, -self.games, self.games - 1)
         if self._own is not None:
             return self._replay_own(i, a, *self._own)
+        how = {"policy": self._named(), "seed": self.seed, "shortest": self.shortest}
         if a.numbered[i]:
-            return replay(int(a.deal[i]), rules=self.rules, policy=self._named(), seed=self.seed)
+            return replay(int(a.deal[i]), rules=self.rules, **how)
         deal = Deal.from_cards(self._deck(i), rules=self.rules)
-        return replay(
-            deal, rules=self.rules, policy=self._named(), seed=self.seed, key=int(a.deal[i])
-        )
+        return replay(deal, rules=self.rules, key=int(a.deal[i]), **how)
 
     def _named(self) -> Any:
         """The built-in policy, with its parameters (a Hindsight) where it has any."""
@@ -380,6 +381,7 @@ class SimulationResult:
             "ci95": [low, high],
             "policy": self.policy,
             **({"policy_params": self.fair.to_dict()} if self.fair is not None else {}),
+            **({"shortest": True} if self.shortest else {}),
             "seed": self.seed,
             "rules": self.rules.describe_dict(),
             "deals": self.deals,
@@ -488,6 +490,7 @@ class SimulationResult:
             (
                 f"mean pyramid cards removed {t.mean('removed'):.2f}, "
                 f"mean moves {t.mean('moves'):.1f}"
+                + (" (the won games' lines the shortest)" if self.shortest else "")
                 if t.known
                 else "no game's pyramid cards removed known"
             ),
@@ -550,6 +553,7 @@ def simulate(
     batch_size: int | None = None,
     deterministic: bool = False,
     max_steps: int | None = None,
+    shortest: bool = False,
 ) -> SimulationResult:
     """Play ``games`` deals numbered ``start``, ``start + 1``, ... (or the given ``deals``)
     with ``policy`` under ``rules`` and return a :class:`SimulationResult`.
@@ -562,7 +566,8 @@ def simulate(
     - ``policy``: ``"greedy"`` (deterministic heuristic), ``"random"`` (uniform over the
       legal moves; ``seed`` makes it reproducible) or ``"solver"`` (perfect play: a game is
       won when the deal can be won, else it removes the most pyramid cards any line removes;
-      ``moves`` is the length of the line the solver found, not the fewest).
+      ``moves`` is the length of the line the solver found, not the fewest, unless
+      ``shortest=True``: then a shortest winning line (A*, slower), within the budget).
     - ``max_nodes``, ``max_seconds`` (default 10), ``max_memory``: the solver policy's budget
       per game. A game it cannot decide within it is *undecided* (``result.decided`` is
       False): counted and reported, left out of the win rate, never guessed.
@@ -607,6 +612,7 @@ def simulate(
         shard_size=shard_size,
         budgets=(max_nodes, max_seconds, max_memory),
         own=(observation, batch_size, deterministic, max_steps),
+        shortest=shortest,
     )
     n_threads = _args.threads(threads)
     request = _Request.read(
@@ -633,6 +639,7 @@ class _Mode:
     seed: int | None
     budgets: tuple[Any, Any, Any]
     own_opts: dict[str, Any]
+    shortest: bool = False  # the solver policy's lines: shortest ones
 
     @property
     def memory_policy(self) -> str:
@@ -649,8 +656,12 @@ class _Mode:
         shard_size: Any,
         budgets: tuple[Any, Any, Any],
         own: tuple[str, int | None, bool, int | None],
+        shortest: Any = False,
     ) -> _Mode:
         fair = coerce_policy(policy)
+        shortest = _args.flag("shortest", shortest)
+        if shortest and (not isinstance(policy, str) or _policy(policy) != "solver"):
+            raise ValueError("shortest goes with policy 'solver' (its winning lines)")
         own_opts: dict[str, Any] = {}
         if callable(policy) and not isinstance(policy, str) and fair is None:
             from . import callable_policy
@@ -689,7 +700,7 @@ class _Mode:
         if scheduler is None and shard_size is not None:
             raise ValueError("shard_size goes with scheduler")
         kind = "cluster" if scheduler is not None else "here"
-        return cls(kind, name, fair, seed, budgets, own_opts)
+        return cls(kind, name, fair, seed, budgets, own_opts, shortest)
 
 
 @dataclass(frozen=True)
@@ -785,7 +796,17 @@ def _simulate_here(mode: _Mode, req: _Request, n_threads: int, chunk_size: Any) 
         )
     batch = req.batch
     play = _Player(
-        policy, req.rules, mode.seed, req.first, batch, n_threads, chunk, req.cancel, budgets, fair
+        policy,
+        req.rules,
+        mode.seed,
+        req.first,
+        batch,
+        n_threads,
+        chunk,
+        req.cancel,
+        budgets,
+        fair,
+        mode.shortest,
     )
     bar = make_progress(req.progress, n, "games")
     t0 = time.perf_counter()
@@ -823,6 +844,7 @@ def _simulate_here(mode: _Mode, req: _Request, n_threads: int, chunk_size: Any) 
         decks=batch.layouts if batch is not None and req.arrays else None,
         numbered=(batch.numbered if batch is not None and req.arrays else None),
         fair=fair,
+        shortest=mode.shortest,
         **kept,
     )
 
@@ -914,6 +936,8 @@ def _simulate_on_cluster(
     default = 20_000 if policy == "solver" else 2_000 if fair is not None else 1_000_000
     size = _args.whole("shard_size", default if shard_size is None else shard_size, 1, 1 << 30)
     kwargs = dict(rules=rules, policy=fair or policy, seed=seed, **budget)
+    if mode.shortest:
+        kwargs["shortest"] = True
     parts = shards(n, size)
     rows: dict[str, np.ndarray] = {}
     if req.arrays:
@@ -963,7 +987,8 @@ def _simulate_on_cluster(
         simd=simd,
         workers=info["workers"],
         fair=fair,
-        **rows,
+        shortest=mode.shortest,
+        **cast("dict[str, Any]", rows),
     )
 
 
@@ -1015,9 +1040,10 @@ class _Player:
         cancel: CancelEvent | None,
         budgets: dict[str, Any] | None,
         fair: Hindsight | None = None,
+        shortest: bool = False,
     ) -> None:
         self.policy, self.rules, self.first, self.batch = policy, rules, first, batch
-        self.fair = fair
+        self.fair, self.shortest = fair, shortest
         self.seed = 0 if seed is None else seed
         self.threads, self.chunk, self.cancel, self.budgets = threads, chunk, cancel, budgets
 
@@ -1176,7 +1202,7 @@ class _Player:
             decks_of,
             hi - lo,
             self.rules,
-            _solver_core.OBJECTIVES["any"],
+            _solver_core.OBJECTIVES["min_moves" if self.shortest else "any"],
             True,
             b,
             self.threads,
@@ -1200,17 +1226,22 @@ def replay(
     policy: str | Hindsight = "greedy",
     seed: int | None = None,
     key: int | None = None,
+    shortest: bool = False,
 ) -> list[Move]:
     """The moves ``policy`` plays on ``deal`` (a deal number, a deal code, a :class:`Deal` or
     a card list), exactly as in :func:`simulate` with the same rules and seed. ``rules``
     defaults to the code's rules, else ``pyramide``; the ``random`` policy needs the seed of
     the simulation (``result.seed``), and for a deal given as a card list its row in the
-    simulated batch (``key``; ``result.replay(i)`` knows both)."""
+    simulated batch (``key``; ``result.replay(i)`` knows both). ``shortest``: the solver
+    policy's shortest winning line (as ``simulate(..., shortest=True)`` plays)."""
     deal = read_deal(deal, rules)
+    shortest = _args.flag("shortest", shortest)
     assert deal.rules is not None  # (read_deal resolves the rules)
     rules = deal.rules
     fair = coerce_policy(policy)
     policy = _policy(policy)
+    if shortest and (fair is not None or policy != "solver"):
+        raise ValueError("shortest goes with policy 'solver' (its winning lines)")
     if fair is not None:
         from pyramid_core import fair as _fair_core
 
@@ -1223,7 +1254,8 @@ def replay(
         from ..model.game import Game
         from .solver import _budgets, _max_line, solve
 
-        s = solve(deal, rules, max_seconds=SOLVER_MAX_SECONDS)
+        objective = "min_moves" if shortest else "any"
+        s = solve(deal, rules, objective=objective, max_seconds=SOLVER_MAX_SECONDS)
         if s.winnable is None:
             raise ValueError(
                 f"the solver could not decide deal {deal} within {SOLVER_MAX_SECONDS} s"

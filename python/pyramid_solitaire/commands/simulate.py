@@ -89,6 +89,11 @@ def register(
         "distributed extra), shard by shard (with --games)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.add_argument(
+        "--shortest",
+        action="store_true",
+        help="solver policy: moves are a shortest winning line's (A*, slower)",
+    )
     add_budget_flags(
         p,
         f"game (solver policy; default {SOLVER_MAX_SECONDS:g} s): games it "
@@ -122,6 +127,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--samples goes with --policy hindsight")
     if budget and policy != "solver":
         raise UsageError("--max-seconds, --max-nodes and --max-memory go with --policy solver")
+    if args.shortest and policy != "solver":
+        raise UsageError("--shortest goes with --policy solver")
     seed = None if args.seed is None else _args.whole("--seed", args.seed, 0, (1 << 64) - 1)
     show = sys.stderr.isatty() if args.progress is None else args.progress
     common = dict(
@@ -131,6 +138,7 @@ def run(args: argparse.Namespace) -> int:
         progress=show and not args.json,
         arrays=False,
         **budget,
+        **({"shortest": True} if args.shortest else {}),
     )
     if args.file is not None:
         if args.scheduler is not None:
