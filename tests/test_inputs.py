@@ -257,21 +257,16 @@ def test_json_is_strict_and_describes_the_run():
     assert json.loads(dumps(undecided))["win_rate"] is None  # NaN written as null
 
 
+LAYOUT = ["deal", "code", "rules", "policy", "won", "moves", "removed", "nodes", "seconds"]
+
+
 def test_solve_many_to_pandas():
     pd = pytest.importorskip("pandas")
     r = solve_many(["PY1-M-AAAAAAS", "PY1-M-AAAAAAA"], max_nodes=10**6)
     df = r.to_pandas()
-    assert list(df.columns) == [
-        "deal",
-        "winnable",
-        "n_moves",
-        "max_removed",
-        "optimal",
-        "nodes",
-        "seconds",
-        "stopped_by",
-    ]
+    assert list(df.columns) == [*LAYOUT, "optimal", "stopped_by"]
     assert df["deal"].tolist() == [18, 0] and df.attrs["rules"]["name"] == "msc"
+    assert df["code"].tolist() == ["PY1-M-AAAAAAS", "PY1-M-AAAAAAA"]
     assert isinstance(df, pd.DataFrame)
 
 

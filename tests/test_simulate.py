@@ -546,7 +546,10 @@ def test_to_pandas():
             r.to_pandas()
         return
     df = r.to_pandas()
-    assert list(df.columns) == ["deal", "won", "removed", "moves", "score", "decided"]
+    assert list(df.columns) == [
+        *("deal", "code", "rules", "policy", "won", "moves", "removed", "nodes", "seconds"),
+        "score",
+    ]
     assert len(df) == 100
     assert df.attrs["games"] == 100
 

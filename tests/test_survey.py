@@ -16,7 +16,12 @@ import pytest
 from pyramid_solitaire import Hindsight, simulate, solve_many
 from pyramid_solitaire import survey as S
 
-from conftest import run_main
+from conftest import run_main, seed000_deal
+
+
+def seed000_cards() -> str:
+    return seed000_deal().to_cards()
+
 
 pytest.importorskip("pyarrow", reason="the survey extra (pyarrow) is not installed")
 
@@ -521,3 +526,27 @@ def test_each_shard_file_says_what_it_holds(tmp_path):
     assert said["rules"]["stock_top_playable"] is True and said["rules_name"] == "msc"
     assert (said["policy"], said["seed"], said["shard"]) == ("random", 4, 1)
     assert (said["first"], said["last"]) == (300, 599) and "count" not in said
+
+
+def test_three_kinds_of_results_share_one_layout(tmp_path):
+    """simulate, solve_many and a survey, given the same deals: the same columns of the same
+    types for the same facts, and the same values where the facts are the same; a card
+    list's row has no deal number and no code (not a row number posing as one)."""
+    pytest.importorskip("pandas", reason="pandas (with the survey extra)")
+    from pyramid_solitaire.analysis.layout import COLUMNS
+
+    sim = simulate(deals=range(400), rules="msc", policy="solver").to_pandas()
+    many = solve_many(range(400), "msc", max_removed=True).to_pandas()
+    S.survey(tmp_path / "s", rules="msc", count=400, shard_size=150)
+    surv = S.to_pandas(tmp_path / "s")
+    shared = list(COLUMNS)
+    for df in (sim, many, surv):
+        assert list(df.columns[: len(shared)]) == shared
+        assert [str(df[c].dtype) for c in shared] == [str(sim[c].dtype) for c in shared], df.dtypes
+    for col in ("deal", "code", "rules", "won", "removed"):
+        assert sim[col].equals(many[col]) and many[col].equals(surv[col]), col
+    assert set(sim["policy"]) == {"solver"} and sim["code"][0] == "PY1-M-AAAAAAA"
+    greedy = simulate(deals=["PY1-M-AAAAAAS", seed000_cards()], rules="msc").to_pandas()
+    assert greedy["deal"].tolist()[0] == 18 and greedy["deal"].isna().tolist() == [False, True]
+    assert greedy["code"].isna().tolist() == [False, True]
+    assert greedy["seconds"].isna().all()  # (playouts are timed as a whole)

@@ -408,24 +408,26 @@ class SimulationResult:
         return data
 
     def to_pandas(self) -> Any:
-        """A pandas DataFrame with one row per game (columns deal, won, removed, moves,
-        score, decided); the summary is in ``.attrs``. Needs pandas."""
-        self._arrays("to_pandas()")
-        try:
-            import pandas as pd
-        except ImportError:
-            raise ImportError(
-                "SimulationResult.to_pandas() needs pandas: python -m pip install pandas"
-            ) from None
-        df = pd.DataFrame(
-            {
-                "deal": self.deal,
-                "won": self.won,
-                "removed": self.removed,
-                "moves": self.moves,
-                "score": self.score,
-                "decided": self.decided,
-            }
+        """A pandas DataFrame with one row per game in the layout every per-deal result
+        shares (:mod:`.layout`: deal, code, rules, policy, won, moves, removed, nodes,
+        seconds), then ``score``; the summary is in ``.attrs``. Needs pandas."""
+        from .layout import frame
+
+        a = self._arrays("to_pandas()")
+        assert self.decided is not None and self.removed_known is not None  # (arrays kept)
+        df = frame(
+            "SimulationResult.to_pandas()",
+            rules=self.rules,
+            policy=self.policy if self.fair is None else "hindsight",
+            deal=a.deal,
+            numbered=a.numbered,
+            won=a.won,
+            decided=self.decided,
+            moves=a.moves,
+            moves_known=self.removed_known,  # (the solver's line is known with its cards)
+            removed=a.removed,
+            removed_known=self.removed_known,
+            extra={"score": a.score},
         )
         df.attrs.update(self.to_dict())
         return df

@@ -611,39 +611,38 @@ class SolveManyResult:
         }
 
     def to_pandas(self) -> Any:
-        """A pandas DataFrame with one row per deal: ``deal`` (its number, -1 for a card
-        list), ``winnable`` (True/False/None), ``n_moves``, ``max_removed``, ``optimal``,
-        ``nodes``, ``seconds``, ``stopped_by`` (None or the budget's name); the summary is in
-        ``.attrs``. Needs pandas."""
-        try:
-            import pandas as pd
-        except ImportError:
-            raise ImportError(
-                "SolveManyResult.to_pandas() needs pandas: python -m pip install pandas"
-            ) from None
-        numbers = (
-            np.where(self.deals.numbered, self.deals.keys.astype(np.int64), -1)
-            if self.deals is not None
-            else np.full(len(self), -1, np.int64)
-        )
+        """A pandas DataFrame with one row per deal in the layout every per-deal result
+        shares (:mod:`.layout`: deal, code, rules, policy ``solver``, won (winnable; <NA>
+        undecided), moves (the line's length), removed (the most removable: 28 for a
+        winnable deal), nodes, seconds), then ``optimal`` and ``stopped_by`` (None or the
+        budget's name); the summary is in ``.attrs``. Needs pandas."""
+        from .layout import frame
+
+        n = len(self)
+        if self.deals is not None:
+            numbered, deal = self.deals.numbered, self.deals.keys
+        else:
+            numbered, deal = np.zeros(n, np.bool_), np.zeros(n, np.uint64)
+        winnable = self.winnable == 1
         stops = np.array([None, *STOP_NAMES[1:]], dtype=object)
-        df = pd.DataFrame(
-            {
-                "deal": numbers,
-                "winnable": pd.array(
-                    _or_none(self.winnable == 1, self.winnable < 0), dtype="boolean"
-                ),
-                "n_moves": pd.array(_or_none(self.n_moves, self.n_moves < 0), dtype="Int32"),
-                "max_removed": pd.array(
-                    _or_none(self.max_removed, self.max_removed < 0), dtype="Int32"
-                ),
-                "optimal": (
-                    self.optimal if self.optimal is not None else np.zeros(len(self), np.bool_)
-                ),
-                "nodes": self.nodes,
-                "seconds": self.seconds,
+        df = frame(
+            "SolveManyResult.to_pandas()",
+            rules=self.rules,
+            policy="solver",
+            deal=deal,
+            numbered=numbered,
+            won=winnable,
+            decided=self.winnable >= 0,
+            moves=np.maximum(self.n_moves, 0),
+            moves_known=self.n_moves >= 0,
+            removed=np.where(winnable, 28, np.maximum(self.max_removed, 0)),
+            removed_known=winnable | (self.max_removed >= 0),
+            nodes=self.nodes,
+            seconds=self.seconds,
+            extra={
+                "optimal": (self.optimal if self.optimal is not None else np.zeros(n, np.bool_)),
                 "stopped_by": stops[self.stopped_by.astype(np.int64)],
-            }
+            },
         )
         df.attrs.update(self.to_dict())
         return df

@@ -637,6 +637,35 @@ def load(folder: str | os.PathLike[str]) -> tuple[Plan, dict[str, np.ndarray], i
     return plan, out, missing
 
 
+def to_pandas(folder: str | os.PathLike[str]) -> Any:
+    """A survey folder's finished shards as one pandas DataFrame in the layout every
+    per-deal result shares (:mod:`.layout`: deal, code, rules, policy, won (<NA>:
+    undecided), moves, removed, nodes, seconds), so that a survey, a simulation and
+    ``solve_many`` compare column by column; the plan (with ``missing_shards``) in
+    ``.attrs``. Needs pandas (and pyarrow, as every survey)."""
+    from .layout import frame
+
+    plan, rows, missing = load(folder)
+    n = len(rows["deal"])
+    df = frame(
+        "survey.to_pandas()",
+        rules=plan.rules,
+        policy=plan.policy,
+        deal=rows["deal"],
+        numbered=np.ones(n, np.bool_),
+        won=rows["won"] == 1,
+        decided=rows["won"] >= 0,
+        moves=np.maximum(rows["length"], 0),
+        moves_known=rows["length"] >= 0,
+        removed=np.maximum(rows["removed"], 0),
+        removed_known=rows["removed"] >= 0,
+        nodes=rows["nodes"],
+        seconds=rows["seconds"] if plan.policy == "solver" else None,
+    )
+    df.attrs.update(plan.manifest(), missing_shards=missing)
+    return df
+
+
 class SurveyReport(TypedDict):
     """What :func:`report` returns (JSON-ready)."""
 
