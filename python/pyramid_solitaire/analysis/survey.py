@@ -519,13 +519,14 @@ def read_manifest(folder: str | os.PathLike[str]) -> Plan:
 
 
 class SurveyRun(TypedDict):
-    """What :func:`survey` returns: the folder, its shards (done now, and before this run)
-    and this run's seconds and deals per second."""
+    """What :func:`survey` returns: the folder, its shards (done now, and before this run),
+    the deals done now, and this run's seconds and deals per second."""
 
     folder: str
     shards: int
     done_now: int
     done_before: int
+    deals_now: int
     undecided: int
     seconds: float
     deals_per_second: float | None
@@ -605,6 +606,7 @@ def survey(
         shards=plan.shards,
         done_now=len(ran.written),
         done_before=plan.shards - len(tasks),
+        deals_now=ran.deals,
         undecided=store.undecided,
         seconds=ran.seconds,
         deals_per_second=ran.deals_per_second,

@@ -42,7 +42,7 @@ from ..model.rules import Rules
 
 PROG = "pyramid-solitaire"
 # Subcommands, one module each in pyramid_solitaire/commands/ with register(subparsers, rules).
-COMMANDS = ["deal", "solve", "simulate", "survey", "atlas", "stats", "serve", "play"]
+COMMANDS = ["deal", "solve", "simulate", "survey", "sweep", "atlas", "stats", "serve", "play"]
 EXIT_BUDGET = 1  # a budget ran out before an answer that needs one
 EXIT_USAGE = 2
 EXIT_IO = 74  # sysexits' EX_IOERR: output that cannot be written
