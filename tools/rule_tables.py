@@ -209,18 +209,7 @@ def schema_rules(o: ModuleType) -> dict[str, Any]:
         "name": {"enum": [p.name for p in o.PRESETS] + ["custom"]},
         "letter": {"enum": [p.letter for p in o.PRESETS] + [o.CUSTOM_LETTER]},
     }
-    for opt in o.OPTIONS:
-        if opt.kind == "flag":
-            props[opt.name] = {"type": "boolean"}
-        elif opt.kind == "count":
-            props[opt.name] = {
-                "oneOf": [
-                    {"type": "integer", "minimum": 0, "maximum": o.MAX_REDEALS},
-                    {"const": o.UNLIMITED},
-                ]
-            }
-        else:
-            props[opt.name] = {"enum": list(opt.choices)}
+    props.update({opt.name: o.value_schema(opt) for opt in o.OPTIONS})
     return {
         "type": "object",
         "description": "A rule set (docs/rules.md): its preset's name and letter and every option.",

@@ -375,6 +375,20 @@ CUSTOM_LETTER: Final = "X"
 _BY_NAME = {o.name: o for o in OPTIONS}
 
 
+def value_schema(opt: Option) -> dict[str, Any]:
+    """The JSON Schema of an option's values (the protocol's rules, both ways)."""
+    if opt.kind == "flag":
+        return {"type": "boolean"}
+    if opt.kind == "count":
+        return {
+            "oneOf": [
+                {"type": "integer", "minimum": 0, "maximum": MAX_REDEALS},
+                {"const": UNLIMITED},
+            ]
+        }
+    return {"enum": list(opt.choices)}
+
+
 def option(name: str) -> Option:
     """The option called ``name``."""
     return _BY_NAME[name]

@@ -378,18 +378,7 @@ def message_args() -> dict[str, list[str]]:
 
 def _rules_options_schema() -> dict[str, Any]:
     props: dict[str, Any] = {"preset": {"enum": Rules.preset_names()}}
-    for opt in _options.OPTIONS:
-        if opt.kind == "flag":
-            props[opt.name] = {"type": "boolean"}
-        elif opt.kind == "count":
-            props[opt.name] = {
-                "oneOf": [
-                    {"type": "integer", "minimum": 0, "maximum": _options.MAX_REDEALS},
-                    {"const": _options.UNLIMITED},
-                ]
-            }
-        else:
-            props[opt.name] = {"enum": list(opt.choices)}
+    props.update({opt.name: _options.value_schema(opt) for opt in _options.OPTIONS})
     return {
         "type": "object",
         "description": "rule options over a base preset (default pyramide): docs/rules.md",

@@ -23,9 +23,8 @@ from ..model.profiles import Profile, check_code_profile, profile_of_code
 from ..model.reasons import InputError
 from ..runtime.args import excerpt
 from .difficulty import CHOICES, offered
-from .labels import labels
-from .messages import LANGUAGES, check_lang, game_name
-from .server2 import Server2, hello_answer
+from .messages import LANGUAGES, check_lang
+from .server2 import Server2, games_catalogue, hello_answer
 from .session import Session
 from .stats import stats_object
 from .wire import MAX_ID as MAX_ID
@@ -272,13 +271,7 @@ class Server:
             "protocols": [1, 2],
             "version": __version__,
             "ops": list(self.ops),
-            "profiles": Profile.names(),
-            "languages": list(LANGUAGES),
-            "game_names": {
-                lang: {p: game_name(p, lang) for p in Profile.names()} for lang in LANGUAGES
-            },
-            "labels": {lang: labels(lang) for lang in LANGUAGES},
-            "difficulties": {p: list(offered(p)) for p in Profile.names()},
+            **games_catalogue(),
             "capabilities": capabilities,
         }
 

@@ -732,6 +732,21 @@ def _state(session: Session) -> dict[str, Any]:
     return {**session.state(), "not_saved": None}
 
 
+def games_catalogue() -> dict[str, Any]:
+    """What ``hello`` says of the games in both versions: the profiles, the languages, each
+    profile's name for players, the words a frontend draws itself, the difficulties each
+    profile offers."""
+    return {
+        "profiles": Profile.names(),
+        "languages": list(LANGUAGES),
+        "game_names": {
+            lang: {p: game_name(p, lang) for p in Profile.names()} for lang in LANGUAGES
+        },
+        "labels": {lang: labels(lang) for lang in LANGUAGES},
+        "difficulties": {p: list(offered(p)) for p in Profile.names()},
+    }
+
+
 def hello_answer(files: bool = True) -> dict[str, Any]:
     """``hello``'s answer in protocol 2 (capabilities: :data:`.ops.CAPABILITIES`)."""
     capabilities = [c for c in _ops.CAPABILITIES if files or c != "files"]
@@ -740,13 +755,7 @@ def hello_answer(files: bool = True) -> dict[str, Any]:
         "protocols": list(_ops.VERSIONS),
         "version": __version__,
         "ops": list(_ops.OPS),
-        "profiles": Profile.names(),
-        "languages": list(LANGUAGES),
-        "game_names": {
-            lang: {p: game_name(p, lang) for p in Profile.names()} for lang in LANGUAGES
-        },
-        "labels": {lang: labels(lang) for lang in LANGUAGES},
-        "difficulties": {p: list(offered(p)) for p in Profile.names()},
+        **games_catalogue(),
         "capabilities": capabilities,
         "limits": {
             "games": _ops.MAX_GAMES,
