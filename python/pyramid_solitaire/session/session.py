@@ -479,7 +479,8 @@ class Session:
         if not self.game.is_legal(move):
             self.selection = target
             why = self.game._why_illegal(move, self.lang)
-            return [self._msg("not_allowed", why=why)] if self.explain_errors else []
+            reason = self.game._why_illegal_reason(move)[0]  # (its code, for programs)
+            return [self._msg("not_allowed", why=why, reason=reason)] if self.explain_errors else []
         self.selection = None
         return self._act(move)
 
@@ -516,7 +517,11 @@ class Session:
             return [self._msg("illegal_move", why=str(e))]
         if not self.game.is_legal(move):
             return [
-                self._msg("illegal_move", why=f"{move}: {self.game._why_illegal(move, self.lang)}")
+                self._msg(
+                    "illegal_move",
+                    why=f"{move}: {self.game._why_illegal(move, self.lang)}",
+                    reason=self.game._why_illegal_reason(move)[0],
+                )
             ]
         self.selection = None
         return self._act(move)
