@@ -475,7 +475,7 @@ def test_the_pool_ends_with_its_client_and_a_rerun_keeps_its_shards(tmp_path):
 
     folder = tmp_path / "s"
     argv = [sys.executable, "-m", "pyramid_solitaire", "survey", "--rules", "msc"]
-    argv += ["--count", "60000", "--shard-size", "1000", "--no-max-removed", "--workers", "2"]
+    argv += ["--count", "12000", "--shard-size", "400", "--no-max-removed", "--workers", "2"]
     argv += ["--out", str(folder), "--no-progress"]
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120
@@ -493,9 +493,9 @@ def test_the_pool_ends_with_its_client_and_a_rerun_keeps_its_shards(tmp_path):
     proc.stdout.read()  # (returns: no process of the survey holds its output any more)
     proc.stderr.read()
     kept = len(list(folder.glob("shard-*.parquet")))
-    assert 2 <= kept < 60
-    run = S.survey(folder, rules="msc", count=60000, shard_size=1000, max_removed=False)
-    assert run["done_now"] == 60 - kept
+    assert 2 <= kept < 30
+    run = S.survey(folder, rules="msc", count=12000, shard_size=400, max_removed=False)
+    assert run["done_now"] == 30 - kept
 
 
 def test_a_survey_grows_without_doing_again_what_it_did(tmp_path):

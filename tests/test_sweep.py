@@ -31,35 +31,33 @@ def test_a_grid_expands_to_the_rule_sets_the_rules_allow():
 
 
 def test_a_sweep_is_its_direct_runs_and_its_cache_computes_only_the_new_deals(tmp_path):
-    first = sweep(
-        GRID, ["greedy", "solver"], count=1200, base="msc", cache=tmp_path, shard_size=500
-    )
-    assert (first.computed, first.reused) == (4 * 1200, 0) and len(first.invalid) == 2
+    first = sweep(GRID, ["greedy", "solver"], count=600, base="msc", cache=tmp_path, shard_size=250)
+    assert (first.computed, first.reused) == (4 * 600, 0) and len(first.invalid) == 2
     table = first.table()
     assert list(table["policy"]) == ["greedy", "solver", "greedy", "solver"]
     for _, row in table.iterrows():
         rules = Rules.preset("msc").replace(redeals=int(row["redeals"]))
         if row["policy"] == "greedy":
-            wins = simulate(1200, rules=rules).wins
+            wins = simulate(600, rules=rules).wins
         else:
-            wins = solve_many(range(1200), rules).wins
-        assert row["wins"] == wins and row["deals"] == 1200
-        assert (row["ci_low"], row["ci_high"]) == pytest.approx(wilson_interval(wins, 1200))
+            wins = solve_many(range(600), rules).wins
+        assert row["wins"] == wins and row["deals"] == 600
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx(wilson_interval(wins, 600))
     grown = sweep(
-        GRID, ["greedy", "solver"], count=3000, base="msc", cache=tmp_path, shard_size=500
+        GRID, ["greedy", "solver"], count=1500, base="msc", cache=tmp_path, shard_size=250
     )
-    # the old last shard (deals 1,000..1,199) is done again whole: 1,800 + 200 new a run
-    assert (grown.computed, grown.reused) == (4 * 2000, 4 * 1000)
+    # the old last shard (deals 500..599) is done again whole: 900 + 100 deals a run
+    assert (grown.computed, grown.reused) == (4 * 1000, 4 * 500)
     fresh = sweep(
-        GRID, ["greedy", "solver"], count=3000, base="msc", cache=tmp_path / "f", shard_size=500
+        GRID, ["greedy", "solver"], count=1500, base="msc", cache=tmp_path / "f", shard_size=250
     )
     assert grown.table().equals(fresh.table())
     again = sweep(
-        GRID, ["greedy", "solver"], count=3000, base="msc", cache=tmp_path, shard_size=500
+        GRID, ["greedy", "solver"], count=1500, base="msc", cache=tmp_path, shard_size=250
     )
-    assert (again.computed, again.reused) == (0, 4 * 3000)
+    assert (again.computed, again.reused) == (0, 4 * 1500)
     rows = grown.rows()
-    assert len(rows) == 4 * 3000 and set(rows["policy"]) == {"greedy", "solver"}
+    assert len(rows) == 4 * 1500 and set(rows["policy"]) == {"greedy", "solver"}
     assert list(rows.columns[:4]) == ["deal", "code", "rules", "policy"]
 
 
