@@ -499,3 +499,38 @@ def test_the_examples_of_version_2_in_the_docs_validate_and_are_what_the_server_
         assert answer == line
         checked += 1
     assert checked == 2
+
+
+def test_what_a_newcomer_met(tmp_path, monkeypatch):
+    """A deal that cannot be read names its field, in a batch too; a custom game's share
+    goes back to new as it is; record without --db writes the user's statistics file (the
+    one stats reads); a save whose undo points outweigh its score is bad_save."""
+    server = Server2(clock=lambda: 0.0)
+    batch = {"op": "analyze", "positions": [{"code": "PY1-N-AAAAAAS"}, {"code": "PY1-Q-AAAAAAS"}]}
+    r = ask(server, {"id": 1, **batch})
+    assert r["error"]["field"] == "positions[1].code"
+    r = ask(server, {"id": 2, "op": "new", "code": "PY1-N-AAAAAA"})
+    assert r["error"]["field"] == "code" and r["error"]["reason"] == "code_digits_length"
+    cards = seed000_deal().to_cards()
+    gid = ask(
+        server, {"id": 3, "op": "new", "cards": cards, "rules": {"preset": "msc", "redeals": 0}}
+    )["game"]
+    share = ask(server, {"id": 4, "op": "export", "game": gid})["share"]
+    again = ask(server, {"id": 5, "op": "new", **share, "state": True})
+    assert (
+        again["ok"] and again["state"]["rules"]["redeals"] == 0 and again["state"]["cards"] == cards
+    )
+    msc = ask(server, {"id": 7, "op": "new", "code": "PY1-M-AAAAABS", "moves": ["Kd"]})["game"]
+    save = ask(server, {"id": 8, "op": "export", "game": msc})["save"]
+    save["undo"][0]["points"] = 50
+    r = ask(server, {"id": 9, "op": "import", "save": save})
+    assert r["error"]["code"] == "bad_save" and "more than the score" in r["error"]["message"]
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    line = ask(
+        server,
+        {"id": 10, "op": "analyze", "position": {"code": "PY1-N-AAAAAAS"}, "queries": ["shortest"]},
+    )
+    moves = line["result"]["shortest"]["line"]
+    ask(server, {"id": 11, "op": "new", "code": "PY1-N-AAAAAAS", "record": True, "moves": moves})
+    assert ask(server, {"id": 12, "op": "stats"})["stats"]["wins"] == 1
+    assert (tmp_path / "data" / "pyramid-solitaire" / "stats.sqlite3").exists()

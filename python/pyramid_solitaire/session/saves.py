@@ -196,6 +196,12 @@ def read_document(doc: Any) -> Saved:
     undo = _actions(_key(doc, "undo", "the save"), "undo")
     redo = _actions(_key(doc, "redo", "the save"), "redo")
     score = _count("score", _key(doc, "score", "the save"))
+    taken_back = sum(points for _, points, _ in undo)
+    if taken_back > score:  # undoing them all would give a score below 0
+        raise ValueError(
+            f"undo[].points add up to {taken_back:,}, more than the score {score:,}: "
+            "undoing would score below 0"
+        )
     moves = _count("moves", _key(doc, "moves", "the save"))
     seconds = _args.real("seconds", _key(doc, "seconds", "the save"), positive=False)
     if not 0 <= seconds <= MAX_SECONDS:

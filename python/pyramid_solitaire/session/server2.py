@@ -28,7 +28,7 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from .. import __version__
 from ..inputs.jsonout import dumps
@@ -56,6 +56,9 @@ def _session_op(name: str) -> Callable[[Server2, _Request, Any], dict[str, Any]]
 
     op.__name__ = f"_op_{name}"
     return op
+
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -295,10 +298,11 @@ class Server2:
             emit(self._error(request.rid, request.op, e.code, str(e), field=e.field))
         except InputError as e:
             lang = self._lang_of(request)
+            where = getattr(e, "field", None)
             emit(
                 self._error(
                     request.rid, request.op, "bad_request", " ".join(str(e).split()),
-                    reason=e.reason, text=e.text(lang),
+                    **({"field": where} if where else {}), reason=e.reason, text=e.text(lang),
                 )
             )  # fmt: skip
         except ValueError as e:
@@ -419,13 +423,24 @@ class Server2:
                 )
             self.games[gid] = _Open(session, list(messages))
         if request.fields.get("record"):
-            session.stats = self.stats_path
+            session.stats = self._stats_file()
         return {
             "game": gid,
             "messages": [m.to_dict() for m in messages],
             "events": [{"type": "deal"}],
             "state": _state(session),
         }
+
+    def _stats_file(self) -> str:
+        """Where ``record`` writes: the server's statistics file (``serve --db``), else the
+        user's own, the one ``stats`` reads then too."""
+        from .stats import default_path
+
+        if self.stats_path is not None:
+            return str(self.stats_path)
+        path = default_path()
+        path.parent.mkdir(parents=True, exist_ok=True)  # (as StatsStore() makes it)
+        return str(path)
 
     def _profile(self, f: dict[str, Any], code: str | None) -> Profile:
         name = f.get("profile")
@@ -445,7 +460,9 @@ class Server2:
         f = request.fields
         lang = f.get("lang", "en")
         deal = f.get("code", f.get("cards"))
-        profile = self._profile(f, f.get("code"))
+        profile = _named(
+            "code" if "code" in f else "profile", lambda: self._profile(f, f.get("code"))
+        )
         if f.get("check"):
             if deal is None:
                 raise FieldError("check goes with code or cards: the deal to read", "check")
@@ -477,9 +494,12 @@ class Server2:
                 lang=lang,
             )
         else:
-            session = Session(deal, profile, clock=self.clock, lang=lang)
+            session = _named(
+                "code" if "code" in f else "cards",
+                lambda: Session(deal, profile, clock=self.clock, lang=lang),
+            )
         if f.get("record"):  # (before the moves given: a game they end is recorded too)
-            session.stats = self.stats_path
+            session.stats = self._stats_file()
         messages = session.greeting()
         for i, move in enumerate(f.get("moves", [])):
             said = session.play(move)
@@ -532,9 +552,10 @@ class Server2:
 
         session = self._game(request).session
         game = session.game
+        # what new takes back as it is: the code, or the cards and the rules
         share: dict[str, Any] = {"code": game.code}
         if game.code is None or game.rules.letter == "X":
-            share.update(cards=game.deal.to_cards(), rules=game.rules.to_dict())
+            share = {"cards": game.deal.to_cards(), "rules": game.rules.to_dict()}
         return {"game": request.fields["game"], "save": to_document(session), "share": share}
 
     def _op_close(self, request: _Request, emit: Any) -> dict[str, Any]:
@@ -687,8 +708,9 @@ class Server2:
         deal = spec.get("code", spec.get("cards"))
         if deal is None:
             raise FieldError(f"{name} needs code or cards", f"{name}.code", "missing_field")
-        profile = self._profile(spec, spec.get("code"))
-        game = Game(deal, profile.rules)
+        part = f"{name}.{'code' if 'code' in spec else 'cards'}"
+        profile = _named(part, lambda: self._profile(spec, spec.get("code")))
+        game = _named(part, lambda: Game(deal, profile.rules))
         for i, move in enumerate(spec.get("moves", [])):
             try:
                 game.play(move)
@@ -725,6 +747,18 @@ class Server2:
                 deleted = store.reset(profile)
         with StatsStore(self.stats_path, read_only=True) as store:
             return {"deleted": deleted, "stats": stats_object(store, profile, "en")}
+
+
+def _named(part: str, make: Callable[[], T]) -> T:
+    """``make()``, its ValueError named by the request's ``part`` that held the deal (the
+    error's ``field``); a player's reason (InputError) keeps its words and reason."""
+    try:
+        return make()
+    except InputError as e:
+        e.field = part  # type: ignore[attr-defined]
+        raise
+    except ValueError as e:
+        raise FieldError(f"{part}: {' '.join(str(e).split())}", part) from None
 
 
 def _state(session: Session) -> dict[str, Any]:
