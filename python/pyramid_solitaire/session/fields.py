@@ -349,7 +349,11 @@ class Op:
     required: tuple[str, ...] = ()
     one_of: tuple[tuple[str, ...], ...] = ()
     answer: dict[str, dict[str, Any]] = field(default_factory=dict)
-    scope: str = "server"  # "server", "game" (needs a game), "analysis"
+    #: how the server runs it: "server" (at once, as it is read), "store" (the statistics
+    #: file, on a worker thread), "creates" (opens a game: its id given as it is read),
+    #: "game" (in its game's turn), "analysis" (a game's position taken in its turn, or
+    #: positions, searched on a worker thread)
+    scope: str = "server"
 
     def read(self, request: Mapping[str, Any]) -> dict[str, Any]:
         return read_fields(request, self.fields, self.required, self.one_of, ignore=("op", "id"))

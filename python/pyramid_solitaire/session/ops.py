@@ -297,6 +297,7 @@ OPS: dict[str, Op] = {
                 "lang": LANG,
             },
             answer={"stats": {"$ref": "#/$defs/stats"}},
+            scope="store",
         ),
         Op(
             "stats_reset",
@@ -304,6 +305,7 @@ OPS: dict[str, Op] = {
             {"profile": PROFILE, "all": Const(True)},
             one_of=(("profile", "all"),),
             answer={"deleted": {"type": "integer"}, "stats": {"$ref": "#/$defs/stats"}},
+            scope="store",
         ),
         Op(
             "howto",

@@ -32,7 +32,9 @@ from .wire import MAX_LINE as MAX_LINE
 from .wire import ProtocolError as ProtocolError
 from .wire import parse_request as parse_request
 from .wire import read_lines as read_lines
+from .wire import read_op
 from .wire import too_long as too_long
+from .wire import unknown_op as unknown_op
 
 PROTOCOL_VERSION = 1
 #: The ops that call the session's method of their name, with no fields.
@@ -67,11 +69,6 @@ OPS = (
 
 #: The browser game's first request (pyramid_solitaire.web), which its games list among theirs.
 ATTACH = "attach"
-
-
-def unknown_op(op: Any, ops: tuple[str, ...] = OPS) -> str:
-    """The ``unknown_op`` error's text: every op there is, and what was sent."""
-    return f"op must be one of {', '.join(ops)}, got {excerpt(op)}"
 
 
 class Server:
@@ -140,13 +137,7 @@ class Server:
         rid, request = None, None
         try:
             request, rid = parse_request(line)
-            op = request.get("op")
-            if "op" not in request:
-                raise ProtocolError(
-                    "missing_field", "a request needs op: one of " + ", ".join(self.ops)
-                )
-            if op not in self.ops:
-                raise ProtocolError("unknown_op", unknown_op(op, self.ops))
+            op = read_op(request, self.ops)
             if op == ATTACH:
                 raise ProtocolError(
                     "already_attached",

@@ -45,7 +45,7 @@ from .labels import labels
 from .messages import LANGUAGES, Message, game_name
 from .session import Session
 from .stats import stats_object
-from .wire import ProtocolError, parse_request
+from .wire import ProtocolError, parse_request, read_op
 
 
 def _session_op(name: str) -> Callable[[Server2, _Request, Any], dict[str, Any]]:
@@ -128,7 +128,8 @@ class Server2:
         request = self._read(line, emit)
         if request is None:
             return
-        if request.op in ("hello", "games", "cancel", "howto", "daily"):
+        scope = _ops.OPS[request.op].scope
+        if scope == "server" and request.op != "quit":
             if self._register(request, emit):
                 self._run(request, emit)  # quick: answered before the next line is read
             return
@@ -145,7 +146,7 @@ class Server2:
         if not self._register(request, emit):
             return
         key = self._queue_key(request)
-        if key is None:  # stats, analyses of positions: on their own
+        if key is None:  # the statistics, analyses of positions: on their own
             self._pool("analysis").submit(self._run, request, emit)
             return
         job = (
@@ -215,8 +216,8 @@ class Server2:
     def _queue_key(self, request: _Request) -> str | None:
         """The game whose queue the request waits in (None: it waits in none). A new game's
         id is given here, as the request is read, so that the requests after it find it."""
-        op, f = request.op, request.fields
-        if op in ("new", "import", "load"):
+        f = request.fields
+        if _ops.OPS[request.op].scope == "creates":
             if "game" not in f and not f.get("check"):
                 f["game"] = self._next_id()
         return str(f["game"]) if "game" in f else None  # (the server's ops: no game)
@@ -232,15 +233,7 @@ class Server2:
         rid = None
         try:
             request, rid = parse_request(line)
-            op = request.get("op")
-            if "op" not in request:
-                raise ProtocolError(
-                    "missing_field", "a request needs op: one of " + ", ".join(_ops.OPS)
-                )
-            if op not in _ops.OPS:
-                raise ProtocolError(
-                    "unknown_op", f"op must be one of {', '.join(_ops.OPS)}, got {excerpt(op)}"
-                )
+            op = read_op(request, tuple(_ops.OPS))
             if "id" not in request or rid is None:
                 raise ProtocolError(
                     "missing_field" if "id" not in request else "bad_request",

@@ -5,7 +5,7 @@ stream read within a bound, and the error a request gets when it cannot be carri
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
 from ..inputs.jsonin import BadJSON, loads
@@ -87,3 +87,19 @@ def read_lines(stream: IO[bytes], limit: int = MAX_LINE) -> Iterator[bytes | int
                 break
             size += len(line)
         yield size - (1 if line.endswith(b"\n") else 0)
+
+
+def unknown_op(op: Any, ops: Sequence[str]) -> str:
+    """The ``unknown_op`` error's text: every op there is, and what was sent."""
+    return f"op must be one of {', '.join(ops)}, got {excerpt(op)}"
+
+
+def read_op(request: dict[str, Any], ops: Sequence[str]) -> str:
+    """The request's op, one of ``ops``: ``missing_field`` without one, ``unknown_op`` for
+    another (both versions read it so)."""
+    if "op" not in request:
+        raise ProtocolError("missing_field", "a request needs op: one of " + ", ".join(ops))
+    op = request["op"]
+    if not isinstance(op, str) or op not in ops:
+        raise ProtocolError("unknown_op", unknown_op(op, ops))
+    return op
