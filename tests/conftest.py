@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pathlib
 import random
+import re
+import sys
+import threading
 
 import numpy as np
 import pytest
@@ -33,6 +37,72 @@ EXTRAS = {
     "pyarrow": "survey",
     "playwright": "browser",
 }
+
+
+# The package's worker threads (runtime.parallel's pools and its one-call thread). A call
+# returns, or raises, only once its workers have ended: one left behind holds a core, and
+# a pool that is never shut down lives until the process exits.
+_WORKER_THREAD = re.compile(r"pyramid(_\d+|-call)$")
+
+
+def _workers() -> list[str]:
+    return sorted(t.name for t in threading.enumerate() if _WORKER_THREAD.match(t.name))
+
+
+@pytest.fixture(autouse=True)
+def no_worker_thread_left_behind():
+    """Every test: the package's worker threads that were not there before it are gone
+    after it (each call ends its own pools, whether it returns or raises)."""
+    before = set(_workers())
+    yield
+    left = [name for name in _workers() if name not in before]
+    assert left == [], f"worker threads left running: {left}"
+
+
+# ---- tests that measure speed run alone --------------------------------------------------
+# The README's run spreads the suite over the cores (pytest-xdist, `-n auto`). A test marked
+# `alone` compares speeds measured back to back, which a test running beside it on the other
+# core would skew: it holds a lock that every other test shares, taken exclusively, so it
+# starts once the tests under way have ended and no test starts until it has. The turnstile
+# keeps the tests that come after it from starving it.
+
+
+@contextlib.contextmanager
+def _lock(path: pathlib.Path, mode: int):
+    import fcntl
+
+    with open(path, "a") as f:
+        fcntl.flock(f, mode)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+@contextlib.contextmanager
+def _turn(config, alone: bool):
+    """Under an xdist worker: the shared lock for a test, the exclusive one for an `alone`
+    test. Elsewhere (one process, or a pytest a test starts) nothing."""
+    run = getattr(config, "workerinput", {}).get("testrunuid")
+    if run is None or sys.platform == "win32":
+        yield
+        return
+    import fcntl
+    import tempfile
+
+    base = pathlib.Path(tempfile.gettempdir()) / f"pyramid-tests-{run}"
+    with contextlib.ExitStack() as stack:
+        with _lock(base.with_suffix(".turnstile"), fcntl.LOCK_EX):
+            stack.enter_context(
+                _lock(base.with_suffix(".lock"), fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+            )
+        yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    with _turn(item.config, item.get_closest_marker("alone") is not None):
+        yield
 
 
 def import_or_skip_extra(name: str):

@@ -289,7 +289,7 @@ def test_progress_callback_and_cancel_event():
         solve_many([1], cancel="yes")
 
 
-LONG_SEARCH = dict(deal="PY1-X-AAAAAAS", rules=Rules(waste_at_deal=0, redeals=63, win="all"))
+LONG_SEARCH = dict(deal="PY1-X-AAAAAAS", rules=Rules(waste_at_deal=0, redeals=16, win="all"))
 
 
 @pytest.fixture(scope="module")
@@ -302,6 +302,7 @@ def long_search_seconds() -> float:
     return time.perf_counter() - t0
 
 
+@pytest.mark.alone  # (speeds compared: conftest.py)
 @pytest.mark.parametrize(
     "call",
     [

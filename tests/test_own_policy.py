@@ -211,6 +211,7 @@ def test_cancel_stops_a_callable_policy_run():
     assert len(calls) == 3
 
 
+@pytest.mark.alone  # (speeds compared: conftest.py)
 def test_more_threads_never_slow_a_callable():
     """The batch of a callable policy steps on one thread per 4,096 games at most (the
     policy runs between steps in the calling thread): two threads are never slower than one

@@ -199,6 +199,7 @@ def test_answers_stream_from_a_pipe():
     assert "3 deals: " in out.decode()
 
 
+@pytest.mark.alone  # (speeds compared: conftest.py)
 def test_the_file_path_keeps_up_with_solve_many(tmp_path):
     """The file path (reading, solving, writing) within three times solve_many plus writing
     the same answers, measured back to back in this process (the bench says 1.3-1.8)."""

@@ -353,7 +353,7 @@ EOF
     # (-m: pyproject's "not slow", and not the "matrix" checks: the same look at the games
     # over every theme, language and size, which the README's run on one version makes)
     PYRAMID_REPO="$repo" "$venv/bin/python" -m pytest -c "$config" -m "not slow and not matrix" \
-        --rootdir "$run" -p no:cacheprovider -rs tests 2>&1 | tee "$log" || rc=${PIPESTATUS[0]}
+        -n auto --rootdir "$run" -p no:cacheprovider -rs tests 2>&1 | tee "$log" || rc=${PIPESTATUS[0]}
     cd "$REPO"
     case $rc in
         0) ;;

@@ -232,13 +232,13 @@ def run_file(
     tally = _Tally()
     bad: list[str] = []
     bar = _parallel.Progress(0, "deals", show)
+    done = _parallel.map_ordered(
+        lambda block, flag: _solve_block(block, args, objective, budget, flag),
+        _blocks(path, args, bad),
+        threads(args),
+        what="solve --file",
+    )
     try:
-        done = _parallel.map_ordered(
-            lambda block, flag: _solve_block(block, args, objective, budget, flag),
-            _blocks(path, args, bad),
-            threads(args),
-            what="solve --file",
-        )
         for block, answers in done:
             if answers is not None:
                 text = render(args, answers)
@@ -259,6 +259,7 @@ def run_file(
             tally.summary(args, time.perf_counter() - t0, f" before {stop}")
         raise
     finally:
+        done.close()  # its worker threads end now, not when the generator is collected
         bar.close()
     if not tally.deals:
         raise no_deals(path, bad)

@@ -19,7 +19,7 @@ import queue
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
@@ -279,7 +279,7 @@ def map_ordered(
     threads: Any,
     cancel: CancelEvent | None = None,
     what: str = "the batch",
-) -> Iterator[Any]:
+) -> Generator[Any, None, None]:
     """``fn(item, flag)`` for every item on worker threads, yielded in the items' order as
     soon as each is ready (for output that streams in input order). Ctrl-C and ``cancel``
     stop it like :func:`run_chunks`.
@@ -287,7 +287,10 @@ def map_ordered(
     ``items`` other than a list or tuple is a stream, read on a thread of its own (at most
     two items a worker ahead): making the next item (reading a file, a pipe that waits for
     its writer) never holds back a result that is ready. An error the stream raises is
-    raised after the results of the items before it."""
+    raised after the results of the items before it.
+
+    A caller that may stop reading early closes the generator (``try``/``finally:
+    gen.close()``): its worker threads end then, not whenever it is collected."""
     _check_cancel(cancel)
     n = resolve_threads(threads)
     if isinstance(items, (list, tuple)):
