@@ -338,6 +338,7 @@ ERRORS = {
     "not_allowed": "this server keeps no files for its clients (save, load)",
     "cancelled": "the request was stopped by cancel (or quit)",
     "duplicate_id": "a request with this id is still running",
+    "rate_limited": "too many requests a second on one connection (the browser game's server)",
     "internal_error": "a defect of the server: the request could not be answered",
 }
 

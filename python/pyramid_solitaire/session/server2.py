@@ -343,9 +343,10 @@ class Server2:
             )
         return hello_answer(self.files)
 
-    def refuse(self, error: ProtocolError) -> str:
-        """The answer to a line refused before it could be read (too long to hold)."""
-        return self._error(None, None, error.code, str(error))
+    def refuse(self, error: ProtocolError, rid: Any = None) -> str:
+        """The answer to a line refused before it could be read (too long to hold; over a
+        WebSocket's rate limit)."""
+        return self._error(rid, None, error.code, str(error))
 
     def _op_games(self, request: _Request, emit: Any) -> dict[str, Any]:
         with self._lock:

@@ -18,6 +18,15 @@ connection), a token bucket per connection (30 requests a second, bursts of 60: 
 ``rate_limited``), at most 1,000 connections, games dropped from memory when their last
 connection closes and their last save succeeded (the file stays).
 
+A connection whose first request is ``{"op": "hello", "protocol": 2}`` speaks protocol 2
+from then on (docs/protocol.md, "Version 2"), as ``serve --stdio`` does after the same
+hello: a :class:`~pyramid_solitaire.session.server2.Server2` of its own, its games, events
+and analyses, answers sent as each is ready. Its games are the client's: they live as long
+as the connection (``export`` keeps one, ``import`` brings it back), the server keeps no
+file for it (``save`` and ``load`` are ``not_allowed``; ``record`` writes the server's
+statistics file), and closing the connection cancels its running analyses. The bounds are
+the same (the rate limit answers ``rate_limited``).
+
 >>> app = make_app(data_dir=__import__("tempfile").mkdtemp())
 >>> sorted(r.resource.canonical for r in app.router.routes() if r.method == "GET")
 ['/', '/labels.js', '/static', '/ws']
@@ -26,6 +35,7 @@ connection closes and their last save succeeded (the file stays).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import json
 import logging
@@ -62,6 +72,7 @@ from ..session.protocol import (
     unknown_op,
 )
 from ..session.saves import CannotRead
+from ..session.server2 import Server2
 from ..session.session import Session
 from ..session.stats import StatsStore, default_path
 
@@ -171,6 +182,19 @@ def _request_id(line: str | bytes) -> Any:
         return None
 
 
+def _asks_protocol2(line: str | bytes) -> bool:
+    """Whether a connection's first request is hello with protocol 2."""
+    try:
+        request = parse_request(line)[0]
+    except ProtocolError:
+        return False
+    return (
+        request.get("op") == "hello"
+        and type(request.get("protocol")) is int
+        and (request["protocol"] == 2)
+    )
+
+
 _HOST = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}))(?::([0-9]{1,5}))?")
 
 
@@ -242,6 +266,7 @@ class WebGames:
         self.clock = clock
         self.games: dict[str, _Game] = {}
         self.sockets: set[web.WebSocketResponse] = set()
+        self.protocol2: set[Server2] = set()  # the servers of the protocol 2 connections
         self.executor: ThreadPoolExecutor | None = None
         self.saver: ThreadPoolExecutor | None = None
         self.saving: set[asyncio.Task[Any]] = set()
@@ -326,12 +351,10 @@ class WebGames:
                 line = msg.data
                 if not bucket.take():
                     rid = _request_id(line) if len(line) <= self.limits.message_bytes else None
-                    out = _error(
-                        rid,
-                        "rate_limited",
-                        f"at most {self.limits.rate:g} requests a second "
-                        f"(bursts of {self.limits.burst})",
-                    )
+                    out = _error(rid, "rate_limited", str(self._rate_limited()))
+                elif game is None and _asks_protocol2(line):
+                    await self._serve2(ws, line, bucket)
+                    break
                 elif game is None:
                     game, out = await self._attach(line)
                     if game is not None:
@@ -357,6 +380,48 @@ class WebGames:
         if not ws.closed:
             await ws.close()
         return ws
+
+    async def _serve2(self, ws: web.WebSocketResponse, hello: str | bytes, bucket: _Bucket) -> None:
+        """The rest of a connection that said hello with protocol 2: a server of its own,
+        each request started in turn (a game's requests keep their order) and each line
+        sent when it is ready, progress lines too. Its games and analyses end with it."""
+        loop = asyncio.get_running_loop()
+        lines: asyncio.Queue[str | None] = asyncio.Queue()
+
+        def write(line: str) -> None:  # (on the server's threads)
+            loop.call_soon_threadsafe(lines.put_nowait, line)
+
+        async def send() -> None:
+            while (line := await lines.get()) is not None:
+                if not ws.closed:
+                    await ws.send_str(line)
+
+        server = Server2(self.clock, self.stats_path, files=False, write=write, threads=2)
+        sender = asyncio.create_task(send())
+        self.protocol2.add(server)
+        try:
+            await self._work(server.submit, hello)
+            async for msg in ws:
+                if msg.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
+                    break  # an error (too big, bad frame)
+                if not bucket.take():
+                    lines.put_nowait(server.refuse(self._rate_limited(), _request_id(msg.data)))
+                    continue
+                await self._work(server.submit, msg.data)
+                if server.done:  # quit: answered, and this connection ends
+                    break
+        finally:
+            await self._work(server.close)  # its analyses cancelled, its threads ended
+            self.protocol2.discard(server)
+            lines.put_nowait(None)  # (after every line its threads wrote)
+            with contextlib.suppress(ConnectionError):
+                await sender
+
+    def _rate_limited(self) -> ProtocolError:
+        return ProtocolError(
+            "rate_limited",
+            f"at most {self.limits.rate:g} requests a second (bursts of {self.limits.burst})",
+        )
 
     async def _handle(self, game: _Game, line: str | bytes) -> str:
         async with game.lock:
