@@ -6,7 +6,6 @@ end with the connection, and the server's bounds hold (the rate limit, quit)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import threading
 import time
@@ -16,16 +15,9 @@ import pytest
 aiohttp = pytest.importorskip("aiohttp")
 
 from test_protocol2 import REQUEST, VALIDATOR, _long_analysis  # noqa: E402
+from test_web import serving  # noqa: E402
 
-from pyramid_solitaire.web.server import GAMES, Limits, ServerThread, make_app  # noqa: E402
-
-
-@contextlib.contextmanager
-def serving(tmp_path, **kwargs):
-    app = make_app(data_dir=tmp_path / "data", stats_path=str(tmp_path / "stats.sqlite3"), **kwargs)
-    with ServerThread(app) as server:
-        server.app = app
-        yield server
+from pyramid_solitaire.web.server import GAMES, Limits  # noqa: E402
 
 
 async def send(ws, request: dict) -> None:
