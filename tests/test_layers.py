@@ -168,3 +168,24 @@ def test_an_old_name_is_the_new_module_itself():
         assert importlib.import_module(f"{PACKAGE}.{old}") is moved, old
         checked += 1
     assert checked
+
+
+def test_a_module_first_imported_by_its_old_name_keeps_its_own_spec():
+    """Imported first by an old name (a fresh interpreter), a module is still the module of
+    its new place: its spec, whose parent is its package, so that its relative imports
+    resolve where it lives (Python 3.12 warns when they disagree; 3.15 uses the spec's)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import warnings; warnings.simplefilter('error')\n"
+        "import pyramid_solitaire.survey as old\n"
+        "import pyramid_solitaire.analysis.survey as new\n"
+        "assert old is new\n"
+        "assert new.__spec__.name == 'pyramid_solitaire.analysis.survey', new.__spec__\n"
+        "assert new.__package__ == new.__spec__.parent == 'pyramid_solitaire.analysis'\n"
+        "import importlib.util\n"
+        "assert importlib.util.find_spec('pyramid_solitaire.survey') is not None\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-1500:]

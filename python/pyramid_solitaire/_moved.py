@@ -55,11 +55,23 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
             return importlib.util.spec_from_loader(fullname, self)
         return None
 
+    def __init__(self) -> None:
+        # old name -> the spec of the module of its new place, from create_module to
+        # exec_module (an old name's import is one at a time: the import system's lock)
+        self._specs: dict[str, importlib.machinery.ModuleSpec | None] = {}
+
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
-        return importlib.import_module(f"{_PACKAGE}.{MOVED[spec.name[len(_PACKAGE) + 1 :]]}")
+        module = importlib.import_module(f"{_PACKAGE}.{MOVED[spec.name[len(_PACKAGE) + 1 :]]}")
+        self._specs[spec.name] = module.__spec__  # (the import system sets the old one next)
+        return module
 
     def exec_module(self, module: ModuleType) -> None:
-        """Nothing to run: the module of the new place ran when it was imported."""
+        """Nothing to run: the module of the new place ran when it was imported. Its own
+        spec is given back: the import system set the old name's, whose parent is not its
+        package (its relative imports would warn, and from Python 3.15 fail)."""
+        old = module.__spec__.name if module.__spec__ is not None else None
+        if old in self._specs:
+            module.__spec__ = self._specs.pop(old)
 
 
 def install() -> None:
