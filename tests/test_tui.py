@@ -89,6 +89,9 @@ def test_seed000_walkthrough_by_mouse(tmp_path):
     app = make_app(tmp_path)
 
     async def script(pilot):
+        # what just moved stays shown until the next move (a loaded machine could end its
+        # moment before the check below)
+        app.table.MOVED_SECONDS = 60
         qc, kd, tc, s3 = (index_of(app, t) for t in ("Qc", "Kd", "Tc", "3s"))
         assert qc == 15 and "blocked" in card(app, qc).classes and card(app, qc).label == "Q♣"
         assert await pilot.click(f"#p{qc}")  # the click lands on Q♣
