@@ -181,6 +181,18 @@ def run_on(
     return out
 
 
+def repo_module(name: str, *parts: str):
+    """A script of the checkout (``tools/atlas_table.py``, ``setup.py``) loaded as module
+    ``name``, without running it as ``__main__``."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, repo_file(*parts))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 # Seed 000's example layout: its pyramid, 7d on the waste at the deal, then the other cards.
 SEED000_PYRAMID = (
     "Jd 6c 7h As 4d Qs 5h 3d 6h 8s Kh Kc Ad Ks 9c Qc 2c 8d Td Ts Js 7c Tc 3h 4h 3s Kd 7s"

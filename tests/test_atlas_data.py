@@ -8,24 +8,19 @@ and docs/atlas.md is the one these files make (tools/atlas_table.py writes it)."
 
 from __future__ import annotations
 
-import importlib.util
 import json
 
 import pytest
 
 from pyramid_solitaire import atlas as A
 
-from conftest import repo_file, run_main
+from conftest import repo_file, repo_module, run_main
 
 DATA = repo_file("data", "atlas")
 
 
 def test_the_docs_table_is_the_files_table():
-    spec = importlib.util.spec_from_file_location(
-        "atlas_table", repo_file("tools", "atlas_table.py")
-    )
-    tool = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tool)
+    tool = repo_module("atlas_table", "tools", "atlas_table.py")
     want = tool.table(A.report(DATA, tool.GROUPS))
     assert want.count("\n") >= 12
     for path in tool.DOCS:

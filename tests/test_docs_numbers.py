@@ -7,25 +7,19 @@ million games, are checked with ``-m slow``."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
 
 import pytest
 
 from pyramid_solitaire import Rules, simulate
 
-from conftest import repo_file
+from conftest import repo_file, repo_module
 
 SIMULATION = repo_file("docs", "simulation.md")
 
 
 def _tool():
-    spec = importlib.util.spec_from_file_location(
-        "atlas_table", repo_file("tools", "atlas_table.py")
-    )
-    tool = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tool)
-    return tool
+    return repo_module("atlas_table", "tools", "atlas_table.py")
 
 
 def _table_rows(text: str) -> list[list[str]]:

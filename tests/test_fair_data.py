@@ -6,7 +6,6 @@ make (tools/fair_table.py writes it)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 
@@ -15,17 +14,9 @@ import pytest
 
 from pyramid_solitaire import Hindsight, Rules, simulate, solve_many
 
-from conftest import repo_file
+from conftest import repo_module
 
-
-def _tool():
-    spec = importlib.util.spec_from_file_location("fair_table", repo_file("tools", "fair_table.py"))
-    tool = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tool)
-    return tool
-
-
-T = _tool()
+T = repo_module("fair_table", "tools", "fair_table.py")
 ROWS = [r.name for r in T.table_rows()]
 
 

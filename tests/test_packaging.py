@@ -15,7 +15,7 @@ import pytest
 
 import pyramid_solitaire
 
-from conftest import repo_file
+from conftest import repo_file, repo_module
 
 REPOSITORY = "https://github.com/pyramid-solitaire/pyramid-solitaire"
 BLOB = f"{REPOSITORY}/blob/main/"
@@ -44,11 +44,7 @@ def relative(markdown: str) -> list[str]:
 
 def setup_py() -> ModuleType:
     """setup.py as a module (its build runs only as __main__, so nothing is built here)."""
-    spec = importlib.util.spec_from_file_location("pyramid_setup", repo_file("setup.py"))
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return repo_module("pyramid_setup", "setup.py")
 
 
 def test_setup_makes_every_link_of_the_readme_absolute() -> None:
